@@ -1,0 +1,76 @@
+"""Turn a lab's outputs into canonical JSON: the one encoder every command shares."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+DEFAULT_DECIMALS = 6
+NOISE_FLOOR = 1e-12
+
+
+class EncodeError(ValueError):
+    """An output value that canonical JSON cannot hold, with the path where it sits."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
+
+
+def canonical_float(x: float, decimals: int = DEFAULT_DECIMALS) -> float:
+    """Round a float the course's way: fixed decimals, significant digits when tiny, noise to 0."""
+    magnitude = abs(x)
+    if magnitude < NOISE_FLOOR:
+        return 0.0
+    if magnitude < 10.0**-(decimals // 2):
+        value = float(f"{x:.{decimals}g}")
+    else:
+        value = round(x, decimals)
+    return value + 0.0  # folds -0.0 into 0.0
+
+
+def _is_numpy(value: object) -> bool:
+    return type(value).__module__ == "numpy"
+
+
+def normalize(value: Any, decimals: int = DEFAULT_DECIMALS, path: str = "salida") -> Any:
+    """Return `value` as plain JSON data (dict, list, str, int, float, bool, None), rounded."""
+    if _is_numpy(value):
+        if hasattr(value, "tolist"):
+            value = value.tolist()  # arrays to nested lists, numpy scalars to Python scalars
+        else:
+            raise EncodeError(path, f"tipo {type(value).__name__} no representable en JSON")
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise EncodeError(path, "es NaN, que JSON no puede representar")
+        if math.isinf(value):
+            raise EncodeError(path, "es infinito, que JSON no puede representar")
+        return canonical_float(value, decimals)
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise EncodeError(path, f"tiene una clave no textual ({key!r}); use cadenas")
+            out[key] = normalize(item, decimals, f"{path}.{key}")
+        return out
+    if isinstance(value, (list, tuple)):
+        return [normalize(item, decimals, f"{path}[{i}]") for i, item in enumerate(value)]
+    raise EncodeError(path, f"tipo {type(value).__name__} no representable en JSON")
+
+
+def dumps(data: Any) -> str:
+    """Serialize already-normalized data as canonical text: indent 2, UTF-8, final newline."""
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def canonical_json(outputs: Any, decimals: int = DEFAULT_DECIMALS) -> str:
+    """Normalize and serialize a lab's outputs; raise EncodeError naming the bad path."""
+    if not isinstance(outputs, dict):
+        raise EncodeError("salida", f"run() devolvió {type(outputs).__name__}, no un dict")
+    return dumps(normalize(outputs, decimals))

@@ -1,0 +1,73 @@
+"""The helper a lab's `__main__` calls: parse `--set`, run the lab, print canonical JSON."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from compmath.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
+from compmath.params import ParamError, parse_assignments, specs_from_function
+
+USAGE = "uso: python lab.py [--set NOMBRE=VALOR]..."
+
+
+def lab_decimals(lab_dir: Path) -> int:
+    """Return the `decimales` that the class.toml beside a lab declares, else the default."""
+    meta = lab_dir / "class.toml"
+    try:
+        text = meta.read_text(encoding="utf-8")
+    except OSError:
+        return DEFAULT_DECIMALS
+    if "decimales" not in text:  # spares the TOML parse for almost every class
+        return DEFAULT_DECIMALS
+    import tomllib
+
+    try:
+        value = tomllib.loads(text).get("decimales", DEFAULT_DECIMALS)
+    except tomllib.TOMLDecodeError:
+        return DEFAULT_DECIMALS
+    return value if isinstance(value, int) and not isinstance(value, bool) else DEFAULT_DECIMALS
+
+
+def _assignments(argv: list[str]) -> list[str]:
+    items: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg == "--set":
+            value = next(it, None)
+            if value is None:
+                raise ParamError("--set necesita NOMBRE=VALOR", USAGE)
+            items.append(value)
+        elif arg.startswith("--set="):
+            items.append(arg[len("--set="):])
+        elif arg in ("-h", "--help"):
+            raise ParamError("ayuda", USAGE)
+        else:
+            raise ParamError(f"argumento no reconocido «{arg}»", USAGE)
+    return items
+
+
+def main(run: Callable[..., dict[str, Any]], argv: list[str] | None = None) -> None:
+    """Run `run` with the `--set` overrides of argv and print its canonical JSON to stdout."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        params = parse_assignments(specs_from_function(run), _assignments(args))
+    except ParamError as exc:
+        if str(exc) == "ayuda":
+            print(USAGE)
+            raise SystemExit(0) from None
+        print(f"error: {exc}\n{exc.hint}", file=sys.stderr)
+        raise SystemExit(2) from None
+    # The lab's own prints go to stderr so that stdout carries only the result.
+    with contextlib.redirect_stdout(sys.stderr):
+        outputs = run(**params)
+    try:
+        lab_file = getattr(sys.modules.get(run.__module__), "__file__", None)
+        decimals = lab_decimals(Path(lab_file).parent) if lab_file else DEFAULT_DECIMALS
+        text = canonical_json(outputs, decimals)
+    except EncodeError as exc:
+        print(f"error: la salida {exc.path} {exc.problem}", file=sys.stderr)
+        raise SystemExit(1) from None
+    sys.stdout.write(text)

@@ -1,0 +1,129 @@
+"""Class 323: the sinusoidal table recomputed independently, and its claims from its numbers."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.course_labs import emitted, lab_module
+
+SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_cb50a9fcfe108706.txt"
+
+
+def reference_pe(pos: float, d: int) -> list[float]:
+    """PE(pos) component by component, straight from the paper's formula in plain Python."""
+    out = []
+    for j in range(d):
+        angle = pos / 10000 ** (2 * (j // 2) / d)
+        out.append(math.sin(angle) if j % 2 == 0 else math.cos(angle))
+    return out
+
+
+@pytest.fixture(scope="module")
+def out() -> dict:
+    return emitted(323)
+
+
+def test_keys_in_the_seed_order(out: dict) -> None:
+    assert list(out) == [
+        "dimension", "codificaciones", "normas", "producto_pos0_pos1", "producto_pos0_pos5",
+        "la_similitud_decae_con_la_distancia", "parametros_aprendidos",
+        "extrapola_a_secuencias_mas_largas", "alternativas",
+    ]
+
+
+def test_encodings_match_the_formula(out: dict) -> None:
+    d = out["dimension"]
+    for name, vector in out["codificaciones"].items():
+        pos = int(name.removeprefix("pos_"))
+        assert vector == pytest.approx(reference_pe(pos, d), abs=1e-6)
+
+
+def test_products_and_claim_recomputed_from_emitted_numbers(out: dict) -> None:
+    enc = out["codificaciones"]
+    p1 = sum(a * b for a, b in zip(enc["pos_0"], enc["pos_1"]))
+    p5 = sum(a * b for a, b in zip(enc["pos_0"], enc["pos_5"]))
+    assert out["producto_pos0_pos1"] == pytest.approx(p1, abs=1e-5)
+    assert out["producto_pos0_pos5"] == pytest.approx(p5, abs=1e-5)
+    # closed form: PE(0)·PE(k) = Σ_i cos(k ω_i)
+    omega = [10000 ** (-2 * i / 8) for i in range(4)]
+    assert out["producto_pos0_pos1"] == pytest.approx(sum(math.cos(w) for w in omega), abs=1e-6)
+    assert out["la_similitud_decae_con_la_distancia"] == (
+        out["producto_pos0_pos1"] > out["producto_pos0_pos5"]
+    )
+
+
+def test_norms_are_sqrt_half_d(out: dict) -> None:
+    for name, norm in out["normas"].items():
+        vector = out["codificaciones"][name]
+        assert norm == pytest.approx(math.sqrt(sum(x * x for x in vector)), abs=1e-5)
+        assert norm == pytest.approx(math.sqrt(out["dimension"] / 2), abs=1e-12)
+
+
+@pytest.mark.parametrize("d", [2, 8, 16, 64])
+def test_norm_is_constant_for_every_position(d: int) -> None:
+    pe = lab_module(323).codificacion(np.arange(200), d)
+    assert np.max(np.abs(np.linalg.norm(pe, axis=1) - math.sqrt(d / 2))) < 1e-12
+
+
+def test_product_depends_only_on_the_offset() -> None:
+    pe = lab_module(323).codificacion(np.arange(60), 16)
+    gram = pe @ pe.T
+    for k in range(10):
+        diagonal = np.diagonal(gram, offset=k)
+        assert np.ptp(diagonal) < 1e-12
+
+
+def test_shift_is_a_block_rotation() -> None:
+    d, k = 8, 3
+    lab = lab_module(323)
+    pe = lab.codificacion(np.arange(53), d)
+    omega = lab.frecuencias(d)
+    rotation = np.zeros((d, d))
+    for i, w in enumerate(omega):
+        c, s = math.cos(k * w), math.sin(k * w)
+        # (sin a, cos a) -> (sin(a + kw), cos(a + kw)) in row-vector form
+        rotation[2 * i: 2 * i + 2, 2 * i: 2 * i + 2] = [[c, -s], [s, c]]
+    assert np.max(np.abs(pe[:-k] @ rotation - pe[k:])) < 1e-12
+
+
+def test_dimension_two_and_a_far_position() -> None:
+    lab = lab_module(323)
+    expected = [[0.0, 1.0], [math.sin(1), math.cos(1)], [math.sin(2), math.cos(2)]]
+    assert np.max(np.abs(lab.codificacion(np.arange(3), 2) - np.array(expected))) < 1e-15
+    far = lab.codificacion(np.array([10**6]), 64)[0]
+    assert np.all(np.isfinite(far))
+    assert far.tolist() == pytest.approx(reference_pe(10**6, 64), abs=1e-9)
+    assert emitted(323, dimension=2)["extrapola_a_secuencias_mas_largas"] is True
+
+
+def test_odd_dimension_is_refused() -> None:
+    with pytest.raises(ValueError, match="par"):
+        lab_module(323).run(dimension=7)
+
+
+def test_literal_facts_and_far_claim(out: dict) -> None:
+    far = reference_pe(10_000, out["dimension"])
+    finite_and_norm = all(math.isfinite(x) for x in far) and abs(
+        math.sqrt(sum(x * x for x in far)) - math.sqrt(out["dimension"] / 2)
+    ) < 1e-9
+    assert out["extrapola_a_secuencias_mas_largas"] == finite_and_norm
+    assert out["parametros_aprendidos"] == 0
+    assert out["alternativas"] == ["posiciones aprendidas", "RoPE", "ALiBi"]
+
+
+def test_seed_sample_comes_out_byte_for_byte(out: dict) -> None:
+    if not SEED.exists():
+        pytest.skip("shared/seeds is not beside this checkout")
+    text = SEED.read_text(encoding="utf-8")
+    start = text.index("Muestra de la ejecución real") + len("Muestra de la ejecución real")
+    sample = text[start: text.index("Errores comunes")].strip()
+    first_six = {key: out[key] for key in list(out)[:6]}
+    assert json.dumps(first_six, indent=2, ensure_ascii=False) == sample
+
+
+def test_similarity_is_not_monotone_in_d8() -> None:
+    products = [sum(a * b for a, b in zip(reference_pe(0, 8), reference_pe(k, 8))) for k in range(9)]
+    assert products[6] > products[1]  # the honest note on the page
