@@ -43,12 +43,42 @@ def specs_from_function(run: Callable[..., Any]) -> list[ParamSpec]:
     return specs
 
 
+def _constants(tree: ast.Module) -> dict[str, Any]:
+    """Module-level `NAME = literal` assignments, so `dimension: int = DIMENSION` resolves."""
+    found: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if isinstance(target, ast.Name):
+            try:
+                found[target.id] = ast.literal_eval(value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                pass
+    return found
+
+
+def _default(node: ast.expr | None, constants: dict[str, Any]) -> Any:
+    if node is None:
+        return None
+    if isinstance(node, ast.Name):
+        return constants.get(node.id)
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None  # the type annotation is what parsing needs; the default is only shown
+
+
 def specs_from_source(lab_path: Path) -> list[ParamSpec] | None:
-    """List run()'s parameters by reading lab.py's syntax tree; None if it cannot be read so."""
+    """List run()'s parameters by reading lab.py's syntax tree (no import); None if no run()."""
     try:
         tree = ast.parse(lab_path.read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):
         return None
+    constants = _constants(tree)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == "run":
             args = node.args
@@ -58,12 +88,14 @@ def specs_from_source(lab_path: Path) -> list[ParamSpec] | None:
             pairs += list(zip(args.kwonlyargs, args.kw_defaults))
             specs = []
             for arg, default in pairs:
-                type_name = arg.annotation.id if isinstance(arg.annotation, ast.Name) else ""
-                try:
-                    value = ast.literal_eval(default) if default is not None else None
-                except ValueError:
-                    return None
-                specs.append(ParamSpec(arg.arg, type_name, value))
+                annotation = arg.annotation
+                if isinstance(annotation, ast.Name):
+                    type_name = annotation.id
+                elif isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+                    type_name = annotation.value
+                else:
+                    type_name = ""
+                specs.append(ParamSpec(arg.arg, type_name, _default(default, constants)))
             return specs
     return None
 

@@ -1,0 +1,130 @@
+"""Tokenización por pares de bytes (BPE): fusionar el par más frecuente, una y otra vez.
+
+    cuenta(a, b)    = Σ_palabras frec(palabra) · nº de apariciones de «a b» en la palabra
+    (a*, b*)        = argmax cuenta(a, b)            → nuevo símbolo «a*b*»
+    |corpus|_{k+1}  = |corpus|_k − cuenta(a*, b*)     (si no hay solapes «a a a»)
+    |vocabulario|   = |símbolos iniciales| + nº de fusiones
+
+Cada palabra se deletrea en caracteres más el marcador de fin de palabra «</w>». Los empates se
+deshacen por la primera aparición al recorrer el corpus en su orden (como el Algoritmo 1 del paper).
+
+Referencia: Sennrich, Haddow y Birch, «Neural Machine Translation of Rare Words with Subword
+Units», ACL 2016, Algoritmo 1.
+"""
+
+FIN = "</w>"
+# El corpus del Algoritmo 1 de Sennrich et al.: palabra deletreada → frecuencia.
+CORPUS = {
+    "l o w </w>": 5,
+    "l o w e r </w>": 2,
+    "n e w e s t </w>": 6,
+    "w i d e s t </w>": 3,
+}
+FUSIONES = 10
+PALABRAS_NUEVAS = ("lowest", "newer", "wider")
+
+
+def deletrear(palabra: str) -> list[str]:
+    """«low» → ['l', 'o', 'w', '</w>']."""
+    return list(palabra) + [FIN]
+
+
+def contar_pares(corpus: list[tuple[list[str], int]]) -> dict[tuple[str, str], int]:
+    """cuenta(a, b) ponderada por la frecuencia; el dict conserva el orden de primera aparición."""
+    cuentas: dict[tuple[str, str], int] = {}
+    for simbolos, frec in corpus:
+        for par in zip(simbolos[:-1], simbolos[1:]):   # pares adyacentes, izquierda a derecha
+            cuentas[par] = cuentas.get(par, 0) + frec
+    return cuentas
+
+
+def fusionar(simbolos: list[str], par: tuple[str, str]) -> list[str]:
+    """Sustituye cada aparición de «a b» (sin solapes, de izquierda a derecha) por «ab»."""
+    salida: list[str] = []
+    i = 0
+    while i < len(simbolos):
+        if i + 1 < len(simbolos) and (simbolos[i], simbolos[i + 1]) == par:
+            salida.append(simbolos[i] + simbolos[i + 1])
+            i += 2
+        else:
+            salida.append(simbolos[i])
+            i += 1
+    return salida
+
+
+def simbolos_totales(corpus: list[tuple[list[str], int]]) -> int:
+    """|corpus|: número de símbolos ponderado por frecuencia."""
+    return sum(len(simbolos) * frec for simbolos, frec in corpus)
+
+
+def aprender_bpe(
+    corpus: list[tuple[list[str], int]], n_fusiones: int
+) -> tuple[list[tuple[str, str]], list[int], list[int], list[tuple[list[str], int]]]:
+    """Aprende hasta n_fusiones fusiones; devuelve fusiones, sus cuentas, |corpus| y el corpus final."""
+    fusiones: list[tuple[str, str]] = []
+    frecuencias: list[int] = []
+    tamanos = [simbolos_totales(corpus)]
+    for _ in range(n_fusiones):
+        cuentas = contar_pares(corpus)
+        if not cuentas:                              # todo el corpus ya son palabras enteras
+            break
+        mejor = max(cuentas, key=cuentas.__getitem__)  # empate → el primero que apareció
+        fusiones.append(mejor)
+        frecuencias.append(cuentas[mejor])
+        corpus = [(fusionar(simbolos, mejor), frec) for simbolos, frec in corpus]
+        tamanos.append(simbolos_totales(corpus))
+    return fusiones, frecuencias, tamanos, corpus
+
+
+def segmentar(palabra: str, fusiones: list[tuple[str, str]]) -> list[str]:
+    """Aplica las fusiones aprendidas en el mismo orden en que se aprendieron."""
+    simbolos = deletrear(palabra)
+    for par in fusiones:
+        simbolos = fusionar(simbolos, par)
+    return simbolos
+
+
+def decodificar(tokens: list[str]) -> str:
+    """Concatenar y quitar el marcador de fin de palabra."""
+    return "".join(tokens).replace(FIN, "")
+
+
+def run(numero_de_fusiones: int = FUSIONES) -> dict:
+    # Corpus de trabajo: (lista de símbolos, frecuencia) por palabra
+    corpus = [(clave.split(" "), frec) for clave, frec in CORPUS.items()]
+    iniciales = {s for simbolos, _ in corpus for s in simbolos}  # 11 símbolos distintos
+
+    lista, frecuencias, tamanos, final = aprender_bpe(corpus, numero_de_fusiones)
+
+    # Palabras no vistas: se parten en piezas conocidas, nunca quedan fuera del vocabulario
+    segmentadas = {p: segmentar(p, lista) for p in PALABRAS_NUEVAS}
+
+    # Decodificar devuelve la palabra, tanto en las nuevas como en las del corpus ya fusionado
+    originales = [decodificar(clave.split(" ")) for clave in CORPUS]   # «low», «lower», ...
+    sin_perdida = all(decodificar(t) == p for p, t in segmentadas.items()) and all(
+        decodificar(simbolos) == p for p, (simbolos, _) in zip(originales, final)
+    )
+
+    # Caracteres del corpus (sin «</w>») por token tras las fusiones: 79 / 28
+    caracteres = sum(len(p) * frec for p, frec in zip(originales, CORPUS.values()))
+
+    return {
+        "vocabulario_inicial": dict(CORPUS),
+        "fusiones": [list(par) for par in lista],
+        "frecuencia_de_cada_fusion": frecuencias,
+        "simbolos_en_el_corpus": tamanos,
+        "las_frecuencias_no_crecen": all(a >= b for a, b in zip(frecuencias, frecuencias[1:])),
+        "cada_fusion_ahorra_su_frecuencia": all(
+            tamanos[i] - tamanos[i + 1] == frecuencias[i] for i in range(len(frecuencias))
+        ),
+        "tamano_del_vocabulario": len(iniciales) + len(lista),
+        "segmentacion_de_palabras_nuevas": segmentadas,
+        "decodificacion_sin_perdida": sin_perdida,
+        "caracteres_por_token": caracteres / tamanos[-1],
+    }
+
+
+if __name__ == "__main__":
+    from compmath.labmain import main
+
+    main(run)

@@ -1,0 +1,133 @@
+"""Atención multi-cabeza: varias atenciones pequeñas en paralelo, mezcladas por W_O.
+
+    d_h = d / h
+    cabeza_i = softmax(Q_i K_iᵀ / √d_h) V_i,   Q_i = X W_Q[:, i·d_h:(i+1)·d_h]  (igual K_i, V_i)
+    MultiHead(X) = Concat(cabeza_1, ..., cabeza_h) W_O = Σ_i cabeza_i · W_O[i·d_h:(i+1)·d_h, :]
+    parámetros sin sesgos = 4 d²   (no depende de h)
+    caché KV por token y capa = 2 · h_kv · d_h   (MHA: h_kv = h; GQA: h_kv = grupos; MQA: h_kv = 1)
+
+Convención de vectores fila: Q = X @ W_Q con W_Q de forma (d, d).
+
+Referencias: Vaswani et al., «Attention Is All You Need», NeurIPS 2017, sección 3.2.2;
+Shazeer 2019 (MQA); Ainslie et al., EMNLP 2023 (GQA).
+"""
+
+import numpy as np
+
+# X: 3 tokens («el», «gato», «come») de dimensión d = 4, los mismos que en la clase 324.
+X = np.array([[1.0, 0.0, 1.0, 0.0],
+              [0.0, 1.0, 0.0, 1.0],
+              [1.0, 1.0, 0.0, 0.0]])
+W_Q = np.array([[1.0, 0.0, 0.0, 1.0],
+                [0.0, 1.0, 1.0, 0.0],
+                [1.0, 0.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0, 1.0]])
+W_K = np.array([[0.0, 1.0, 1.0, 0.0],
+                [1.0, 0.0, 0.0, 1.0],
+                [1.0, 1.0, 1.0, 0.0],
+                [0.0, 0.0, 0.0, 1.0]])
+W_V = np.eye(4)
+W_O = 0.5 * np.array([[1.0, 0.0, 0.0, 1.0],
+                      [0.0, 1.0, 1.0, 0.0],
+                      [0.0, 0.0, 1.0, 0.0],
+                      [1.0, 1.0, 0.0, 0.0]])
+CABEZAS = 2                  # h
+CABEZAS_PARA_CONTAR = (1, 2, 4)  # valores de h para el conteo de parámetros con d = 4
+TOLERANCIA = 1e-12           # identidades exactas salvo redondeo
+UMBRAL_DISTINTAS = 1e-3      # max|A_1 − A_2| por encima de esto: patrones distintos
+
+# Caché KV de un modelo «típico»: 8 cabezas de dimensión 64.
+CABEZAS_CACHE = 8
+DIM_CABEZA_CACHE = 64
+GRUPOS_GQA = 2
+
+
+def softmax_filas(s: np.ndarray) -> np.ndarray:
+    """Softmax estable por filas (resta el máximo de cada fila)."""
+    e = np.exp(s - s.max(axis=1, keepdims=True))  # (n, n)
+    return e / e.sum(axis=1, keepdims=True)       # (n, n), filas que suman 1
+
+
+def atencion(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Atención por producto escalar escalado: devuelve (pesos, salida)."""
+    pesos = softmax_filas(q @ k.T / np.sqrt(q.shape[1]))  # (n, n)
+    return pesos, pesos @ v                               # (n, n), (n, d_v)
+
+
+def multicabeza(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray,
+                w_o: np.ndarray, h: int) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+    """Parte las proyecciones en h bloques de columnas: devuelve (pesos, cabezas, Concat·W_O)."""
+    d = w_q.shape[1]
+    if d % h:
+        raise ValueError(f"el número de cabezas debe dividir d = {d}; se recibió {h}")
+    d_h = d // h
+    q, k, v = x @ w_q, x @ w_k, x @ w_v           # (n, d) cada una
+    pesos, cabezas = [], []
+    for i in range(h):
+        bloque = slice(i * d_h, (i + 1) * d_h)    # columnas de la cabeza i
+        a, c = atencion(q[:, bloque], k[:, bloque], v[:, bloque])  # (n, n), (n, d_h)
+        pesos.append(a)
+        cabezas.append(c)
+    concatenadas = np.concatenate(cabezas, axis=1)  # (n, d)
+    return pesos, cabezas, concatenadas @ w_o       # salida (n, d)
+
+
+def suma_por_cabeza(cabezas: list[np.ndarray], w_o: np.ndarray) -> np.ndarray:
+    """Σ_i cabeza_i · W_O[bloque i, :]: la misma proyección de salida, cabeza a cabeza."""
+    d_h = cabezas[0].shape[1]
+    total = np.zeros((cabezas[0].shape[0], w_o.shape[1]))      # (n, d)
+    for i, c in enumerate(cabezas):
+        total += c @ w_o[i * d_h:(i + 1) * d_h, :]             # (n, d_h) @ (d_h, d)
+    return total
+
+
+def parametros_sin_sesgo(d: int, h: int) -> int:
+    """Cuenta los pesos matriz a matriz: h bloques (d, d_h) para Q, K y V, más W_O (d, d)."""
+    d_h = d // h
+    por_cabeza = 3 * d * d_h      # W_Q, W_K y W_V de una cabeza
+    return h * por_cabeza + d * d  # + W_O
+
+
+def cache_kv(cabezas_kv: int, d_h: int) -> int:
+    """Números guardados por token y capa: una K y una V de tamaño d_h por cabeza de K/V."""
+    return 2 * cabezas_kv * d_h
+
+
+def run(cabezas: int = CABEZAS) -> dict:
+    d = W_Q.shape[1]
+    pesos, cabezas_salida, salida = multicabeza(X, W_Q, W_K, W_V, W_O, cabezas)
+
+    # ¿Miran las dos primeras cabezas patrones distintos? (n, n) cada una
+    distintas = bool(len(pesos) > 1 and np.max(np.abs(pesos[0] - pesos[1])) > UMBRAL_DISTINTAS)
+
+    # Concatenar y proyectar == sumar la contribución de cada cabeza (producto por bloques)
+    por_bloques = np.max(np.abs(salida - suma_por_cabeza(cabezas_salida, W_O))) < TOLERANCIA
+
+    # h = 1: una sola cabeza de dimensión d, escalada por √d
+    _, _, una = multicabeza(X, W_Q, W_K, W_V, W_O, 1)
+    _, simple = atencion(X @ W_Q, X @ W_K, X @ W_V)          # (n, d)
+    una_es_simple = np.max(np.abs(una - simple @ W_O)) < TOLERANCIA
+
+    conteo = {str(h): parametros_sin_sesgo(d, h) for h in CABEZAS_PARA_CONTAR}
+
+    return {
+        "configuracion": {"d_modelo": d, "cabezas": cabezas, "dim_cabeza": d // cabezas},
+        "pesos_por_cabeza": pesos,
+        "salida": salida,
+        "las_cabezas_atienden_distinto": distintas,
+        "concatenar_y_proyectar_es_sumar_por_cabeza": bool(por_bloques),
+        "una_cabeza_es_atencion_simple": bool(una_es_simple),
+        "parametros_sin_sesgo": conteo,
+        "parametros_no_dependen_de_h": len(set(conteo.values())) == 1,
+        "cache_kv_por_token_y_capa": {
+            "mha_8_cabezas": cache_kv(CABEZAS_CACHE, DIM_CABEZA_CACHE),
+            "gqa_2_grupos": cache_kv(GRUPOS_GQA, DIM_CABEZA_CACHE),
+            "mqa": cache_kv(1, DIM_CABEZA_CACHE),
+        },
+    }
+
+
+if __name__ == "__main__":
+    from compmath.labmain import main
+
+    main(run)

@@ -1,0 +1,143 @@
+"""El bloque Transformer: LayerNorm, RMSNorm y residuales.
+
+    LayerNorm(x) = (x − μ) / √(σ² + ε) ⊙ γ + β,   μ = media(x),  σ² = media((x − μ)²)  (sesgada)
+    RMSNorm(x)   = x / √(media(x²) + ε) ⊙ g,      ε = 1e-5 dentro de la raíz
+    bloque pre-LN:  h = x + Atn(LN(x));   y = h + MLP(LN(h))
+    parámetros por bloque (d_ff = 4d, con sesgos) = (4d² + 4d) + (8d² + 5d) + 4d = 12d² + 13d
+    GPT-2 small = V·d + n_ctx·d + L·(12d² + 13d) + 2d   (embedding de salida atado al de entrada)
+
+Las normalizaciones actúan sobre las características de cada token, no sobre el lote.
+
+Referencias: Ba, Kiros y Hinton, «Layer Normalization», 2016; Zhang y Sennrich, «Root Mean Square
+Layer Normalization», NeurIPS 2019; Xiong et al., «On Layer Normalization in the Transformer
+Architecture», ICML 2020; He et al., «Deep Residual Learning», CVPR 2016.
+"""
+
+import numpy as np
+
+X = np.array([1.0, 2.0, 3.0, 6.0])   # un vector de activaciones de un token, d = 4
+EPS = 1e-5                           # como torch.nn.LayerNorm
+DESPLAZAMIENTO = 10.0                # x + 10
+ESCALA = 3.0                         # 3x (factor positivo)
+TOLERANCIA_DESPLAZAMIENTO = 1e-6
+TOLERANCIA_ESCALA = 1e-5             # el ε hace que la invariancia a escala sea solo aproximada
+TOLERANCIA_EXACTA = 1e-12
+
+# Bloque pequeño para la prueba residual: 3 tokens de dimensión 4, pesos aleatorios fijos.
+SEMILLA = 0
+TOKENS_BLOQUE = 3
+
+# GPT-2 small (configuración por defecto de GPT2Config)
+D_MODELO = 768
+VOCABULARIO = 50_257
+CONTEXTO = 1_024
+CAPAS = 12
+
+
+def layernorm(x: np.ndarray, eps: float = EPS, gamma: float | np.ndarray = 1.0,
+              beta: float | np.ndarray = 0.0) -> np.ndarray:
+    """Normaliza cada fila (un token) sobre su última dimensión."""
+    mu = x.mean(axis=-1, keepdims=True)                        # (..., 1)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)         # (..., 1) varianza sesgada
+    return (x - mu) / np.sqrt(var + eps) * gamma + beta        # (..., d)
+
+
+def rmsnorm(x: np.ndarray, eps: float = EPS, g: float | np.ndarray = 1.0) -> np.ndarray:
+    """Divide por la raíz de la media de los cuadrados: sin centrar."""
+    ms = (x ** 2).mean(axis=-1, keepdims=True)                 # (..., 1)
+    return x / np.sqrt(ms + eps) * g                           # (..., d)
+
+
+def softmax_filas(s: np.ndarray) -> np.ndarray:
+    """Softmax estable por filas."""
+    e = np.exp(s - s.max(axis=-1, keepdims=True))              # (n, n)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """GELU con la aproximación tanh de GPT-2."""
+    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
+
+
+def bloque_pre_ln(x: np.ndarray, p: dict[str, np.ndarray], eps: float = EPS) -> np.ndarray:
+    """h = x + Atn(LN(x));  y = h + MLP(LN(h)), con una cabeza y sin máscara."""
+    a = layernorm(x, eps, p["g1"], p["b1"])                                 # (n, d)
+    q, k, v = a @ p["W_Q"], a @ p["W_K"], a @ p["W_V"]                      # (n, d) cada una
+    atn = softmax_filas(q @ k.T / np.sqrt(q.shape[1])) @ v                  # (n, d)
+    h = x + atn @ p["W_O"] + p["b_O"]                                       # residual 1, (n, d)
+    m = layernorm(h, eps, p["g2"], p["b2"])                                 # (n, d)
+    return h + gelu(m @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]          # residual 2, (n, d)
+
+
+def parametros_bloque(d: int) -> dict[str, tuple[int, ...]]:
+    """Forma de cada tensor entrenable de un bloque GPT-2 (d_ff = 4d, con sesgos)."""
+    return {
+        "ln_1.peso": (d,), "ln_1.sesgo": (d,),
+        "atn.W_QKV": (d, 3 * d), "atn.b_QKV": (3 * d,),
+        "atn.W_O": (d, d), "atn.b_O": (d,),
+        "ln_2.peso": (d,), "ln_2.sesgo": (d,),
+        "mlp.W_1": (d, 4 * d), "mlp.b_1": (4 * d,),
+        "mlp.W_2": (4 * d, d), "mlp.b_2": (d,),
+    }
+
+
+def contar(formas: dict[str, tuple[int, ...]]) -> int:
+    """Suma de los tamaños de todos los tensores."""
+    return sum(int(np.prod(f)) for f in formas.values())
+
+
+def parametros_gpt2(v: int, n_ctx: int, capas: int, d: int) -> int:
+    """Embeddings (el de salida atado: se cuenta una vez) + capas + LayerNorm final."""
+    formas = {"wte": (v, d), "wpe": (n_ctx, d), "ln_f.peso": (d,), "ln_f.sesgo": (d,)}
+    return contar(formas) + capas * contar(parametros_bloque(d))
+
+
+def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float = ESCALA) -> dict:
+    # LayerNorm y RMSNorm del vector fijo (γ = g = 1, β = 0)
+    ln = layernorm(X, eps)                                       # (d,)
+    rms = rmsnorm(X, eps)                                        # (d,)
+
+    # Invariancias: desplazar todas las componentes y escalarlas por un factor positivo
+    ln_desplazada = layernorm(X + desplazamiento, eps)
+    rms_desplazada = rmsnorm(X + desplazamiento, eps)
+    ln_inv_desp = np.max(np.abs(ln_desplazada - ln)) < TOLERANCIA_DESPLAZAMIENTO
+    rms_cambia = np.max(np.abs(rms_desplazada - rms)) > TOLERANCIA_DESPLAZAMIENTO
+    escala_ok = (np.max(np.abs(layernorm(escala * X, eps) - ln)) < TOLERANCIA_ESCALA
+                 and np.max(np.abs(rmsnorm(escala * X, eps) - rms)) < TOLERANCIA_ESCALA)
+
+    # Bloque pre-LN cuyas subcapas terminan en proyecciones nulas (W_O = 0, W_2 = 0, sesgos 0)
+    rng = np.random.default_rng(SEMILLA)
+    d = X.shape[0]
+    x_bloque = np.vstack([X, rng.normal(size=(TOKENS_BLOQUE - 1, d))])     # (n, d)
+    p = {
+        "g1": rng.normal(size=d), "b1": rng.normal(size=d),
+        "W_Q": rng.normal(size=(d, d)), "W_K": rng.normal(size=(d, d)),
+        "W_V": rng.normal(size=(d, d)), "W_O": np.zeros((d, d)), "b_O": np.zeros(d),
+        "g2": rng.normal(size=d), "b2": rng.normal(size=d),
+        "W_1": rng.normal(size=(d, 4 * d)), "b_1": rng.normal(size=4 * d),
+        "W_2": np.zeros((4 * d, d)), "b_2": np.zeros(d),
+    }
+    identidad = np.max(np.abs(bloque_pre_ln(x_bloque, p, eps) - x_bloque)) < TOLERANCIA_EXACTA
+
+    # Conteo de parámetros tensor a tensor
+    por_bloque = contar(parametros_bloque(D_MODELO))
+    fraccion = por_bloque / (12 * D_MODELO ** 2)
+
+    return {
+        "layernorm": {"entrada": X, "salida": ln, "media": ln.mean(), "varianza": ln.var()},
+        "rmsnorm": {"salida": rms, "rms": np.sqrt(np.mean(rms ** 2))},
+        "layernorm_invariante_a_desplazamiento": bool(ln_inv_desp),
+        "rmsnorm_cambia_con_desplazamiento": bool(rms_cambia),
+        "ambas_invariantes_a_escala": bool(escala_ok),
+        "residual_con_subcapas_nulas_es_identidad": bool(identidad),
+        "parametros_por_bloque_d768": por_bloque,
+        "fraccion_de_12d2": fraccion,
+        "el_bloque_es_casi_12d2": bool(abs(fraccion - 1) < 0.01),
+        "parametros_gpt2_small": parametros_gpt2(VOCABULARIO, CONTEXTO, CAPAS, D_MODELO),
+    }
+
+
+if __name__ == "__main__":
+    from compmath.labmain import main
+
+    main(run)

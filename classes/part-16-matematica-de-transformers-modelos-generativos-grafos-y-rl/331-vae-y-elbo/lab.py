@@ -1,0 +1,119 @@
+"""VAE y la cota ELBO: lo que le falta a la cota es exactamente una divergencia KL.
+
+    log p(x) = ELBO(q) + KL(q(z|x) ‖ p(z|x))  ≥  ELBO(q)
+    ELBO(q)  = E_q[log p(x|z)] − KL(q(z|x) ‖ p(z))
+    KL(N(μ, σ²) ‖ N(0, 1)) = ½ (μ² + σ² − 1 − log σ²)
+    reparametrización: z = μ + σ ε,  ε ~ N(0, 1)
+
+Modelo lineal-gaussiano en el que todo es exacto: p(z) = N(0, 1) y p(x|z) = N(w z + b, s²), así que
+p(x) = N(b, w² + s²) y la posterior es p(z|x) = N(μ*, σ*²) con σ*² = 1/(1 + w²/s²) y
+μ* = σ*² w (x − b)/s². El codificador q(z|x) = N(μ, σ²) es una gaussiana cualquiera.
+
+Referencia: Kingma y Welling, «Auto-Encoding Variational Bayes», ICLR 2014 (apéndice B para la KL).
+"""
+
+import numpy as np
+
+W = 2.0                # peso del decodificador: media de p(x|z) = w z + b
+B = 0.5                # sesgo del decodificador
+S = 1.0                # desviación típica del ruido de observación
+X = 2.0                # el dato observado
+MEDIA_Q = 0.3          # μ del codificador (la posterior exacta tiene media 0.6)
+DESVIACION_Q = 0.6     # σ del codificador (la posterior exacta tiene varianza 0.2)
+MUESTRAS = 200_000     # muestras ε del estimador Monte Carlo
+SEMILLA = 0            # semilla fija del generador de numpy
+TOL_EXACTA = 1e-12     # identidades que solo difieren por redondeo
+TOL_MONTECARLO = 0.01  # error típico del estimador con 200 000 muestras ≈ 0.002
+
+
+def log_normal(v: np.ndarray | float, media: np.ndarray | float, varianza: float) -> np.ndarray:
+    """log N(v; media, varianza), elemento a elemento."""
+    return -0.5 * np.log(2 * np.pi * varianza) - (v - media) ** 2 / (2 * varianza)
+
+
+def kl_normales(m1: float, v1: float, m2: float, v2: float) -> float:
+    """KL(N(m1, v1) ‖ N(m2, v2)) entre gaussianas univariantes, en forma cerrada."""
+    return 0.5 * (np.log(v2 / v1) + (v1 + (m1 - m2) ** 2) / v2 - 1.0)
+
+
+def kl_con_prior(mu: float, sigma: float) -> float:
+    """KL(N(μ, σ²) ‖ N(0, 1)) = ½ (μ² + σ² − 1 − log σ²): el término de regularización del VAE."""
+    return 0.5 * (mu**2 + sigma**2 - 1.0 - np.log(sigma**2))
+
+
+def posterior_exacta(x: float, w: float, b: float, s: float) -> tuple[float, float]:
+    """(μ*, σ*²) de p(z|x) en el modelo lineal-gaussiano."""
+    varianza = 1.0 / (1.0 + w**2 / s**2)        # σ*² = 1/(1 + w²/s²)
+    media = varianza * w * (x - b) / s**2       # μ* = σ*² w (x − b)/s²
+    return media, varianza
+
+
+def reconstruccion_cerrada(x: float, mu: float, sigma: float, w: float, b: float, s: float) -> float:
+    """E_q[log p(x|z)] con z ~ N(μ, σ²): la media de (x − b − w z)² es (x − b − wμ)² + w²σ²."""
+    error_cuadratico = (x - b - w * mu) ** 2 + w**2 * sigma**2
+    return -0.5 * np.log(2 * np.pi * s**2) - error_cuadratico / (2 * s**2)
+
+
+def elbo_cerrada(x: float, mu: float, sigma: float, w: float, b: float,
+                 s: float) -> tuple[float, float, float]:
+    """(reconstrucción, KL con el prior, ELBO) en forma cerrada."""
+    reconstruccion = reconstruccion_cerrada(x, mu, sigma, w, b, s)
+    kl = kl_con_prior(mu, sigma)
+    return reconstruccion, kl, reconstruccion - kl
+
+
+def elbo_montecarlo(x: float, mu: float, sigma: float, w: float, b: float, s: float,
+                    muestras: int, semilla: int) -> float:
+    """Media de log p(x|z) + log p(z) − log q(z) con z = μ + σ ε (truco de reparametrización)."""
+    rng = np.random.default_rng(semilla)
+    eps = rng.standard_normal(muestras)         # (muestras,) ruido que no depende de μ ni σ
+    z = mu + sigma * eps                        # (muestras,) derivable respecto a μ y σ
+    log_conjunta = log_normal(x, w * z + b, s**2) + log_normal(z, 0.0, 1.0)  # (muestras,)
+    log_q = log_normal(z, mu, sigma**2)         # (muestras,)
+    return float(np.mean(log_conjunta - log_q))
+
+
+def run(x: float = X, media_q: float = MEDIA_Q, desviacion_q: float = DESVIACION_Q,
+        w: float = W, b: float = B, s: float = S, muestras: int = MUESTRAS) -> dict:
+    if desviacion_q <= 0 or s <= 0:
+        raise ValueError("desviacion_q y s deben ser positivas")
+    if muestras < 1:
+        raise ValueError(f"se necesita al menos una muestra; se recibió {muestras}")
+
+    # log p(x) exacto: la marginal del modelo es N(b, w² + s²)
+    log_px = float(log_normal(x, b, w**2 + s**2))
+
+    # Posterior verdadera p(z|x) = N(μ*, σ*²)
+    media_post, var_post = posterior_exacta(x, w, b, s)
+
+    # ELBO del codificador q = N(μ, σ²) en forma cerrada
+    reconstruccion, kl_prior, elbo = elbo_cerrada(x, media_q, desviacion_q, w, b, s)
+
+    # Lo que le falta a la cota, y la KL del codificador con la posterior
+    brecha = log_px - elbo
+    kl_post = float(kl_normales(media_q, desviacion_q**2, media_post, var_post))
+
+    # Con q igual a la posterior exacta la cota se alcanza
+    _, _, elbo_optima = elbo_cerrada(x, media_post, np.sqrt(var_post), w, b, s)
+
+    # El mismo ELBO estimado por Monte Carlo con la reparametrización
+    elbo_mc = elbo_montecarlo(x, media_q, desviacion_q, w, b, s, muestras, SEMILLA)
+
+    return {
+        "log_verosimilitud_exacta": log_px,
+        "posterior_exacta": {"media": media_post, "varianza": var_post},
+        "elbo": {"reconstruccion": reconstruccion, "kl_con_prior": kl_prior, "total": elbo},
+        "brecha": brecha,
+        "kl_q_con_posterior": kl_post,
+        "brecha_es_kl_con_posterior": bool(abs(brecha - kl_post) < TOL_EXACTA),
+        "elbo_acota_por_debajo": bool(elbo <= log_px + TOL_EXACTA),
+        "elbo_en_la_posterior_exacta_es_log_px": bool(abs(elbo_optima - log_px) < TOL_EXACTA),
+        "elbo_montecarlo_reparametrizado": elbo_mc,
+        "montecarlo_cerca_de_forma_cerrada": bool(abs(elbo_mc - elbo) < TOL_MONTECARLO),
+    }
+
+
+if __name__ == "__main__":
+    from compmath.labmain import main
+
+    main(run)

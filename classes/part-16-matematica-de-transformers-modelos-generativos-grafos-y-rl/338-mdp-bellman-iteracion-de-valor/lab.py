@@ -1,0 +1,137 @@
+"""MDP, ecuación de Bellman e iteración de valor: el valor como punto fijo.
+
+    Evaluación:   V^π = r^π + γ P^π V^π      ⇒  V^π = (I − γ P^π)^(-1) r^π
+    Optimalidad:  (T V)(s) = max_a [ R(s,a) + γ Σ_s' P(s'|s,a) V(s') ]
+    Contracción:  ‖T V − T U‖_∞ ≤ γ ‖V − U‖_∞  ⇒  ‖V_k − V*‖_∞ ≤ γ^k ‖V_0 − V*‖_∞
+    Política:     π*(s) = argmax_a [ R(s,a) + γ Σ_s' P(s'|s,a) V*(s') ]
+
+El MDP es un pasillo 0-1-2-3 con la meta absorbente en 3. La acción elegida se cumple con
+probabilidad 0.8; con 0.2 el agente se queda donde está. Cada paso fuera de la meta cuesta 1.
+
+Referencias: Bellman, «A Markovian Decision Process», J. Math. Mech. 6 (1957);
+Sutton y Barto, «Reinforcement Learning: An Introduction», 2.ª ed. (2018), capítulos 3 y 4.
+"""
+
+import numpy as np
+
+ESTADOS = 4                     # 0, 1, 2 y la meta 3
+META = 3                        # absorbente: recompensa 0 y se queda allí para siempre
+ACCIONES = ("izquierda", "derecha")
+GAMMA = 0.9                     # factor de descuento
+PROB_EXITO = 0.8                # la acción elegida se cumple; si no, el agente no se mueve
+RECOMPENSA_PASO = -1.0          # coste de cada paso fuera de la meta
+UMBRAL = 1e-10                  # parar cuando ‖V_k − V_{k−1}‖_∞ < UMBRAL
+ITERACIONES_EVALUACION = 1000   # pasos de la evaluación iterativa de la política aleatoria
+U1 = (1.0, -2.0, 3.0, 0.5)      # dos vectores fijos para comprobar la contracción
+U2 = (-4.0, 0.5, 2.0, -1.0)
+
+
+def modelo(prob_exito: float) -> tuple[np.ndarray, np.ndarray]:
+    """P[a, s, s'] y R[s, a] del pasillo."""
+    P = np.zeros((len(ACCIONES), ESTADOS, ESTADOS))          # (A, S, S)
+    for s in range(ESTADOS):
+        if s == META:
+            P[:, s, s] = 1.0                                  # la meta es absorbente
+            continue
+        for a, paso in enumerate((-1, 1)):
+            destino = min(max(s + paso, 0), ESTADOS - 1)      # en 0, «izquierda» no se mueve
+            P[a, s, destino] += prob_exito
+            P[a, s, s] += 1.0 - prob_exito
+    R = np.full((ESTADOS, len(ACCIONES)), RECOMPENSA_PASO)    # (S, A)
+    R[META] = 0.0                                             # la meta no acumula coste
+    return P, R
+
+
+def valores_q(P: np.ndarray, R: np.ndarray, V: np.ndarray, gamma: float) -> np.ndarray:
+    """Q(s,a) = R(s,a) + γ Σ_s' P(s'|s,a) V(s')."""
+    return R + gamma * (P @ V).T                              # (S, A)
+
+
+def operador_bellman(P: np.ndarray, R: np.ndarray, V: np.ndarray, gamma: float) -> np.ndarray:
+    """(T V)(s) = max_a Q(s,a)."""
+    return valores_q(P, R, V, gamma).max(axis=1)              # (S,)
+
+
+def evaluar_politica(P_pi: np.ndarray, r_pi: np.ndarray, gamma: float) -> np.ndarray:
+    """Resuelve el sistema lineal (I − γ P^π) V = r^π."""
+    return np.linalg.solve(np.eye(len(r_pi)) - gamma * P_pi, r_pi)  # (S,)
+
+
+def iteracion_de_valor(P: np.ndarray, R: np.ndarray, gamma: float,
+                       umbral: float) -> list[np.ndarray]:
+    """V_0 = 0, V_{k+1} = T V_k hasta que ‖V_k − V_{k−1}‖_∞ < umbral; devuelve V_0..V_k."""
+    historia = [np.zeros(ESTADOS)]
+    while True:
+        historia.append(operador_bellman(P, R, historia[-1], gamma))  # (S,)
+        if np.max(np.abs(historia[-1] - historia[-2])) < umbral:
+            return historia
+
+
+def forma_cerrada(gamma: float, prob_exito: float) -> np.ndarray:
+    """Con «derecha» siempre: V(s) = (−1 + γ p V(s+1)) / (1 − γ (1 − p)), V(meta) = 0."""
+    V = np.zeros(ESTADOS)
+    for s in range(META - 1, -1, -1):
+        V[s] = (RECOMPENSA_PASO + gamma * prob_exito * V[s + 1]) / (1 - gamma * (1 - prob_exito))
+    return V
+
+
+def run(gamma: float = GAMMA, prob_exito: float = PROB_EXITO, umbral: float = UMBRAL) -> dict:
+    if not 0.0 <= gamma < 1.0:
+        raise ValueError(f"gamma debe estar en [0, 1) para que T sea contracción; se recibió {gamma}")
+    if not 0.0 < prob_exito <= 1.0:
+        raise ValueError(f"prob_exito debe estar en (0, 1]; se recibió {prob_exito}")
+    P, R = modelo(prob_exito)
+
+    # Política aleatoria uniforme: P^π y r^π promedian las dos acciones
+    P_pi = P.mean(axis=0)                                     # (S, S)
+    r_pi = R.mean(axis=1)                                     # (S,)
+    v_pi = evaluar_politica(P_pi, r_pi, gamma)                # (S,)
+
+    # La misma V^π iterando la ecuación de expectativa desde 0
+    v_iter = np.zeros(ESTADOS)
+    for _ in range(ITERACIONES_EVALUACION):
+        v_iter = r_pi + gamma * P_pi @ v_iter                 # (S,)
+    evaluacion_coincide = bool(np.max(np.abs(v_iter - v_pi)) < 1e-10)
+
+    # Iteración de valor: V_0 = 0, ..., V_k = V* (último iterado)
+    historia = iteracion_de_valor(P, R, gamma, umbral)
+    v_opt = historia[-1]                                      # (S,)
+    q_opt = valores_q(P, R, v_opt, gamma)                     # (S, A)
+    politica = [ACCIONES[int(a)] for a in q_opt.argmax(axis=1)]
+    politica[META] = "meta"                                   # en la meta la acción es indiferente
+
+    # Contracción: ‖T U1 − T U2‖_∞ ≤ γ ‖U1 − U2‖_∞ para dos vectores fijos
+    u1, u2 = np.array(U1), np.array(U2)
+    lado_izq = np.max(np.abs(operador_bellman(P, R, u1, gamma) - operador_bellman(P, R, u2, gamma)))
+    es_contraccion = bool(lado_izq <= gamma * np.max(np.abs(u1 - u2)) + 1e-12)
+
+    # Cota geométrica del error en cada iteración k = 0..K
+    error_inicial = np.max(np.abs(historia[0] - v_opt))
+    cota = bool(all(
+        np.max(np.abs(v_k - v_opt)) <= gamma**k * error_inicial + 1e-12
+        for k, v_k in enumerate(historia)
+    ))
+
+    # Residuo de Bellman tras parar: pequeño, pero no exactamente cero
+    residuo = np.max(np.abs(operador_bellman(P, R, v_opt, gamma) - v_opt))
+
+    return {
+        "v_politica_aleatoria": v_pi,
+        "evaluacion_iterativa_coincide": evaluacion_coincide,
+        "v_optimo": v_opt,
+        "politica_optima": politica,
+        "iteraciones_valor": len(historia) - 1,
+        "bellman_es_contraccion": es_contraccion,
+        "cota_gamma_k": cota,
+        "residuo_de_bellman": residuo,
+        "v_optimo_domina": bool(np.all(v_opt >= v_pi - 1e-12)),
+        "v_optimo_coincide_con_forma_cerrada": bool(
+            np.max(np.abs(v_opt - forma_cerrada(gamma, prob_exito))) < 1e-9
+        ),
+    }
+
+
+if __name__ == "__main__":
+    from compmath.labmain import main
+
+    main(run)

@@ -1,0 +1,99 @@
+"""Compare obtained outputs with the snapshot, leaf by leaf, within declared tolerances."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+DEFAULT_ATOL = 1e-6
+DEFAULT_RTOL = 1e-6
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """A number matches when |obtained - expected| <= atol + rtol * |expected|."""
+
+    atol: float = DEFAULT_ATOL
+    rtol: float = DEFAULT_RTOL
+
+    def allowed(self, expected: float) -> float:
+        return self.atol + self.rtol * abs(expected)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One leaf that differs: kind is valor, tipo, falta, sobra or longitud."""
+
+    path: str
+    kind: str
+    expected: Any
+    obtained: Any
+    abs_error: float | None = None
+    tolerance: float | None = None
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "booleano"
+    if isinstance(value, int):
+        return "entero"
+    if isinstance(value, float):
+        return "real"
+    if isinstance(value, str):
+        return "texto"
+    if isinstance(value, list):
+        return "lista"
+    if isinstance(value, dict):
+        return "objeto"
+    return "null"
+
+
+def _walk(expected: Any, obtained: Any, path: str, tol: Tolerance, out: list[Difference]) -> None:
+    ek, ok = _kind(expected), _kind(obtained)
+    if ek != ok:
+        out.append(Difference(path, "tipo", expected, obtained))
+    elif ek == "objeto":
+        for key in expected:
+            if key not in obtained:
+                out.append(Difference(f"{path}.{key}", "falta", expected[key], None))
+            else:
+                _walk(expected[key], obtained[key], f"{path}.{key}", tol, out)
+        for key in obtained:
+            if key not in expected:
+                out.append(Difference(f"{path}.{key}", "sobra", None, obtained[key]))
+    elif ek == "lista":
+        if len(expected) != len(obtained):
+            out.append(Difference(path, "longitud", len(expected), len(obtained)))
+        else:
+            for i, (e, o) in enumerate(zip(expected, obtained)):
+                _walk(e, o, f"{path}[{i}]", tol, out)
+    elif ek == "real":
+        error = abs(obtained - expected)
+        allowed = tol.allowed(expected)
+        if error > allowed:
+            out.append(Difference(path, "valor", expected, obtained, error, allowed))
+    elif expected != obtained:
+        error = float(abs(obtained - expected)) if ek == "entero" else None
+        out.append(Difference(path, "valor", expected, obtained, error, 0.0 if ek == "entero" else None))
+
+
+def compare(expected: dict[str, Any], obtained: dict[str, Any], default: Tolerance,
+            per_output: dict[str, Tolerance] | None = None) -> list[Difference]:
+    """Return every difference between snapshot and outputs; key order is the snapshot's."""
+    per_output = per_output or {}
+    out: list[Difference] = []
+    for key, value in expected.items():
+        path = f"salida.{key}"
+        if key not in obtained:
+            out.append(Difference(path, "falta", value, None))
+        else:
+            _walk(value, obtained[key], path, per_output.get(key, default), out)
+    for key, value in obtained.items():
+        if key not in expected:
+            out.append(Difference(f"salida.{key}", "sobra", None, value))
+    return out
+
+
+def key_order_differs(expected: dict[str, Any], obtained: dict[str, Any]) -> bool:
+    """True when both have the same keys but in another order (the lab's order is the contract)."""
+    return set(expected) == set(obtained) and list(expected) != list(obtained)

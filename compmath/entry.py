@@ -1,0 +1,70 @@
+"""The `compmath` console script: start lab workers first, then load the CLI.
+
+Workers import numpy in their own processes while this one imports Typer, Rich and jsonschema,
+so `compmath run` costs about as much as `python lab.py` instead of both start-ups in a row.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+LAB_COMMANDS = {"run": 1, "update": 0, "check": 0}
+
+
+def _jobs(argv: list[str]) -> int:
+    for i, arg in enumerate(argv):
+        value = None
+        if arg in ("--jobs", "-j") and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--jobs="):
+            value = arg.split("=", 1)[1]
+        if value is not None and value.isdigit():
+            return max(1, int(value))
+    return os.cpu_count() or 1
+
+
+def _warm_start(argv: list[str]) -> None:
+    words = [a for a in argv if not a.startswith("-")]
+    if not words or words[0] not in LAB_COMMANDS or "--help" in argv or "-h" in argv:
+        return
+    from compmath.execute import prestart
+
+    prestart(LAB_COMMANDS[words[0]] or _jobs(argv))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    _warm_start(args)
+    import typer
+
+    from compmath.cli import app
+
+    try:
+        result = app(args=args, prog_name="compmath", standalone_mode=False)
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except typer.Abort:
+        from compmath.render import render_error
+
+        render_error("interrumpido", "vuelve a lanzar la orden")
+        return 130
+    except Exception as exc:  # the parser's usage errors (click's classes, vendored or not)
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            ctx = getattr(exc, "ctx", None)
+            sys.stdout.write((ctx.get_help() if ctx else "") + "\n")
+            return 0
+        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
+            raise
+        from compmath.render import render_error
+        from compmath.usage import spanish_usage_error
+
+        message, hint = spanish_usage_error(exc)
+        render_error(message, hint)
+        return 2
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

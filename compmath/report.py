@@ -1,0 +1,120 @@
+"""The result of running one lab, as data: outcome, outputs, differences, captured streams."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from compmath.compare import Difference
+from compmath.validate import SchemaIssue
+
+PASSING = {"coincide", "exploracion", "valida"}
+# outcome -> what a reader is told (the lab-specific detail goes in `message`)
+OUTCOMES = {
+    "coincide": "coincide con la instantánea",
+    "exploracion": "exploración válida (no se compara con la instantánea)",
+    "valida": "salida válida según su esquema",
+    "difiere": "difiere de la instantánea",
+    "sin_instantanea": "no tiene instantánea",
+    "esquema_invalido": "no cumple su esquema",
+    "excepcion": "el laboratorio lanzó una excepción",
+    "salida_prematura": "el laboratorio terminó sin devolver resultado",
+    "senal": "el laboratorio murió por una señal",
+    "tiempo_agotado": "se agotó el tiempo",
+    "memoria_agotada": "se agotó la memoria",
+    "no_representable": "la salida no es representable en JSON",
+    "configuracion": "error en los archivos de la clase",
+}
+SIGNAL_NAMES = {
+    "SIGSEGV": "violación de segmento", "SIGABRT": "abortado", "SIGKILL": "matado",
+    "SIGFPE": "error aritmético", "SIGBUS": "error de bus", "SIGILL": "instrucción ilegal",
+    "SIGTERM": "terminado",
+}
+
+
+@dataclass(frozen=True)
+class LabReport:
+    """Everything `run` and `check` know about one lab run."""
+
+    class_id: str
+    number: int
+    title: str
+    outcome: str
+    message: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    outputs: dict[str, Any] | None = None
+    output_text: str = ""
+    expected: dict[str, Any] | None = None
+    differences: list[Difference] = field(default_factory=list)
+    schema_issues: list[SchemaIssue] = field(default_factory=list)
+    traceback: str = ""
+    stdout: str = ""
+    stderr: str = ""
+    stdout_bytes: int = 0
+    stderr_bytes: int = 0
+    duration: float = 0.0
+    order_differs: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome in PASSING
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report's JSON form (Spanish keys; see schemas/report.schema.json)."""
+        return {
+            "clase": self.class_id,
+            "numero": self.number,
+            "titulo": self.title,
+            "resultado": self.outcome,
+            "correcto": self.passed,
+            "mensaje": self.message or OUTCOMES[self.outcome],
+            "parametros": self.params,
+            "duracion_s": round(self.duration, 4),
+            "salidas": self.outputs,
+            "diferencias": [
+                {"ruta": d.path, "tipo": d.kind, "esperado": d.expected, "obtenido": d.obtained,
+                 "error_absoluto": d.abs_error, "tolerancia": d.tolerance}
+                for d in self.differences
+            ],
+            "errores_de_esquema": [{"ruta": i.path, "mensaje": i.message}
+                                   for i in self.schema_issues],
+            "traza": self.traceback,
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+        }
+
+
+def crash_message(reply: dict[str, Any], timeout: float, memory: int) -> tuple[str, str]:
+    """Map a worker reply that carries no result to (outcome, Spanish message)."""
+    state = reply.get("estado")
+    if state == "tiempo":
+        return "tiempo_agotado", f"el laboratorio superó el límite de {timeout:g} s y se detuvo"
+    if state == "memoria":
+        gib = memory / 1024**3
+        return "memoria_agotada", (f"el laboratorio superó el límite de memoria de {gib:g} GiB "
+                                   f"({reply.get('tipo', 'MemoryError')})")
+    if state == "senal":
+        name = str(reply.get("nombre_senal", "?"))
+        if name == "SIGKILL" and memory:
+            extra = "matado (¿memoria agotada?)"
+        else:
+            extra = SIGNAL_NAMES.get(name, "señal")
+        return "senal", f"el laboratorio murió por la señal {name} ({extra})"
+    if state == "salida":
+        return "salida_prematura", f"el laboratorio llamó a sys.exit({reply.get('codigo')}) en vez de devolver sus salidas"
+    if state == "sin_resultado":
+        return "salida_prematura", (f"el proceso del laboratorio terminó (código {reply.get('codigo')}) "
+                                    "sin devolver sus salidas; ¿llamó a os._exit?")
+    if state == "no_representable":
+        return "no_representable", f"la salida {reply.get('ruta')} {reply.get('mensaje')}"
+    if state == "excepcion":
+        kind = reply.get("tipo", "Exception")
+        if kind == "RecursionError":
+            return "excepcion", f"RecursionError: recursión sin fin ({reply.get('mensaje')})"
+        return "excepcion", f"{kind}: {reply.get('mensaje')}"
+    return "excepcion", "el proceso trabajador terminó de forma inesperada"
+
+
+def count_phrase(count: int, singular: str, plural: str) -> str:
+    """`1 clase` / `3 clases`, Spanish style."""
+    return f"{count} {singular if count == 1 else plural}"

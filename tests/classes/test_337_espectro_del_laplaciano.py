@@ -1,0 +1,170 @@
+"""Class 337: Fiedler vector and graph Fourier transform, against closed forms and networkx."""
+
+import math
+
+import numpy as np
+import pytest
+
+from tests.course_labs import emitted, lab_module
+
+EDGES = [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3), (2, 3)]
+N = 6
+X = [1.0, 1.2, 0.9, -1.0, -1.1, -0.8]
+LAMBDA2 = (5 - math.sqrt(17)) / 2
+LAMBDA6 = (5 + math.sqrt(17)) / 2
+
+
+def laplacian_apply(edges: list[tuple[int, int]], x: list[float]) -> list[float]:
+    """(L x)_i = Σ_{j ~ i} (x_i − x_j), without building any matrix."""
+    y = [0.0] * len(x)
+    for i, j in edges:
+        y[i] += x[i] - x[j]
+        y[j] += x[j] - x[i]
+    return y
+
+
+def fiedler_closed_form() -> list[float]:
+    """By the triangle-swapping symmetry f = (−a, −a, −b, b, a, a) with b = (1 − λ₂) a."""
+    ratio = 1 - LAMBDA2
+    a = 1 / math.sqrt(4 + 2 * ratio**2)
+    b = ratio * a
+    return [-a, -a, -b, b, a, a]
+
+
+@pytest.fixture(scope="module")
+def out() -> dict:
+    return emitted(337)
+
+
+def test_keys_in_the_syllabus_order(out: dict) -> None:
+    assert list(out) == [
+        "autovalores_laplaciano", "conectividad_algebraica", "vector_de_fiedler",
+        "particion_por_signo", "aristas_cortadas", "quitar_el_puente_anula_lambda2",
+        "rayleigh_del_fiedler_es_lambda2", "gft_conserva_energia",
+        "energia_en_dos_frecuencias_bajas", "ciclo_c6_autovalores_son_dft",
+    ]
+
+
+def test_spectrum_closed_form(out: dict) -> None:
+    assert out["autovalores_laplaciano"] == pytest.approx([0, LAMBDA2, 3, 3, 3, LAMBDA6], abs=1e-6)
+    printed = [0, 0.438447, 3, 3, 3, 4.561553]
+    assert out["autovalores_laplaciano"] == pytest.approx(printed, abs=1e-6)
+    # trace of L = sum of degrees = 2 · number of edges
+    assert sum(out["autovalores_laplaciano"]) == pytest.approx(2 * len(EDGES), abs=1e-5)
+    assert out["conectividad_algebraica"] == pytest.approx(LAMBDA2, abs=1e-6)
+    assert out["conectividad_algebraica"] == out["autovalores_laplaciano"][1]
+
+
+def test_fiedler_vector_closed_form_and_sign(out: dict) -> None:
+    f = out["vector_de_fiedler"]
+    assert f == pytest.approx(fiedler_closed_form(), abs=1e-6)
+    printed = [-0.464705, -0.464705, -0.260956, 0.260956, 0.464705, 0.464705]
+    assert f == pytest.approx(printed, abs=1e-6)
+    assert f[0] < 0  # the lab's sign convention
+    assert sum(f) == pytest.approx(0, abs=1e-5)  # orthogonal to the constant
+    assert sum(v * v for v in f) == pytest.approx(1, abs=1e-5)
+    Lf = laplacian_apply(EDGES, f)
+    assert Lf == pytest.approx([out["conectividad_algebraica"] * v for v in f], abs=1e-5)
+
+
+def test_partition_and_cut_recomputed_from_emitted_numbers(out: dict) -> None:
+    f = out["vector_de_fiedler"]
+    negative = [i for i, v in enumerate(f) if v < 0]
+    assert out["particion_por_signo"] == [negative, [i for i in range(N) if i not in negative]]
+    assert out["particion_por_signo"] == [[0, 1, 2], [3, 4, 5]]
+    side = set(out["particion_por_signo"][0])
+    assert out["aristas_cortadas"] == sum(1 for i, j in EDGES if (i in side) != (j in side)) == 1
+    assert isinstance(out["aristas_cortadas"], int)
+
+
+def test_rayleigh_claim_and_minimum(out: dict) -> None:
+    f = out["vector_de_fiedler"]
+    quotient = sum((f[i] - f[j]) ** 2 for i, j in EDGES) / sum(v * v for v in f)
+    claim = abs(quotient - out["conectividad_algebraica"]) < 1e-5
+    assert out["rayleigh_del_fiedler_es_lambda2"] == claim
+    assert out["rayleigh_del_fiedler_es_lambda2"] is True
+    # λ₂ is the minimum over x ⊥ 1: no random zero-mean vector does better
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        x = rng.normal(size=N)
+        x -= x.mean()
+        q = sum((x[i] - x[j]) ** 2 for i, j in EDGES) / float(x @ x)
+        assert q >= out["conectividad_algebraica"] - 1e-6
+
+
+def test_removing_the_bridge(out: dict) -> None:
+    # two disjoint triangles: each K3 has eigenvalues 0, 3, 3, so (0, 0, 3, 3, 3, 3)
+    L = np.zeros((N, N))
+    for i, j in EDGES[:-1]:
+        L[i, j] = L[j, i] = -1
+    L += np.diag(-L.sum(axis=1))
+    eig = np.linalg.eigvals(L).real  # general solver, not the lab's eigh
+    assert np.sort(eig) == pytest.approx([0, 0, 3, 3, 3, 3], abs=1e-9)
+    assert out["quitar_el_puente_anula_lambda2"] == bool(abs(np.sort(eig)[1]) < 1e-9)
+    assert emitted(337, peso_puente=0.0)["conectividad_algebraica"] == 0.0
+
+
+def test_gft_energy(out: dict) -> None:
+    norm2 = sum(v * v for v in X)
+    low0 = sum(X) ** 2 / N  # coefficient on the unit constant vector, squared
+    low1 = sum(a * b for a, b in zip(fiedler_closed_form(), X)) ** 2
+    assert out["energia_en_dos_frecuencias_bajas"] == pytest.approx((low0 + low1) / norm2, abs=1e-6)
+    assert out["energia_en_dos_frecuencias_bajas"] == pytest.approx(0.946228, abs=1e-6)
+    # Parseval: the lab's transform is Uᵀ with U orthogonal (its columns are the GFT of e_1..e_n)
+    lab = lab_module(337)
+    L = lab.laplaciano(tuple(EDGES), N)
+    Ut = lab.gft(L, np.eye(N))
+    assert Ut @ Ut.T == pytest.approx(np.eye(N), abs=1e-12)
+    x_hat = lab.gft(L, np.array(X))
+    claim = abs(math.sqrt(float(x_hat @ x_hat)) - math.sqrt(norm2)) < 1e-9
+    assert out["gft_conserva_energia"] == bool(claim)
+    assert out["gft_conserva_energia"] is True
+    # xᵀLx = Σ λ_k x̂_k²: the edge energy seen in the frequency domain
+    eig = np.linalg.eigvalsh(L)
+    edge_energy = sum((X[i] - X[j]) ** 2 for i, j in EDGES)
+    assert float(eig @ x_hat**2) == pytest.approx(edge_energy, abs=1e-12)
+    assert edge_energy == pytest.approx(3.89, abs=1e-12)
+
+
+def test_cycle_eigenvectors_are_dft_modes(out: dict) -> None:
+    n = 6
+    cycle = [(k, (k + 1) % n) for k in range(n)]
+    for k in range(n):
+        lam = 2 - 2 * math.cos(2 * math.pi * k / n)
+        for phase in (math.cos, math.sin):
+            v = [phase(2 * math.pi * k * j / n) for j in range(n)]
+            assert laplacian_apply(cycle, v) == pytest.approx([lam * x for x in v], abs=1e-12)
+    lab = lab_module(337)
+    eig = np.linalg.eigvalsh(lab.laplaciano(lab.ciclo(n), n))
+    expected = sorted(2 - 2 * math.cos(2 * math.pi * k / n) for k in range(n))
+    assert expected == pytest.approx([0, 1, 1, 3, 3, 4], abs=1e-12)
+    assert out["ciclo_c6_autovalores_son_dft"] == bool(np.max(np.abs(eig - expected)) < 1e-9)
+    assert out["ciclo_c6_autovalores_son_dft"] is True
+
+
+def test_bridge_weight_moves_lambda2() -> None:
+    weak = emitted(337, peso_puente=0.1)
+    strong = emitted(337, peso_puente=5.0)
+    assert 0 < weak["conectividad_algebraica"] < 0.438447 < strong["conectividad_algebraica"]
+    # with a weighted bridge w the same symmetry gives λ² − (3 + 2w)λ + 2w = 0
+    for w, o in ((0.1, weak), (5.0, strong)):
+        lam = ((3 + 2 * w) - math.sqrt((3 + 2 * w) ** 2 - 8 * w)) / 2
+        assert o["conectividad_algebraica"] == pytest.approx(lam, abs=1e-6)
+        assert o["particion_por_signo"] == [[0, 1, 2], [3, 4, 5]]
+    with pytest.raises(ValueError, match="peso_puente"):
+        lab_module(337).run(peso_puente=-1.0)
+
+
+def test_against_networkx(out: dict) -> None:
+    nx = pytest.importorskip("networkx")
+    pytest.importorskip("scipy")
+    G = nx.Graph(EDGES)
+    lambda2 = nx.algebraic_connectivity(G, tol=1e-12)
+    assert lambda2 == pytest.approx(out["conectividad_algebraica"], abs=1e-6)
+    f = nx.fiedler_vector(G, tol=1e-12)
+    f = [f[i] for i in range(N)]  # nodes were added in order 0..5
+    if f[0] > 0:
+        f = [-v for v in f]
+    assert f == pytest.approx(out["vector_de_fiedler"], abs=1e-5)
+    spectrum = np.sort(nx.laplacian_spectrum(G))
+    assert spectrum == pytest.approx(out["autovalores_laplaciano"], abs=1e-6)

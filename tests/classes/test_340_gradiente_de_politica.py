@@ -1,0 +1,216 @@
+"""Class 340: exact gradients by hand, REINFORCE against its theoretical mean and variance,
+and the KL-regularized optimum against the Gibbs closed form and a generic optimizer."""
+
+import math
+import statistics
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from tests.course_labs import emitted, lab_module, snapshot
+
+R = [1.0, 2.0, 0.5]
+KEYS = [
+    "politica_inicial", "gradiente_exacto", "coincide_con_diferencias_finitas", "reinforce",
+    "estimadores_insesgados", "linea_base_reduce_varianza", "politica_tras_500_pasos",
+    "ascenso_elige_el_mejor_brazo", "optimo_kl", "kl_regularizado_es_softmax_con_temperatura",
+]
+
+
+def softmax(z: list[float]) -> list[float]:
+    m = max(z)
+    e = [math.exp(x - m) for x in z]
+    return [x / sum(e) for x in e]
+
+
+def expected_return(theta: list[float]) -> float:
+    return sum(p * r for p, r in zip(softmax(theta), R))
+
+
+def jacobian_gradient(theta: list[float]) -> list[float]:
+    """∇J = (diag(π) − π πᵀ) r, the softmax Jacobian applied to r."""
+    pi = softmax(theta)
+    return [sum(((pi[i] if i == j else 0.0) - pi[i] * pi[j]) * R[j] for j in range(3))
+            for i in range(3)]
+
+
+def exact_trace(b: Fraction) -> Fraction:
+    """tr Cov[(R − b)(e_a − π)] at π uniform with unit noise, exactly."""
+    r = [Fraction(1), Fraction(2), Fraction(1, 2)]
+    pi = Fraction(1, 3)
+    J = sum(r) * pi
+    grad_sq = sum((pi * (x - J)) ** 2 for x in r)
+    score_sq = (1 - pi) ** 2 + 2 * pi**2  # ‖e_a − π‖² is the same for every a
+    return pi * sum(((x - b) ** 2 + 1) * score_sq for x in r) - grad_sq
+
+
+@pytest.fixture(scope="module")
+def out() -> dict:
+    return emitted(340)
+
+
+def test_keys_in_the_syllabus_order(out: dict) -> None:
+    assert list(out) == KEYS
+    assert list(snapshot(340)) == KEYS
+    assert list(out["reinforce"]) == ["sin_linea_base", "con_linea_base"]
+    assert list(out["optimo_kl"]) == ["por_gradiente", "softmax_r_sobre_beta"]
+
+
+def test_initial_policy_and_exact_gradient(out: dict) -> None:
+    assert out["politica_inicial"]["probabilidades"] == pytest.approx([1 / 3] * 3, abs=1e-6)
+    assert out["politica_inicial"]["retorno_esperado"] == pytest.approx(7 / 6, abs=1e-6)
+    exact = [-1 / 18, 5 / 18, -2 / 9]  # (1/3)(r − 7/6)
+    assert out["gradiente_exacto"] == pytest.approx(exact, abs=1e-6)
+    assert out["gradiente_exacto"] == pytest.approx(jacobian_gradient([0.0] * 3), abs=1e-6)
+    assert out["gradiente_exacto"] == pytest.approx([-0.055556, 0.277778, -0.222222], abs=1e-6)
+
+
+def test_finite_differences_claim_recomputed(out: dict) -> None:
+    h = 1e-6
+    fd = []
+    for i in range(3):
+        up = [h if j == i else 0.0 for j in range(3)]
+        down = [-x for x in up]
+        fd.append((expected_return(up) - expected_return(down)) / (2 * h))
+    gap = max(abs(a - b) for a, b in zip(out["gradiente_exacto"], fd))
+    assert gap < 1e-6  # the emitted gradient is rounded to 6 decimals
+    assert out["coincide_con_diferencias_finitas"] == (gap < 1e-6) is True
+    # the lab's exact gradient also matches the Jacobian away from θ = 0
+    theta = [0.3, -1.2, 2.0]
+    lab = lab_module(340).gradiente_exacto(np.array(theta), np.array(R))
+    assert lab.tolist() == pytest.approx(jacobian_gradient(theta), abs=1e-15)
+
+
+def test_gradient_bandit_expected_update_is_the_gradient(out: dict) -> None:
+    """Sutton & Barto §2.8: E[(R − b)(1{a=A} − π(a))], averaged over A exactly, for any b."""
+    pi = softmax([0.0] * 3)
+    for b in (0.0, 7 / 6, -3.0):
+        update = [sum(pi[A] * (R[A] - b) * ((1.0 if a == A else 0.0) - pi[a]) for A in range(3))
+                  for a in range(3)]
+        assert update == pytest.approx(out["gradiente_exacto"], abs=1e-6)
+    # a baseline that depends on the sampled action (b = r(A)) kills the signal: biased
+    biased = [sum(pi[A] * (R[A] - R[A]) * ((1.0 if a == A else 0.0) - pi[a]) for A in range(3))
+              for a in range(3)]
+    assert max(abs(x - g) for x, g in zip(biased, out["gradiente_exacto"])) > 0.2
+
+
+def test_reinforce_means_and_variances_against_theory(out: dict) -> None:
+    exact = [-1 / 18, 5 / 18, -2 / 9]
+    no_b, with_b = out["reinforce"]["sin_linea_base"], out["reinforce"]["con_linea_base"]
+    # statistical tolerance of the syllabus: 0.03, about six standard errors per component
+    assert no_b["media"] == pytest.approx(exact, abs=0.03)
+    assert with_b["media"] == pytest.approx(exact, abs=0.03)
+    assert exact_trace(Fraction(0)) == Fraction(46, 27)
+    assert exact_trace(Fraction(7, 6)) == Fraction(43, 54)
+    assert no_b["varianza_traza"] == pytest.approx(46 / 27, abs=0.08)
+    assert with_b["varianza_traza"] == pytest.approx(43 / 54, abs=0.08)
+
+
+def test_reinforce_replayed_with_plain_statistics() -> None:
+    """Same draws, then the estimator and the ddof=1 covariance trace computed by hand."""
+    rng = np.random.default_rng(0)
+    arms = rng.choice(3, size=20_000, p=[1 / 3] * 3).tolist()
+    noise = rng.standard_normal(20_000).tolist()
+    res = lab_module(340).run()
+    for name, b in (("sin_linea_base", 0.0), ("con_linea_base", 7 / 6)):
+        columns = [[], [], []]
+        for a, eps in zip(arms, noise):
+            reward = R[a] + eps
+            for j in range(3):
+                columns[j].append((reward - b) * ((1.0 if j == a else 0.0) - 1 / 3))
+        est = res["reinforce"][name]
+        assert est["media"].tolist() == pytest.approx([statistics.fmean(c) for c in columns],
+                                                      abs=1e-12)
+        assert est["varianza_traza"] == pytest.approx(
+            sum(statistics.variance(c) for c in columns), abs=1e-10)
+
+
+def test_reinforce_claims_recomputed(out: dict) -> None:
+    grad = out["gradiente_exacto"]
+    no_b, with_b = out["reinforce"]["sin_linea_base"], out["reinforce"]["con_linea_base"]
+    unbiased = all(abs(m - g) < 0.03 for est in (no_b, with_b) for m, g in zip(est["media"], grad))
+    assert out["estimadores_insesgados"] == unbiased is True
+    assert out["linea_base_reduce_varianza"] == (
+        with_b["varianza_traza"] < no_b["varianza_traza"]) is True
+
+
+def test_exact_ascent_for_500_steps(out: dict) -> None:
+    theta = [0.0] * 3
+    for _ in range(500):
+        theta = [t + g for t, g in zip(theta, jacobian_gradient(theta))]
+    pi = softmax(theta)
+    assert out["politica_tras_500_pasos"] == pytest.approx(pi, abs=1e-6)
+    assert out["politica_tras_500_pasos"] == pytest.approx(
+        [0.000677818, 0.998875, 0.000447627], abs=1e-6)
+    p = out["politica_tras_500_pasos"]
+    best = max(range(3), key=lambda a: R[a])
+    assert out["ascenso_elige_el_mejor_brazo"] == (
+        max(range(3), key=lambda a: p[a]) == best and p[best] > 0.95) is True
+
+
+def gibbs(beta: float, ref: list[float]) -> list[float]:
+    w = [q * math.exp(r / beta) for q, r in zip(ref, R)]
+    return [x / sum(w) for x in w]
+
+
+def regularized(pi: list[float], beta: float, ref: list[float]) -> float:
+    kl = sum(p * math.log(p / q) for p, q in zip(pi, ref) if p > 0)
+    return sum(p * r for p, r in zip(pi, R)) - beta * kl
+
+
+def test_kl_optimum_is_the_tempered_softmax(out: dict) -> None:
+    closed = gibbs(0.5, [1 / 3] * 3)
+    assert out["optimo_kl"]["softmax_r_sobre_beta"] == pytest.approx(closed, abs=1e-6)
+    assert out["optimo_kl"]["por_gradiente"] == pytest.approx(closed, abs=1e-6)
+    assert closed == pytest.approx([0.114195, 0.843795, 0.04201], abs=1e-6)
+    a, b = out["optimo_kl"]["por_gradiente"], out["optimo_kl"]["softmax_r_sobre_beta"]
+    assert out["kl_regularizado_es_softmax_con_temperatura"] == (
+        max(abs(x - y) for x, y in zip(a, b)) < 1e-6) is True
+
+
+def test_gibbs_variational_bound() -> None:
+    """E_π r − β KL(π‖π_ref) ≤ β log Σ π_ref e^{r/β}, with equality only at the Gibbs policy."""
+    rng = np.random.default_rng(1)
+    for beta in (0.2, 0.5, 3.0):
+        ref = rng.dirichlet(np.ones(3)).tolist()
+        bound = beta * math.log(sum(q * math.exp(r / beta) for q, r in zip(ref, R)))
+        assert regularized(gibbs(beta, ref), beta, ref) == pytest.approx(bound, abs=1e-12)
+        for pi in rng.dirichlet(np.ones(3), size=200).tolist():
+            assert regularized(pi, beta, ref) <= bound + 1e-12
+
+
+def test_generic_optimizer_agrees_and_reverse_kl_differs() -> None:
+    optimize = pytest.importorskip("scipy.optimize")
+    beta, ref = 0.5, np.full(3, 1 / 3)
+    r = np.array(R)
+
+    def forward(z: np.ndarray) -> float:
+        pi = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+        return -(pi @ r - beta * np.sum(pi * np.log(pi / ref)))
+
+    def reverse(z: np.ndarray) -> float:
+        pi = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+        return -(pi @ r - beta * np.sum(ref * np.log(ref / pi)))
+
+    def argmax_policy(objective) -> np.ndarray:
+        z = optimize.minimize(objective, np.zeros(3), method="BFGS", options={"gtol": 1e-10}).x
+        return np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+
+    closed = np.array(gibbs(beta, [1 / 3] * 3))
+    assert np.max(np.abs(argmax_policy(forward) - closed)) < 1e-5
+    assert np.max(np.abs(argmax_policy(reverse) - closed)) > 0.05
+
+
+def test_other_temperatures() -> None:
+    res = emitted(340, beta=5.0)
+    assert res["optimo_kl"]["por_gradiente"] == pytest.approx(gibbs(5.0, [1 / 3] * 3), abs=1e-6)
+    assert res["kl_regularizado_es_softmax_con_temperatura"] is True
+    # with a large β, step 1 overshoots: the claim reports the optimizer honestly
+    assert emitted(340, beta=100.0)["kl_regularizado_es_softmax_con_temperatura"] is False
+
+
+@pytest.mark.parametrize("params", [{"beta": 0.0}, {"beta": -1.0}, {"muestras": 1}])
+def test_invalid_parameters_are_refused(params: dict) -> None:
+    with pytest.raises(ValueError):
+        lab_module(340).run(**params)
