@@ -11,10 +11,15 @@ DEFAULT_RTOL = 1e-6
 
 @dataclass(frozen=True)
 class Tolerance:
-    """A number matches when |obtained - expected| <= atol + rtol * |expected|."""
+    """A number matches when |obtained - expected| <= atol + rtol * |expected|.
+
+    Integers are compared exactly unless the output declared its own tolerance (`declared`),
+    as a Monte Carlo count does.
+    """
 
     atol: float = DEFAULT_ATOL
     rtol: float = DEFAULT_RTOL
+    declared: bool = False
 
     def allowed(self, expected: float) -> float:
         return self.atol + self.rtol * abs(expected)
@@ -67,7 +72,7 @@ def _walk(expected: Any, obtained: Any, path: str, tol: Tolerance, out: list[Dif
         else:
             for i, (e, o) in enumerate(zip(expected, obtained)):
                 _walk(e, o, f"{path}[{i}]", tol, out)
-    elif ek == "real":
+    elif ek == "real" or (ek == "entero" and tol.declared):
         error = abs(obtained - expected)
         allowed = tol.allowed(expected)
         if error > allowed:

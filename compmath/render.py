@@ -11,7 +11,6 @@ from typing import Any, TextIO
 
 from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -186,11 +185,11 @@ def render_run(console: Console, report: LabReport, info: dict[str, Any],
 def render_error(message: str, hint: str = "", suggestions: list[str] | None = None) -> None:
     """`error: ...` in bold red on stderr, then suggestions and the next command."""
     console = error_console()
-    console.print(Text.assemble(("error: ", "bold red"), escape(message)))
+    console.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
     if suggestions:
-        console.print(f"¿quisiste decir {' o '.join(suggestions)}?")
+        console.print(Text(f"¿quisiste decir {' o '.join(suggestions)}?"), soft_wrap=True)
     if hint:
-        console.print(hint)
+        console.print(Text(hint), soft_wrap=True)
 
 
 def print_json(text: str) -> None:

@@ -106,6 +106,8 @@ def crash_message(reply: dict[str, Any], timeout: float, memory: int) -> tuple[s
         return "salida_prematura", (f"el proceso del laboratorio terminó (código {reply.get('codigo')}) "
                                     "sin devolver sus salidas; ¿llamó a os._exit?")
     if state == "no_representable":
+        if reply.get("ruta") == "salida":
+            return "no_representable", str(reply.get("mensaje"))
         return "no_representable", f"la salida {reply.get('ruta')} {reply.get('mensaje')}"
     if state == "excepcion":
         kind = reply.get("tipo", "Exception")

@@ -46,7 +46,7 @@ def tolerances(course: Course, cls: ClassInfo) -> tuple[Tolerance, dict[str, Tol
         if "tolerancia" in entry:
             tol = entry["tolerancia"]
             per_output[entry["nombre"]] = Tolerance(tol.get("atol", default.atol),
-                                                    tol.get("rtol", default.rtol))
+                                                    tol.get("rtol", default.rtol), declared=True)
     return default, per_output
 
 

@@ -1,4 +1,4 @@
-"""Class 321: BPE recomputed with the paper's regex-based Algorithm 1, and its claims from its numbers."""
+"""Class 321: BPE recomputed with the paper's regex-based Algorithm 1; claims from its numbers."""
 
 import collections
 import re
@@ -8,9 +8,16 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "vocabulario_inicial", "fusiones", "frecuencia_de_cada_fusion", "simbolos_en_el_corpus",
-    "las_frecuencias_no_crecen", "cada_fusion_ahorra_su_frecuencia", "tamano_del_vocabulario",
-    "segmentacion_de_palabras_nuevas", "decodificacion_sin_perdida", "caracteres_por_token",
+    "vocabulario_inicial",
+    "fusiones",
+    "frecuencia_de_cada_fusion",
+    "simbolos_en_el_corpus",
+    "las_frecuencias_no_crecen",
+    "cada_fusion_ahorra_su_frecuencia",
+    "tamano_del_vocabulario",
+    "segmentacion_de_palabras_nuevas",
+    "decodificacion_sin_perdida",
+    "caracteres_por_token",
 ]
 CORPUS = {"l o w </w>": 5, "l o w e r </w>": 2, "n e w e s t </w>": 6, "w i d e s t </w>": 3}
 SYLLABUS_MERGES = ["es", "est", "est</w>", "lo", "low", "ne", "new", "newest</w>", "low</w>", "wi"]
@@ -68,7 +75,9 @@ def test_merges_match_the_papers_algorithm(out: dict) -> None:
 def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     f, s = out["frecuencia_de_cada_fusion"], out["simbolos_en_el_corpus"]
     assert out["las_frecuencias_no_crecen"] == all(f[i] >= f[i + 1] for i in range(len(f) - 1))
-    assert out["cada_fusion_ahorra_su_frecuencia"] == all(s[i] - s[i + 1] == f[i] for i in range(len(f)))
+    assert out["cada_fusion_ahorra_su_frecuencia"] == all(
+        s[i] - s[i + 1] == f[i] for i in range(len(f))
+    )
     assert out["las_frecuencias_no_crecen"] and out["cada_fusion_ahorra_su_frecuencia"]
     segs = out["segmentacion_de_palabras_nuevas"]
     assert out["decodificacion_sin_perdida"] == all(
@@ -84,7 +93,9 @@ def test_vocabulary_size_and_compression(out: dict) -> None:
     assert isinstance(out["tamano_del_vocabulario"], int)
     chars = sum(len(w.replace(" ", "").replace("</w>", "")) * f for w, f in CORPUS.items())
     assert chars == 79
-    assert out["caracteres_por_token"] == pytest.approx(chars / out["simbolos_en_el_corpus"][-1], abs=1e-6)
+    assert out["caracteres_por_token"] == pytest.approx(
+        chars / out["simbolos_en_el_corpus"][-1], abs=1e-6
+    )
     assert out["caracteres_por_token"] == pytest.approx(2.821429, abs=1e-6)
 
 
@@ -105,8 +116,30 @@ def test_new_words_segmented_by_applying_merges_in_order(out: dict) -> None:
 
 def test_other_tie_breaks_change_the_pairs_but_not_the_frequencies(out: dict) -> None:
     vocab_rules = {
-        "larger": ["t</w>", "st</w>", "est</w>", "ow", "low", "west</w>", "ne", "newest</w>", "low</w>", "wi"],
-        "smaller": ["es", "est", "est</w>", "lo", "low", "ew", "ewest</w>", "newest</w>", "low</w>", "dest</w>"],
+        "larger": [
+            "t</w>",
+            "st</w>",
+            "est</w>",
+            "ow",
+            "low",
+            "west</w>",
+            "ne",
+            "newest</w>",
+            "low</w>",
+            "wi",
+        ],
+        "smaller": [
+            "es",
+            "est",
+            "est</w>",
+            "lo",
+            "low",
+            "ew",
+            "ewest</w>",
+            "newest</w>",
+            "low</w>",
+            "dest</w>",
+        ],
     }
     for rule, expected in vocab_rules.items():
         vocab = dict(CORPUS)

@@ -1,4 +1,4 @@
-"""Class 322: cosines recomputed in plain Python (and with scipy), claims from the emitted numbers."""
+"""Class 322: cosines recomputed in plain Python (and with scipy); claims from emitted numbers."""
 
 import math
 
@@ -8,9 +8,15 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "dimension", "busqueda_es_producto_one_hot", "matriz_coseno", "vecino_mas_cercano",
-    "analogia_rey_menos_hombre_mas_mujer", "coseno_de_la_analogia", "coseno_invariante_a_escala",
-    "producto_escalar_cambia_con_escala", "coseno_con_vector_nulo",
+    "dimension",
+    "busqueda_es_producto_one_hot",
+    "matriz_coseno",
+    "vecino_mas_cercano",
+    "analogia_rey_menos_hombre_mas_mujer",
+    "coseno_de_la_analogia",
+    "coseno_invariante_a_escala",
+    "producto_escalar_cambia_con_escala",
+    "coseno_con_vector_nulo",
 ]
 VECTORS = {
     "rey": (0.95, 0.90, 0.02, 0.30),
@@ -70,7 +76,9 @@ def test_nearest_neighbours_recomputed_from_the_matrix(out: dict) -> None:
 
 def test_analogy_by_brute_force(out: dict) -> None:
     target = [r - h + m for r, h, m in zip(VECTORS["rey"], VECTORS["hombre"], VECTORS["mujer"])]
-    candidates = {w: cos(target, v) for w, v in VECTORS.items() if w not in ("rey", "hombre", "mujer")}
+    candidates = {
+        w: cos(target, v) for w, v in VECTORS.items() if w not in ("rey", "hombre", "mujer")
+    }
     best = max(candidates, key=candidates.__getitem__)
     assert out["analogia_rey_menos_hombre_mas_mujer"] == best == "reina"
     assert out["coseno_de_la_analogia"] == pytest.approx(candidates[best], abs=1e-6)

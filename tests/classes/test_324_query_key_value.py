@@ -1,4 +1,4 @@
-"""Class 324: attention recomputed with plain-Python loops (and scipy's softmax), claims from its numbers."""
+"""Class 324: attention recomputed with plain-Python loops and scipy; claims from its numbers."""
 
 import itertools
 import math
@@ -9,8 +9,14 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "formas", "proyecciones", "puntuaciones_escaladas", "pesos_de_atencion", "salida",
-    "filas_suman_uno", "salida_es_combinacion_convexa", "permutar_tokens_permuta_la_salida",
+    "formas",
+    "proyecciones",
+    "puntuaciones_escaladas",
+    "pesos_de_atencion",
+    "salida",
+    "filas_suman_uno",
+    "salida_es_combinacion_convexa",
+    "permutar_tokens_permuta_la_salida",
     "puntuaciones_no_simetricas",
 ]
 X = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]
@@ -20,7 +26,10 @@ W_V = [[1, 0], [0, 0], [0, 1], [2, 1]]
 
 
 def matmul(a, b):
-    return [[sum(a[i][t] * b[t][j] for t in range(len(b))) for j in range(len(b[0]))] for i in range(len(a))]
+    return [
+        [sum(a[i][t] * b[t][j] for t in range(len(b))) for j in range(len(b[0]))]
+        for i in range(len(a))
+    ]
 
 
 def transpose(a):
@@ -50,12 +59,23 @@ def test_keys_in_the_syllabus_order(out: dict) -> None:
 
 def test_projections_scores_weights_output(out: dict) -> None:
     q, k, v, scores, weights, output = attention(X)
-    assert out["proyecciones"] == {"q": [[2, 0], [0, 2], [1, 1]], "k": [[1, 2], [1, 0], [1, 1]],
-                                   "v": [[1, 1], [2, 1], [1, 0]]}
-    assert (q, k, v) == (out["proyecciones"]["q"], out["proyecciones"]["k"], out["proyecciones"]["v"])
+    assert out["proyecciones"] == {
+        "q": [[2, 0], [0, 2], [1, 1]],
+        "k": [[1, 2], [1, 0], [1, 1]],
+        "v": [[1, 1], [2, 1], [1, 0]],
+    }
+    assert (q, k, v) == (
+        out["proyecciones"]["q"],
+        out["proyecciones"]["k"],
+        out["proyecciones"]["v"],
+    )
     assert np.allclose(out["puntuaciones_escaladas"], scores, atol=1e-6, rtol=0)
-    assert np.allclose(np.array(out["puntuaciones_escaladas"]) * math.sqrt(2),
-                       [[2, 2, 2], [4, 0, 2], [3, 1, 2]], atol=1e-5, rtol=0)
+    assert np.allclose(
+        np.array(out["puntuaciones_escaladas"]) * math.sqrt(2),
+        [[2, 2, 2], [4, 0, 2], [3, 1, 2]],
+        atol=1e-5,
+        rtol=0,
+    )
     assert np.allclose(out["pesos_de_atencion"], weights, atol=1e-6, rtol=0)
     assert np.allclose(out["salida"], output, atol=1e-6, rtol=0)
 
@@ -79,10 +99,17 @@ def test_weights_against_scipy_softmax(out: dict) -> None:
 
 
 def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
-    a, s, y, v = out["pesos_de_atencion"], out["puntuaciones_escaladas"], out["salida"], out["proyecciones"]["v"]
+    a, s, y, v = (
+        out["pesos_de_atencion"],
+        out["puntuaciones_escaladas"],
+        out["salida"],
+        out["proyecciones"]["v"],
+    )
     assert out["filas_suman_uno"] == all(abs(sum(row) - 1) < 1e-5 for row in a)
     convex = all(
-        min(r[j] for r in v) - 1e-9 <= row[j] <= max(r[j] for r in v) + 1e-9 for row in y for j in range(2)
+        min(r[j] for r in v) - 1e-9 <= row[j] <= max(r[j] for r in v) + 1e-9
+        for row in y
+        for j in range(2)
     )
     assert out["salida_es_combinacion_convexa"] == convex
     asymmetric = any(abs(s[i][j] - s[j][i]) > 1e-6 for i in range(3) for j in range(3))
@@ -98,7 +125,10 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
 
 @pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
 def test_every_permutation_is_equivariant(order: tuple[int, ...]) -> None:
-    assert emitted(324, permutacion=",".join(map(str, order)))["permutar_tokens_permuta_la_salida"] is True
+    assert (
+        emitted(324, permutacion=",".join(map(str, order)))["permutar_tokens_permuta_la_salida"]
+        is True
+    )
 
 
 def test_bad_permutation_is_refused() -> None:

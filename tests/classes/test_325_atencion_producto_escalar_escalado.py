@@ -1,4 +1,4 @@
-"""Class 325: Monte Carlo variances against theory, saturation recomputed independently, stable softmax."""
+"""Class 325: Monte Carlo variances against theory, saturation recomputed, stable softmax."""
 
 import math
 
@@ -8,15 +8,22 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "varianza_sin_escalar", "varianza_escalada", "la_varianza_crece_con_dk",
-    "la_varianza_escalada_es_cercana_a_uno", "peso_maximo", "entropia", "norma_jacobiano_softmax",
-    "el_escalado_evita_la_saturacion", "softmax_ingenua_desborda", "softmax_estable",
+    "varianza_sin_escalar",
+    "varianza_escalada",
+    "la_varianza_crece_con_dk",
+    "la_varianza_escalada_es_cercana_a_uno",
+    "peso_maximo",
+    "entropia",
+    "norma_jacobiano_softmax",
+    "el_escalado_evita_la_saturacion",
+    "softmax_ingenua_desborda",
+    "softmax_estable",
 ]
 DIMS = [4, 16, 64, 256]
 
 
 def standard_error_of_variance(d: int, n: int = 4000) -> float:
-    """q·k is a sum of d iid products with variance 1 and fourth moment 9: Var((q·k)²) = 2d² + 6d."""
+    """q·k sums d iid products of variance 1 and fourth moment 9, so Var((q·k)²) = 2d² + 6d."""
     return math.sqrt((2 * d * d + 6 * d) / n)
 
 
@@ -50,8 +57,12 @@ def test_variances_against_theory_within_five_standard_errors(out: dict) -> None
         se = standard_error_of_variance(d)
         assert abs(out["varianza_sin_escalar"][str(d)] - d) < 5 * se
         assert abs(out["varianza_escalada"][str(d)] - 1) < 5 * se / d
-        assert out["varianza_escalada"][str(d)] == pytest.approx(out["varianza_sin_escalar"][str(d)] / d, abs=1e-5)
-    assert standard_error_of_variance(256) / 256 == pytest.approx(0.03, abs=0.01)  # the syllabus' "≈ 0.03"
+        assert out["varianza_escalada"][str(d)] == pytest.approx(
+            out["varianza_sin_escalar"][str(d)] / d, abs=1e-5
+        )
+    assert standard_error_of_variance(256) / 256 == pytest.approx(
+        0.03, abs=0.01
+    )  # the syllabus' "≈ 0.03"
 
 
 def test_variances_recomputed_with_the_same_stream(out: dict) -> None:
@@ -60,12 +71,14 @@ def test_variances_recomputed_with_the_same_stream(out: dict) -> None:
     for d in DIMS:
         q, k = rng.standard_normal((4000, d)), rng.standard_normal((4000, d))
         s = np.einsum("ij,ij->i", q, k)
-        assert out["varianza_sin_escalar"][str(d)] == pytest.approx(np.mean((s - s.mean()) ** 2), abs=1e-6)
+        assert out["varianza_sin_escalar"][str(d)] == pytest.approx(
+            np.mean((s - s.mean()) ** 2), abs=1e-6
+        )
 
 
 def test_variance_claims_recomputed(out: dict) -> None:
     v = [out["varianza_sin_escalar"][str(d)] for d in DIMS]
-    assert out["la_varianza_crece_con_dk"] == all(a < b for a, b in zip(v, v[1:]))
+    assert out["la_varianza_crece_con_dk"] == all(v[i] < v[i + 1] for i in range(len(v) - 1))
     assert out["la_varianza_escalada_es_cercana_a_uno"] == all(
         abs(x - 1) <= 0.1 for x in out["varianza_escalada"].values()
     )
@@ -85,7 +98,9 @@ def test_saturation_recomputed_independently(out: dict) -> None:
         assert out["entropia"][entropy_key] == pytest.approx(special.entr(p).sum(), abs=1e-6)
         jac = jacobian_by_finite_differences(logits)
         assert np.allclose(jac, np.diag(p) - np.outer(p, p), atol=1e-8)
-        assert out["norma_jacobiano_softmax"][label] == pytest.approx(np.linalg.norm(jac), rel=1e-4, abs=1e-8)
+        assert out["norma_jacobiano_softmax"][label] == pytest.approx(
+            np.linalg.norm(jac), rel=1e-4, abs=1e-8
+        )
     assert out["entropia"]["maxima_log8"] == pytest.approx(math.log(8), abs=1e-6)
 
 

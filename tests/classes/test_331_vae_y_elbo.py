@@ -1,4 +1,4 @@
-"""Class 331: the ELBO of a linear-Gaussian model checked by quadrature, closed forms and its claims."""
+"""Class 331: the ELBO of a linear-Gaussian model checked by quadrature and closed forms."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Class 332: the DDPM forward process recomputed in plain Python, its posterior by Gaussian conditioning."""
+"""Class 332: the DDPM forward process in plain Python, its posterior by Gaussian conditioning."""
 
 import math
 

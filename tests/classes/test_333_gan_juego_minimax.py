@@ -1,4 +1,4 @@
-"""Class 333: the GAN value at the optimal discriminator recomputed with loops, a grid search and scipy."""
+"""Class 333: the GAN value at the optimal discriminator by loops, a grid search and scipy."""
 
 import math
 

@@ -76,7 +76,8 @@ def policy_iteration(gamma=GAMMA, success=SUCCESS):
     while True:
         V = evaluate({s: {policy[s]: 1} for s in range(4)}, gamma, success)
         Q = q_values(V, gamma, success)
-        improved = {s: max((LEFT, RIGHT), key=lambda a: (Q[s, a], a == policy[s])) for s in range(4)}
+        improved = {s: max((LEFT, RIGHT), key=lambda a: (Q[s, a], a == policy[s]))
+                    for s in range(4)}
         if improved == policy:
             return V, policy
         policy = improved

@@ -1,4 +1,4 @@
-"""Class 339: Q* from a closed form, Q-learning replayed by a second implementation, MC vs theory."""
+"""Class 339: Q* in closed form, Q-learning replayed by a second implementation, MC vs theory."""
 
 import numpy as np
 import pytest

@@ -12,6 +12,8 @@ Referencia: Sennrich, Haddow y Birch, «Neural Machine Translation of Rare Words
 Units», ACL 2016, Algoritmo 1.
 """
 
+from itertools import pairwise
+
 FIN = "</w>"
 # El corpus del Algoritmo 1 de Sennrich et al.: palabra deletreada → frecuencia.
 CORPUS = {
@@ -33,7 +35,7 @@ def contar_pares(corpus: list[tuple[list[str], int]]) -> dict[tuple[str, str], i
     """cuenta(a, b) ponderada por la frecuencia; el dict conserva el orden de primera aparición."""
     cuentas: dict[tuple[str, str], int] = {}
     for simbolos, frec in corpus:
-        for par in zip(simbolos[:-1], simbolos[1:]):   # pares adyacentes, izquierda a derecha
+        for par in pairwise(simbolos):               # pares adyacentes, izquierda a derecha
             cuentas[par] = cuentas.get(par, 0) + frec
     return cuentas
 
@@ -60,7 +62,7 @@ def simbolos_totales(corpus: list[tuple[list[str], int]]) -> int:
 def aprender_bpe(
     corpus: list[tuple[list[str], int]], n_fusiones: int
 ) -> tuple[list[tuple[str, str]], list[int], list[int], list[tuple[list[str], int]]]:
-    """Aprende hasta n_fusiones fusiones; devuelve fusiones, sus cuentas, |corpus| y el corpus final."""
+    """Aprende hasta n_fusiones; devuelve las fusiones, sus cuentas, |corpus| y el corpus final."""
     fusiones: list[tuple[str, str]] = []
     frecuencias: list[int] = []
     tamanos = [simbolos_totales(corpus)]
@@ -113,7 +115,7 @@ def run(numero_de_fusiones: int = FUSIONES) -> dict:
         "fusiones": [list(par) for par in lista],
         "frecuencia_de_cada_fusion": frecuencias,
         "simbolos_en_el_corpus": tamanos,
-        "las_frecuencias_no_crecen": all(a >= b for a, b in zip(frecuencias, frecuencias[1:])),
+        "las_frecuencias_no_crecen": all(a >= b for a, b in pairwise(frecuencias)),
         "cada_fusion_ahorra_su_frecuencia": all(
             tamanos[i] - tamanos[i + 1] == frecuencias[i] for i in range(len(frecuencias))
         ),

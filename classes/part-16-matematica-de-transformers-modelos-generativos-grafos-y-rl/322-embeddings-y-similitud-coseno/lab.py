@@ -50,7 +50,7 @@ def matriz_coseno(E: np.ndarray, eps: float = EPSILON) -> np.ndarray:
 
 def analogia(E: np.ndarray, a: int, b: int, c: int, eps: float = EPSILON) -> tuple[int, float]:
     """a es a b como c es a ?: argmax de cos(e_b − e_a + e_c, e_w) sin las tres de la consulta."""
-    objetivo = E[b] - E[a] + E[c]                                        # (d,), sin normalizar antes
+    objetivo = E[b] - E[a] + E[c]                                    # (d,), sin normalizar antes
     cosenos = np.array([coseno(objetivo, fila, eps) for fila in E])      # (|V|,)
     cosenos[[a, b, c]] = -np.inf                                         # excluir la consulta
     ganador = int(np.argmax(cosenos))
@@ -67,7 +67,7 @@ def run(indice_busqueda: int = 1, epsilon: float = EPSILON) -> dict:
     C = matriz_coseno(E, epsilon)
 
     # Vecino más cercano: argmax de cada fila sin la diagonal
-    sin_diagonal = C - 3.0 * np.eye(len(PALABRAS))                       # los cosenos están en [−1, 1]
+    sin_diagonal = C - 3.0 * np.eye(len(PALABRAS))   # los cosenos están en [−1, 1]
     vecinos = {p: PALABRAS[int(np.argmax(sin_diagonal[i]))] for i, p in enumerate(PALABRAS)}
 
     # rey − hombre + mujer ≈ ?

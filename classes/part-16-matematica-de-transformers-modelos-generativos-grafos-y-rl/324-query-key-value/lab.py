@@ -47,19 +47,25 @@ def run(permutacion: str = PERMUTACION) -> dict:
     # Equivariancia: atender a los tokens permutados da la salida permutada
     orden = [int(i) for i in permutacion.split(",")]
     if sorted(orden) != list(range(len(TOKENS))):
-        raise ValueError(f"la permutación debe reordenar 0..{len(TOKENS) - 1}; se recibió {permutacion!r}")
+        raise ValueError(
+            f"la permutación debe reordenar 0..{len(TOKENS) - 1}; se recibió {permutacion!r}"
+        )
     P = np.eye(len(TOKENS))[orden]                   # (n, n), matriz de permutación
     salida_permutada = atencion(P @ X, W_Q, W_K, W_V)[-1]
+    error_permutacion = np.max(np.abs(salida_permutada - P @ salida))
 
     return {
-        "formas": {"X": list(X.shape), "W_Q": list(W_Q.shape), "Q": list(Q.shape), "puntuaciones": list(S.shape)},
+        "formas": {
+            "X": list(X.shape), "W_Q": list(W_Q.shape), "Q": list(Q.shape),
+            "puntuaciones": list(S.shape),
+        },
         "proyecciones": {"q": Q, "k": K, "v": V},
         "puntuaciones_escaladas": S,
         "pesos_de_atencion": A,
         "salida": salida,
         "filas_suman_uno": bool(np.all(np.abs(A.sum(axis=1) - 1.0) < TOLERANCIA)),
         "salida_es_combinacion_convexa": bool(np.all(dentro)),
-        "permutar_tokens_permuta_la_salida": bool(np.max(np.abs(salida_permutada - P @ salida)) < TOLERANCIA),
+        "permutar_tokens_permuta_la_salida": bool(error_permutacion < TOLERANCIA),
         "puntuaciones_no_simetricas": bool(np.max(np.abs(S - S.T)) > TOLERANCIA),
     }
 

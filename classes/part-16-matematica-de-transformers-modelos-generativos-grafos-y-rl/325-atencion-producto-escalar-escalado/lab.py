@@ -9,6 +9,8 @@ Referencias: Vaswani et al., «Attention Is All You Need», NeurIPS 2017, secci�
 sobre la varianza d_k); Dao et al., «FlashAttention», NeurIPS 2022 (softmax por bloques).
 """
 
+from itertools import pairwise
+
 import numpy as np
 
 DIMENSIONES = (4, 16, 64, 256)   # d_k
@@ -62,7 +64,7 @@ def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION) -> dict:
     # Monte Carlo: Var(q·k) ≈ d_k y, tras escalar, ≈ 1
     var_sin, var_con = varianzas_producto(DIMENSIONES, pares, SEMILLA_VARIANZA)
 
-    # Una query y 8 keys en d_k grande: logits sin escalar (desviación √d_k) y escalados (desviación 1)
+    # Una query y 8 keys en d_k grande: logits con desviación √d_k sin escalar y 1 escalados
     rng = np.random.default_rng(SEMILLA_SATURACION)
     q = rng.standard_normal(d_k_saturacion)                 # (d_k,)
     K = rng.standard_normal((CLAVES, d_k_saturacion))       # (8, d_k)
@@ -76,8 +78,10 @@ def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION) -> dict:
     return {
         "varianza_sin_escalar": {str(d): v for d, v in zip(DIMENSIONES, var_sin)},
         "varianza_escalada": {str(d): v for d, v in zip(DIMENSIONES, var_con)},
-        "la_varianza_crece_con_dk": all(a < b for a, b in zip(var_sin, var_sin[1:])),
-        "la_varianza_escalada_es_cercana_a_uno": all(abs(v - 1.0) <= TOLERANCIA_VARIANZA for v in var_con),
+        "la_varianza_crece_con_dk": all(a < b for a, b in pairwise(var_sin)),
+        "la_varianza_escalada_es_cercana_a_uno": all(
+            abs(v - 1.0) <= TOLERANCIA_VARIANZA for v in var_con
+        ),
         "peso_maximo": {"sin_escalar": float(p_sin.max()), "escalado": float(p_con.max())},
         "entropia": {"sin_escalar": h_sin, "escalada": h_con, "maxima_log8": float(np.log(CLAVES))},
         "norma_jacobiano_softmax": {"sin_escalar": j_sin, "escalado": j_con},

@@ -48,7 +48,8 @@ def posterior_exacta(x: float, w: float, b: float, s: float) -> tuple[float, flo
     return media, varianza
 
 
-def reconstruccion_cerrada(x: float, mu: float, sigma: float, w: float, b: float, s: float) -> float:
+def reconstruccion_cerrada(x: float, mu: float, sigma: float, w: float, b: float,
+                           s: float) -> float:
     """E_q[log p(x|z)] con z ~ N(μ, σ²): la media de (x − b − w z)² es (x − b − wμ)² + w²σ²."""
     error_cuadratico = (x - b - w * mu) ** 2 + w**2 * sigma**2
     return -0.5 * np.log(2 * np.pi * s**2) - error_cuadratico / (2 * s**2)

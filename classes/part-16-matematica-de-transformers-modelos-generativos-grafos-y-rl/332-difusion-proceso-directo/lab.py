@@ -39,8 +39,9 @@ def alpha_barra(betas: np.ndarray) -> np.ndarray:
     return np.cumprod(1.0 - betas)                        # (T + 1,)
 
 
-def iterar_marginal(betas: np.ndarray, media_0: float, varianza_0: float) -> tuple[np.ndarray, np.ndarray]:
-    """Aplica paso a paso q(x_t|x_{t−1}) a una gaussiana: m_t = √α_t m_{t−1}, v_t = α_t v_{t−1} + β_t."""
+def iterar_marginal(betas: np.ndarray, media_0: float,
+                    varianza_0: float) -> tuple[np.ndarray, np.ndarray]:
+    """Aplica q(x_t|x_{t−1}) paso a paso: m_t = √α_t m_{t−1}, v_t = α_t v_{t−1} + β_t."""
     medias = np.empty(len(betas))                         # (T + 1,)
     varianzas = np.empty(len(betas))                      # (T + 1,)
     medias[0], varianzas[0] = media_0, varianza_0

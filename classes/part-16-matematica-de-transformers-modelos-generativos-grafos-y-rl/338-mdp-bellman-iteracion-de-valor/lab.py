@@ -77,7 +77,8 @@ def forma_cerrada(gamma: float, prob_exito: float) -> np.ndarray:
 
 def run(gamma: float = GAMMA, prob_exito: float = PROB_EXITO, umbral: float = UMBRAL) -> dict:
     if not 0.0 <= gamma < 1.0:
-        raise ValueError(f"gamma debe estar en [0, 1) para que T sea contracción; se recibió {gamma}")
+        raise ValueError(
+            f"gamma debe estar en [0, 1) para que T sea contracción; se recibió {gamma}")
     if not 0.0 < prob_exito <= 1.0:
         raise ValueError(f"prob_exito debe estar en (0, 1]; se recibió {prob_exito}")
     P, R = modelo(prob_exito)

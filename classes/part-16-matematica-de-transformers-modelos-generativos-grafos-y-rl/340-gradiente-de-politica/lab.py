@@ -86,7 +86,8 @@ def run(beta: float = BETA, muestras: int = MUESTRAS, tasa: float = TASA,
     if beta <= 0:
         raise ValueError(f"beta debe ser positivo; se recibió {beta}")
     if muestras < 2:
-        raise ValueError(f"muestras debe ser al menos 2 (np.cov usa ddof = 1); se recibió {muestras}")
+        raise ValueError(
+            f"muestras debe ser al menos 2 (np.cov usa ddof = 1); se recibió {muestras}")
     r = np.array(RECOMPENSAS)                                  # (A,)
     theta0 = np.zeros(len(r))                                  # política inicial uniforme
 

@@ -1,0 +1,88 @@
+"""Shared fixtures: an isolated environment, a copy of the fake course, a lab factory, the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from compmath import entry
+
+HERE = Path(__file__).resolve().parent
+FAKE = HERE / "fake_course"
+REPO = HERE.parent
+FAKE_PART = "part-90-curso-de-prueba"
+SIMPLE_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["n", "mitad", "vector"],
+    "properties": {
+        "n": {"type": "integer", "minimum": 0},
+        "mitad": {"type": "number"},
+        "vector": {"type": "array", "items": {"type": "number"}, "maxItems": 10},
+    },
+}
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Tests never depend on the caller's CI, colours, width or verdict cache."""
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("COMPMATH_ROOT", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+@pytest.fixture
+def fake_course(tmp_path: Path) -> Path:
+    """A writable copy of tests/fake_course."""
+    root = tmp_path / "curso"
+    shutil.copytree(FAKE, root)
+    return root
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
+    """Run `compmath ARGS` in-process (as the console script does) and capture what it prints."""
+
+    def invoke(*args: str) -> Result:
+        capsys.readouterr()
+        code = entry.main(list(args))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return invoke
+
+
+@pytest.fixture
+def make_lab(fake_course: Path) -> Callable[..., Path]:
+    """Write a one-off lab `NNN-slug` into the fake course; return the course root."""
+
+    def write(number: int, source: str, expected: dict | None = None,
+              schema: dict | None = SIMPLE_SCHEMA, slug: str = "ad-hoc") -> Path:
+        folder = fake_course / "classes" / FAKE_PART / f"{number}-{slug}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "lab.py").write_text(textwrap.dedent(source), encoding="utf-8")
+        if expected is not None:
+            text = json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
+            (folder / "expected.json").write_text(text, encoding="utf-8")
+        if schema is not None:
+            path = fake_course / "schemas" / f"{number}-{slug}.schema.json"
+            path.write_text(json.dumps(schema), encoding="utf-8")
+        return fake_course
+
+    return write
