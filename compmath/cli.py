@@ -229,3 +229,7 @@ def update(
         changed = write_atomic(cls.snapshot, report.output_text)
         console.print(f"{'✓ escrita' if changed else '· sin cambios'}: {course.rel(cls.snapshot)}")
     raise typer.Exit(1 if failed else 0)
+
+
+# Commands that live in their own modules register themselves on `app` when imported.
+from compmath import cli_authoring, cli_diff  # noqa: E402,F401
