@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from compmath.compare import Difference
-from compmath.report import OUTCOMES, LabReport, count_phrase
+from compmath.report import OUTCOMES, LabReport, count_phrase, describe_difference
 
 OK, BAD, NEUTRAL = "✓", "✗", "·"
 MAX_CELL = 46
@@ -113,16 +113,8 @@ def outputs_table(report: LabReport, plain: bool) -> Table:
 
 
 def differences_lines(report: LabReport, limit: int = 12) -> list[Text]:
-    lines = []
-    for d in report.differences[:limit]:
-        if d.kind == "valor" and d.abs_error is not None:
-            detail = f"error {d.abs_error:.3g} > tolerancia {d.tolerance:.3g}"
-        else:
-            detail = {"tipo": "cambia el tipo", "falta": "falta en la salida",
-                      "sobra": "no está en la instantánea", "longitud": "cambia la longitud",
-                      "valor": "valor distinto"}[d.kind]
-        lines.append(Text(f"  {BAD} {d.path}: esperado {compact(d.expected, 30)}, "
-                          f"obtenido {compact(d.obtained, 30)} ({detail})", style="red"))
+    lines = [Text(f"  {BAD} {describe_difference(d)}", style="red")
+             for d in report.differences[:limit]]
     if len(report.differences) > limit:
         lines.append(Text(f"  … y {len(report.differences) - limit} más (compmath run --json las lista todas)"))
     return lines

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,6 +116,34 @@ def crash_message(reply: dict[str, Any], timeout: float, memory: int) -> tuple[s
             return "excepcion", f"RecursionError: recursión sin fin ({reply.get('mensaje')})"
         return "excepcion", f"{kind}: {reply.get('mensaje')}"
     return "excepcion", "el proceso trabajador terminó de forma inesperada"
+
+
+def _short(value: Any, limit: int = 30) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_difference(d: Difference) -> str:
+    """One line for one difference: path, both values and why they differ."""
+    if d.kind == "valor" and d.abs_error is not None and d.tolerance is not None:
+        detail = f"error {d.abs_error:.3g} > tolerancia {d.tolerance:.3g}"
+    else:
+        detail = {"tipo": "cambia el tipo", "falta": "falta en la salida",
+                  "sobra": "no está en la instantánea", "longitud": "cambia la longitud",
+                  "valor": "valor distinto"}[d.kind]
+    return f"{d.path}: esperado {_short(d.expected)}, obtenido {_short(d.obtained)} ({detail})"
+
+
+def failure_text(report: LabReport) -> str:
+    """Plain text of why a lab did not pass: message, differences, schema issues, traceback."""
+    lines = [f"{report.class_id}: {OUTCOMES[report.outcome]}"]
+    if report.message:
+        lines.append(report.message)
+    lines += [describe_difference(d) for d in report.differences]
+    lines += [f"esquema: {i.path}: {i.message}" for i in report.schema_issues]
+    if report.traceback:
+        lines.append(report.traceback.rstrip())
+    return "\n".join(lines)
 
 
 def count_phrase(count: int, singular: str, plural: str) -> str:
