@@ -126,9 +126,16 @@ def _take_worker() -> Worker:
 
 @atexit.register
 def shutdown() -> None:
-    """End every worker this process started."""
-    while _idle:
-        _idle.pop().close()
+    """End every worker this process started, and reap them (they exit at once on SIGTERM)."""
+    workers = list(_idle)
+    _idle.clear()
+    for worker in workers:
+        worker.close()
+    for worker in workers:
+        try:
+            worker.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            worker.proc.kill()
 
 
 def run_one(request: LabRequest, meanwhile: Callable[[], None] | None = None) -> dict[str, Any]:

@@ -5,32 +5,45 @@ from __future__ import annotations
 from typing import Any
 
 from compmath.course import Course, PartInfo
+from compmath.metacache import MetaCache
+
+LIST_FIELDS = ("titulo", "nivel", "duracion")
 
 
-def part_rows(part: PartInfo) -> list[dict[str, Any]]:
-    """One row per planned or written class of the part, in plan order; unwritten ones pending."""
+def _list_fields(meta: dict[str, Any]) -> dict[str, Any]:
+    return {key: meta[key] for key in LIST_FIELDS if key in meta}
+
+
+def part_rows(part: PartInfo, cache: MetaCache) -> tuple[str, list[dict[str, Any]]]:
+    """The part's heading, and one row per planned or written class in plan order."""
+    part_meta = cache.get(part.meta_path)
+    heading = f"Parte {part.number} — {part_meta.get('titulo', part.path.name)}"
+    plan = part_meta.get("plan") if isinstance(part_meta.get("plan"), list) else []
+    titles = {e.get("numero"): e.get("titulo", "") for e in plan if isinstance(e, dict)}
     written = {c.number: c for c in part.classes}
+    numbers = list(titles) + sorted(n for n in written if n not in titles)
+    level, duration = part_meta.get("nivel", ""), part_meta.get("duracion", "")
     rows: list[dict[str, Any]] = []
-    planned = [entry.get("numero") for entry in part.plan]
-    numbers = planned + sorted(n for n in written if n not in planned)
-    default_level = part.meta.get("nivel", "")
-    default_duration = part.meta.get("duracion", "")
     for number in numbers:
         cls = written.get(number)
         if cls is None:
-            rows.append({"numero": number, "titulo": part.planned_title(number) or "",
-                         "nivel": default_level, "duracion": default_duration, "estado": "pendiente"})
+            rows.append({"numero": number, "titulo": titles[number], "nivel": level,
+                         "duracion": duration, "estado": "pendiente"})
             continue
-        meta = cls.meta
-        rows.append({"numero": number, "titulo": cls.title,
-                     "nivel": meta.get("nivel", default_level),
-                     "duracion": meta.get("duracion", default_duration),
+        meta = cache.get(cls.meta_path, _list_fields)
+        rows.append({"numero": number,
+                     "titulo": meta.get("titulo") or titles.get(number) or cls.slug,
+                     "nivel": meta.get("nivel", level), "duracion": meta.get("duracion", duration),
                      "estado": "lista" if cls.lab.exists() else "sin lab.py"})
-    return rows
+    return heading, rows
 
 
 def render_listing(course: Course, part_number: int | None) -> None:
+    """Print the index of the whole course, or of one part."""
     from compmath.render import make_console, render_parts
 
     parts = [course.part(part_number)] if part_number is not None else course.parts
-    render_parts(make_console(), [(p, part_rows(p)) for p in parts])
+    cache = MetaCache(course.root)
+    rows = [part_rows(p, cache) for p in parts]
+    cache.save()
+    render_parts(make_console(), rows)

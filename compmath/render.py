@@ -229,20 +229,63 @@ def render_check(console: Console, reports: list[LabReport], elapsed: float) -> 
     console.print(f"siguiente: compmath run {failed[0].number}")
 
 
-def render_parts(console: Console, parts: list[tuple[Any, list[dict[str, Any]]]]) -> None:
-    """The `list` screen: a table per part; pending classes dimmed."""
-    plain = not console.is_terminal or console.no_color
-    for part, rows in parts:
+def render_parts(console: Console, parts: list[tuple[str, list[dict[str, Any]]]]) -> None:
+    """The `list` screen: a block per part, aligned columns, pending classes dimmed.
+
+    Built as one Text rather than a Rich Table: a course of a thousand classes must print in
+    about the time of a small one.
+    """
+    columns = ("numero", "titulo", "nivel", "duracion", "estado")
+    heads = ("nº", "título", "nivel", "duración", "estado")
+    every = [row for _, rows in parts for row in rows]
+    widths = [max([len(h)] + [len(str(r[c])) for r in every]) for c, h in zip(columns, heads)]
+    room = console.width - sum(widths) + widths[1] - 2 * (len(columns) - 1)
+    widths[1] = max(12, min(widths[1], room))
+
+    def line(values: list[str]) -> str:
+        cells = [v if len(v) <= w else v[: w - 1] + "…" for v, w in zip(values, widths)]
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    out = Text()
+    for heading, rows in parts:
         written = sum(r["estado"] != "pendiente" for r in rows)
-        console.print(Text(f"Parte {part.number} — {part.title}", style="bold"))
-        table = Table(box=None if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        for column in ("nº", "título", "nivel", "duración", "estado"):
-            table.add_column(column)
+        out.append(heading + "\n", style="bold")
+        out.append(line(list(heads)) + "\n", style="bold")
         for row in rows:
-            style = "dim" if row["estado"] == "pendiente" else None
-            table.add_row(str(row["numero"]), row["titulo"], row["nivel"], row["duracion"],
-                          row["estado"], style=style)
-        console.print(table)
-        console.print(Text(f"{written} de {count_phrase(len(rows), 'clase', 'clases')} escritas",
-                           style="dim"))
+            style = "dim" if row["estado"] == "pendiente" else ""
+            out.append(line([str(row[c]) for c in columns]) + "\n", style=style)
+        out.append(f"{written} de {count_phrase(len(rows), 'clase', 'clases')} escritas\n\n",
+                   style="dim")
+    console.print(out, soft_wrap=True, end="")
+
+
+def render_diff(console: Console, title: str, columns: tuple[str, ...],
+                rows: list[tuple[list[Any], bool]], footer: list[str], real: bool) -> None:
+    """The `diff` screen: per class a heading and a table of moved outputs, then the summary.
+
+    `rows` carry the class label in their first cell; a row whose output is "—" is a change of
+    the whole class (new, deleted, reordered) and prints as a line under its heading.
+    """
+    plain = not console.is_terminal or console.no_color
+    console.print(Text(title, style="bold"))
+    groups: dict[str, list[tuple[list[Any], bool]]] = {}
+    for cells, is_real in rows:
+        groups.setdefault(str(cells[0]), []).append((cells, is_real))
+    for label, group in groups.items():
         console.print()
+        console.print(Text(label, style="bold"))
+        table = Table(box=None if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        for name in columns[1:]:
+            table.add_column(name, overflow="fold", justify="right" if "Δ" in name else "left")
+        for cells, is_real in group:
+            mark, style = (BAD, "bold red") if is_real else (OK, "green")
+            if cells[1] == "—":
+                console.print(Text(f"  {mark} {cells[2]}", style=style))
+            else:
+                table.add_row(*[str(c) for c in cells[1:-1]], Text(f"{mark} {cells[-1]}", style=style))
+        if table.row_count:
+            console.print(table)
+    console.print()
+    for line in footer[:-1]:
+        console.print(Text(line, style="dim"), soft_wrap=True)
+    console.print(Text(footer[-1], style="bold red" if real else "bold green"), soft_wrap=True)
