@@ -97,17 +97,26 @@ def exit_code(reports: list[LabReport]) -> int:
 
 def execute(course: Course, requests: list[tuple[ClassInfo, LabRequest]], jobs: int,
             show_progress: bool = False, against_snapshot: bool = True) -> list[LabReport]:
-    """Run the requests on warm workers and judge each reply, in the requests' order."""
+    """Run the requests on warm workers, judging each reply as it lands; reports in class order."""
     by_key = {request.key: (cls, request) for cls, request in requests}
+    reports: dict[str, LabReport] = {}
+    advance: Any = None
+
+    def done(request: LabRequest, reply: dict[str, Any]) -> None:
+        cls, _ = by_key[request.key]
+        reports[request.key] = evaluate(course, cls, request, reply, against_snapshot)
+        if advance:
+            advance(request.key)
+
     if show_progress:
         from compmath.render import progress
 
-        with progress(len(requests), show_progress) as advance:
-            replies = run_labs([r for _, r in requests], jobs,
-                               on_done=lambda request, reply: advance(request.key))
+        with progress(len(requests), True) as advance:
+            run_labs([r for _, r in requests], jobs, on_done=done)
     else:
-        replies = run_labs([r for _, r in requests], jobs)
-    return [evaluate(course, *by_key[key], replies[key], against_snapshot) for key in by_key]
+        run_labs([r for _, r in requests], jobs, on_done=done,
+                 meanwhile=lambda: preload_judging(False))
+    return [reports[key] for key in by_key]
 
 
 @app.command("list")
@@ -177,11 +186,9 @@ def check(
         requests = []
         for cls in classes:
             requests.append((cls, build_request(course, cls, [], timeout, int(memory * 1024**3))))
-        from compmath.render import make_console, render_check
-
-        console = make_console()
         started = time.perf_counter()
-        reports = execute(course, requests, jobs, show_progress=console.is_terminal and not as_json)
+        on_terminal = sys.stdout.isatty() and not as_json
+        reports = execute(course, requests, jobs, show_progress=on_terminal)
         elapsed = time.perf_counter() - started
         if junit_xml:
             from compmath.junit import write_junit
@@ -190,7 +197,9 @@ def check(
     if as_json:
         sys.stdout.write(report_document(reports, elapsed))
     else:
-        render_check(console, reports, elapsed)
+        from compmath.render import make_console, render_check
+
+        render_check(make_console(), reports, elapsed)
     raise typer.Exit(exit_code(reports))
 
 

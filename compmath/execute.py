@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from compmath.cache import read_json, write_json
+
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY = 2 * 1024**3
 # One BLAS thread per lab: labs are small, workers run in parallel, and a many-core machine
@@ -152,14 +154,39 @@ def run_one(request: LabRequest, meanwhile: Callable[[], None] | None = None) ->
     return reply
 
 
+HISTORY = "duraciones.json"
+
+
+def longest_first(requests: Iterable[LabRequest]) -> list[LabRequest]:
+    """Order labs by their last known duration, longest first, so no worker idles at the end."""
+    history = read_json(HISTORY)
+    known = history if isinstance(history, dict) else {}
+    return sorted(requests, key=lambda r: -float(known.get(str(r.lab), 0.0)))
+
+
+def remember_durations(replies: dict[str, dict[str, Any]], requests: list[LabRequest]) -> None:
+    history = read_json(HISTORY)
+    known = history if isinstance(history, dict) else {}
+    for request in requests:
+        reply = replies.get(request.key, {})
+        if "tiempo_total" in reply:
+            known[str(request.lab)] = round(float(reply["tiempo_total"]), 4)
+    write_json(HISTORY, known)
+
+
 def run_labs(
     requests: Iterable[LabRequest],
     jobs: int,
     on_done: Callable[[LabRequest, dict[str, Any]], None] | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Run every request on up to `jobs` workers; return the replies by request key."""
+    """Run every request on up to `jobs` workers; return the replies by request key.
+
+    `on_done` sees each reply as it arrives (judging overlaps the labs still running), and
+    `meanwhile` runs in this thread once every worker has its first lab.
+    """
     pending: queue.Queue[LabRequest] = queue.Queue()
-    items = list(requests)
+    items = longest_first(requests)
     for item in items:
         pending.put(item)
     replies: dict[str, dict[str, Any]] = {}
@@ -184,12 +211,12 @@ def run_labs(
 
     count = max(1, min(jobs, len(items)))
     workers = [_take_worker() for _ in range(count)]
-    if count == 1:
-        serve(workers[0])
-    else:
-        threads = [threading.Thread(target=serve, args=(w,), daemon=True) for w in workers]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+    threads = [threading.Thread(target=serve, args=(w,), daemon=True) for w in workers]
+    for thread in threads:
+        thread.start()
+    if meanwhile:
+        meanwhile()
+    for thread in threads:
+        thread.join()
+    remember_durations(replies, items)
     return replies

@@ -8,15 +8,12 @@ unreadable cache is simply rebuilt.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from compmath.cache import read_json, write_json
 from compmath.course import read_toml
-from compmath.validate import cache_dir
 
 Projection = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -26,13 +23,11 @@ class MetaCache:
 
     def __init__(self, root: Path) -> None:
         digest = hashlib.sha256(str(root.resolve()).encode("utf-8")).hexdigest()[:24]
-        self.path = cache_dir() / "metadatos" / f"{digest}.json"
+        self.name = f"metadatos/{digest}.json"
         self.root = root
         self.dirty = False
-        try:
-            self.entries: dict[str, Any] = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            self.entries = {}
+        loaded = read_json(self.name)
+        self.entries: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
 
     def get(self, path: Path, project: Projection = lambda data: data) -> dict[str, Any]:
         """The projected contents of a TOML file, parsing it only when it changed."""
@@ -51,14 +46,6 @@ class MetaCache:
         return value
 
     def save(self) -> None:
-        """Write the cache back if anything was parsed (atomically; failures only cost speed)."""
-        if not self.dirty:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(self.entries, handle, ensure_ascii=False, default=str)
-            os.replace(tmp, self.path)
-        except OSError:
-            pass
+        """Write the cache back if anything was parsed."""
+        if self.dirty:
+            write_json(self.name, self.entries)

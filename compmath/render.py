@@ -161,6 +161,9 @@ def render_run(console: Console, report: LabReport, info: dict[str, Any],
     console.print()
     if report.outputs is not None:
         console.print(outputs_table(report, plain))
+        if heatmaps and not plain and console.color_system is not None:
+            for name, value in report.outputs.items():
+                heatmap(console, name, value)
     if report.differences:
         console.print(Text("Diferencias:", style="bold red"))
         for line in differences_lines(report):
@@ -172,6 +175,76 @@ def render_run(console: Console, report: LabReport, info: dict[str, Any],
         console.print(Text(report.traceback.rstrip(), style="red"))
     captured(console, report)
     console.print(summary_line(report))
+
+
+VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
+HEAT_CELL = 8
+
+
+def matrix_rows(value: Any) -> list[tuple[str, list[float]]] | None:
+    """The labelled rows of a 2-D numeric output (a list of equal-length numeric lists or a dict
+    of equal-length numeric rows), or None when the value is not one."""
+    if isinstance(value, list):
+        rows = [(str(i), r) for i, r in enumerate(value)]
+    elif isinstance(value, dict):
+        rows = [(str(k), r) for k, r in value.items()]
+    else:
+        return None
+    if len(rows) < 2 or not all(isinstance(r, list) for _, r in rows):
+        return None
+    if len({len(r) for _, r in rows}) != 1 or len(rows[0][1]) < 2:
+        return None
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for _, r in rows for x in r):
+        return None
+    return rows
+
+
+def heat_colour(t: float) -> tuple[int, int, int]:
+    """The viridis colour at t in [0, 1]."""
+    t = min(max(t, 0.0), 1.0) * (len(VIRIDIS) - 1)
+    i = min(int(t), len(VIRIDIS) - 2)
+    a, b, f = VIRIDIS[i], VIRIDIS[i + 1], t - i
+    return (round(a[0] + (b[0] - a[0]) * f), round(a[1] + (b[1] - a[1]) * f),
+            round(a[2] + (b[2] - a[2]) * f))
+
+
+def _heat_style(t: float) -> str:
+    r, g, b = heat_colour(t)
+    ink = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "white"
+    return f"{ink} on rgb({r},{g},{b})"
+
+
+def _short(x: float) -> str:
+    text = json.dumps(x)
+    return text if len(text) < HEAT_CELL else f"{x:.{HEAT_CELL - 4}g}"
+
+
+def heatmap(console: Console, name: str, value: Any) -> bool:
+    """Draw a 2-D numeric output as a colour grid with a min/max legend; False if not drawn."""
+    rows = matrix_rows(value)
+    if rows is None:
+        return False
+    label = min(max(len(k) for k, _ in rows), 12)
+    columns = len(rows[0][1])
+    if label + 1 + columns * HEAT_CELL > console.width or len(rows) > 40:
+        return False  # too wide for this terminal: the table above already shows the values
+    low = min(x for _, r in rows for x in r)
+    high = max(x for _, r in rows for x in r)
+    span = high - low
+    out = Text("\n")
+    out.append(f"{name} ({len(rows)}×{columns})\n", style="bold")
+    for key, row in rows:
+        out.append(key[:label].rjust(label) + " ", style="dim")
+        for x in row:
+            shade = (x - low) / span if span else 0.5
+            out.append(_short(x).rjust(HEAT_CELL - 1) + " ", style=_heat_style(shade))
+        out.append("\n")
+    out.append("escala: mín " + json.dumps(low) + " ", style="dim")
+    for step in range(12):
+        out.append("  ", style=_heat_style(step / 11))
+    out.append(" máx " + json.dumps(high), style="dim")
+    console.print(out, soft_wrap=True)
+    return True
 
 
 def render_error(message: str, hint: str = "", suggestions: list[str] | None = None) -> None:
@@ -207,13 +280,13 @@ def render_check(console: Console, reports: list[LabReport], elapsed: float) -> 
     """The `check` summary: one table (class, outcome, time) and a count line with what next."""
     plain = not console.is_terminal or console.no_color
     table = Table(box=None if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    table.add_column("clase", no_wrap=True)
-    table.add_column("resultado")
-    table.add_column("tiempo", justify="right")
+    table.add_column("clase", no_wrap=True, overflow="ellipsis", max_width=48)
+    table.add_column("resultado", ratio=1)
+    table.add_column("tiempo", justify="right", no_wrap=True)
     for r in reports:
         mark = Text(OK, style="green") if r.passed else Text(BAD, style="bold red")
-        detail = OUTCOMES[r.outcome] if r.passed else (r.message or OUTCOMES[r.outcome])
-        table.add_row(Text(f"{r.number} {r.title}"), Text.assemble(mark, " ", detail[:90]),
+        detail = r.outcome if r.passed else (r.message or OUTCOMES[r.outcome])
+        table.add_row(Text(f"{r.number} {r.title}"), Text.assemble(mark, " ", detail[:160]),
                       seconds(r.duration))
     console.print(table)
     failed = [r for r in reports if not r.passed]
@@ -289,3 +362,28 @@ def render_diff(console: Console, title: str, columns: tuple[str, ...],
     for line in footer[:-1]:
         console.print(Text(line, style="dim"), soft_wrap=True)
     console.print(Text(footer[-1], style="bold red" if real else "bold green"), soft_wrap=True)
+
+
+def render_page(console: Console, markdown: str) -> None:
+    """The `show` screen: Rich Markdown on a colour terminal, plain text otherwise."""
+    if not console.is_terminal or console.no_color:
+        from compmath.page import markdown_to_plain
+
+        console.file.write(markdown_to_plain(markdown))
+        return
+    from rich.markdown import Markdown
+
+    console.print(Markdown(markdown, code_theme="ansi_dark", hyperlinks=False))
+
+
+def render_lint(console: Console, problems: list[Any], classes: int) -> None:
+    """The `lint` report: one line per problem (file: what — hint), then a count."""
+    for p in problems:
+        console.print(Text.assemble((f"{p.file}: ", "bold"), (p.what, "red"), f" — {p.hint}"),
+                      soft_wrap=True)
+    checked = count_phrase(classes, "clase revisada", "clases revisadas")
+    if problems:
+        console.print(Text(f"{count_phrase(len(problems), 'problema', 'problemas')} · {checked}",
+                           style="bold red"))
+    else:
+        console.print(Text(f"{OK} el curso está en orden · {checked}", style="bold green"))

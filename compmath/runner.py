@@ -8,7 +8,7 @@ from typing import Any
 from compmath.compare import (DEFAULT_ATOL, DEFAULT_RTOL, Tolerance, compare,
                               key_order_differs)
 from compmath.course import ClassInfo, Course
-from compmath.encode import DEFAULT_DECIMALS
+from compmath.labmain import lab_decimals
 from compmath.errors import CompmathError
 from compmath.execute import DEFAULT_MEMORY, DEFAULT_TIMEOUT, LabRequest
 from compmath.params import parse_assignments, specs_from_source
@@ -62,8 +62,7 @@ def build_request(course: Course, cls: ClassInfo, assignments: list[str],
             raise CompmathError(f"no se pueden leer los parámetros de run() en {course.rel(cls.lab)}",
                                 "run() debe declarar parámetros con tipo y valor por defecto")
         params = parse_assignments(specs, assignments)
-    decimals = int(cls.meta.get("decimales", DEFAULT_DECIMALS)) if cls.meta_path.exists() else 6
-    return LabRequest(cls.id, cls.lab, params, timeout, memory, decimals)
+    return LabRequest(cls.id, cls.lab, params, timeout, memory, lab_decimals(cls.path))
 
 
 def evaluate(course: Course, cls: ClassInfo, request: LabRequest, reply: dict[str, Any],

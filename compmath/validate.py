@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from compmath.cache import cache_dir
 from compmath.errors import CompmathError
 
 
@@ -31,15 +31,6 @@ def json_path(parts: Any, base: str = "salida") -> str:
     for part in parts:
         out += f"[{part}]" if isinstance(part, int) else f".{part}"
     return out
-
-
-def cache_dir() -> Path:
-    """Where verdicts and other caches live: $COMPMATH_CACHE, else the XDG cache folder."""
-    explicit = os.environ.get("COMPMATH_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "compmath"
 
 
 def _jsonschema_version() -> str:

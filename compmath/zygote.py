@@ -206,6 +206,8 @@ def serve() -> None:
 def preload() -> None:
     """Import what every lab needs, once, before any request arrives."""
     import numpy  # noqa: F401
+    import numpy.linalg  # noqa: F401
+    import numpy.random  # noqa: F401  (lazy in numpy 2: each forked lab would pay it again)
 
     import compmath.encode  # noqa: F401
     import compmath.labmain  # noqa: F401

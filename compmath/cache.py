@@ -1,0 +1,39 @@
+"""The user's cache folder for compmath (never inside the repository) and JSON files in it."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def cache_dir() -> Path:
+    """$COMPMATH_CACHE, else $XDG_CACHE_HOME/compmath, else ~/.cache/compmath."""
+    explicit = os.environ.get("COMPMATH_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "compmath"
+
+
+def read_json(relative: str) -> Any:
+    """A cached JSON document, or None when absent or unreadable."""
+    try:
+        return json.loads((cache_dir() / relative).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def write_json(relative: str, data: Any) -> None:
+    """Replace a cached JSON document atomically; a cache that cannot be written only costs speed."""
+    target = cache_dir() / relative
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, ensure_ascii=False, default=str)
+        os.replace(tmp, target)
+    except OSError:
+        pass
