@@ -27,7 +27,11 @@ class Tolerance:
 
 @dataclass(frozen=True)
 class Difference:
-    """One leaf that differs: kind is valor, tipo, falta, sobra or longitud."""
+    """One leaf that differs: kind is valor, tipo, falta, sobra or longitud.
+
+    `within` marks a number that moved but stays within tolerance; compare() reports those only
+    when asked (`include_within=True`), for `compmath diff` to tell noise from real changes.
+    """
 
     path: str
     kind: str
@@ -35,6 +39,7 @@ class Difference:
     obtained: Any
     abs_error: float | None = None
     tolerance: float | None = None
+    within: bool = False
 
 
 def _kind(value: Any) -> str:
@@ -53,7 +58,8 @@ def _kind(value: Any) -> str:
     return "null"
 
 
-def _walk(expected: Any, obtained: Any, path: str, tol: Tolerance, out: list[Difference]) -> None:
+def _walk(expected: Any, obtained: Any, path: str, tol: Tolerance, out: list[Difference],
+          within: bool = False) -> None:
     ek, ok = _kind(expected), _kind(obtained)
     if ek != ok:
         out.append(Difference(path, "tipo", expected, obtained))
@@ -62,7 +68,7 @@ def _walk(expected: Any, obtained: Any, path: str, tol: Tolerance, out: list[Dif
             if key not in obtained:
                 out.append(Difference(f"{path}.{key}", "falta", expected[key], None))
             else:
-                _walk(expected[key], obtained[key], f"{path}.{key}", tol, out)
+                _walk(expected[key], obtained[key], f"{path}.{key}", tol, out, within)
         for key in obtained:
             if key not in expected:
                 out.append(Difference(f"{path}.{key}", "sobra", None, obtained[key]))
@@ -71,20 +77,26 @@ def _walk(expected: Any, obtained: Any, path: str, tol: Tolerance, out: list[Dif
             out.append(Difference(path, "longitud", len(expected), len(obtained)))
         else:
             for i, (e, o) in enumerate(zip(expected, obtained)):
-                _walk(e, o, f"{path}[{i}]", tol, out)
+                _walk(e, o, f"{path}[{i}]", tol, out, within)
     elif ek == "real" or (ek == "entero" and tol.declared):
         error = abs(obtained - expected)
         allowed = tol.allowed(expected)
         if error > allowed:
             out.append(Difference(path, "valor", expected, obtained, error, allowed))
+        elif within and error > 0:
+            out.append(Difference(path, "valor", expected, obtained, error, allowed, within=True))
     elif expected != obtained:
         error = float(abs(obtained - expected)) if ek == "entero" else None
         out.append(Difference(path, "valor", expected, obtained, error, 0.0 if ek == "entero" else None))
 
 
 def compare(expected: dict[str, Any], obtained: dict[str, Any], default: Tolerance,
-            per_output: dict[str, Tolerance] | None = None) -> list[Difference]:
-    """Return every difference between snapshot and outputs; key order is the snapshot's."""
+            per_output: dict[str, Tolerance] | None = None,
+            include_within: bool = False) -> list[Difference]:
+    """Return every difference between snapshot and outputs; key order is the snapshot's.
+
+    With `include_within`, numbers that moved within tolerance are listed too, flagged `within`.
+    """
     per_output = per_output or {}
     out: list[Difference] = []
     for key, value in expected.items():
@@ -92,7 +104,7 @@ def compare(expected: dict[str, Any], obtained: dict[str, Any], default: Toleran
         if key not in obtained:
             out.append(Difference(path, "falta", value, None))
         else:
-            _walk(value, obtained[key], path, per_output.get(key, default), out)
+            _walk(value, obtained[key], path, per_output.get(key, default), out, include_within)
     for key, value in obtained.items():
         if key not in expected:
             out.append(Difference(f"salida.{key}", "sobra", None, value))

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -349,18 +350,28 @@ def render_diff(console: Console, title: str, columns: tuple[str, ...],
         console.print(Text(label, style="bold"))
         table = Table(box=None if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         for name in columns[1:]:
-            table.add_column(name, overflow="fold", justify="right" if "Δ" in name else "left")
+            table.add_column(name, overflow="fold", max_width=24 if name == "cambio" else None,
+                             no_wrap=name != "cambio", justify="right" if "Δ" in name else "left")
+        lines: list[Text] = []
         for cells, is_real in group:
             mark, style = (BAD, "bold red") if is_real else (OK, "green")
             if cells[1] == "—":
                 console.print(Text(f"  {mark} {cells[2]}", style=style))
-            else:
-                table.add_row(*[str(c) for c in cells[1:-1]], Text(f"{mark} {cells[-1]}", style=style))
-        if table.row_count:
+                continue
+            table.add_row(*[str(c) for c in cells[1:-1]], Text(f"{mark} {cells[-1]}", style=style))
+            change = " · ".join(str(c) for c in cells[6:8] if c)
+            lines += [Text(f"  {mark} {cells[1]}: {cells[2]}", style=style),
+                      Text(f"      {cells[3]}: {cells[4] or '—'} → {cells[5] or '—'}"
+                           + (f" · Δ {change}" if change else "") + f" · {cells[-1]}")]
+        natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
+        if table.row_count and natural <= console.width:
             console.print(table)
+        else:  # a narrow terminal: two lines per output instead of a squeezed table
+            for text in lines:
+                console.print(text, soft_wrap=True)
     console.print()
-    for line in footer[:-1]:
-        console.print(Text(line, style="dim"), soft_wrap=True)
+    for note in footer[:-1]:
+        console.print(Text(note, style="dim"), soft_wrap=True)
     console.print(Text(footer[-1], style="bold red" if real else "bold green"), soft_wrap=True)
 
 
