@@ -1,0 +1,168 @@
+"""`compmath lint`: one test per kind of problem, on a minimal valid course built from the fake one."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from compmath.course import load_course
+from compmath.findings import isbn_ok
+from compmath.lint import Problem, lint_course
+from tests.conftest import FAKE_PART, REPO
+
+README = "# 901 — Un laboratorio que pasa\n\n## Desarrollo\n\nTexto.\n\n## Ejemplo trabajado\n\nTexto.\n"
+
+
+@pytest.fixture
+def course(fake_course: Path) -> Path:
+    """The fake course cut down to 901-pasa with a README: a course that lint passes."""
+    part = fake_course / "classes" / FAKE_PART
+    for folder in part.iterdir():
+        if folder.is_dir() and folder.name != "901-pasa":
+            shutil.rmtree(folder)
+            (fake_course / "schemas" / f"{folder.name}.schema.json").unlink()
+    (part / "901-pasa" / "README.md").write_text(README, encoding="utf-8")
+    return fake_course
+
+
+def cls_dir(root: Path, name: str = "901-pasa") -> Path:
+    return root / "classes" / FAKE_PART / name
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} no está en {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_minimal_course_passes(cli, course: Path) -> None:
+    result = cli("lint", "--root", str(course))
+    assert result.code == 0, result.out
+    assert "el curso está en orden · 1 clase revisada" in result.out
+
+
+def test_real_course_passes(cli) -> None:
+    result = cli("lint", "--root", str(REPO))
+    assert result.code == 0, result.out
+    assert "20 clases revisadas" in result.out
+
+
+def test_fake_course_reports_its_missing_pages(cli, fake_course: Path) -> None:
+    result = cli("lint", "--root", str(fake_course))
+    assert result.code == 1
+    assert f"classes/{FAKE_PART}/902-lanza/class.toml: falta class.toml" in result.out
+
+
+def test_problems_are_data(course: Path) -> None:
+    (cls_dir(course) / "lab.py").unlink()
+    problems = lint_course(load_course(course))
+    assert problems == [Problem(f"classes/{FAKE_PART}/901-pasa/lab.py", "falta lab.py",
+                                "créalo, o: compmath new 901 SLUG --title T")]
+
+
+def _drop(name: str) -> Callable[[Path], None]:
+    return lambda root: (cls_dir(root) / name).unlink()
+
+
+def _snapshot(data: dict) -> Callable[[Path], None]:
+    return lambda root: (cls_dir(root) / "expected.json").write_text(
+        json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def _append(relative: str, text: str) -> Callable[[Path], None]:
+    def write(root: Path) -> None:
+        path = root / relative
+        path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+    return write
+
+
+def _replace(relative: str, old: str, new: str) -> Callable[[Path], None]:
+    return lambda root: edit(root / relative, old, new)
+
+
+def _copy_class(name: str) -> Callable[[Path], None]:
+    return lambda root: shutil.copytree(cls_dir(root), cls_dir(root, name))
+
+
+def _touch(relative: str, text: str = "") -> Callable[[Path], None]:
+    def write(root: Path) -> None:
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text, encoding="utf-8")
+    return write
+
+
+TOML = f"classes/{FAKE_PART}/901-pasa/class.toml"
+PART = f"classes/{FAKE_PART}/part.toml"
+SCHEMA = "schemas/901-pasa.schema.json"
+SNAP = f"classes/{FAKE_PART}/901-pasa/expected.json"
+CASES: dict[str, tuple[Callable[[Path], None], str]] = {
+    "sin_lab": (_drop("lab.py"), "901-pasa/lab.py: falta lab.py"),
+    "sin_esquema": (lambda r: (r / SCHEMA).unlink(), "schemas/901-pasa.schema.json: falta el esquema"),
+    "sin_instantanea": (_drop("expected.json"), "expected.json: falta la instantánea — escríbela: compmath update 901"),
+    "sin_readme": (_drop("README.md"), "README.md: falta README.md"),
+    "readme_sin_seccion": (_replace(f"classes/{FAKE_PART}/901-pasa/README.md", "## Ejemplo trabajado", "## Ejemplo"),
+                           "falta la sección «## Ejemplo trabajado»"),
+    "instantanea_no_valida": (_snapshot({"n": -1, "mitad": 2.0, "vector": []}),
+                              "no cumple 901-pasa.schema.json: salida.n: -1 es menor que el mínimo 0"),
+    "instantanea_no_json": (_touch(SNAP, "{"), "expected.json: no es JSON válido"),
+    "instantanea_no_canonica": (_replace(SNAP, "0.333333", "0.3333333"), "no está en forma canónica"),
+    "toml_roto": (_append(TOML, "\nlema = = 1\n"), "class.toml: no es TOML válido"),
+    "toml_fuera_de_esquema": (_replace(TOML, 'lema = "Todo cuadra."\n', ""),
+                              "class.toml: no cumple class.schema.json: class.toml: falta la clave requerida «lema»"),
+    "part_roto": (_append(PART, "\n[[plan\n"), "part.toml: no es TOML válido"),
+    "part_fuera_de_esquema": (_replace(PART, 'idea_rectora = "', 'idea = "'),
+                              "part.toml: no cumple part.schema.json"),
+    "salidas_distintas": (_replace(TOML, 'nombre = "vector"', 'nombre = "vectores"'),
+                          "las salidas de class.toml y el esquema difieren; faltan en el esquema: vectores; "
+                          "sobran en el esquema: vector"),
+    "salidas_en_otro_orden": (_snapshot({"mitad": 2.0, "n": 4, "vector": [0.0, 0.333333, 0.666667, 1.0]}),
+                              "las salidas de el esquema y expected.json difieren en el orden (n, mitad, vector "
+                              "frente a mitad, n, vector)"),
+    "fuera_del_plan": (_replace(PART, "numero = 901\n", "numero = 911\n"),
+                       "la clase 901 no está en el plan de la parte 90"),
+    "titulo_distinto": (_replace(TOML, 'titulo = "Un laboratorio que pasa"', 'titulo = "Otro"'),
+                        "el título «Otro» no es el del plan de la parte («Un laboratorio que pasa»)"),
+    "numero_repetido": (_copy_class("901-copia"), "901-pasa: el número 901 ya lo usa classes/"),
+    "doi_mal_formado": (_append(TOML, 'doi = "https://doi.org/10.1/x"\n'), "DOI mal formado «https://doi.org/10.1/x»"),
+    "isbn_erroneo": (_append(TOML, 'isbn = "978-0-262-03924-7"\n'), "ISBN no válido «978-0-262-03924-7»"),
+    "temporal": (_touch(f"classes/{FAKE_PART}/901-pasa/.expected.json.x1.compmath-tmp"),
+                 ".expected.json.x1.compmath-tmp: archivo temporal de una escritura interrumpida"),
+    "esquema_abierto": (_replace(SCHEMA, '"additionalProperties": false', '"additionalProperties": true'),
+                        "falta additionalProperties: false"),
+    "carpeta_mal_nombrada": (_touch(f"classes/{FAKE_PART}/91-corto/lab.py"), "91-corto: carpeta con nombre que no es NNN-slug"),
+    "esquema_huerfano": (_touch("schemas/977-nadie.schema.json", "{}"), "977-nadie.schema.json: no hay carpeta de clase"),
+    "numero_distinto": (_replace(TOML, "numero = 901", "numero = 902"), "numero = 902 pero la carpeta es 901-pasa"),
+}
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_each_kind_of_problem_is_reported(cli, course: Path, kind: str) -> None:
+    breaks, phrase = CASES[kind]
+    breaks(course)
+    result = cli("lint", "--root", str(course))
+    assert result.code == 1, result.out
+    assert phrase in result.out, result.out
+    lines = result.out.strip().splitlines()
+    assert all(": " in line and " — " in line for line in lines[:-1])
+    assert "problema" in lines[-1]
+
+
+def test_duplicate_number_across_plans(cli, course: Path) -> None:
+    other = course / "classes" / "part-91-otra"
+    other.mkdir()
+    shutil.copy(course / PART, other / "part.toml")
+    edit(other / "part.toml", "numero = 90\n", "numero = 91\n")
+    result = cli("lint", "--root", str(course))
+    assert result.code == 1
+    assert "el plan incluye la clase 901, que ya planifica la parte 90" in result.out
+
+
+@pytest.mark.parametrize(("isbn", "ok"), [("978-0-8218-0315-8", True), ("978-0-262-03924-6", True),
+                                          ("0-262-19398-1", True), ("978-0-262-03924-5", False),
+                                          ("12345", False)])
+def test_isbn_check_digit(isbn: str, ok: bool) -> None:
+    assert isbn_ok(isbn) is ok
