@@ -70,10 +70,15 @@ def header_info(course: Course, cls: ClassInfo) -> dict[str, Any]:
             "duracion": meta.get("duracion", part_meta.get("duracion"))}
 
 
-def preload_judging(as_json: bool) -> None:
-    """Import the renderer (and warm its console) so it is ready when the lab's reply lands."""
+def preload_judging(as_json: bool, cls: ClassInfo | None = None) -> None:
+    """While a lab runs: import the renderer and read the metadata judging will need."""
     if not as_json:
         import compmath.render  # noqa: F401
+    if cls is not None:
+        try:
+            cls.meta, cls.part.meta  # parsed once, cached on the objects
+        except CompmathError:
+            pass  # reported by evaluate() with the right outcome
 
 
 def report_document(reports: list[LabReport], elapsed: float) -> str:
@@ -150,7 +155,7 @@ def run_class(
         request = build_request(course, cls, assignments, timeout, int(memory * 1024**3))
         started = time.perf_counter()
         # While the lab runs, load what judging and showing it will need.
-        reply = run_one(request, meanwhile=lambda: preload_judging(as_json))
+        reply = run_one(request, meanwhile=lambda: preload_judging(as_json, cls))
         report = evaluate(course, cls, request, reply)
         elapsed = time.perf_counter() - started
         if report.outcome == "configuracion" and not as_json:

@@ -68,8 +68,14 @@ class ClassInfo:
 
     @property
     def title(self) -> str:
-        title = self.meta.get("titulo") or self.part.planned_title(self.number)
-        return str(title or self.slug.replace("-", " ").capitalize())
+        """class.toml's title, else the plan's, else the slug; never fails on broken metadata."""
+        try:
+            title = self.meta.get("titulo")
+            if not (isinstance(title, str) and title.strip()):
+                title = self.part.planned_title(self.number)
+        except CompmathError:
+            title = None  # the broken file is reported where it is checked
+        return title or self.slug.replace("-", " ").capitalize()
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,8 @@ class PartInfo:
     def planned_title(self, number: int) -> str | None:
         for entry in self.plan:
             if entry.get("numero") == number:
-                return str(entry.get("titulo"))
+                title = entry.get("titulo")
+                return title if isinstance(title, str) and title.strip() else None
         return None
 
 

@@ -88,21 +88,31 @@ class LabReport:
 def crash_message(reply: dict[str, Any], timeout: float, memory: int) -> tuple[str, str]:
     """Map a worker reply that carries no result to (outcome, Spanish message)."""
     state = reply.get("estado")
+    gib = f"{memory / 1024**3:g} GiB"
     if state == "tiempo":
-        return "tiempo_agotado", f"el laboratorio superó el límite de {timeout:g} s y se detuvo"
+        return "tiempo_agotado", (f"el laboratorio superó el límite de {timeout:g} s y se detuvo "
+                                  "(súbelo con --timeout)")
     if state == "memoria":
-        gib = memory / 1024**3
-        return "memoria_agotada", (f"el laboratorio superó el límite de memoria de {gib:g} GiB "
-                                   f"({reply.get('tipo', 'MemoryError')})")
+        detail = f": {reply['mensaje']}" if reply.get("mensaje") else ""
+        return "memoria_agotada", (f"el laboratorio superó el límite de memoria de {gib} "
+                                   f"({reply.get('tipo', 'MemoryError')}{detail}; "
+                                   "súbelo con --memory)")
     if state == "senal":
         name = str(reply.get("nombre_senal", "?"))
-        if name == "SIGKILL" and memory:
-            extra = "matado (¿memoria agotada?)"
-        else:
-            extra = SIGNAL_NAMES.get(name, "señal")
-        return "senal", f"el laboratorio murió por la señal {name} ({extra})"
+        what = SIGNAL_NAMES.get(name, "señal")
+        peak = int(reply.get("memoria_pico") or 0)
+        if memory and name != "SIGKILL" and peak >= memory // 2:
+            # a fault while at the address-space limit: a failed stack or buffer allocation
+            return "memoria_agotada", (f"el laboratorio murió por la señal {name} ({what}) con la "
+                                       f"memoria al límite ({peak / 1024**2:.0f} MiB de {gib}; "
+                                       "súbelo con --memory)")
+        if name == "SIGKILL":
+            what = "matado desde fuera: ¿el sistema se quedó sin memoria?"
+        return "senal", f"el laboratorio murió por la señal {name} ({what})"
     if state == "salida":
-        return "salida_prematura", f"el laboratorio llamó a sys.exit({reply.get('codigo')}) en vez de devolver sus salidas"
+        shown = repr(reply["mensaje"]) if "mensaje" in reply else reply.get("codigo")
+        return "salida_prematura", (f"el laboratorio llamó a sys.exit({shown}) "
+                                    "en vez de devolver sus salidas")
     if state == "sin_resultado":
         return "salida_prematura", (f"el proceso del laboratorio terminó (código {reply.get('codigo')}) "
                                     "sin devolver sus salidas; ¿llamó a os._exit?")

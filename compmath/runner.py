@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from compmath.compare import (DEFAULT_ATOL, DEFAULT_RTOL, Tolerance, compare,
@@ -33,12 +34,47 @@ def class_meta_checked(course: Course, cls: ClassInfo) -> dict[str, Any]:
                 f"{course.rel(cls.meta_path)} no cumple su esquema: {first.path}: {first.message}",
                 "corrígelo; compmath lint lista todos los problemas",
             )
+    if "numero" in meta and meta["numero"] != cls.number:
+        raise CompmathError(f"{course.rel(cls.meta_path)} dice numero = {meta['numero']!r}, "
+                            f"pero su carpeta es {cls.id}",
+                            "corrige el número o renombra la carpeta; luego: compmath lint")
     return meta
 
 
-def tolerances(course: Course, cls: ClassInfo) -> tuple[Tolerance, dict[str, Tolerance]]:
+_PARTS_OK: set[tuple[str, int, int]] = set()  # part.toml files already found sound, by stamp
+
+
+def part_meta_checked(course: Course, cls: ClassInfo) -> None:
+    """Raise if the class's part.toml is unreadable, breaks schemas/part.schema.json or its number."""
+    part = cls.part
+    try:
+        stat = part.meta_path.stat()
+    except FileNotFoundError:
+        return
+    stamp = (str(part.meta_path), stat.st_mtime_ns, stat.st_size)
+    if stamp in _PARTS_OK:
+        return
+    meta = part.meta
+    schema_file = course.root / "schemas" / "part.schema.json"
+    if meta and schema_file.exists():
+        schema_text, schema = load_schema(schema_file)
+        text = json.dumps(meta, sort_keys=True, ensure_ascii=False, default=str)
+        issues = validate(schema_text, schema, meta, text, schema_file, base="part.toml")
+        if issues:
+            raise CompmathError(f"{course.rel(part.meta_path)} no cumple su esquema: "
+                                f"{issues[0].path}: {issues[0].message}",
+                                "corrígelo; compmath lint lista todos los problemas")
+    if "numero" in meta and meta["numero"] != part.number:
+        raise CompmathError(f"{course.rel(part.meta_path)} dice numero = {meta['numero']!r}, "
+                            f"pero su carpeta es {part.path.name}",
+                            "corrige el número o renombra la carpeta; luego: compmath lint")
+    _PARTS_OK.add(stamp)
+
+
+def tolerances(course: Course, cls: ClassInfo,
+               meta: dict[str, Any] | None = None) -> tuple[Tolerance, dict[str, Tolerance]]:
     """The class's default tolerance and its per-output overrides, as declared in class.toml."""
-    meta = class_meta_checked(course, cls)
+    meta = class_meta_checked(course, cls) if meta is None else meta
     base = meta.get("tolerancia", {})
     default = Tolerance(base.get("atol", DEFAULT_ATOL), base.get("rtol", DEFAULT_RTOL))
     per_output = {}
@@ -74,6 +110,11 @@ def evaluate(course: Course, cls: ClassInfo, request: LabRequest, reply: dict[st
         stdout_bytes=reply.get("stdout_bytes", 0), stderr_bytes=reply.get("stderr_bytes", 0),
         duration=reply.get("duracion", reply.get("tiempo_total", 0.0)),
     )
+    try:  # broken metadata is reported first: nothing else about the class can be trusted
+        meta = class_meta_checked(course, cls)
+        part_meta_checked(course, cls)
+    except CompmathError as exc:
+        return LabReport(outcome="configuracion", message=f"{exc.message} · {exc.hint}", **common)
     if reply.get("estado") != "ok":
         outcome, message = crash_message(reply, request.timeout, request.memory)
         return LabReport(outcome=outcome, message=message, traceback=reply.get("traza", ""),
@@ -81,19 +122,26 @@ def evaluate(course: Course, cls: ClassInfo, request: LabRequest, reply: dict[st
     text: str = reply["salida"]
     outputs = json.loads(text)
     try:
-        return _judge(course, cls, request, outputs, text, common, against_snapshot)
+        return _judge(course, cls, request, outputs, text, common, against_snapshot, meta)
     except CompmathError as exc:
         return LabReport(outcome="configuracion", message=f"{exc.message} · {exc.hint}",
                          outputs=outputs, output_text=text, **common)
 
 
 def _judge(course: Course, cls: ClassInfo, request: LabRequest, outputs: dict[str, Any],
-           text: str, common: dict[str, Any], against_snapshot: bool) -> LabReport:
+           text: str, common: dict[str, Any], against_snapshot: bool,
+           meta: dict[str, Any]) -> LabReport:
     common = common | {"output_text": text}
     schema_path = cls.schema_path(course.root)
     schema_text, schema = load_schema(schema_path)
-    issues = validate(schema_text, schema, outputs, text, schema_path)
-    default, per_output = tolerances(course, cls)
+    try:
+        issues = validate(schema_text, schema, outputs, text, schema_path)
+    except CompmathError:
+        raise
+    except Exception as exc:  # noqa: BLE001 (a schema that parses but cannot apply: bad $ref)
+        raise CompmathError(f"{course.rel(schema_path)} no se puede aplicar: {exc}",
+                            "revisa sus $ref; compmath lint lista los problemas") from None
+    default, per_output = tolerances(course, cls, meta)
     if not against_snapshot:
         if issues:
             return LabReport(outcome="esquema_invalido", outputs=outputs, schema_issues=issues,
@@ -101,10 +149,12 @@ def _judge(course: Course, cls: ClassInfo, request: LabRequest, outputs: dict[st
         return LabReport(outcome="valida", outputs=outputs, **common)
     snap = read_snapshot(cls.snapshot, str(cls.number))
     expected = snap[1] if snap else None
+    if snap and any(word in snap[0] for word in ("NaN", "Infinity")):
+        _refuse_non_finite(course, cls, expected)
     unknown = [name for name in per_output if expected is not None and name not in expected]
     if unknown:
-        raise CompmathError(f"class.toml declara tolerancia para «{unknown[0]}», que no es una salida",
-                            "corrige el nombre en [[salidas]]")
+        raise CompmathError(f"{course.rel(cls.meta_path)} declara tolerancia para «{unknown[0]}», "
+                            "que no es una salida", "corrige el nombre en [[salidas]]")
     if issues:
         return LabReport(outcome="esquema_invalido", outputs=outputs, expected=expected,
                          schema_issues=issues, message=f"{issues[0].path}: {issues[0].message}",
@@ -123,3 +173,17 @@ def _judge(course: Course, cls: ClassInfo, request: LabRequest, outputs: dict[st
         return LabReport(outcome="difiere", outputs=outputs, expected=expected,
                          differences=differences, order_differs=order, message=message, **common)
     return LabReport(outcome="coincide", outputs=outputs, expected=expected, **common)
+
+
+def _refuse_non_finite(course: Course, cls: ClassInfo, data: Any, path: str = "salida") -> None:
+    """Raise if a snapshot holds NaN or an infinity (Python's json reads them; JSON has none)."""
+    if isinstance(data, float) and not math.isfinite(data):
+        raise CompmathError(f"la instantánea {course.rel(cls.snapshot)} tiene {data} en {path}, "
+                            "que JSON no admite",
+                            f"revísala con git diff o regénérala: compmath update {cls.number}")
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _refuse_non_finite(course, cls, value, f"{path}.{key}")
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            _refuse_non_finite(course, cls, value, f"{path}[{index}]")

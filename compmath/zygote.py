@@ -1,131 +1,64 @@
 """A worker process with numpy loaded that runs each lab in its own forked, limited child.
 
 Protocol: one JSON request per line on stdin, one JSON reply per line on stdout. The worker
-itself never runs lab code: a forked child does, in its own session (process group), with an
-address-space limit, stdin from /dev/null and fds 1 and 2 sent to files, so whatever the lab
-does it cannot corrupt the reply channel, and the whole group is killed when it ends or hangs.
+itself never runs lab code: a forked child does (compmath.sandbox), in its own session, with an
+address-space limit and fds 0-2 redirected, so whatever the lab does it cannot corrupt the reply
+channel. The worker is a child subreaper: every process the lab starts, even one that leaves the
+lab's session, ends up as the worker's child and is killed when the lab ends or hangs. When the
+runner goes away (its end of stdin closes), the worker takes the running lab down and exits.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import resource
 import select
+import shutil
 import signal
 import sys
 import tempfile
 import time
-import traceback
-from pathlib import Path
 from typing import Any
 
+from compmath import sandbox
+
 OUTPUT_PREVIEW = 64 * 1024
-PACKAGE_DIR = str(Path(__file__).resolve().parent)
+FAULT_PREVIEW = 16 * 1024
 
 
-def _lab_frames(tb: Any) -> list[traceback.FrameSummary]:
-    """Keep the frames of the lab's code: drop compmath's and the import machinery's."""
-    frames = traceback.extract_tb(tb)
-    return [f for f in frames if not f.filename.startswith(PACKAGE_DIR) and "<frozen" not in f.filename]
+class RunnerGone(Exception):
+    """The runner closed our stdin while a lab was running."""
 
 
-def _describe(exc: BaseException) -> dict[str, Any]:
-    frames = _lab_frames(exc.__traceback__)
-    lines = traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc)
-    kind = "memoria" if isinstance(exc, MemoryError) else "excepcion"
-    return {"estado": kind, "tipo": type(exc).__name__, "mensaje": str(exc),
-            "traza": "Traceback (most recent call last):\n" + "".join(lines)}
-
-
-def _child(request: dict[str, Any], result_path: str, out_path: str, err_path: str) -> None:
-    """Run one lab inside the forked child and write its result file; never returns."""
-    os.setsid()
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    memory = int(request.get("memory") or 0)
-    if memory > 0:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.dup2(os.open(out_path, os.O_WRONLY | os.O_TRUNC), 1)
-    os.dup2(os.open(err_path, os.O_WRONLY | os.O_TRUNC), 2)
-    sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)
-    sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)
-    result: dict[str, Any]
-    try:
-        result = _run_lab(request)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        result = {"estado": "salida", "codigo": code}
-    except BaseException as exc:  # the lab's failure is data for the report
-        result = _describe(exc)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except Exception:
-        pass
-    with open(result_path, "w", encoding="utf-8") as handle:
-        json.dump(result, handle, ensure_ascii=False)
-    os._exit(0)
-
-
-def _run_lab(request: dict[str, Any]) -> dict[str, Any]:
-    import importlib.util
-
-    from compmath.encode import EncodeError, canonical_json
-
-    lab = Path(request["lab"])
-    sys.argv = [str(lab)]
-    sys.path.insert(0, str(lab.parent))
-    spec = importlib.util.spec_from_file_location("lab", lab)
-    if spec is None or spec.loader is None:
-        return {"estado": "excepcion", "tipo": "ImportError", "mensaje": f"no se puede cargar {lab}",
-                "traza": ""}
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["lab"] = module
-    spec.loader.exec_module(module)
-    run = getattr(module, "run", None)
-    if not callable(run):
-        return {"estado": "excepcion", "tipo": "AttributeError",
-                "mensaje": "lab.py no define la función run()", "traza": ""}
-    started = time.perf_counter()
-    outputs = run(**request.get("params", {}))
-    elapsed = time.perf_counter() - started
-    try:
-        text = canonical_json(outputs, int(request.get("decimals", 6)))
-    except EncodeError as exc:
-        return {"estado": "no_representable", "ruta": exc.path, "mensaje": exc.problem,
-                "duracion": elapsed}
-    return {"estado": "ok", "salida": text, "duracion": elapsed}
-
-
-def _read_preview(path: str) -> tuple[str, int]:
+def _read_preview(path: str, limit: int = OUTPUT_PREVIEW) -> tuple[str, int]:
     size = os.path.getsize(path)
     with open(path, "rb") as handle:
-        data = handle.read(OUTPUT_PREVIEW)
+        data = handle.read(limit)
     return data.decode("utf-8", errors="replace"), size
 
 
-def _wait(pid: int, timeout: float) -> int | None:
-    """Wait for the child up to `timeout` seconds; return its wait status, or None on timeout."""
+def _wait(pid: int, timeout: float) -> tuple[int, int] | None:
+    """Wait up to `timeout` s for the child: (wait status, peak RSS in bytes), or None on timeout."""
     deadline = time.monotonic() + timeout
+    poller = select.poll()
+    poller.register(0, 0)  # no events asked for: only a hang-up of the runner's end is reported
     try:
         fd = os.pidfd_open(pid)
+        poller.register(fd, select.POLLIN)
     except (AttributeError, OSError):
         fd = -1
     try:
         while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
+            done, status, usage = os.wait4(pid, os.WNOHANG)
             if done:
-                return status
+                return status, usage.ru_maxrss * 1024
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
-            if fd >= 0:
-                select.select([fd], [], [], remaining)
-            else:
-                time.sleep(min(0.005, remaining))
+            step = remaining if fd >= 0 else min(0.005, remaining)
+            for ready, _ in poller.poll(step * 1000):
+                if ready == 0:
+                    raise RunnerGone
     finally:
         if fd >= 0:
             os.close(fd)
@@ -138,79 +71,147 @@ def _kill_group(pid: int) -> None:
         pass
 
 
+def _children() -> list[int]:
+    """The pids whose parent is this process (the subreaper adopts the lab's orphans)."""
+    me, found = os.getpid(), []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and int(fields[1]) == me:
+            found.append(int(entry))
+    return found
+
+
+def reap_orphans() -> None:
+    """Kill and reap every process the lab left behind, down to its last descendant."""
+    for _ in range(100):
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0]:
+                continue  # reaped a dead one; look again
+        except ChildProcessError:
+            return  # no children at all: the usual case, one system call
+        for pid in _children():
+            _kill_group(pid)
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+
+
+def _fault_trace(path: str) -> str:
+    """faulthandler's dump after a fatal signal, without compmath's own frames."""
+    text, _ = _read_preview(path, FAULT_PREVIEW)
+    keep = [line for line in text.splitlines()
+            if line.strip() and sandbox.PACKAGE_DIR not in line and "<frozen" not in line
+            and not line.startswith(("Extension modules", "Current thread", "Thread 0x"))]
+    return "\n".join(keep) + "\n" if any("File" in line for line in keep) else ""
+
+
 def handle(request: dict[str, Any], workdir: str) -> dict[str, Any]:
     """Run one request in a forked child and describe how it ended."""
-    result_path = os.path.join(workdir, "result.json")
-    out_path = os.path.join(workdir, "stdout.txt")
-    err_path = os.path.join(workdir, "stderr.txt")
-    for path in (result_path, out_path, err_path):
+    paths = [os.path.join(workdir, name)
+             for name in ("result.json", "stdout.txt", "stderr.txt", "fault.txt")]
+    for path in paths:
         open(path, "w").close()
-    os.truncate(result_path, 0)
+    result_path, out_path, err_path, fault_path = paths
     started = time.perf_counter()
     sys.stdout.flush()
     global _current_child
     pid = os.fork()
     if pid == 0:
         try:
-            _child(request, result_path, out_path, err_path)
+            sandbox.run_child(request, result_path, out_path, err_path, fault_path)
         finally:
             os._exit(70)
     _current_child = pid
-    status = _wait(pid, float(request.get("timeout", 60)))
-    timed_out = status is None
+    try:
+        ended = _wait(pid, float(request.get("timeout", 60)))
+    except RunnerGone:
+        _stop(signal.SIGTERM, None)
+        raise
     _kill_group(pid)  # the lab's own children die with it
-    if timed_out:
-        _, status = os.waitpid(pid, 0)
+    timed_out = ended is None
+    if ended is None:
+        _, status, usage = os.wait4(pid, 0)
+        ended = (status, usage.ru_maxrss * 1024)
+    reap_orphans()
     _current_child = 0
-    reply: dict[str, Any] = {"id": request.get("id"), "tiempo_total": time.perf_counter() - started}
+    status, peak = ended
+    reply: dict[str, Any] = {"id": request.get("id"), "tiempo_total": time.perf_counter() - started,
+                             "memoria_pico": peak}
     reply["stdout"], reply["stdout_bytes"] = _read_preview(out_path)
     reply["stderr"], reply["stderr_bytes"] = _read_preview(err_path)
-    with open(result_path, encoding="utf-8") as handle_:
-        text = handle_.read()
+    try:
+        with open(result_path, encoding="utf-8") as handle_:
+            result = json.loads(handle_.read() or "null")
+    except ValueError:
+        result = None
+    if not isinstance(result, dict):
+        result = None
     if timed_out:
         reply["estado"] = "tiempo"
     elif os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
-        reply.update(estado="senal", senal=number, nombre_senal=signal.Signals(number).name)
-    elif text:
-        reply.update(json.loads(text))
+        reply.update(estado="senal", senal=number, nombre_senal=signal.Signals(number).name,
+                     traza=_fault_trace(fault_path))
+    elif result is not None:
+        reply.update(result)
     else:
         reply.update(estado="sin_resultado", codigo=os.waitstatus_to_exitcode(status))
     return reply
 
 
 _current_child = 0
+_workdir = ""
 
 
 def _stop(signum: int, frame: Any) -> None:
-    """On SIGTERM from the runner, take the running lab's whole group down with us."""
+    """On SIGTERM from the runner (or its disappearance), take every lab process down with us."""
     if _current_child:
         _kill_group(_current_child)
+    reap_orphans()
+    if _workdir:
+        shutil.rmtree(_workdir, ignore_errors=True)
     os._exit(1)
 
 
 def serve() -> None:
     """Answer requests from stdin until it closes."""
+    global _workdir
     signal.signal(signal.SIGTERM, _stop)
+    sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # stray prints of this process must not reach the reply channel
     with tempfile.TemporaryDirectory(prefix="compmath-") as workdir:
+        _workdir = workdir
         for line in sys.stdin:
             if not line.strip():
                 continue
             reply = handle(json.loads(line), workdir)
-            channel.write(json.dumps(reply, ensure_ascii=False) + "\n")
-            channel.flush()
+            try:
+                channel.write(json.dumps(reply, ensure_ascii=False) + "\n")
+                channel.flush()
+            except OSError:
+                break  # the runner is gone
+        _workdir = ""
 
 
 def preload() -> None:
     """Import what every lab needs, once, before any request arrives."""
-    import numpy  # noqa: F401
-    import numpy.linalg  # noqa: F401
+    import numpy
+    import numpy.linalg
     import numpy.random  # noqa: F401  (lazy in numpy 2: each forked lab would pay it again)
 
-    import compmath.encode  # noqa: F401
+    import compmath.encode
     import compmath.labmain  # noqa: F401
+
+    sandbox.load_libc()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,237 @@
+"""Fault matrix: whatever a lab does, `run` and `check` report it, go on, and leave nothing behind.
+
+Every faulty lab records its own pid (and those of the processes it starts) in `pids`; after each
+command none of them may still exist, not even as a zombie. Snapshots are hashed before and after.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from compmath.execute import LabRequest, run_one
+from compmath.report import OUTCOMES, crash_message
+from tests.conftest import FAKE_PART, REPO
+
+GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
+RECORD = """\
+import os as _os, pathlib as _pathlib
+_PIDS = _pathlib.Path(__file__).with_name("pids")
+def _record(pid):
+    with open(_PIDS, "a") as handle:
+        handle.write(f"{pid}\\n")
+_record(_os.getpid())
+"""
+RETURN_GOOD = f"    return {GOOD!r}\n"
+
+# case id -> (body of lab.py after RECORD, phrases of the message, extra options)
+CASES: dict[str, tuple[str, list[str], list[str]]] = {
+    "lanza": ("def run() -> dict:\n    raise ValueError('dato imposible')\n",
+              ["el laboratorio lanzó una excepción", "ValueError: dato imposible"], []),
+    "sintaxis": ("def run() -> dict\n    return {}\n",
+                 ["el laboratorio lanzó una excepción", "SyntaxError"], []),
+    "modulo-inexistente": ("import modulo_que_no_existe\ndef run() -> dict:\n    return {}\n",
+                           ["ModuleNotFoundError", "modulo_que_no_existe"], []),
+    "sys-exit-0": ("import sys\ndef run() -> dict:\n    sys.exit(0)\n",
+                   ["terminó sin devolver resultado", "llamó a sys.exit(0)"], []),
+    "sys-exit-3": ("import sys\ndef run() -> dict:\n    sys.exit(3)\n",
+                   ["terminó sin devolver resultado", "llamó a sys.exit(3)"], []),
+    "os-exit": ("def run() -> dict:\n    _os._exit(0)\n",
+                ["terminó sin devolver resultado", "código 0", "os._exit"], []),
+    "segfault": ("import ctypes\ndef run() -> dict:\n    ctypes.string_at(0)\n    return {}\n",
+                 ["murió por la señal SIGSEGV", "violación de segmento"], []),
+    "bucle-infinito": ("def run() -> dict:\n    while True:\n        pass\n",
+                       ["se agotó el tiempo", "superó el límite de 1 s", "--timeout"], ["--timeout", "1"]),
+    "ignora-sigterm": (("import signal, time\ndef run() -> dict:\n"
+                        "    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n    time.sleep(300)\n"),
+                       ["se agotó el tiempo", "superó el límite de 1 s"], ["--timeout", "1"]),
+    "hijo-popen": (("import subprocess\ndef run() -> dict:\n"
+                    "    _record(subprocess.Popen(['sleep', '300']).pid)\n"
+                    "    raise RuntimeError('me voy y dejo un hijo')\n"),
+                   ["RuntimeError: me voy y dejo un hijo"], []),
+    "hijo-fork-cuelga": (("import time\ndef run() -> dict:\n    pid = _os.fork()\n    if pid == 0:\n"
+                          "        time.sleep(300)\n        _os._exit(0)\n    _record(pid)\n"
+                          "    while True:\n        time.sleep(0.01)\n"),
+                         ["se agotó el tiempo"], ["--timeout", "1"]),
+    "nieto-en-otra-sesion": (("import subprocess\ndef run() -> dict:\n"
+                              "    child = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+                              "    _record(child.pid)\n    return {'n': 1}\n"),
+                             ["no cumple su esquema", "falta la clave requerida «mitad»"], []),
+    "mata-a-su-trabajador": (("import signal, time\ndef run() -> dict:\n"
+                              "    _os.kill(_os.getppid(), signal.SIGKILL)\n    time.sleep(300)\n"),
+                             ["el proceso trabajador terminó de forma inesperada"], []),
+    "nan-anidado": ("def run() -> dict:\n    return {'n': 1, 'mitad': 1.0, 'vector': [1.0, [float('nan')]]}\n",
+                    ["no es representable en JSON", "salida.vector[1][0] es NaN"], []),
+    "infinito-anidado": ("def run() -> dict:\n    return {'n': 1, 'mitad': 1.0, 'vector': [[1.0, float('-inf')]]}\n",
+                         ["no es representable en JSON", "salida.vector[0][1] es infinito"], []),
+    "objeto": ("def run() -> dict:\n    return {'n': 1, 'mitad': object(), 'vector': []}\n",
+               ["no es representable en JSON", "salida.mitad", "object"], []),
+    "lista-circular": ("def run() -> dict:\n    a = []\n    a.append(a)\n    return {'n': 1, 'mitad': 1.0, 'vector': a}\n",
+                       ["no es representable en JSON", "sin fin"], []),
+    "lista-en-vez-de-dict": ("def run() -> dict:\n    return [1, 2, 3]\n",
+                             ["no es representable en JSON", "run() devolvió list, no un dict"], []),
+    "claves-no-textuales": ("def run() -> dict:\n    return {'n': 1, 'mitad': {1: 2.0}, 'vector': []}\n",
+                            ["no es representable en JSON", "salida.mitad", "clave no textual"], []),
+    "sys-exit-texto": ("import sys\ndef run() -> dict:\n    sys.exit('adiós')\n",
+                       ["llamó a sys.exit('adiós')"], []),
+    "memoria-bytearray": ("def run() -> dict:\n    datos = bytearray(10**11)\n    return {}\n",
+                          ["se agotó la memoria", "límite de memoria de 0.5 GiB", "MemoryError", "--memory"],
+                          ["--memory", "0.5", "--timeout", "30"]),
+    "memoria-lista": ("def run() -> dict:\n    datos = []\n    while True:\n        datos.append([len(datos)] * 1000)\n",
+                      ["se agotó la memoria", "límite de memoria de 0.5 GiB"],
+                      ["--memory", "0.5", "--timeout", "30"]),
+    "memoria-flotantes": ("def run() -> dict:\n    datos = []\n    while True:\n        datos.append(float(len(datos)))\n",
+                          ["se agotó la memoria", "límite de memoria de 0.5 GiB"],
+                          ["--memory", "0.5", "--timeout", "60"]),
+    "memoria-numpy": ("import numpy as np\ndef run() -> dict:\n    return {'n': int(np.ones((30000, 30000)).sum())}\n",
+                      ["se agotó la memoria", "límite de memoria de 0.5 GiB", "Unable to allocate"],
+                      ["--memory", "0.5", "--timeout", "30"]),
+    "recursion-sin-fin": ("def f(n):\n    return f(n + 1) + 1\ndef run() -> dict:\n    return {'n': f(0)}\n",
+                          ["RecursionError", "recursión sin fin"], []),
+}
+NUMBERS = {name: 950 + i for i, name in enumerate(CASES)}
+DEFAULTS = ["--timeout", "10"]
+
+
+def snapshot_hashes(root: Path) -> dict[str, str]:
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("expected.json"))}
+
+
+def lingering(pid_file: Path, patience: float = 5.0) -> list[int]:
+    """The recorded pids that still exist (a zombie counts: nobody reaped it).
+
+    Normally the worker has reaped them all before it replies; only a lab that kills its own
+    worker leaves its death to the kernel (parent-death signal), hence a little patience.
+    """
+    pids = {int(line) for line in pid_file.read_text().split()} if pid_file.exists() else set()
+    deadline = time.monotonic() + patience
+    while True:
+        left = []
+        for pid in sorted(pids):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                continue
+            left.append(pid)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+def without_compmath_frames(text: str) -> None:
+    assert str(REPO / "compmath") not in text, text
+    assert 'File "compmath' not in text and "compmath/zygote.py" not in text and "sandbox.py" not in text
+
+
+@pytest.fixture
+def faulty(make_lab):
+    """Write the lab of one case; return (course root, number, its pid file)."""
+
+    def write(case: str) -> tuple[Path, int, Path]:
+        number = NUMBERS[case]
+        root = make_lab(number, RECORD + CASES[case][0], expected=GOOD, slug=case)
+        return root, number, root / "classes" / FAKE_PART / f"{number}-{case}" / "pids"
+
+    return write
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_run_reports_the_fault(cli, faulty, case: str) -> None:
+    root, number, pids = faulty(case)
+    _, phrases, options = CASES[case]
+    before = snapshot_hashes(root)
+    result = cli("run", str(number), "--root", str(root), *DEFAULTS, *options)
+    assert result.code == 1, result.out + result.err
+    shown = " ".join((result.out + result.err).split())  # the terminal wraps long lines
+    for phrase in phrases:
+        assert phrase in shown
+    assert "Traceback" not in result.err
+    without_compmath_frames(result.out + result.err)
+    assert pids.exists() or case == "sintaxis"
+    assert lingering(pids) == []
+    assert snapshot_hashes(root) == before
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_check_reports_the_fault_and_the_good_lab_still_passes(cli, faulty, case: str) -> None:
+    root, number, pids = faulty(case)
+    _, phrases, options = CASES[case]
+    before = snapshot_hashes(root)
+    result = cli("check", str(number), "901", "--root", str(root), "--json", *DEFAULTS, *options)
+    assert result.code == 1, result.out + result.err
+    report = json.loads(result.out)
+    by_number = {c["numero"]: c for c in report["clases"]}
+    assert by_number[901]["resultado"] == "coincide"
+    bad = by_number[number]
+    assert bad["correcto"] is False
+    for phrase in phrases:
+        assert phrase in f"{OUTCOMES[bad['resultado']]}: {bad['mensaje']} {bad['traza']}"
+    without_compmath_frames(bad["traza"] + bad["mensaje"])
+    assert lingering(pids) == []
+    assert snapshot_hashes(root) == before
+
+
+@pytest.mark.parametrize(("source", "stream", "size"), [
+    ("import sys\ndef run() -> dict:\n    sys.stdout.write('x' * (20 * 1024 * 1024))\n" + RETURN_GOOD,
+     "stdout", 20 * 1024 * 1024),
+    ("def run() -> dict:\n    _os.write(1, b'directo al fd 1\\n')\n    _os.write(2, b'directo al fd 2\\n')\n"
+     + RETURN_GOOD, "stderr", 16),
+])
+def test_output_to_the_streams_never_corrupts_the_result(cli, make_lab, source, stream, size) -> None:
+    """Printing is not a fault: the lab still passes and what it wrote is shown apart, trimmed."""
+    root = make_lab(990, RECORD + source, expected=GOOD, slug="escribe")
+    before = snapshot_hashes(root)
+    result = cli("run", "990", "--root", str(root), *DEFAULTS)
+    assert result.code == 0, result.out
+    assert "3/3 salidas coinciden con la instantánea" in result.out
+    assert f"{stream} del laboratorio ({size} bytes)" in result.out
+    checked = cli("check", "990", "901", "--root", str(root), "--json", *DEFAULTS)
+    assert checked.code == 0
+    lab = json.loads(checked.out)["clases"][0]
+    assert lab["salidas"] == GOOD and len(lab[stream]) <= 64 * 1024
+    assert snapshot_hashes(root) == before
+
+
+def test_a_passing_lab_may_not_leave_a_process_behind(cli, make_lab) -> None:
+    """A lab that passes but starts a process in its own session: the process is still ended."""
+    source = ("import subprocess\ndef run() -> dict:\n"
+              "    _record(subprocess.Popen(['sleep', '300'], start_new_session=True).pid)\n"
+              "    subprocess.Popen(['sh', '-c', 'sleep 301 & echo $! >> ' + str(_PIDS)],"
+              " start_new_session=True).wait()\n" + RETURN_GOOD)
+    root = make_lab(991, RECORD + source, expected=GOOD, slug="deja-procesos")
+    pids = root / "classes" / FAKE_PART / "991-deja-procesos" / "pids"
+    assert cli("run", "991", "--root", str(root), *DEFAULTS).code == 0
+    assert len(pids.read_text().split()) == 3  # the lab, sleep 300 and the shell's sleep 301
+    assert lingering(pids) == []
+
+
+@pytest.mark.parametrize(("reply", "outcome", "phrase"), [
+    ({"estado": "senal", "nombre_senal": "SIGSEGV", "memoria_pico": 400 * 1024**2},
+     "memoria_agotada", "con la memoria al límite (400 MiB de 0.5 GiB"),
+    ({"estado": "senal", "nombre_senal": "SIGSEGV", "memoria_pico": 30 * 1024**2},
+     "senal", "señal SIGSEGV (violación de segmento)"),
+    ({"estado": "senal", "nombre_senal": "SIGKILL", "memoria_pico": 30 * 1024**2},
+     "senal", "¿el sistema se quedó sin memoria?"),
+    ({"estado": "memoria", "tipo": "MemoryError", "mensaje": ""},
+     "memoria_agotada", "superó el límite de memoria de 0.5 GiB"),
+    ({"estado": "tiempo"}, "tiempo_agotado", "superó el límite de 2 s"),
+    ({"estado": "trabajador"}, "excepcion", "el proceso trabajador terminó de forma inesperada"),
+])
+def test_crash_messages_name_the_limit_that_was_hit(reply, outcome, phrase) -> None:
+    """A fatal signal at the address-space limit is reported as memory, not as a mystery."""
+    got_outcome, message = crash_message(reply, 2.0, 512 * 1024**2)
+    assert got_outcome == outcome and phrase in message
+
+
+def test_a_limit_below_the_workers_own_size_is_explained(fake_course: Path) -> None:
+    """50 MiB cannot even hold the worker with numpy loaded: said plainly, the lab never starts."""
+    lab = fake_course / "classes" / FAKE_PART / "901-pasa" / "lab.py"
+    reply = run_one(LabRequest("901-pasa", lab, memory=50 * 1024**2))
+    outcome, message = crash_message(reply, 60.0, 50 * 1024**2)
+    assert outcome == "memoria_agotada"
+    assert "no alcanza ni para el trabajador con numpy cargado" in message
