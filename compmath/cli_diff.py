@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from compmath.cli import RootOption, app, guard, open_course
 from compmath.errors import CompmathError
 from compmath.report import count_phrase
-from compmath.snapdiff import KIND_LABELS, OutputChange, SnapshotDiff, diff_snapshots
+
+if TYPE_CHECKING:  # the diff machinery (git, comparison) loads only when `diff` runs
+    from compmath.snapdiff import OutputChange, SnapshotDiff
 
 FORMATS = ("tabla", "markdown", "json")
 COLUMNS = ("clase", "salida", "cambio", "elemento", "antes", "después", "Δ abs", "Δ rel",
@@ -34,6 +36,12 @@ def _verdict(change: OutputChange) -> str:
     return f"{'real' if change.real else 'ruido'} ({sign} tol {_number(change.tolerance)})"
 
 
+def kind_label(kind: str) -> str:
+    from compmath.snapdiff import KIND_LABELS
+
+    return KIND_LABELS[kind]
+
+
 def diff_rows(diff: SnapshotDiff) -> list[tuple[list[Any], bool]]:
     """One row per changed output or new/deleted class: cells (values raw) and whether it is real."""
     from compmath.render import compact
@@ -48,7 +56,7 @@ def diff_rows(diff: SnapshotDiff) -> list[tuple[list[Any], bool]]:
             rows.append(([label, "—", "cambia el orden de las salidas", "", "", "", "", "",
                           "real"], True))
         for o in c.outputs:
-            what = KIND_LABELS[o.kind] + (f": {o.detail}" if o.detail else "")
+            what = kind_label(o.kind) + (f": {o.detail}" if o.detail else "")
             before = "" if o.kind == "nueva" else compact(o.before, 30)
             after = "" if o.kind == "eliminada" else compact(o.after, 30)
             rows.append(([label, o.name, what, o.path, before, after,
@@ -132,6 +140,8 @@ def diff(
         if as_json and fmt not in ("tabla", "json"):
             raise CompmathError("--json y --format markdown no se combinan", "elige uno de los dos")
         fmt = "json" if as_json else fmt
+        from compmath.snapdiff import diff_snapshots
+
         result = diff_snapshots(open_course(root), names or [], base)
     if fmt == "json":
         from compmath.encode import dumps
