@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -70,9 +71,14 @@ def header_info(course: Course, cls: ClassInfo) -> dict[str, Any]:
             "duracion": meta.get("duracion", part_meta.get("duracion"))}
 
 
+def styled_terminal() -> bool:
+    """True when stdout is a colour terminal: the only case that needs Rich."""
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
 def preload_judging(as_json: bool, cls: ClassInfo | None = None) -> None:
     """While a lab runs: import the renderer and read the metadata judging will need."""
-    if not as_json:
+    if not as_json and styled_terminal():
         import compmath.render  # noqa: F401
     if cls is not None:
         try:
@@ -162,10 +168,16 @@ def run_class(
             raise CompmathError(*report.message.split(" · ", 1))
     if as_json:
         sys.stdout.write(report_document([report], elapsed))
-    else:
+    elif styled_terminal():
         from compmath.render import make_console, render_run
 
         render_run(make_console(), report, header_info(course, cls), heatmaps=not plain)
+    else:
+        from compmath.screen import run_screen, write_plain
+
+        top, bottom = run_screen(report, header_info(course, cls),
+                                 shutil.get_terminal_size((100, 24)).columns)
+        write_plain(top + bottom, sys.stdout)
     raise typer.Exit(exit_code([report]))
 
 

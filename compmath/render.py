@@ -15,10 +15,10 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from compmath.compare import Difference
-from compmath.report import OUTCOMES, LabReport, count_phrase, describe_difference
+from compmath import screen
+from compmath.report import OUTCOMES, LabReport, count_phrase
+from compmath.screen import BAD, OK
 
-OK, BAD, NEUTRAL = "✓", "✗", "·"
 MAX_CELL = 46
 
 
@@ -35,147 +35,34 @@ def error_console() -> Console:
 
 def seconds(value: float) -> str:
     """Prose number, Spanish style: 0,04 s."""
-    return f"{value:.2f}".replace(".", ",") + " s"
+    return screen.seconds(value)
 
 
 def compact(value: Any, limit: int = MAX_CELL) -> str:
     """A value as in the canonical JSON, on one line, shortened with … when long."""
-    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    if len(text) > limit:
-        count = f" ({len(value)})" if isinstance(value, (list, dict)) else ""
-        text = text[: limit - 1 - len(count)].rstrip(", ") + "…" + count
-    return text
+    return screen.compact(value, limit)
 
 
-def cell(value: Any, missing: bool = False) -> Text:
-    if missing:
-        return Text("—", style="dim")
-    if isinstance(value, bool):
-        return Text(OK if value else BAD, style="green" if value else "red")
-    return Text(compact(value))
-
-
-def _differs_under(path: str, differences: list[Difference]) -> bool:
-    return any(d.path == path or d.path.startswith(path + ".") or d.path.startswith(path + "[")
-               for d in differences)
-
-
-def _status(report: LabReport, path: str) -> Text:
-    if report.outcome in ("exploracion", "sin_instantanea") or report.expected is None:
-        return Text(NEUTRAL, style="dim")
-    if _differs_under(path, report.differences) or any(
-        i.path == path or i.path.startswith(path + ".") or i.path.startswith(path + "[")
-        for i in report.schema_issues
-    ):
-        return Text(BAD, style="bold red")
-    return Text(OK, style="green")
-
-
-def _rows(report: LabReport) -> Iterator[tuple[str, str, Any, Any, bool, bool]]:
-    """(label, path, obtained, expected, obtained missing, expected missing) in the lab's order."""
-    obtained = report.outputs or {}
-    expected = report.expected or {}
-    keys = list(obtained) + [k for k in expected if k not in obtained]
-    for key in keys:
-        path = f"salida.{key}"
-        o, e = obtained.get(key), expected.get(key)
-        yield key, path, o, e, key not in obtained, key not in expected
-        if isinstance(o, dict) or isinstance(e, dict):
-            o_dict = o if isinstance(o, dict) else {}
-            e_dict = e if isinstance(e, dict) else {}
-            for sub in list(o_dict) + [s for s in e_dict if s not in o_dict]:
-                yield (f"  {sub}", f"{path}.{sub}", o_dict.get(sub), e_dict.get(sub),
-                       sub not in o_dict, sub not in e_dict)
-
-
-def header(console: Console, info: dict[str, Any]) -> None:
-    """Number, title, part, level, "clase k de N", duration."""
-    console.print(Text(f"{info['numero']} — {info['titulo']}", style="bold"))
-    pieces = [f"Parte {info['parte']}", info.get("nivel"), f"clase {info['k']} de {info['n']}",
-              info.get("duracion")]
-    console.print(Text(" · ".join(str(p) for p in pieces if p), style="dim"))
-
-
-def outputs_table(report: LabReport, plain: bool) -> Table:
-    exploring = report.outcome == "exploracion"
-    table = Table(box=None if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    table.add_column("salida", no_wrap=True, style="cyan" if not plain else None)
-    table.add_column("obtenido", overflow="fold")
-    table.add_column("esperado" + (" (no se compara)" if exploring else ""), overflow="fold",
-                     style="dim" if exploring else None)
-    table.add_column("estado", justify="center")
-    for label, path, o, e, o_missing, e_missing in _rows(report):
-        nested = isinstance(o, dict) and not o_missing
-        table.add_row(label,
-                      Text("") if nested else cell(o, o_missing),
-                      Text("") if isinstance(e, dict) and not e_missing else cell(e, e_missing or report.expected is None),
-                      _status(report, path))
-    return table
-
-
-def differences_lines(report: LabReport, limit: int = 12) -> list[Text]:
-    lines = [Text(f"  {BAD} {describe_difference(d)}", style="red")
-             for d in report.differences[:limit]]
-    if len(report.differences) > limit:
-        lines.append(Text(f"  … y {len(report.differences) - limit} más (compmath run --json las lista todas)"))
-    return lines
-
-
-def captured(console: Console, report: LabReport) -> None:
-    for name, text, size in (("stdout", report.stdout, report.stdout_bytes),
-                             ("stderr", report.stderr, report.stderr_bytes)):
-        if not text:
-            continue
-        console.print(Text(f"{name} del laboratorio ({size} bytes):", style="dim"))
-        shown = text.splitlines()[:15]
-        for line in shown:
-            console.print(Text("  │ " + line[:200], style="dim"))
-        if size > len(text.encode("utf-8")) or len(text.splitlines()) > 15:
-            console.print(Text("  │ … (recortado)", style="dim"))
-
-
-def summary_line(report: LabReport) -> Text:
-    total = len(report.outputs or {})
-    if report.outcome == "coincide":
-        body = f"{total}/{total} salidas coinciden con la instantánea · esquema válido"
-        style = "bold green"
-    elif report.outcome == "exploracion":
-        sets = ", ".join(f"{k}={v}" for k, v in report.params.items())
-        body = f"exploración ({sets}) · esquema válido · no se compara con la instantánea"
-        style = "bold yellow"
-    elif report.outcome == "difiere":
-        paths = {d.path.split(".")[1].split("[")[0] for d in report.differences}
-        body = (f"{total - len(paths)}/{total} salidas coinciden con la instantánea · "
-                f"{count_phrase(len(report.differences), 'diferencia', 'diferencias')} · esquema válido")
-        style = "bold red"
-    else:
-        body = f"{OUTCOMES[report.outcome]}: {report.message}" if report.message else OUTCOMES[report.outcome]
-        style = "bold red"
-    return Text(f"{body} · {seconds(report.duration)}", style=style)
+def styled(lines: list[screen.Line]) -> Text:
+    """Screen lines as one Rich Text."""
+    out = Text()
+    for line in lines:
+        for text, style in line:
+            out.append(text, style=style or None)
+        out.append("\n")
+    return out
 
 
 def render_run(console: Console, report: LabReport, info: dict[str, Any],
                heatmaps: bool = True) -> None:
-    """The `run` screen: header, outputs table, differences, captured streams, summary."""
-    plain = not console.is_terminal or console.no_color
-    header(console, info)
-    console.print()
-    if report.outputs is not None:
-        console.print(outputs_table(report, plain))
-        if heatmaps and not plain and console.color_system is not None:
-            for name, value in report.outputs.items():
-                heatmap(console, name, value)
-    if report.differences:
-        console.print(Text("Diferencias:", style="bold red"))
-        for line in differences_lines(report):
-            console.print(line)
-    for issue in report.schema_issues[:12]:
-        console.print(Text(f"  {BAD} esquema: {issue.path}: {issue.message}", style="red"))
-    if report.traceback:
-        console.print(Text("Traza del laboratorio:", style="bold red"))
-        console.print(Text(report.traceback.rstrip(), style="red"))
-    captured(console, report)
-    console.print(summary_line(report))
+    """The `run` screen on a terminal: the screen's lines with styles, heatmaps below the table."""
+    top, bottom = screen.run_screen(report, info, console.width)
+    console.print(styled(top), soft_wrap=True, end="")
+    if heatmaps and report.outputs is not None and console.is_terminal and not console.no_color \
+            and console.color_system is not None:
+        for name, value in report.outputs.items():
+            heatmap(console, name, value)
+    console.print(styled(bottom), soft_wrap=True, end="")
 
 
 VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))

@@ -16,10 +16,9 @@ import signal
 import sys
 import time
 import traceback
-from pathlib import Path
 from typing import Any, NoReturn
 
-PACKAGE_DIR = str(Path(__file__).resolve().parent)
+PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 BALLAST_BYTES = 4 * 1024 * 1024  # address space given back when memory runs out, so the report fits
@@ -167,9 +166,9 @@ def _run_lab(request: dict[str, Any]) -> dict[str, Any]:
 
     from compmath.encode import EncodeError, canonical_json
 
-    lab = Path(request["lab"])
-    sys.argv = [str(lab)]
-    sys.path.insert(0, str(lab.parent))
+    lab = str(request["lab"])
+    sys.argv = [lab]
+    sys.path.insert(0, os.path.dirname(lab))
     spec = importlib.util.spec_from_file_location("lab", lab)
     if spec is None or spec.loader is None:
         return {"estado": "excepcion", "tipo": "ImportError", "mensaje": f"no se puede cargar {lab}",

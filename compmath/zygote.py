@@ -16,7 +16,6 @@ import select
 import shutil
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -189,8 +188,13 @@ def serve() -> None:
     sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # stray prints of this process must not reach the reply channel
-    with tempfile.TemporaryDirectory(prefix="compmath-") as workdir:
-        _workdir = workdir
+    # A private folder for the labs' result and captured streams (os.mkdir, not tempfile: that
+    # module's import is start-up time every `compmath run` would pay).
+    workdir = os.path.join(os.environ.get("TMPDIR") or "/tmp",
+                           f"compmath-{os.getpid()}-{os.urandom(4).hex()}")
+    os.mkdir(workdir, 0o700)
+    _workdir = workdir
+    try:
         for line in _requests():
             if not line.strip():
                 continue
@@ -200,7 +204,9 @@ def serve() -> None:
                 channel.flush()
             except OSError:
                 break  # the runner is gone
+    finally:
         _workdir = ""
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def _requests() -> Iterator[str]:
@@ -220,8 +226,7 @@ def preload() -> None:
     """Import what every lab needs, once, before any request arrives."""
     import numpy  # noqa: F401
 
-    import compmath.encode
-    import compmath.labmain  # noqa: F401
+    import compmath.encode  # noqa: F401  (labs run in-process never reach their __main__ block)
 
     sandbox.load_libc()
 
