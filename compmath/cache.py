@@ -27,7 +27,7 @@ def read_json(relative: str) -> Any:
 
 
 def write_json(relative: str, data: Any) -> None:
-    """Replace a cached JSON document atomically; a cache that cannot be written only costs speed."""
+    """Replace a cached JSON document atomically; an unwritable cache only costs speed."""
     target = cache_dir() / relative
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

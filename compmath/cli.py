@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -10,7 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -30,13 +29,25 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-RootOption = Annotated[Optional[Path], typer.Option(
-    "--root", help="Raíz del curso (por defecto COMPMATH_ROOT o la carpeta con classes/).",
-    show_default=False)]
-TimeoutOption = Annotated[float, typer.Option(
-    "--timeout", min=0.1, help="Segundos máximos por laboratorio.")]
-MemoryOption = Annotated[float, typer.Option(
-    "--memory", min=0.1, help="Límite de memoria (espacio de direcciones) por laboratorio, en GiB.")]
+RootOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--root",
+        help="Raíz del curso (por defecto COMPMATH_ROOT o la carpeta con classes/).",
+        show_default=False,
+    ),
+]
+TimeoutOption = Annotated[
+    float, typer.Option("--timeout", min=0.1, help="Segundos máximos por laboratorio.")
+]
+MemoryOption = Annotated[
+    float,
+    typer.Option(
+        "--memory",
+        min=0.1,
+        help="Límite de memoria (espacio de direcciones) por laboratorio, en GiB.",
+    ),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Imprime el informe en JSON.")]
 
 
@@ -66,9 +77,15 @@ def open_course(root: Path | None) -> Course:
 def header_info(course: Course, cls: ClassInfo) -> dict[str, Any]:
     k, n = position_in_part(cls)
     meta, part_meta = cls.meta, cls.part.meta
-    return {"numero": cls.number, "titulo": cls.title, "parte": cls.part.number,
-            "nivel": meta.get("nivel", part_meta.get("nivel")), "k": k, "n": n,
-            "duracion": meta.get("duracion", part_meta.get("duracion"))}
+    return {
+        "numero": cls.number,
+        "titulo": cls.title,
+        "parte": cls.part.number,
+        "nivel": meta.get("nivel", part_meta.get("nivel")),
+        "k": k,
+        "n": n,
+        "duracion": meta.get("duracion", part_meta.get("duracion")),
+    }
 
 
 def styled_terminal() -> bool:
@@ -76,13 +93,29 @@ def styled_terminal() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
 
+def screen_width() -> int:
+    return shutil.get_terminal_size((100, 24)).columns
+
+
+def emit(lines: list[Any]) -> None:
+    """Print screen lines: styled through Rich on a colour terminal, plain text otherwise."""
+    if styled_terminal():
+        from compmath.render import make_console, print_lines
+
+        print_lines(make_console(), lines)
+    else:
+        from compmath.screen import write_plain
+
+        write_plain(lines, sys.stdout)
+
+
 def preload_judging(as_json: bool, cls: ClassInfo | None = None) -> None:
     """While a lab runs: import the renderer and read the metadata judging will need."""
     if not as_json and styled_terminal():
         import compmath.render  # noqa: F401
     if cls is not None:
-        try:
-            cls.meta, cls.part.meta  # parsed once, cached on the objects
+        try:  # parsed once, cached on the objects
+            _ = cls.meta, cls.part.meta
         except CompmathError:
             pass  # reported by evaluate() with the right outcome
 
@@ -92,12 +125,18 @@ def report_document(reports: list[LabReport], elapsed: float) -> str:
     from compmath.encode import dumps
 
     passed = sum(r.passed for r in reports)
-    return dumps({
-        "version": 1,
-        "resumen": {"total": len(reports), "correctos": passed, "fallidos": len(reports) - passed,
-                    "duracion_s": round(elapsed, 3)},
-        "clases": [r.to_dict() for r in reports],
-    })
+    return dumps(
+        {
+            "version": 1,
+            "resumen": {
+                "total": len(reports),
+                "correctos": passed,
+                "fallidos": len(reports) - passed,
+                "duracion_s": round(elapsed, 3),
+            },
+            "clases": [r.to_dict() for r in reports],
+        }
+    )
 
 
 def exit_code(reports: list[LabReport]) -> int:
@@ -106,8 +145,13 @@ def exit_code(reports: list[LabReport]) -> int:
     return 0 if all(r.passed for r in reports) else 1
 
 
-def execute(course: Course, requests: list[tuple[ClassInfo, LabRequest]], jobs: int,
-            show_progress: bool = False, against_snapshot: bool = True) -> list[LabReport]:
+def execute(
+    course: Course,
+    requests: list[tuple[ClassInfo, LabRequest]],
+    jobs: int,
+    show_progress: bool = False,
+    against_snapshot: bool = True,
+) -> list[LabReport]:
     """Run the requests on warm workers, judging each reply as it lands; reports in class order."""
     by_key = {request.key: (cls, request) for cls, request in requests}
     reports: dict[str, LabReport] = {}
@@ -125,29 +169,34 @@ def execute(course: Course, requests: list[tuple[ClassInfo, LabRequest]], jobs: 
         with progress(len(requests), True) as advance:
             run_labs([r for _, r in requests], jobs, on_done=done)
     else:
-        run_labs([r for _, r in requests], jobs, on_done=done,
-                 meanwhile=lambda: preload_judging(False))
+        run_labs(
+            [r for _, r in requests], jobs, on_done=done, meanwhile=lambda: preload_judging(False)
+        )
     return [reports[key] for key in by_key]
 
 
 @app.command("list")
 def list_classes(
-    part: Annotated[Optional[int], typer.Option("--part", help="Solo esta parte.")] = None,
+    part: Annotated[int | None, typer.Option("--part", help="Solo esta parte.")] = None,
     root: RootOption = None,
 ) -> None:
     """Lista las clases por parte: número, título, nivel y duración (sin ejecutar nada)."""
     with guard():
-        from compmath.listing import render_listing
+        from compmath.listing import course_rows
+        from compmath.screen import list_screen
 
         course = open_course(root)
-        render_listing(course, part)
+        rows = course_rows(course, part)
+    emit(list_screen(rows, screen_width()))
 
 
 @app.command("run")
 def run_class(
     name: Annotated[str, typer.Argument(metavar="CLASE", help="Número, id, slug o ruta.")],
-    assignments: Annotated[list[str], typer.Option(
-        "--set", metavar="NOMBRE=VALOR", help="Cambia un parámetro del laboratorio.")] = [],
+    assignments: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="NOMBRE=VALOR", help="Cambia un parámetro del laboratorio."),
+    ] = None,
     as_json: JsonOption = False,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY / 1024**3,
@@ -155,6 +204,8 @@ def run_class(
     root: RootOption = None,
 ) -> None:
     """Ejecuta un laboratorio, valida su salida y la compara con su instantánea."""
+    if assignments is None:
+        assignments = []
     with guard():
         course = open_course(root)
         cls = course.resolve(name)
@@ -173,23 +224,27 @@ def run_class(
 
         render_run(make_console(), report, header_info(course, cls), heatmaps=not plain)
     else:
-        from compmath.screen import run_screen, write_plain
+        from compmath.screen import run_screen
 
-        top, bottom = run_screen(report, header_info(course, cls),
-                                 shutil.get_terminal_size((100, 24)).columns)
-        write_plain(top + bottom, sys.stdout)
+        top, bottom = run_screen(report, header_info(course, cls), screen_width())
+        emit(top + bottom)
     raise typer.Exit(exit_code([report]))
 
 
 @app.command("check")
 def check(
-    names: Annotated[Optional[list[str]], typer.Argument(metavar="[CLASE]...",
-                                                         help="Clases (por defecto, todas).")] = None,
-    part: Annotated[Optional[int], typer.Option("--part", help="Solo esta parte.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Laboratorios en paralelo.")] = os.cpu_count() or 1,
+    names: Annotated[
+        list[str] | None, typer.Argument(metavar="[CLASE]...", help="Clases (por defecto, todas).")
+    ] = None,
+    part: Annotated[int | None, typer.Option("--part", help="Solo esta parte.")] = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="Laboratorios en paralelo.")
+    ] = os.cpu_count() or 1,
     as_json: JsonOption = False,
-    junit_xml: Annotated[Optional[Path], typer.Option("--junit-xml", metavar="ARCHIVO",
-                                                      help="Escribe un informe JUnit XML.")] = None,
+    junit_xml: Annotated[
+        Path | None,
+        typer.Option("--junit-xml", metavar="ARCHIVO", help="Escribe un informe JUnit XML."),
+    ] = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY / 1024**3,
     root: RootOption = None,
@@ -214,15 +269,15 @@ def check(
     if as_json:
         sys.stdout.write(report_document(reports, elapsed))
     else:
-        from compmath.render import make_console, render_check
+        from compmath.screen import check_screen
 
-        render_check(make_console(), reports, elapsed)
+        emit(check_screen(reports, elapsed, screen_width()))
     raise typer.Exit(exit_code(reports))
 
 
 @app.command("update")
 def update(
-    names: Annotated[Optional[list[str]], typer.Argument(metavar="[CLASE]...")] = None,
+    names: Annotated[list[str] | None, typer.Argument(metavar="[CLASE]...")] = None,
     all_classes: Annotated[bool, typer.Option("--all", help="Todas las clases.")] = False,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY / 1024**3,
@@ -234,14 +289,17 @@ def update(
 
     with guard():
         if in_ci():
-            raise CompmathError("compmath update no escribe instantáneas con CI definido",
-                                "ejecútalo en tu máquina y sube el cambio revisado")
+            raise CompmathError(
+                "compmath update no escribe instantáneas con CI definido",
+                "ejecútalo en tu máquina y sube el cambio revisado",
+            )
         if not names and not all_classes:
             raise CompmathError("indica las clases o --all", "ejemplo: compmath update 323")
         course = open_course(root)
         classes = course.select([] if all_classes else (names or []))
-        requests = [(cls, build_request(course, cls, [], timeout, int(memory * 1024**3)))
-                    for cls in classes]
+        requests = [
+            (cls, build_request(course, cls, [], timeout, int(memory * 1024**3))) for cls in classes
+        ]
         reports = execute(course, requests, os.cpu_count() or 1, against_snapshot=False)
     console = make_console()
     failed = 0

@@ -40,8 +40,10 @@ def new(
         from compmath.scaffold import scaffold_class
 
         if in_ci():
-            raise CompmathError("compmath new no escribe en el repositorio con CI definido",
-                                "ejecútalo en tu máquina y sube la clase nueva")
+            raise CompmathError(
+                "compmath new no escribe en el repositorio con CI definido",
+                "ejecútalo en tu máquina y sube la clase nueva",
+            )
         course = open_course(root)
         created = scaffold_class(course, number, slug, title, part)
     from compmath.render import make_console
@@ -49,8 +51,11 @@ def new(
     console = make_console()
     for path in created:
         console.print(f"✓ {course.rel(path)}")
-    console.print(f"siguiente: escribe el laboratorio y luego compmath update {number}; "
-                  "compmath lint comprueba el curso", soft_wrap=True)
+    console.print(
+        f"siguiente: escribe el laboratorio y luego compmath update {number}; "
+        "compmath lint comprueba el curso",
+        soft_wrap=True,
+    )
 
 
 @app.command("lint")

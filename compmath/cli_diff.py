@@ -15,8 +15,17 @@ if TYPE_CHECKING:  # the diff machinery (git, comparison) loads only when `diff`
     from compmath.snapdiff import OutputChange, SnapshotDiff
 
 FORMATS = ("tabla", "markdown", "json")
-COLUMNS = ("clase", "salida", "cambio", "elemento", "antes", "después", "Δ abs", "Δ rel",
-           "veredicto")
+COLUMNS = (
+    "clase",
+    "salida",
+    "cambio",
+    "elemento",
+    "antes",
+    "después",
+    "Δ abs",
+    "Δ rel",
+    "veredicto",
+)
 STATUS_TEXT = {"nueva": "instantánea nueva", "eliminada": "instantánea eliminada"}
 
 
@@ -43,7 +52,7 @@ def kind_label(kind: str) -> str:
 
 
 def diff_rows(diff: SnapshotDiff) -> list[tuple[list[Any], bool]]:
-    """One row per changed output or new/deleted class: cells (values raw) and whether it is real."""
+    """One row per changed output or new/deleted class: raw cells, and whether it is real."""
     from compmath.render import compact
 
     rows: list[tuple[list[Any], bool]] = []
@@ -53,16 +62,29 @@ def diff_rows(diff: SnapshotDiff) -> list[tuple[list[Any], bool]]:
             what = f"{STATUS_TEXT[c.status]} ({count_phrase(c.count, 'salida', 'salidas')})"
             rows.append(([label, "—", what, "", "", "", "", "", "real"], True))
         if c.order_changed:
-            rows.append(([label, "—", "cambia el orden de las salidas", "", "", "", "", "",
-                          "real"], True))
+            rows.append(
+                ([label, "—", "cambia el orden de las salidas", "", "", "", "", "", "real"], True)
+            )
         for o in c.outputs:
             what = kind_label(o.kind) + (f": {o.detail}" if o.detail else "")
             before = "" if o.kind == "nueva" else compact(o.before, 30)
             after = "" if o.kind == "eliminada" else compact(o.after, 30)
-            rows.append(([label, o.name, what, o.path, before, after,
-                          "" if o.abs_change is None else _number(o.abs_change),
-                          "" if o.rel_change is None else _percent(o.rel_change),
-                          _verdict(o)], o.real))
+            rows.append(
+                (
+                    [
+                        label,
+                        o.name,
+                        what,
+                        o.path,
+                        before,
+                        after,
+                        "" if o.abs_change is None else _number(o.abs_change),
+                        "" if o.rel_change is None else _percent(o.rel_change),
+                        _verdict(o),
+                    ],
+                    o.real,
+                )
+            )
     return rows
 
 
@@ -70,14 +92,20 @@ def footer(diff: SnapshotDiff) -> list[str]:
     """The closing lines: what changed, the unchanged classes in one line, the verdict."""
     changed = diff.with_status("cambiada")
     noise = sum(not c.real for c in changed)
-    moved = (f"{count_phrase(len(changed), 'clase cambia', 'clases cambian')} "
-             f"({len(changed) - noise} con cambios reales, {noise} solo ruido)")
-    lines = [" · ".join([
-        f"base: {diff.base} ({diff.commit[:7]})",
-        moved,
-        count_phrase(len(diff.with_status("nueva")), "nueva", "nuevas"),
-        count_phrase(len(diff.with_status("eliminada")), "eliminada", "eliminadas"),
-    ])]
+    moved = (
+        f"{count_phrase(len(changed), 'clase cambia', 'clases cambian')} "
+        f"({len(changed) - noise} con cambios reales, {noise} solo ruido)"
+    )
+    lines = [
+        " · ".join(
+            [
+                f"base: {diff.base} ({diff.commit[:7]})",
+                moved,
+                count_phrase(len(diff.with_status("nueva")), "nueva", "nuevas"),
+                count_phrase(len(diff.with_status("eliminada")), "eliminada", "eliminadas"),
+            ]
+        )
+    ]
     same = diff.with_status("sin_cambios")
     if same:
         numbers = ", ".join(str(c.number) for c in same)
@@ -121,22 +149,28 @@ def markdown(diff: SnapshotDiff) -> str:
 
 @app.command("diff")
 def diff(
-    names: Annotated[list[str] | None, typer.Argument(metavar="[CLASE]...",
-                                                      help="Clases (por defecto, todas).")] = None,
-    base: Annotated[str, typer.Option("--base", metavar="REV",
-                                      help="Revisión de git con la que comparar.")] = "HEAD",
-    fmt: Annotated[str, typer.Option("--format", metavar="FORMATO",
-                                     help="tabla, markdown o json.")] = "tabla",
+    names: Annotated[
+        list[str] | None, typer.Argument(metavar="[CLASE]...", help="Clases (por defecto, todas).")
+    ] = None,
+    base: Annotated[
+        str, typer.Option("--base", metavar="REV", help="Revisión de git con la que comparar.")
+    ] = "HEAD",
+    fmt: Annotated[
+        str, typer.Option("--format", metavar="FORMATO", help="tabla, markdown o json.")
+    ] = "tabla",
     as_json: Annotated[bool, typer.Option("--json", help="Imprime el resultado en JSON.")] = False,
-    fail_on_change: Annotated[bool, typer.Option(
-        "--fail-on-change", help="Sale con 1 si algún cambio supera la tolerancia.")] = False,
+    fail_on_change: Annotated[
+        bool,
+        typer.Option("--fail-on-change", help="Sale con 1 si algún cambio supera la tolerancia."),
+    ] = False,
     root: RootOption = None,
 ) -> None:
     """Compara las instantáneas con las de una revisión de git: qué salidas cambian y cuánto."""
     with guard():
         if fmt not in FORMATS:
-            raise CompmathError(f"formato desconocido «{fmt}»",
-                                "usa --format tabla, --format markdown o --json")
+            raise CompmathError(
+                f"formato desconocido «{fmt}»", "usa --format tabla, --format markdown o --json"
+            )
         if as_json and fmt not in ("tabla", "json"):
             raise CompmathError("--json y --format markdown no se combinan", "elige uno de los dos")
         fmt = "json" if as_json else fmt
@@ -152,7 +186,12 @@ def diff(
     else:
         from compmath.render import make_console, render_diff
 
-        render_diff(make_console(), f"Cambios de instantáneas frente a {base} ({result.commit[:7]})",
-                    COLUMNS, diff_rows(result), footer(result), result.real)
+        render_diff(
+            make_console(),
+            f"Cambios de instantáneas frente a {base} ({result.commit[:7]})",
+            COLUMNS,
+            diff_rows(result),
+            footer(result),
+            result.real,
+        )
     raise typer.Exit(1 if fail_on_change and result.real else 0)
-

@@ -58,8 +58,14 @@ def _kind(value: Any) -> str:
     return "null"
 
 
-def _walk(expected: Any, obtained: Any, path: str, tol: Tolerance, out: list[Difference],
-          within: bool = False) -> None:
+def _walk(
+    expected: Any,
+    obtained: Any,
+    path: str,
+    tol: Tolerance,
+    out: list[Difference],
+    within: bool = False,
+) -> None:
     ek, ok = _kind(expected), _kind(obtained)
     if ek != ok:
         out.append(Difference(path, "tipo", expected, obtained))
@@ -87,12 +93,18 @@ def _walk(expected: Any, obtained: Any, path: str, tol: Tolerance, out: list[Dif
             out.append(Difference(path, "valor", expected, obtained, error, allowed, within=True))
     elif expected != obtained:
         error = float(abs(obtained - expected)) if ek == "entero" else None
-        out.append(Difference(path, "valor", expected, obtained, error, 0.0 if ek == "entero" else None))
+        out.append(
+            Difference(path, "valor", expected, obtained, error, 0.0 if ek == "entero" else None)
+        )
 
 
-def compare(expected: dict[str, Any], obtained: dict[str, Any], default: Tolerance,
-            per_output: dict[str, Tolerance] | None = None,
-            include_within: bool = False) -> list[Difference]:
+def compare(
+    expected: dict[str, Any],
+    obtained: dict[str, Any],
+    default: Tolerance,
+    per_output: dict[str, Tolerance] | None = None,
+    include_within: bool = False,
+) -> list[Difference]:
     """Return every difference between snapshot and outputs; key order is the snapshot's.
 
     With `include_within`, numbers that moved within tolerance are listed too, flagged `within`.

@@ -22,7 +22,9 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise CompmathError(f"no se puede leer {path}: {exc.strerror}", "revisa el archivo") from None
+        raise CompmathError(
+            f"no se puede leer {path}: {exc.strerror}", "revisa el archivo"
+        ) from None
     except UnicodeDecodeError:
         raise CompmathError(f"{path} no está en UTF-8", "guárdalo como UTF-8") from None
     if not text.strip():
@@ -30,7 +32,9 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise CompmathError(f"{path} no es TOML válido: {exc}", "corrige la línea indicada") from None
+        raise CompmathError(
+            f"{path} no es TOML válido: {exc}", "corrige la línea indicada"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ class ClassInfo:
     number: int
     slug: str
     path: Path
-    part: "PartInfo"
+    part: PartInfo
 
     @property
     def id(self) -> str:

@@ -24,7 +24,7 @@ def canonical_float(x: float, decimals: int = DEFAULT_DECIMALS) -> float:
     magnitude = abs(x)
     if magnitude < NOISE_FLOOR:
         return 0.0
-    if magnitude < 10.0**-(decimals // 2):
+    if magnitude < 10.0 ** -(decimals // 2):
         value = float(f"{x:.{decimals}g}")
     else:
         value = round(x, decimals)

@@ -14,6 +14,8 @@ from compmath.worker import Worker, release_worker, take_worker
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY = 2 * 1024**3
+
+
 @dataclass(frozen=True)
 class LabRequest:
     """What to run: a lab file, its typed parameters, its limits and its rounding."""

@@ -78,13 +78,15 @@ def read_json_into(path: Path, found: Findings, hint: str) -> tuple[str, Any] | 
     except (OSError, UnicodeDecodeError) as exc:
         found.add(path, f"no se puede leer ({exc})", hint)
     except json.JSONDecodeError as exc:
-        found.add(path, f"no es JSON válido (línea {exc.lineno}, columna {exc.colno}: {exc.msg})",
-                  hint)
+        found.add(
+            path, f"no es JSON válido (línea {exc.lineno}, columna {exc.colno}: {exc.msg})", hint
+        )
     return None
 
 
-def conforms(schema: Schema | None, data: Any, path: Path, base: str,
-              found: Findings, hint: str) -> bool:
+def conforms(
+    schema: Schema | None, data: Any, path: Path, base: str, found: Findings, hint: str
+) -> bool:
     """Validate data against a schema, adding one problem per violation; True when valid."""
     if schema is None:
         return True
@@ -103,8 +105,7 @@ def conforms(schema: Schema | None, data: Any, path: Path, base: str,
 def meta_schema(course: Course, name: str, found: Findings) -> Schema | None:
     path = course.root / "schemas" / name
     if not path.exists():
-        found.add(path, "falta el esquema de los metadatos",
-                  "recupéralo del repositorio del curso")
+        found.add(path, "falta el esquema de los metadatos", "recupéralo del repositorio del curso")
         return None
     loaded = read_json_into(path, found, "corrige el esquema")
     return (loaded[0], loaded[1], path) if loaded else None
@@ -118,13 +119,17 @@ def output_schema(path: Path, loaded: tuple[str, Any], found: Findings) -> Schem
     try:
         jsonschema.Draft202012Validator.check_schema(body)
     except jsonschema.SchemaError as exc:
-        found.add(path, f"no es un JSON Schema válido: {exc.message}",
-                  "corrígelo según la Draft 2020-12")
+        found.add(
+            path, f"no es un JSON Schema válido: {exc.message}", "corrígelo según la Draft 2020-12"
+        )
         return None
     props = body.get("properties") if isinstance(body, dict) else None
     if not isinstance(props, dict) or body.get("type") != "object":
-        found.add(path, "debe describir un objeto con properties",
-                  "compara con el esquema de la clase 323")
+        found.add(
+            path,
+            "debe describir un objeto con properties",
+            "compara con el esquema de la clase 323",
+        )
         return None
     if body.get("additionalProperties") is not False:
         found.add(path, "falta additionalProperties: false", "sin él, una salida de más pasaría")

@@ -12,8 +12,15 @@ from compmath.report import OUTCOMES, LabReport, failure_text
 from compmath.snapshot import write_atomic
 
 # Outcomes where the lab did not produce a judgeable result are errors, the rest failures.
-ERRORS = {"excepcion", "salida_prematura", "senal", "tiempo_agotado", "memoria_agotada",
-          "no_representable", "configuracion"}
+ERRORS = {
+    "excepcion",
+    "salida_prematura",
+    "senal",
+    "tiempo_agotado",
+    "memoria_agotada",
+    "no_representable",
+    "configuracion",
+}
 INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
@@ -27,24 +34,40 @@ def junit_document(reports: list[LabReport], elapsed: float) -> str:
     failures = sum(1 for r in reports if not r.passed and r.outcome not in ERRORS)
     errors = sum(1 for r in reports if r.outcome in ERRORS)
     suites = ET.Element("testsuites", name="compmath", time=f"{elapsed:.3f}")
-    suite = ET.SubElement(suites, "testsuite", name="compmath check", tests=str(len(reports)),
-                          failures=str(failures), errors=str(errors), skipped="0",
-                          time=f"{elapsed:.3f}", hostname=socket.gethostname(),
-                          timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    suite = ET.SubElement(
+        suites,
+        "testsuite",
+        name="compmath check",
+        tests=str(len(reports)),
+        failures=str(failures),
+        errors=str(errors),
+        skipped="0",
+        time=f"{elapsed:.3f}",
+        hostname=socket.gethostname(),
+        timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"),
+    )
     for report in reports:
-        case = ET.SubElement(suite, "testcase", name=report.class_id, classname="compmath",
-                             time=f"{report.duration:.3f}")
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            name=report.class_id,
+            classname="compmath",
+            time=f"{report.duration:.3f}",
+        )
         if not report.passed:
             tag = "error" if report.outcome in ERRORS else "failure"
-            element = ET.SubElement(case, tag, type=report.outcome,
-                                    message=report.message or OUTCOMES[report.outcome])
+            element = ET.SubElement(
+                case, tag, type=report.outcome, message=report.message or OUTCOMES[report.outcome]
+            )
             element.text = xml_text(failure_text(report))
         if report.stdout:
             ET.SubElement(case, "system-out").text = xml_text(report.stdout)
         if report.stderr:
             ET.SubElement(case, "system-err").text = xml_text(report.stderr)
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    )
 
 
 def write_junit(path: Path, reports: list[LabReport], elapsed: float) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from compmath.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 from compmath.params import ParamError, parse_assignments, specs_from_function
@@ -41,7 +42,7 @@ def _assignments(argv: list[str]) -> list[str]:
                 raise ParamError("--set necesita NOMBRE=VALOR", USAGE)
             items.append(value)
         elif arg.startswith("--set="):
-            items.append(arg[len("--set="):])
+            items.append(arg[len("--set=") :])
         elif arg in ("-h", "--help"):
             raise ParamError("ayuda", USAGE)
         else:

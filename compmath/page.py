@@ -11,9 +11,12 @@ from compmath.course import ClassInfo, Course, position_in_part
 from compmath.params import SPANISH_TYPES, ParamSpec, specs_from_source
 from compmath.snapshot import read_snapshot
 
-FILE_ROLES = {"lab.py": "el laboratorio", "class.toml": "la ficha de la página",
-              "README.md": "la prosa: Desarrollo y Ejemplo trabajado",
-              "expected.json": "la instantánea de la salida"}
+FILE_ROLES = {
+    "lab.py": "el laboratorio",
+    "class.toml": "la ficha de la página",
+    "README.md": "la prosa: Desarrollo y Ejemplo trabajado",
+    "expected.json": "la instantánea de la salida",
+}
 MAX_ITEMS, SHOWN_ITEMS, MAX_TEXT = 8, 6, 80
 Link = dict[str, Any] | None
 
@@ -43,7 +46,7 @@ def readme_sections(path: Path) -> dict[str, str]:
 
 def _scalar(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 2] + "…\""
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 2] + '…"'
 
 
 def abridge(value: Any, indent: int = 0) -> str:
@@ -63,8 +66,10 @@ def abridge(value: Any, indent: int = 0) -> str:
     if isinstance(value, dict) and value:
         keys = list(value)
         cut = indent > 0 and len(keys) > MAX_ITEMS
-        lines = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {abridge(value[k], indent + 1)}"
-                 for k in keys[: SHOWN_ITEMS if cut else None]]
+        lines = [
+            f"{pad}{json.dumps(k, ensure_ascii=False)}: {abridge(value[k], indent + 1)}"
+            for k in keys[: SHOWN_ITEMS if cut else None]
+        ]
         if cut:
             lines.append(f"{pad}… ({len(keys)} claves en total)")
         return "{\n" + ",\n".join(lines) + "\n" + "  " * indent + "}"
@@ -106,8 +111,10 @@ def neighbours(course: Course, cls: ClassInfo) -> tuple[Link, Link]:
         i = numbers.index(cls.number)
         before = plan[i - 1] if i > 0 else before
         after = plan[i + 1] if i + 1 < len(plan) else after
-    return (before if isinstance(before, dict) else None,
-            after if isinstance(after, dict) else None)
+    return (
+        before if isinstance(before, dict) else None,
+        after if isinstance(after, dict) else None,
+    )
 
 
 def _link(entry: dict[str, Any] | None, arrow: str) -> str:
@@ -154,8 +161,10 @@ def _parameters(course: Course, cls: ClassInfo) -> list[str]:
     lines = ["Parámetros de run() (cámbialos con `--set NOMBRE=VALOR`):", ""]
     for spec in specs:
         kind = SPANISH_TYPES.get(spec.type_name, "sin tipo")
-        lines.append(f"- `{spec.name}` ({spec.type_name or '?'}, {kind}) = "
-                     f"`{json.dumps(spec.default, ensure_ascii=False)}`")
+        lines.append(
+            f"- `{spec.name}` ({spec.type_name or '?'}, {kind}) = "
+            f"`{json.dumps(spec.default, ensure_ascii=False)}`"
+        )
     first = next((s for s in specs if s.type_name in ("int", "float")), specs[0])
     lines += ["", f"Ejemplo: `compmath run {cls.number} --set {first.name}={example_value(first)}`"]
     return lines
@@ -170,8 +179,9 @@ def _outputs(cls: ClassInfo, snapshot: dict[str, Any] | None) -> list[tuple[str,
 
 def _files(course: Course, cls: ClassInfo) -> list[str]:
     lines = [f"En `{course.rel(cls.path)}/`:", ""]
-    for path in sorted(p for p in cls.path.iterdir()
-                       if not p.name.startswith(".") and p.name != "__pycache__"):
+    for path in sorted(
+        p for p in cls.path.iterdir() if not p.name.startswith(".") and p.name != "__pycache__"
+    ):
         role = FILE_ROLES.get(path.name)
         lines.append(f"- `{path.name}`" + (f": {role}" if role else ""))
     schema = cls.schema_path(course.root)
@@ -191,40 +201,102 @@ def class_page(course: Course, cls: ClassInfo) -> str:
     pending = "(por escribir en README.md)"
     level = meta.get("nivel", pmeta.get("nivel"))
     duration = meta.get("duracion", pmeta.get("duracion"))
-    facts = [str(level) if level else "", f"clase {k} de {n}", str(duration) if duration else "",
-             f"demostración `{meta['demo']}`" if meta.get("demo") else ""]
+    facts = [
+        str(level) if level else "",
+        f"clase {k} de {n}",
+        str(duration) if duration else "",
+        f"demostración `{meta['demo']}`" if meta.get("demo") else "",
+    ]
     outputs = _outputs(cls, snapshot)
-    lines = [f"Inicio · Parte {part.number} — {escape(part.title)}", "",
-             f"# {cls.number} — {escape(cls.title)}", "",
-             " · ".join(f for f in facts if f), ""]
+    lines = [
+        f"Inicio · Parte {part.number} — {escape(part.title)}",
+        "",
+        f"# {cls.number} — {escape(cls.title)}",
+        "",
+        " · ".join(f for f in facts if f),
+        "",
+    ]
     if meta.get("lema"):
         lines += [f"*{escape(meta['lema'])}*", ""]
     formulas = [str(f) for f in as_list(meta.get("formulas"))] or ["(por escribir)"]
-    lines += ["## Fórmulas", "", "```", *formulas, "```", "",
-              "## Desarrollo", "", prose.get("Desarrollo") or pending, "",
-              "## Ejemplo trabajado", "", prose.get("Ejemplo trabajado") or pending, "",
-              "## Qué calcula el laboratorio", "", escape(meta.get("que_calcula", pending)), "",
-              "```", f"python {course.rel(cls.lab)}", f"compmath run {cls.number}", "```", "",
-              *_parameters(course, cls), "",
-              f"## Salidas del laboratorio ({len(outputs)})", ""]
-    lines += [f"- **{escape(name)}**" + (f": {escape(text)}" if text else "")
-              for name, text in outputs] + [""]
+    lines += [
+        "## Fórmulas",
+        "",
+        "```",
+        *formulas,
+        "```",
+        "",
+        "## Desarrollo",
+        "",
+        prose.get("Desarrollo") or pending,
+        "",
+        "## Ejemplo trabajado",
+        "",
+        prose.get("Ejemplo trabajado") or pending,
+        "",
+        "## Qué calcula el laboratorio",
+        "",
+        escape(meta.get("que_calcula", pending)),
+        "",
+        "```",
+        f"python {course.rel(cls.lab)}",
+        f"compmath run {cls.number}",
+        "```",
+        "",
+        *_parameters(course, cls),
+        "",
+        f"## Salidas del laboratorio ({len(outputs)})",
+        "",
+    ]
+    lines += [
+        f"- **{escape(name)}**" + (f": {escape(text)}" if text else "") for name, text in outputs
+    ] + [""]
     lines += ["## Muestra de la ejecución", ""]
     if snapshot is None:
         lines += [f"Aún no hay instantánea: `compmath update {cls.number}` la escribe.", ""]
     else:
-        lines += ["Instantánea `expected.json`, abreviada:", "", "```json", abridge(snapshot),
-                  "```", ""]
-    lines += ["## Errores comunes", "", *_bullets(as_list(meta.get("errores_comunes"))), "",
-              "## Dónde se usa", "", escape(meta.get("donde_se_usa", "(por escribir)")), "",
-              "## Idea rectora de la parte", "", escape(pmeta.get("idea_rectora", "—")), "",
-              "## Error a evitar", "", escape(pmeta.get("error_a_evitar", "—")), "",
-              "## Conexión con IA", "", escape(pmeta.get("conexion_con_ia", "—")), "",
-              "## Bibliografía de la clase", ""]
+        lines += [
+            "Instantánea `expected.json`, abreviada:",
+            "",
+            "```json",
+            abridge(snapshot),
+            "```",
+            "",
+        ]
+    lines += [
+        "## Errores comunes",
+        "",
+        *_bullets(as_list(meta.get("errores_comunes"))),
+        "",
+        "## Dónde se usa",
+        "",
+        escape(meta.get("donde_se_usa", "(por escribir)")),
+        "",
+        "## Idea rectora de la parte",
+        "",
+        escape(pmeta.get("idea_rectora", "—")),
+        "",
+        "## Error a evitar",
+        "",
+        escape(pmeta.get("error_a_evitar", "—")),
+        "",
+        "## Conexión con IA",
+        "",
+        escape(pmeta.get("conexion_con_ia", "—")),
+        "",
+        "## Bibliografía de la clase",
+        "",
+    ]
     references = [e for e in as_list(meta.get("bibliografia")) if isinstance(e, dict)]
     lines += [f"- {reference(e)}" for e in references]
-    lines += ["" if references else "(sin referencias)", "",
-              "## Archivos de la clase", "", *_files(course, cls), ""]
+    lines += [
+        "" if references else "(sin referencias)",
+        "",
+        "## Archivos de la clase",
+        "",
+        *_files(course, cls),
+        "",
+    ]
     prev, nxt = neighbours(course, cls)
     lines += ["---", "", f"{_link(prev, '←')} · {_link(nxt, '→')}"]
     return "\n".join(lines) + "\n"

@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 import inspect
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 TYPE_NAMES = {int: "int", float: "float", bool: "bool", str: "str"}
 SPANISH_TYPES = {"int": "entero", "float": "real", "bool": "booleano", "str": "texto"}
@@ -143,8 +144,12 @@ def parse_assignments(specs: list[ParamSpec], assignments: list[str]) -> dict[st
         name, sep, raw = item.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise ParamError(f"--set espera NOMBRE=VALOR y recibió «{item}»", f"parámetros: {names}")
+            raise ParamError(
+                f"--set espera NOMBRE=VALOR y recibió «{item}»", f"parámetros: {names}"
+            )
         if name not in by_name:
-            raise ParamError(f"el laboratorio no tiene el parámetro «{name}»", f"parámetros: {names}")
+            raise ParamError(
+                f"el laboratorio no tiene el parámetro «{name}»", f"parámetros: {names}"
+            )
         params[name] = coerce(by_name[name], raw)
     return params

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from compmath import screen
-from compmath.report import OUTCOMES, LabReport, count_phrase
+from compmath.report import LabReport, count_phrase
 from compmath.screen import BAD, OK
 
 MAX_CELL = 46
@@ -25,8 +25,13 @@ MAX_CELL = 46
 def make_console(file: TextIO | None = None, width: int | None = None) -> Console:
     """A console honouring NO_COLOR and plain output when not a terminal."""
     stream = file or sys.stdout
-    return Console(file=stream, width=width, highlight=False, soft_wrap=False,
-                   no_color="NO_COLOR" in os.environ)
+    return Console(
+        file=stream,
+        width=width,
+        highlight=False,
+        soft_wrap=False,
+        no_color="NO_COLOR" in os.environ,
+    )
 
 
 def error_console() -> Console:
@@ -53,13 +58,19 @@ def styled(lines: list[screen.Line]) -> Text:
     return out
 
 
-def render_run(console: Console, report: LabReport, info: dict[str, Any],
-               heatmaps: bool = True) -> None:
+def render_run(
+    console: Console, report: LabReport, info: dict[str, Any], heatmaps: bool = True
+) -> None:
     """The `run` screen on a terminal: the screen's lines with styles, heatmaps below the table."""
     top, bottom = screen.run_screen(report, info, console.width)
     console.print(styled(top), soft_wrap=True, end="")
-    if heatmaps and report.outputs is not None and console.is_terminal and not console.no_color \
-            and console.color_system is not None:
+    if (
+        heatmaps
+        and report.outputs is not None
+        and console.is_terminal
+        and not console.no_color
+        and console.color_system is not None
+    ):
         for name, value in report.outputs.items():
             heatmap(console, name, value)
     console.print(styled(bottom), soft_wrap=True, end="")
@@ -92,8 +103,11 @@ def heat_colour(t: float) -> tuple[int, int, int]:
     t = min(max(t, 0.0), 1.0) * (len(VIRIDIS) - 1)
     i = min(int(t), len(VIRIDIS) - 2)
     a, b, f = VIRIDIS[i], VIRIDIS[i + 1], t - i
-    return (round(a[0] + (b[0] - a[0]) * f), round(a[1] + (b[1] - a[1]) * f),
-            round(a[2] + (b[2] - a[2]) * f))
+    return (
+        round(a[0] + (b[0] - a[0]) * f),
+        round(a[1] + (b[1] - a[1]) * f),
+        round(a[2] + (b[2] - a[2]) * f),
+    )
 
 
 def _heat_style(t: float) -> str:
@@ -157,71 +171,32 @@ def progress(total: int, enabled: bool) -> Iterator[Any]:
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    bar = Progress(TextColumn("[bold]laboratorios"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.description}"), transient=True, console=make_console(sys.stderr))
+    bar = Progress(
+        TextColumn("[bold]laboratorios"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        transient=True,
+        console=make_console(sys.stderr),
+    )
     with bar:
         task = bar.add_task("", total=total)
         yield lambda label: bar.update(task, advance=1, description=label)
 
 
-def render_check(console: Console, reports: list[LabReport], elapsed: float) -> None:
-    """The `check` summary: one table (class, outcome, time) and a count line with what next."""
-    plain = not console.is_terminal or console.no_color
-    table = Table(box=None if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    table.add_column("clase", no_wrap=True, overflow="ellipsis", max_width=48)
-    table.add_column("resultado", ratio=1)
-    table.add_column("tiempo", justify="right", no_wrap=True)
-    for r in reports:
-        mark = Text(OK, style="green") if r.passed else Text(BAD, style="bold red")
-        detail = r.outcome if r.passed else (r.message or OUTCOMES[r.outcome])
-        table.add_row(Text(f"{r.number} {r.title}"), Text.assemble(mark, " ", detail[:160]),
-                      seconds(r.duration))
-    console.print(table)
-    failed = [r for r in reports if not r.passed]
-    total = count_phrase(len(reports), "laboratorio", "laboratorios")
-    if not failed:
-        console.print(Text(f"{total}: todos coinciden con su instantánea · {seconds(elapsed)}",
-                           style="bold green"))
-        return
-    ok = len(reports) - len(failed)
-    console.print(Text(f"{total}: {ok} {'correcto' if ok == 1 else 'correctos'}, "
-                       f"{len(failed)} {'falla' if len(failed) == 1 else 'fallan'} · {seconds(elapsed)}",
-                       style="bold red"))
-    console.print(f"siguiente: compmath run {failed[0].number}")
+def print_lines(console: Console, lines: list[screen.Line]) -> None:
+    """Screen lines on a terminal, with their styles."""
+    console.print(styled(lines), soft_wrap=True, end="")
 
 
-def render_parts(console: Console, parts: list[tuple[str, list[dict[str, Any]]]]) -> None:
-    """The `list` screen: a block per part, aligned columns, pending classes dimmed.
-
-    Built as one Text rather than a Rich Table: a course of a thousand classes must print in
-    about the time of a small one.
-    """
-    columns = ("numero", "titulo", "nivel", "duracion", "estado")
-    heads = ("nº", "título", "nivel", "duración", "estado")
-    every = [row for _, rows in parts for row in rows]
-    widths = [max([len(h)] + [len(str(r[c])) for r in every]) for c, h in zip(columns, heads)]
-    room = console.width - sum(widths) + widths[1] - 2 * (len(columns) - 1)
-    widths[1] = max(12, min(widths[1], room))
-
-    def line(values: list[str]) -> str:
-        cells = [v if len(v) <= w else v[: w - 1] + "…" for v, w in zip(values, widths)]
-        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
-
-    out = Text()
-    for heading, rows in parts:
-        written = sum(r["estado"] != "pendiente" for r in rows)
-        out.append(heading + "\n", style="bold")
-        out.append(line(list(heads)) + "\n", style="bold")
-        for row in rows:
-            style = "dim" if row["estado"] == "pendiente" else ""
-            out.append(line([str(row[c]) for c in columns]) + "\n", style=style)
-        out.append(f"{written} de {count_phrase(len(rows), 'clase', 'clases')} escritas\n\n",
-                   style="dim")
-    console.print(out, soft_wrap=True, end="")
-
-
-def render_diff(console: Console, title: str, columns: tuple[str, ...],
-                rows: list[tuple[list[Any], bool]], footer: list[str], real: bool) -> None:
+def render_diff(
+    console: Console,
+    title: str,
+    columns: tuple[str, ...],
+    rows: list[tuple[list[Any], bool]],
+    footer: list[str],
+    real: bool,
+) -> None:
     """The `diff` screen: per class a heading and a table of moved outputs, then the summary.
 
     `rows` carry the class label in their first cell; a row whose output is "—" is a change of
@@ -237,8 +212,13 @@ def render_diff(console: Console, title: str, columns: tuple[str, ...],
         console.print(Text(label, style="bold"))
         table = Table(box=None if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         for name in columns[1:]:
-            table.add_column(name, overflow="fold", max_width=24 if name == "cambio" else None,
-                             no_wrap=name != "cambio", justify="right" if "Δ" in name else "left")
+            table.add_column(
+                name,
+                overflow="fold",
+                max_width=24 if name == "cambio" else None,
+                no_wrap=name != "cambio",
+                justify="right" if "Δ" in name else "left",
+            )
         lines: list[Text] = []
         for cells, is_real in group:
             mark, style = (BAD, "bold red") if is_real else (OK, "green")
@@ -247,9 +227,14 @@ def render_diff(console: Console, title: str, columns: tuple[str, ...],
                 continue
             table.add_row(*[str(c) for c in cells[1:-1]], Text(f"{mark} {cells[-1]}", style=style))
             change = " · ".join(str(c) for c in cells[6:8] if c)
-            lines += [Text(f"  {mark} {cells[1]}: {cells[2]}", style=style),
-                      Text(f"      {cells[3]}: {cells[4] or '—'} → {cells[5] or '—'}"
-                           + (f" · Δ {change}" if change else "") + f" · {cells[-1]}")]
+            lines += [
+                Text(f"  {mark} {cells[1]}: {cells[2]}", style=style),
+                Text(
+                    f"      {cells[3]}: {cells[4] or '—'} → {cells[5] or '—'}"
+                    + (f" · Δ {change}" if change else "")
+                    + f" · {cells[-1]}"
+                ),
+            ]
         natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
         if table.row_count and natural <= console.width:
             console.print(table)
@@ -277,11 +262,16 @@ def render_page(console: Console, markdown: str) -> None:
 def render_lint(console: Console, problems: list[Any], classes: int) -> None:
     """The `lint` report: one line per problem (file: what — hint), then a count."""
     for p in problems:
-        console.print(Text.assemble((f"{p.file}: ", "bold"), (p.what, "red"), f" — {p.hint}"),
-                      soft_wrap=True)
+        console.print(
+            Text.assemble((f"{p.file}: ", "bold"), (p.what, "red"), f" — {p.hint}"), soft_wrap=True
+        )
     checked = count_phrase(classes, "clase revisada", "clases revisadas")
     if problems:
-        console.print(Text(f"{count_phrase(len(problems), 'problema', 'problemas')} · {checked}",
-                           style="bold red"))
+        console.print(
+            Text(
+                f"{count_phrase(len(problems), 'problema', 'problemas')} · {checked}",
+                style="bold red",
+            )
+        )
     else:
         console.print(Text(f"{OK} el curso está en orden · {checked}", style="bold green"))

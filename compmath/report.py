@@ -27,8 +27,12 @@ OUTCOMES = {
     "configuracion": "error en los archivos de la clase",
 }
 SIGNAL_NAMES = {
-    "SIGSEGV": "violación de segmento", "SIGABRT": "abortado", "SIGKILL": "matado",
-    "SIGFPE": "error aritmético", "SIGBUS": "error de bus", "SIGILL": "instrucción ilegal",
+    "SIGSEGV": "violación de segmento",
+    "SIGABRT": "abortado",
+    "SIGKILL": "matado",
+    "SIGFPE": "error aritmético",
+    "SIGBUS": "error de bus",
+    "SIGILL": "instrucción ilegal",
     "SIGTERM": "terminado",
 }
 
@@ -73,12 +77,19 @@ class LabReport:
             "duracion_s": round(self.duration, 4),
             "salidas": self.outputs,
             "diferencias": [
-                {"ruta": d.path, "tipo": d.kind, "esperado": d.expected, "obtenido": d.obtained,
-                 "error_absoluto": d.abs_error, "tolerancia": d.tolerance}
+                {
+                    "ruta": d.path,
+                    "tipo": d.kind,
+                    "esperado": d.expected,
+                    "obtenido": d.obtained,
+                    "error_absoluto": d.abs_error,
+                    "tolerancia": d.tolerance,
+                }
                 for d in self.differences
             ],
-            "errores_de_esquema": [{"ruta": i.path, "mensaje": i.message}
-                                   for i in self.schema_issues],
+            "errores_de_esquema": [
+                {"ruta": i.path, "mensaje": i.message} for i in self.schema_issues
+            ],
             "traza": self.traceback,
             "stdout": self.stdout,
             "stderr": self.stderr,
@@ -90,32 +101,40 @@ def crash_message(reply: dict[str, Any], timeout: float, memory: int) -> tuple[s
     state = reply.get("estado")
     gib = f"{memory / 1024**3:g} GiB"
     if state == "tiempo":
-        return "tiempo_agotado", (f"el laboratorio superó el límite de {timeout:g} s y se detuvo "
-                                  "(súbelo con --timeout)")
+        return "tiempo_agotado", (
+            f"el laboratorio superó el límite de {timeout:g} s y se detuvo (súbelo con --timeout)"
+        )
     if state == "memoria":
         detail = f": {reply['mensaje']}" if reply.get("mensaje") else ""
-        return "memoria_agotada", (f"el laboratorio superó el límite de memoria de {gib} "
-                                   f"({reply.get('tipo', 'MemoryError')}{detail}; "
-                                   "súbelo con --memory)")
+        return "memoria_agotada", (
+            f"el laboratorio superó el límite de memoria de {gib} "
+            f"({reply.get('tipo', 'MemoryError')}{detail}; "
+            "súbelo con --memory)"
+        )
     if state == "senal":
         name = str(reply.get("nombre_senal", "?"))
         what = SIGNAL_NAMES.get(name, "señal")
         peak = int(reply.get("memoria_pico") or 0)
         if memory and name != "SIGKILL" and peak >= memory // 2:
             # a fault while at the address-space limit: a failed stack or buffer allocation
-            return "memoria_agotada", (f"el laboratorio murió por la señal {name} ({what}) con la "
-                                       f"memoria al límite ({peak / 1024**2:.0f} MiB de {gib}; "
-                                       "súbelo con --memory)")
+            return "memoria_agotada", (
+                f"el laboratorio murió por la señal {name} ({what}) con la "
+                f"memoria al límite ({peak / 1024**2:.0f} MiB de {gib}; "
+                "súbelo con --memory)"
+            )
         if name == "SIGKILL":
             what = "matado desde fuera: ¿el sistema se quedó sin memoria?"
         return "senal", f"el laboratorio murió por la señal {name} ({what})"
     if state == "salida":
         shown = repr(reply["mensaje"]) if "mensaje" in reply else reply.get("codigo")
-        return "salida_prematura", (f"el laboratorio llamó a sys.exit({shown}) "
-                                    "en vez de devolver sus salidas")
+        return "salida_prematura", (
+            f"el laboratorio llamó a sys.exit({shown}) en vez de devolver sus salidas"
+        )
     if state == "sin_resultado":
-        return "salida_prematura", (f"el proceso del laboratorio terminó (código {reply.get('codigo')}) "
-                                    "sin devolver sus salidas; ¿llamó a os._exit?")
+        return "salida_prematura", (
+            f"el proceso del laboratorio terminó (código {reply.get('codigo')}) "
+            "sin devolver sus salidas; ¿llamó a os._exit?"
+        )
     if state == "no_representable":
         if reply.get("ruta") == "salida":
             return "no_representable", str(reply.get("mensaje"))
@@ -138,9 +157,13 @@ def describe_difference(d: Difference) -> str:
     if d.kind == "valor" and d.abs_error is not None and d.tolerance is not None:
         detail = f"error {d.abs_error:.3g} > tolerancia {d.tolerance:.3g}"
     else:
-        detail = {"tipo": "cambia el tipo", "falta": "falta en la salida",
-                  "sobra": "no está en la instantánea", "longitud": "cambia la longitud",
-                  "valor": "valor distinto"}[d.kind]
+        detail = {
+            "tipo": "cambia el tipo",
+            "falta": "falta en la salida",
+            "sobra": "no está en la instantánea",
+            "longitud": "cambia la longitud",
+            "valor": "valor distinto",
+        }[d.kind]
     return f"{d.path}: esperado {_short(d.expected)}, obtenido {_short(d.obtained)} ({detail})"
 
 

@@ -22,8 +22,9 @@ PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 BALLAST_BYTES = 4 * 1024 * 1024  # address space given back when memory runs out, so the report fits
-OUT_OF_MEMORY = json.dumps({"estado": "memoria", "tipo": "MemoryError", "mensaje": "",
-                            "traza": ""}).encode("ascii")
+OUT_OF_MEMORY = json.dumps(
+    {"estado": "memoria", "tipo": "MemoryError", "mensaje": "", "traza": ""}
+).encode("ascii")
 MAX_FD = min(resource.getrlimit(resource.RLIMIT_NOFILE)[1], 1 << 20)
 _libc: Any = None
 _ballast: mmap.mmap | None = None
@@ -71,8 +72,9 @@ def _confine(request: dict[str, Any], out_path: str, err_path: str, fault_path: 
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
 
 
-def run_child(request: dict[str, Any], result_path: str, out_path: str, err_path: str,
-              fault_path: str) -> NoReturn:
+def run_child(
+    request: dict[str, Any], result_path: str, out_path: str, err_path: str, fault_path: str
+) -> NoReturn:
     """Run one lab inside the forked child, write its result file and exit."""
     global _ballast
     me = os.getpid()
@@ -87,14 +89,14 @@ def run_child(request: dict[str, Any], result_path: str, out_path: str, err_path
         result = _run_lab(request)
     except SystemExit as exc:
         result = _exit_result(exc)
-    except BaseException as exc:  # noqa: BLE001 (the lab's failure is data for the report)
+    except BaseException as exc:
         result = _describe_safely(exc)
     if os.getpid() != me:  # a fork of the lab came back through here: only the lab reports
         os._exit(0)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except BaseException:  # noqa: BLE001, S110 (a lab may have closed or replaced them)
+        except BaseException:
             pass
     _write_result(result_path, result)
     os._exit(0)
@@ -105,8 +107,10 @@ def _room_for_the_lab(memory: int) -> None:
     with open("/proc/self/statm", "rb") as handle:
         used = int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     if 0 < memory <= used:
-        raise MemoryError(f"el límite no alcanza ni para el trabajador con numpy cargado "
-                          f"({used / 1024**2:.0f} MiB)")
+        raise MemoryError(
+            f"el límite no alcanza ni para el trabajador con numpy cargado "
+            f"({used / 1024**2:.0f} MiB)"
+        )
 
 
 def _exit_result(exc: SystemExit) -> dict[str, Any]:
@@ -119,7 +123,7 @@ def _text(value: object) -> str:
     """str(value), never failing, always encodable as UTF-8."""
     try:
         text = str(value)
-    except BaseException:  # noqa: BLE001 (a lab's __str__ may raise anything)
+    except BaseException:
         return "<no se puede mostrar>"
     return text.encode("utf-8", errors="replace").decode("utf-8")
 
@@ -142,12 +146,19 @@ def _describe_safely(exc: BaseException) -> dict[str, Any] | None:
 
 
 def _describe(exc: BaseException) -> dict[str, Any]:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__)
-              if not f.filename.startswith(PACKAGE_DIR) and "<frozen" not in f.filename]
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if not f.filename.startswith(PACKAGE_DIR) and "<frozen" not in f.filename
+    ]
     lines = traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc)
     kind = "memoria" if isinstance(exc, MemoryError) else "excepcion"
-    return {"estado": kind, "tipo": type(exc).__name__, "mensaje": _text(exc),
-            "traza": _text("Traceback (most recent call last):\n" + "".join(lines))}
+    return {
+        "estado": kind,
+        "tipo": type(exc).__name__,
+        "mensaje": _text(exc),
+        "traza": _text("Traceback (most recent call last):\n" + "".join(lines)),
+    }
 
 
 def _write_result(path: str, result: dict[str, Any] | None) -> None:
@@ -157,7 +168,7 @@ def _write_result(path: str, result: dict[str, Any] | None) -> None:
         data = OUT_OF_MEMORY
     fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
     while data:
-        data = data[os.write(fd, data):]
+        data = data[os.write(fd, data) :]
     os.close(fd)
 
 
@@ -171,15 +182,23 @@ def _run_lab(request: dict[str, Any]) -> dict[str, Any]:
     sys.path.insert(0, os.path.dirname(lab))
     spec = importlib.util.spec_from_file_location("lab", lab)
     if spec is None or spec.loader is None:
-        return {"estado": "excepcion", "tipo": "ImportError", "mensaje": f"no se puede cargar {lab}",
-                "traza": ""}
+        return {
+            "estado": "excepcion",
+            "tipo": "ImportError",
+            "mensaje": f"no se puede cargar {lab}",
+            "traza": "",
+        }
     module = importlib.util.module_from_spec(spec)
     sys.modules["lab"] = module
     spec.loader.exec_module(module)
     run = getattr(module, "run", None)
     if not callable(run):
-        return {"estado": "excepcion", "tipo": "AttributeError",
-                "mensaje": "lab.py no define la función run()", "traza": ""}
+        return {
+            "estado": "excepcion",
+            "tipo": "AttributeError",
+            "mensaje": "lab.py no define la función run()",
+            "traza": "",
+        }
     started = time.perf_counter()
     outputs = run(**request.get("params", {}))
     elapsed = time.perf_counter() - started
@@ -187,13 +206,26 @@ def _run_lab(request: dict[str, Any]) -> dict[str, Any]:
         text = canonical_json(outputs, int(request.get("decimals", 6)))
         text.encode("utf-8")
     except EncodeError as exc:
-        return {"estado": "no_representable", "ruta": exc.path, "mensaje": exc.problem,
-                "duracion": elapsed}
+        return {
+            "estado": "no_representable",
+            "ruta": exc.path,
+            "mensaje": exc.problem,
+            "duracion": elapsed,
+        }
     except RecursionError:
-        return {"estado": "no_representable", "ruta": "salida", "duracion": elapsed,
-                "mensaje": ("la salida anida listas o dicts sin fin "
-                            "(¿una lista que se contiene a sí misma?)")}
+        return {
+            "estado": "no_representable",
+            "ruta": "salida",
+            "duracion": elapsed,
+            "mensaje": (
+                "la salida anida listas o dicts sin fin (¿una lista que se contiene a sí misma?)"
+            ),
+        }
     except UnicodeEncodeError:
-        return {"estado": "no_representable", "ruta": "salida", "duracion": elapsed,
-                "mensaje": "la salida contiene texto que no es Unicode válido (sustituto suelto)"}
+        return {
+            "estado": "no_representable",
+            "ruta": "salida",
+            "duracion": elapsed,
+            "mensaje": "la salida contiene texto que no es Unicode válido (sustituto suelto)",
+        }
     return {"estado": "ok", "salida": text, "duracion": elapsed}

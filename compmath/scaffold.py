@@ -18,12 +18,21 @@ SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 PLAN_HEADER = re.compile(r"^\s*\[\[\s*plan\s*\]\]\s*(#.*)?$")
 # The placeholder lab's outputs, in its order: (name, description, JSON Schema).
 OUTPUTS: list[tuple[str, str, dict[str, Any]]] = [
-    ("n", "El tamaño del ejemplo: se suman los cuadrados de 1 a n.",
-     {"type": "integer", "minimum": 1}),
-    ("suma_de_cuadrados", "Σ k² para k = 1..n, calculada sumando.",
-     {"type": "number", "minimum": 1}),
-    ("coincide_con_la_formula_cerrada", "Verdadero si la suma coincide con n(n+1)(2n+1)/6.",
-     {"type": "boolean"}),
+    (
+        "n",
+        "El tamaño del ejemplo: se suman los cuadrados de 1 a n.",
+        {"type": "integer", "minimum": 1},
+    ),
+    (
+        "suma_de_cuadrados",
+        "Σ k² para k = 1..n, calculada sumando.",
+        {"type": "number", "minimum": 1},
+    ),
+    (
+        "coincide_con_la_formula_cerrada",
+        "Verdadero si la suma coincide con n(n+1)(2n+1)/6.",
+        {"type": "boolean"},
+    ),
 ]
 LAB = '''"""{title}.
 
@@ -80,24 +89,35 @@ def toml_string(text: str) -> str:
 
 def class_toml(number: int, title: str, demo: str, part_meta: dict[str, Any]) -> str:
     """A class.toml that validates against schemas/class.schema.json."""
-    lines = [(f"# Ficha de la clase {number}: los campos estructurados de su página "
-              "(ver schemas/class.schema.json)."),
-             f"numero = {number}", f"titulo = {toml_string(title)}"]
+    lines = [
+        (
+            f"# Ficha de la clase {number}: los campos estructurados de su página "
+            "(ver schemas/class.schema.json)."
+        ),
+        f"numero = {number}",
+        f"titulo = {toml_string(title)}",
+    ]
     for key in ("nivel", "duracion"):
         if isinstance(part_meta.get(key), str):
             lines.append(f"{key} = {toml_string(part_meta[key])}")
-    lines += [f'demo = "{demo}"',
-              'lema = "Por escribir: la idea de la clase en una frase."',
-              'formulas = ["s(n) = Σ_{k=1}^{n} k² = n(n+1)(2n+1)/6"]',
-              'que_calcula = "Por escribir: qué calcula el laboratorio y con qué ejemplo fijo."',
-              'errores_comunes = ["Por escribir: un error frecuente y cómo evitarlo."]',
-              'donde_se_usa = "Por escribir: dónde aparece esta idea en la práctica."',
-              "# Sustituye la lista vacía por bloques [[bibliografia]] (autores, titulo,",
-              "# publicacion, anio, doi) al final del archivo.",
-              "bibliografia = []"]
+    lines += [
+        f'demo = "{demo}"',
+        'lema = "Por escribir: la idea de la clase en una frase."',
+        'formulas = ["s(n) = Σ_{k=1}^{n} k² = n(n+1)(2n+1)/6"]',
+        'que_calcula = "Por escribir: qué calcula el laboratorio y con qué ejemplo fijo."',
+        'errores_comunes = ["Por escribir: un error frecuente y cómo evitarlo."]',
+        'donde_se_usa = "Por escribir: dónde aparece esta idea en la práctica."',
+        "# Sustituye la lista vacía por bloques [[bibliografia]] (autores, titulo,",
+        "# publicacion, anio, doi) al final del archivo.",
+        "bibliografia = []",
+    ]
     for name, description, _ in OUTPUTS:
-        lines += ["", "[[salidas]]", f'nombre = "{name}"',
-                  f"descripcion = {toml_string(description)}"]
+        lines += [
+            "",
+            "[[salidas]]",
+            f'nombre = "{name}"',
+            f"descripcion = {toml_string(description)}",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -116,16 +136,19 @@ def output_schema(class_id: str, number: int, title: str) -> str:
 
 
 def plan_entry(number: int, slug: str, title: str, demo: str) -> str:
-    return (f"[[plan]]\nnumero = {number}\nslug = {toml_string(slug)}\n"
-            f"titulo = {toml_string(title)}\ndemo = {toml_string(demo)}\n")
+    return (
+        f"[[plan]]\nnumero = {number}\nslug = {toml_string(slug)}\n"
+        f"titulo = {toml_string(title)}\ndemo = {toml_string(demo)}\n"
+    )
 
 
 def with_plan_entry(text: str, number: int, entry: str) -> str:
     """part.toml's text with a [[plan]] entry added in number order, comments kept."""
     old = tomllib.loads(text)
     plan = old.get("plan", [])
-    later = [i for i, e in enumerate(plan)
-             if isinstance(e.get("numero"), int) and e["numero"] > number]
+    later = [
+        i for i, e in enumerate(plan) if isinstance(e.get("numero"), int) and e["numero"] > number
+    ]
     lines = text.splitlines(keepends=True)
     headers = [i for i, line in enumerate(lines) if PLAN_HEADER.match(line)]
     if later and len(headers) == len(plan):
@@ -140,12 +163,15 @@ def with_plan_entry(text: str, number: int, entry: str) -> str:
     except tomllib.TOMLDecodeError:
         parsed = {}
     numbers = [e.get("numero") for e in parsed.get("plan", [])]
-    rest_kept = ({k: v for k, v in parsed.items() if k != "plan"}
-                 == {k: v for k, v in old.items() if k != "plan"})
+    rest_kept = {k: v for k, v in parsed.items() if k != "plan"} == {
+        k: v for k, v in old.items() if k != "plan"
+    }
     plan_kept = [n for n in numbers if n != number] == [e.get("numero") for e in plan]
     if not (rest_kept and plan_kept and number in numbers):
-        raise CompmathError("no se puede añadir la clase al plan de part.toml sin alterarlo",
-                            f"añade a mano al final de part.toml:\n{entry}")
+        raise CompmathError(
+            "no se puede añadir la clase al plan de part.toml sin alterarlo",
+            f"añade a mano al final de part.toml:\n{entry}",
+        )
     return new
 
 
@@ -156,53 +182,73 @@ def choose_part(course: Course, number: int, wanted: int | None) -> PartInfo | N
     for part in course.parts:
         if number in [e.get("numero") for e in written_plan(part)]:
             return part
-    spans = {p: [n for n in (e.get("numero") for e in written_plan(p)) if isinstance(n, int)]
-             + [c.number for c in p.classes] for p in course.parts}
+    spans = {
+        p: [n for n in (e.get("numero") for e in written_plan(p)) if isinstance(n, int)]
+        + [c.number for c in p.classes]
+        for p in course.parts
+    }
     for part, numbers in spans.items():
         if numbers and min(numbers) <= number <= max(numbers):
             return part
-    following = [p for p, numbers in spans.items() if numbers and number == max(numbers) + 1
-                 and (p.meta.get("siguiente") or {}).get("numero") != number]
+    following = [
+        p
+        for p, numbers in spans.items()
+        if numbers
+        and number == max(numbers) + 1
+        and (p.meta.get("siguiente") or {}).get("numero") != number
+    ]
     if len(following) == 1:
         return following[0]
-    raise CompmathError(f"no se sabe a qué parte pertenece la clase {number}",
-                        f"indícala: compmath new {number} SLUG --title T --part N")
+    raise CompmathError(
+        f"no se sabe a qué parte pertenece la clase {number}",
+        f"indícala: compmath new {number} SLUG --title T --part N",
+    )
 
 
 def _check_free(course: Course, number: int, slug: str, title: str, part: PartInfo | None) -> None:
     for cls in course.classes:
         if cls.number == number:
-            raise CompmathError(f"el número {number} ya lo usa {course.rel(cls.path)}",
-                                "elige un número libre (compmath list muestra los usados)")
+            raise CompmathError(
+                f"el número {number} ya lo usa {course.rel(cls.path)}",
+                "elige un número libre (compmath list muestra los usados)",
+            )
     for other in course.parts:
         for entry in written_plan(other):
             if entry.get("numero") != number:
                 continue
             if other is not part:
-                raise CompmathError(f"la clase {number} está en el plan de la parte "
-                                    f"{other.number}",
-                                    f"usa --part {other.number} o elige otro número")
+                raise CompmathError(
+                    f"la clase {number} está en el plan de la parte {other.number}",
+                    f"usa --part {other.number} o elige otro número",
+                )
             if entry.get("slug") != slug or entry.get("titulo") != title:
                 raise CompmathError(
                     f"el plan de la parte {other.number} ya reserva la clase {number} como "
                     f"«{entry.get('slug')}» ({entry.get('titulo')})",
                     f"usa esos datos: compmath new {number} {entry.get('slug')} "
-                    f"--title {toml_string(str(entry.get('titulo')))}")
+                    f"--title {toml_string(str(entry.get('titulo')))}",
+                )
 
 
-def scaffold_class(course: Course, number_text: str, slug: str, title: str,
-                   part_number: int | None) -> list[Path]:
+def scaffold_class(
+    course: Course, number_text: str, slug: str, title: str, part_number: int | None
+) -> list[Path]:
     """Create the class's files (and its part if needed) and plan it; return what was written."""
     if not NUMBER.match(number_text):
-        raise CompmathError(f"el número «{number_text}» no tiene tres cifras",
-                            "ejemplo: compmath new 341 mi-clase --title \"Mi clase\"")
+        raise CompmathError(
+            f"el número «{number_text}» no tiene tres cifras",
+            'ejemplo: compmath new 341 mi-clase --title "Mi clase"',
+        )
     if not SLUG.match(slug):
-        raise CompmathError(f"el slug «{slug}» solo admite minúsculas a-z, cifras y guiones",
-                            "ejemplo: compmath new 341 mi-clase --title \"Mi clase\"")
+        raise CompmathError(
+            f"el slug «{slug}» solo admite minúsculas a-z, cifras y guiones",
+            'ejemplo: compmath new 341 mi-clase --title "Mi clase"',
+        )
     title = title.strip()
     if not title or "\n" in title:
-        raise CompmathError("el título está vacío o tiene saltos de línea",
-                            "ejemplo: --title \"Mi clase\"")
+        raise CompmathError(
+            "el título está vacío o tiene saltos de línea", 'ejemplo: --title "Mi clase"'
+        )
     number = int(number_text)
     part = choose_part(course, number, part_number)
     _check_free(course, number, slug, title, part)
@@ -213,25 +259,33 @@ def scaffold_class(course: Course, number_text: str, slug: str, title: str,
         raise CompmathError(f"ya existe {course.rel(schema)}", "bórralo o elige otro número")
     if part is None:
         assert part_number is not None
-        part = PartInfo(part_number,
-                        course.root / "classes" / f"part-{part_number:02d}-parte-{part_number}")
+        part = PartInfo(
+            part_number, course.root / "classes" / f"part-{part_number:02d}-parte-{part_number}"
+        )
     folder = part.path / class_id
     if folder.exists():
         raise CompmathError(f"ya existe {course.rel(folder)}", "no se sobrescribe una clase")
-    part_text = (part.meta_path.read_text(encoding="utf-8") if part.meta_path.exists()
-                 else new_part_toml(part.number))
+    part_text = (
+        part.meta_path.read_text(encoding="utf-8")
+        if part.meta_path.exists()
+        else new_part_toml(part.number)
+    )
     try:
         part_meta = tomllib.loads(part_text)
     except tomllib.TOMLDecodeError as exc:
-        raise CompmathError(f"{course.rel(part.meta_path)} no es TOML válido: {exc}",
-                            "corrígelo antes de añadir clases (compmath lint)") from None
+        raise CompmathError(
+            f"{course.rel(part.meta_path)} no es TOML válido: {exc}",
+            "corrígelo antes de añadir clases (compmath lint)",
+        ) from None
     if number not in [e.get("numero") for e in part_meta.get("plan", []) if isinstance(e, dict)]:
         part_text = with_plan_entry(part_text, number, plan_entry(number, slug, title, demo))
-    files = {folder / "lab.py": LAB.format(title=title),
-             folder / "class.toml": class_toml(number, title, demo, part_meta),
-             folder / "README.md": README.format(number=number, title=title),
-             schema: output_schema(class_id, number, title),
-             part.meta_path: part_text}
+    files = {
+        folder / "lab.py": LAB.format(title=title),
+        folder / "class.toml": class_toml(number, title, demo, part_meta),
+        folder / "README.md": README.format(number=number, title=title),
+        schema: output_schema(class_id, number, title),
+        part.meta_path: part_text,
+    }
     folder.mkdir(parents=True)
     schema.parent.mkdir(exist_ok=True)
     return [path for path, text in files.items() if write_atomic(path, text)]
@@ -239,10 +293,12 @@ def scaffold_class(course: Course, number_text: str, slug: str, title: str,
 
 def new_part_toml(number: int) -> str:
     """A part.toml for a new part: valid, with its prose still to write."""
-    return (f"# Parte {number}: sus datos y su plan de clases "
-            "(el índice y los enlaces se derivan de aquí).\n"
-            f"numero = {number}\n"
-            f'titulo = "Parte {number}"\n'
-            'idea_rectora = "Por escribir: la idea que recorre la parte."\n'
-            'error_a_evitar = "Por escribir: el error que la parte enseña a evitar."\n'
-            'conexion_con_ia = "Por escribir: cómo se conecta la parte con la IA."\n')
+    return (
+        f"# Parte {number}: sus datos y su plan de clases "
+        "(el índice y los enlaces se derivan de aquí).\n"
+        f"numero = {number}\n"
+        f'titulo = "Parte {number}"\n'
+        'idea_rectora = "Por escribir: la idea que recorre la parte."\n'
+        'error_a_evitar = "Por escribir: el error que la parte enseña a evitar."\n'
+        'conexion_con_ia = "Por escribir: cómo se conecta la parte con la IA."\n'
+    )

@@ -19,8 +19,13 @@ from compmath.snaprev import (
     snapshots_at,
 )
 
-KIND_LABELS = {"nueva": "salida nueva", "eliminada": "salida eliminada", "tipo": "cambia el tipo",
-               "forma": "cambia la forma", "valor": "cambia el valor"}
+KIND_LABELS = {
+    "nueva": "salida nueva",
+    "eliminada": "salida eliminada",
+    "tipo": "cambia el tipo",
+    "forma": "cambia la forma",
+    "valor": "cambia el valor",
+}
 
 
 @dataclass(frozen=True)
@@ -44,11 +49,20 @@ class OutputChange:
         return self.beyond > 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"salida": self.name, "cambio": self.kind, "ruta": self.path, "antes": self.before,
-                "despues": self.after, "cambio_absoluto": self.abs_change,
-                "cambio_relativo": self.rel_change, "tolerancia": self.tolerance,
-                "elementos_cambiados": self.changed, "fuera_de_tolerancia": self.beyond,
-                "real": self.real, "detalle": self.detail}
+        return {
+            "salida": self.name,
+            "cambio": self.kind,
+            "ruta": self.path,
+            "antes": self.before,
+            "despues": self.after,
+            "cambio_absoluto": self.abs_change,
+            "cambio_relativo": self.rel_change,
+            "tolerancia": self.tolerance,
+            "elementos_cambiados": self.changed,
+            "fuera_de_tolerancia": self.beyond,
+            "real": self.real,
+            "detalle": self.detail,
+        }
 
 
 @dataclass(frozen=True)
@@ -66,14 +80,24 @@ class ClassDiff:
 
     @property
     def real(self) -> bool:
-        return (self.status in ("nueva", "eliminada") or self.order_changed
-                or any(o.real for o in self.outputs))
+        return (
+            self.status in ("nueva", "eliminada")
+            or self.order_changed
+            or any(o.real for o in self.outputs)
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"numero": self.number, "clase": self.class_id, "titulo": self.title,
-                "estado": self.status, "instantanea": self.snapshot, "real": self.real,
-                "orden_cambiado": self.order_changed, "num_salidas": self.count,
-                "salidas": [o.to_dict() for o in self.outputs]}
+        return {
+            "numero": self.number,
+            "clase": self.class_id,
+            "titulo": self.title,
+            "estado": self.status,
+            "instantanea": self.snapshot,
+            "real": self.real,
+            "orden_cambiado": self.order_changed,
+            "num_salidas": self.count,
+            "salidas": [o.to_dict() for o in self.outputs],
+        }
 
 
 @dataclass(frozen=True)
@@ -94,14 +118,22 @@ class SnapshotDiff:
     def to_dict(self) -> dict[str, Any]:
         """The JSON of `compmath diff --json` (schemas/diff.schema.json)."""
         changed = self.with_status("cambiada")
-        summary = {"clases": len(self.classes), "cambiadas": len(changed),
-                   "nuevas": len(self.with_status("nueva")),
-                   "eliminadas": len(self.with_status("eliminada")),
-                   "sin_cambios": len(self.with_status("sin_cambios")),
-                   "solo_ruido": sum(not c.real for c in changed)}
-        return {"version": 1, "base": self.base, "commit": self.commit,
-                "hay_cambios_reales": self.real, "resumen": summary,
-                "clases": [c.to_dict() for c in self.classes]}
+        summary = {
+            "clases": len(self.classes),
+            "cambiadas": len(changed),
+            "nuevas": len(self.with_status("nueva")),
+            "eliminadas": len(self.with_status("eliminada")),
+            "sin_cambios": len(self.with_status("sin_cambios")),
+            "solo_ruido": sum(not c.real for c in changed),
+        }
+        return {
+            "version": 1,
+            "base": self.base,
+            "commit": self.commit,
+            "hay_cambios_reales": self.real,
+            "resumen": summary,
+            "clases": [c.to_dict() for c in self.classes],
+        }
 
 
 def _leaves(value: Any) -> int:
@@ -133,8 +165,12 @@ def _output_change(name: str, before: Any, after: Any, diffs: list[Difference]) 
     structural = [d for d in diffs if d.kind != "valor"]
     if structural:
         worst = next((d for d in structural if d.kind == "tipo"), structural[0])
-        detail = {"tipo": "cambia el tipo", "longitud": f"longitud {worst.expected} → {worst.obtained}",
-                  "falta": "desaparece una clave", "sobra": "aparece una clave"}[worst.kind]
+        detail = {
+            "tipo": "cambia el tipo",
+            "longitud": f"longitud {worst.expected} → {worst.obtained}",
+            "falta": "desaparece una clave",
+            "sobra": "aparece una clave",
+        }[worst.kind]
         old, new = worst.expected, worst.obtained
         if worst.kind == "longitud":  # compare() reports the lengths; show the lists
             try:
@@ -142,24 +178,39 @@ def _output_change(name: str, before: Any, after: Any, diffs: list[Difference]) 
             except (KeyError, IndexError, TypeError):
                 pass
         kind = "tipo" if worst.kind == "tipo" else "forma"
-        return OutputChange(name, kind, worst.path, old, new, changed=len(diffs), beyond=beyond,
-                            detail=detail)
+        return OutputChange(
+            name, kind, worst.path, old, new, changed=len(diffs), beyond=beyond, detail=detail
+        )
     worst = max(diffs, key=_severity)
     numeric = isinstance(worst.expected, (int, float)) and not isinstance(worst.expected, bool)
-    rel = worst.abs_error / abs(worst.expected) if (
-        numeric and worst.abs_error is not None and worst.expected) else None
+    rel = (
+        worst.abs_error / abs(worst.expected)
+        if (numeric and worst.abs_error is not None and worst.expected)
+        else None
+    )
     leaves = _leaves(before)
     detail = f"{len(diffs)} de {leaves} elementos cambian" if leaves > 1 else ""
     if leaves > 1 and 0 < beyond < len(diffs):
         detail += f", {beyond} fuera de tolerancia"
-    return OutputChange(name, "valor", worst.path, worst.expected, worst.obtained,
-                        _short(worst.abs_error), _short(rel), _short(worst.tolerance),
-                        len(diffs), beyond, detail)
+    return OutputChange(
+        name,
+        "valor",
+        worst.path,
+        worst.expected,
+        worst.obtained,
+        _short(worst.abs_error),
+        _short(rel),
+        _short(worst.tolerance),
+        len(diffs),
+        beyond,
+        detail,
+    )
 
 
-def diff_outputs(course: Course, cls: ClassInfo, base: dict[str, Any],
-                 work: dict[str, Any]) -> list[OutputChange]:
-    """Every output that moved, in the snapshot's order (new outputs last), with `run`'s tolerances."""
+def diff_outputs(
+    course: Course, cls: ClassInfo, base: dict[str, Any], work: dict[str, Any]
+) -> list[OutputChange]:
+    """Every output that moved, in snapshot order (new ones last), with `run`'s tolerances."""
     default, per_output = tolerances(course, cls)
     changes = []
     for name in dict.fromkeys([*base, *work]):
@@ -168,8 +219,9 @@ def diff_outputs(course: Course, cls: ClassInfo, base: dict[str, Any],
             changes.append(OutputChange(name, "eliminada", path, base[name], None))
         elif name not in base:
             changes.append(OutputChange(name, "nueva", path, None, work[name]))
-        elif diffs := compare({name: base[name]}, {name: work[name]}, default, per_output,
-                              include_within=True):
+        elif diffs := compare(
+            {name: base[name]}, {name: work[name]}, default, per_output, include_within=True
+        ):
             changes.append(_output_change(name, base[name], work[name], diffs))
     return changes
 
@@ -206,12 +258,17 @@ def diff_snapshots(course: Course, names: list[str], base: str = "HEAD") -> Snap
             if old is not None:
                 data = at_revision(top, commit, old[1], where_base)
                 title = cls.title if cls else old[0][4:].replace("-", " ").capitalize()
-                result.append(ClassDiff(number, old[0], title, "eliminada", old[1],
-                                        count=len(data)))
+                result.append(
+                    ClassDiff(number, old[0], title, "eliminada", old[1], count=len(data))
+                )
             continue
         rel = cls.snapshot.relative_to(top).as_posix()
-        work = parse_snapshot(cls.snapshot.read_bytes(), rel, "del árbol de trabajo",
-                              f"regénérala: compmath update {number}")
+        work = parse_snapshot(
+            cls.snapshot.read_bytes(),
+            rel,
+            "del árbol de trabajo",
+            f"regénérala: compmath update {number}",
+        )
         if old is None:
             result.append(ClassDiff(number, cls.id, cls.title, "nueva", rel, count=len(work)))
             continue

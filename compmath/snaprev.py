@@ -17,36 +17,47 @@ def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     try:
         return subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
     except FileNotFoundError:
-        raise CompmathError("git no está instalado (compmath diff lo necesita)",
-                            "instálalo y vuelve a ejecutar compmath diff") from None
+        raise CompmathError(
+            "git no está instalado (compmath diff lo necesita)",
+            "instálalo y vuelve a ejecutar compmath diff",
+        ) from None
 
 
 def git_toplevel(root: Path) -> Path:
     """The top folder of the git repository holding the course root."""
     proc = _git(root, "rev-parse", "--show-toplevel")
     if proc.returncode != 0:
-        raise CompmathError(f"la raíz del curso {root} no está en un repositorio git",
-                            "compmath diff compara con git: entra en el repositorio o usa --root RUTA")
+        raise CompmathError(
+            f"la raíz del curso {root} no está en un repositorio git",
+            "compmath diff compara con git: entra en el repositorio o usa --root RUTA",
+        )
     return Path(proc.stdout.decode("utf-8").strip()).resolve()
 
 
 def resolve_revision(top: Path, rev: str) -> str:
     """The full commit id that `rev` names; CompmathError if it names none."""
-    proc = None if rev.startswith("-") else _git(top, "rev-parse", "--verify", "--quiet",
-                                                 f"{rev}^{{commit}}")
+    proc = (
+        None
+        if rev.startswith("-")
+        else _git(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    )
     if proc is None or proc.returncode != 0:
         raise CompmathError(f"la revisión «{rev}» no existe en el repositorio {top}", REVISION_HINT)
     return proc.stdout.decode("ascii").strip()
 
 
 def snapshots_at(top: Path, commit: str, classes_dir: str) -> dict[int, tuple[str, str]]:
-    """Number -> (class id, snapshot path) of every `classes/part-*/NNN-*/expected.json` at commit."""
+    """Number -> (class id, path) of every `classes/part-*/NNN-*/expected.json` at commit."""
     proc = _git(top, "ls-tree", "-r", "-z", "--name-only", commit, "--", classes_dir)
     found: dict[int, tuple[str, str]] = {}
     for name in proc.stdout.decode("utf-8", "replace").split("\0"):
         pieces = name.split("/")
-        if (len(pieces) >= 3 and pieces[-1] == "expected.json" and PART_DIR.match(pieces[-3])
-                and (match := CLASS_DIR.match(pieces[-2]))):
+        if (
+            len(pieces) >= 3
+            and pieces[-1] == "expected.json"
+            and PART_DIR.match(pieces[-3])
+            and (match := CLASS_DIR.match(pieces[-2]))
+        ):
             found.setdefault(int(match.group(1)), (pieces[-2], name))
     return found
 
@@ -58,10 +69,14 @@ def parse_snapshot(raw: bytes, path: str, where: str, hint: str) -> dict[str, An
     except UnicodeDecodeError:
         raise CompmathError(f"la instantánea {path} {where} no está en UTF-8", hint) from None
     except json.JSONDecodeError as exc:
-        problem = "está vacía" if not raw.strip() else (
-            f"línea {exc.lineno}, columna {exc.colno}: {exc.msg}")
-        raise CompmathError(f"la instantánea {path} {where} no es JSON válido ({problem})",
-                            hint) from None
+        problem = (
+            "está vacía"
+            if not raw.strip()
+            else (f"línea {exc.lineno}, columna {exc.colno}: {exc.msg}")
+        )
+        raise CompmathError(
+            f"la instantánea {path} {where} no es JSON válido ({problem})", hint
+        ) from None
     if not isinstance(data, dict):
         raise CompmathError(f"la instantánea {path} {where} no es un objeto JSON", hint)
     return data
@@ -70,5 +85,6 @@ def parse_snapshot(raw: bytes, path: str, where: str, hint: str) -> dict[str, An
 def at_revision(top: Path, commit: str, path: str, where: str) -> dict[str, Any]:
     """The parsed snapshot `path` (relative to `top`) as committed in `commit`."""
     raw = _git(top, "cat-file", "blob", f"{commit}:{path}").stdout
-    return parse_snapshot(raw, path, where,
-                          "corrígela en esa revisión o compara con otra: compmath diff --base REV")
+    return parse_snapshot(
+        raw, path, where, "corrígela en esa revisión o compara con otra: compmath diff --base REV"
+    )

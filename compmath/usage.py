@@ -8,14 +8,26 @@ from typing import Any
 PATTERNS = [
     (r"No such command '(.+?)'", "no existe la orden «{0}»", "prueba: compmath --help"),
     (r"No such option: (\S+)", "opción desconocida {0}", "prueba: compmath {cmd} --help"),
-    (r"Missing (?:argument|parameter):? '?([^'.]+)'?", "falta el argumento {0}",
-     "prueba: compmath {cmd} --help"),
-    (r"Option '(.+?)' requires an argument", "la opción {0} necesita un valor",
-     "prueba: compmath {cmd} --help"),
-    (r"Invalid value for (.+?): (.+)", "valor no válido para {0}: {1}",
-     "prueba: compmath {cmd} --help"),
-    (r"Got unexpected extra arguments? \((.+)\)", "argumentos de más: {0}",
-     "prueba: compmath {cmd} --help"),
+    (
+        r"Missing (?:argument|parameter):? '?([^'.]+)'?",
+        "falta el argumento {0}",
+        "prueba: compmath {cmd} --help",
+    ),
+    (
+        r"Option '(.+?)' requires an argument",
+        "la opción {0} necesita un valor",
+        "prueba: compmath {cmd} --help",
+    ),
+    (
+        r"Invalid value for (.+?): (.+)",
+        "valor no válido para {0}: {1}",
+        "prueba: compmath {cmd} --help",
+    ),
+    (
+        r"Got unexpected extra arguments? \((.+)\)",
+        "argumentos de más: {0}",
+        "prueba: compmath {cmd} --help",
+    ),
 ]
 TRANSLATIONS = [
     (r"'(.*)' is not a valid (?:integer|int)(?: range)?\.", r"«\1» no es un número entero"),

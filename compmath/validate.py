@@ -58,7 +58,9 @@ def load_schema(path: Path) -> tuple[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise CompmathError(f"falta el esquema {path}", "créalo (compmath new genera uno)") from None
+        raise CompmathError(
+            f"falta el esquema {path}", "créalo (compmath new genera uno)"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CompmathError(f"no se puede leer {path}: {exc}", "revisa el archivo") from None
     try:
@@ -81,25 +83,48 @@ def _spanish(error: Any) -> str:
         extra = [k for k in instance if k not in props] if isinstance(instance, dict) else []
         return f"clave no permitida «{extra[0] if extra else '?'}»"
     if kind == "type":
-        names = {"integer": "entero", "number": "número", "string": "texto", "boolean": "booleano",
-                 "array": "lista", "object": "objeto", "null": "null"}
+        names = {
+            "integer": "entero",
+            "number": "número",
+            "string": "texto",
+            "boolean": "booleano",
+            "array": "lista",
+            "object": "objeto",
+            "null": "null",
+        }
         wanted = value if isinstance(value, list) else [value]
-        return f"se esperaba {' o '.join(names.get(w, w) for w in wanted)} y hay {json.dumps(instance)[:60]}"
+        wanted_text = " o ".join(names.get(str(w), str(w)) for w in wanted)
+        return f"se esperaba {wanted_text} y hay {json.dumps(instance)[:60]}"
     simple = {
-        "minimum": "es menor que el mínimo {v}", "maximum": "es mayor que el máximo {v}",
-        "exclusiveMinimum": "debe ser mayor que {v}", "exclusiveMaximum": "debe ser menor que {v}",
-        "minItems": "tiene menos de {v} elementos", "maxItems": "tiene más de {v} elementos",
-        "const": "debe valer {v}", "enum": "debe ser uno de {v}", "pattern": "no sigue el patrón {v}",
-        "multipleOf": "debe ser múltiplo de {v}", "minLength": "es más corto que {v} caracteres",
-        "minProperties": "tiene menos de {v} claves", "uniqueItems": "tiene elementos repetidos",
+        "minimum": "es menor que el mínimo {v}",
+        "maximum": "es mayor que el máximo {v}",
+        "exclusiveMinimum": "debe ser mayor que {v}",
+        "exclusiveMaximum": "debe ser menor que {v}",
+        "minItems": "tiene menos de {v} elementos",
+        "maxItems": "tiene más de {v} elementos",
+        "const": "debe valer {v}",
+        "enum": "debe ser uno de {v}",
+        "pattern": "no sigue el patrón {v}",
+        "multipleOf": "debe ser múltiplo de {v}",
+        "minLength": "es más corto que {v} caracteres",
+        "minProperties": "tiene menos de {v} claves",
+        "uniqueItems": "tiene elementos repetidos",
     }
     if kind in simple:
-        return f"{json.dumps(instance, ensure_ascii=False)[:60]} " + simple[kind].format(v=json.dumps(value, ensure_ascii=False))
+        return f"{json.dumps(instance, ensure_ascii=False)[:60]} " + simple[kind].format(
+            v=json.dumps(value, ensure_ascii=False)
+        )
     return str(error.message)
 
 
-def validate(schema_text: str, schema: Any, instance: Any, instance_text: str,
-             schema_path: Path, base: str = "salida") -> list[SchemaIssue]:
+def validate(
+    schema_text: str,
+    schema: Any,
+    instance: Any,
+    instance_text: str,
+    schema_path: Path,
+    base: str = "salida",
+) -> list[SchemaIssue]:
     """Return the violations of `instance` against `schema` (empty when valid)."""
     verdict = _verdict_file(schema_text, instance_text)
     if verdict.exists():

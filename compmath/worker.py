@@ -18,8 +18,13 @@ if TYPE_CHECKING:
 
 # One BLAS thread per lab: labs are small, workers run in parallel, and a many-core machine
 # would otherwise reserve per-thread buffers that break numpy's import under the memory limit.
-THREAD_CAPS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
-               "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+THREAD_CAPS = (
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+)
 
 
 def _worker_env() -> dict[str, str]:
@@ -52,11 +57,16 @@ class Worker:
             bufsize=1,
         )
 
-    def send(self, request: "LabRequest") -> bool:
+    def send(self, request: LabRequest) -> bool:
         """Hand one request to the worker; False if the worker is gone."""
-        message = {"id": request.key, "lab": str(request.lab), "params": request.params,
-                   "timeout": request.timeout, "memory": request.memory,
-                   "decimals": request.decimals}
+        message = {
+            "id": request.key,
+            "lab": str(request.lab),
+            "params": request.params,
+            "timeout": request.timeout,
+            "memory": request.memory,
+            "decimals": request.decimals,
+        }
         assert self.proc.stdin
         try:
             self.proc.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
@@ -65,7 +75,7 @@ class Worker:
             return False
         return True
 
-    def receive(self, request: "LabRequest") -> dict[str, Any]:
+    def receive(self, request: LabRequest) -> dict[str, Any]:
         """Wait for the reply to `request`; a dead worker is reported as a reply."""
         assert self.proc.stdout
         try:
@@ -77,7 +87,7 @@ class Worker:
         reply: dict[str, Any] = json.loads(line)
         return reply
 
-    def ask(self, request: "LabRequest") -> dict[str, Any]:
+    def ask(self, request: LabRequest) -> dict[str, Any]:
         """Send one request and wait for its reply."""
         self.send(request)
         return self.receive(request)
@@ -86,7 +96,7 @@ class Worker:
         return self.proc.poll() is None
 
     def close(self) -> None:
-        """Stop the worker without waiting: on SIGTERM it kills its running lab's group and exits."""
+        """Stop the worker without waiting: on SIGTERM it kills its running lab, then exits."""
         if self.proc.poll() is None:
             try:
                 self.proc.terminate()

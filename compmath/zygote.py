@@ -38,7 +38,7 @@ def _read_preview(path: str, limit: int = OUTPUT_PREVIEW) -> tuple[str, int]:
 
 
 def _wait(pid: int, timeout: float) -> tuple[int, int] | None:
-    """Wait up to `timeout` s for the child: (wait status, peak RSS in bytes), or None on timeout."""
+    """Wait up to `timeout` s for the child: (wait status, peak RSS in bytes); None on timeout."""
     deadline = time.monotonic() + timeout
     poller = select.poll()
     poller.register(0, 0)  # no events asked for: only a hang-up of the runner's end is reported
@@ -107,16 +107,23 @@ def reap_orphans() -> None:
 def _fault_trace(path: str) -> str:
     """faulthandler's dump after a fatal signal, without compmath's own frames."""
     text, _ = _read_preview(path, FAULT_PREVIEW)
-    keep = [line for line in text.splitlines()
-            if line.strip() and sandbox.PACKAGE_DIR not in line and "<frozen" not in line
-            and not line.startswith(("Extension modules", "Current thread", "Thread 0x"))]
+    keep = [
+        line
+        for line in text.splitlines()
+        if line.strip()
+        and sandbox.PACKAGE_DIR not in line
+        and "<frozen" not in line
+        and not line.startswith(("Extension modules", "Current thread", "Thread 0x"))
+    ]
     return "\n".join(keep) + "\n" if any("File" in line for line in keep) else ""
 
 
 def handle(request: dict[str, Any], workdir: str) -> dict[str, Any]:
     """Run one request in a forked child and describe how it ended."""
-    paths = [os.path.join(workdir, name)
-             for name in ("result.json", "stdout.txt", "stderr.txt", "fault.txt")]
+    paths = [
+        os.path.join(workdir, name)
+        for name in ("result.json", "stdout.txt", "stderr.txt", "fault.txt")
+    ]
     for path in paths:
         open(path, "w").close()
     result_path, out_path, err_path, fault_path = paths
@@ -143,8 +150,11 @@ def handle(request: dict[str, Any], workdir: str) -> dict[str, Any]:
     reap_orphans()
     _current_child = 0
     status, peak = ended
-    reply: dict[str, Any] = {"id": request.get("id"), "tiempo_total": time.perf_counter() - started,
-                             "memoria_pico": peak}
+    reply: dict[str, Any] = {
+        "id": request.get("id"),
+        "tiempo_total": time.perf_counter() - started,
+        "memoria_pico": peak,
+    }
     reply["stdout"], reply["stdout_bytes"] = _read_preview(out_path)
     reply["stderr"], reply["stderr_bytes"] = _read_preview(err_path)
     try:
@@ -158,8 +168,12 @@ def handle(request: dict[str, Any], workdir: str) -> dict[str, Any]:
         reply["estado"] = "tiempo"
     elif os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
-        reply.update(estado="senal", senal=number, nombre_senal=signal.Signals(number).name,
-                     traza=_fault_trace(fault_path))
+        reply.update(
+            estado="senal",
+            senal=number,
+            nombre_senal=signal.Signals(number).name,
+            traza=_fault_trace(fault_path),
+        )
     elif result is not None:
         reply.update(result)
     else:
@@ -190,8 +204,9 @@ def serve() -> None:
     os.dup2(2, 1)  # stray prints of this process must not reach the reply channel
     # A private folder for the labs' result and captured streams (os.mkdir, not tempfile: that
     # module's import is start-up time every `compmath run` would pay).
-    workdir = os.path.join(os.environ.get("TMPDIR") or "/tmp",
-                           f"compmath-{os.getpid()}-{os.urandom(4).hex()}")
+    workdir = os.path.join(
+        os.environ.get("TMPDIR") or "/tmp", f"compmath-{os.getpid()}-{os.urandom(4).hex()}"
+    )
     os.mkdir(workdir, 0o700)
     _workdir = workdir
     try:
