@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,8 @@ def read_json(relative: str) -> Any:
 
 def write_json(relative: str, data: Any) -> None:
     """Replace a cached JSON document atomically; an unwritable cache only costs speed."""
+    import tempfile
+
     target = cache_dir() / relative
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -68,7 +68,9 @@ class ClassInfo:
     @cached_property
     def meta(self) -> dict[str, Any]:
         """The parsed class.toml, or {} when the class has none."""
-        return read_toml(self.meta_path) if self.meta_path.exists() else {}
+        from compmath.metacache import full_metadata
+
+        return full_metadata(self.part.path.parent.parent, self.meta_path)
 
     @property
     def title(self) -> str:
@@ -97,7 +99,9 @@ class PartInfo:
     @cached_property
     def meta(self) -> dict[str, Any]:
         """The parsed part.toml, or {} when the part has none."""
-        return read_toml(self.meta_path) if self.meta_path.exists() else {}
+        from compmath.metacache import full_metadata
+
+        return full_metadata(self.path.parent.parent, self.meta_path)
 
     @property
     def title(self) -> str:

@@ -77,20 +77,31 @@ def run_labs(
     replies: dict[str, dict[str, Any]] = {}
     lock = threading.Lock()
 
+    def next_request() -> LabRequest | None:
+        try:
+            return pending.get_nowait()
+        except queue.Empty:
+            return None
+
     def serve(worker: Worker) -> None:
-        while True:
-            try:
-                request = pending.get_nowait()
-            except queue.Empty:
-                break
-            reply = worker.ask(request)
-            if reply.get("estado") == "trabajador":
+        # Pipelined: the worker gets its next lab before the last reply is judged, so it never
+        # waits for the runner's validation and comparison.
+        request = next_request()
+        if request is not None:
+            worker.send(request)
+        while request is not None:
+            reply = worker.receive(request)
+            if reply.get("estado") == "trabajador":  # the worker died: a fresh one goes on
                 worker.close()
                 worker = take_worker()
+            following = next_request()
+            if following is not None:
+                worker.send(following)
             with lock:
                 replies[request.key] = reply
                 if on_done:
                     on_done(request, reply)
+            request = following
         release_worker(worker)
 
     count = max(1, min(jobs, len(items)))

@@ -178,6 +178,11 @@ def _run_lab(request: dict[str, Any]) -> dict[str, Any]:
     from compmath.encode import EncodeError, canonical_json
 
     lab = str(request["lab"])
+    # The lab's bytecode goes to compmath's cache folder, never beside the course's sources, and
+    # is reused by every later run (even where PYTHONDONTWRITEBYTECODE keeps __pycache__ away).
+    prefix = os.environ.get("COMPMATH_PYCACHE")
+    if prefix:
+        sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
     sys.argv = [lab]
     sys.path.insert(0, os.path.dirname(lab))
     spec = importlib.util.spec_from_file_location("lab", lab)

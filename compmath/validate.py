@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ def json_path(parts: Any, base: str = "salida") -> str:
     return out
 
 
+@cache
 def _jsonschema_version() -> str:
     """The installed jsonschema's version, read from its dist-info name (no import of either)."""
     from importlib.util import find_spec

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING, Any
 
+from compmath.cache import cache_dir
+
 if TYPE_CHECKING:
     from compmath.execute import LabRequest
 
@@ -39,6 +41,7 @@ def _worker_env() -> dict[str, str]:
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     paths = [package_parent] + [p for p in sys.path if p and os.path.isdir(p)]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    env["COMPMATH_PYCACHE"] = str(cache_dir() / "bytecode")
     return env
 
 
