@@ -9,28 +9,17 @@ from __future__ import annotations
 import os
 import sys
 
-LAB_COMMANDS = {"run": 1, "update": 0, "check": 0}
-
-
-def _jobs(argv: list[str]) -> int:
-    for i, arg in enumerate(argv):
-        value = None
-        if arg in ("--jobs", "-j") and i + 1 < len(argv):
-            value = argv[i + 1]
-        elif arg.startswith("--jobs="):
-            value = arg.split("=", 1)[1]
-        if value is not None and value.isdigit():
-            return max(1, int(value))
-    return os.cpu_count() or 1
+LAB_COMMANDS = {"run", "update", "check"}
 
 
 def _warm_start(argv: list[str]) -> None:
+    """For commands that run labs, start the (single) worker before anything else loads."""
     words = [a for a in argv if not a.startswith("-")]
     if not words or words[0] not in LAB_COMMANDS or "--help" in argv or "-h" in argv:
         return
     from compmath.worker import prestart
 
-    prestart(LAB_COMMANDS[words[0]] or _jobs(argv))
+    prestart(1)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import queue
-import threading
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from compmath.cache import read_json, write_json
-from compmath.worker import Worker, release_worker, take_worker
+from compmath.worker import dead_worker_reply, release_worker, take_worker
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY = 2 * 1024**3
@@ -65,53 +64,52 @@ def run_labs(
     on_done: Callable[[LabRequest, dict[str, Any]], None] | None = None,
     meanwhile: Callable[[], None] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Run every request on up to `jobs` workers; return the replies by request key.
+    """Run every request with up to `jobs` labs in flight on one worker; replies by key.
 
-    `on_done` sees each reply as it arrives (judging overlaps the labs still running), and
-    `meanwhile` runs in this thread once every worker has its first lab.
+    One worker imports numpy once and forks a child per lab. The next lab is handed over
+    before the last reply is judged (`on_done`), so the worker never waits for the runner;
+    `meanwhile` runs once the first labs are on their way. If a lab kills the worker, the
+    labs that were in flight with it are run again one at a time, so only the culprit fails.
     """
-    pending: queue.Queue[LabRequest] = queue.Queue()
     items = longest_first(requests)
-    for item in items:
-        pending.put(item)
     replies: dict[str, dict[str, Any]] = {}
-    lock = threading.Lock()
+    queue = deque(items)
+    retry: deque[LabRequest] = deque()
+    in_flight: dict[str, LabRequest] = {}
+    worker = take_worker()
 
-    def next_request() -> LabRequest | None:
-        try:
-            return pending.get_nowait()
-        except queue.Empty:
-            return None
-
-    def serve(worker: Worker) -> None:
-        # Pipelined: the worker gets its next lab before the last reply is judged, so it never
-        # waits for the runner's validation and comparison.
-        request = next_request()
-        if request is not None:
+    def fill() -> None:
+        limit = 1 if retry else max(1, jobs)
+        source = retry if retry else queue
+        while source and len(in_flight) < limit:
+            request = source.popleft()
+            in_flight[request.key] = request
             worker.send(request)
-        while request is not None:
-            reply = worker.receive(request)
-            if reply.get("estado") == "trabajador":  # the worker died: a fresh one goes on
-                worker.close()
-                worker = take_worker()
-            following = next_request()
-            if following is not None:
-                worker.send(following)
-            with lock:
-                replies[request.key] = reply
-                if on_done:
-                    on_done(request, reply)
-            request = following
-        release_worker(worker)
 
-    count = max(1, min(jobs, len(items)))
-    workers = [take_worker() for _ in range(count)]
-    threads = [threading.Thread(target=serve, args=(w,), daemon=True) for w in workers]
-    for thread in threads:
-        thread.start()
+    def settle(request: LabRequest, reply: dict[str, Any]) -> None:
+        replies[request.key] = reply
+        if on_done:
+            on_done(request, reply)
+
+    fill()
     if meanwhile:
         meanwhile()
-    for thread in threads:
-        thread.join()
+    while in_flight:
+        reply = worker.receive_any()
+        if reply is None:  # the worker died with these labs in flight
+            worker.close()
+            worker = take_worker()
+            lost = list(in_flight.values())
+            in_flight.clear()
+            if len(lost) == 1:
+                settle(lost[0], dead_worker_reply(lost[0]))
+            else:
+                retry.extend(lost)
+            fill()
+            continue
+        request = in_flight.pop(str(reply.get("id")))
+        fill()
+        settle(request, reply)
+    release_worker(worker)
     remember_durations(replies, items)
     return replies

@@ -45,8 +45,13 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
+def dead_worker_reply(request: LabRequest) -> dict[str, Any]:
+    """What a lab's reply says when its worker died under it."""
+    return {"id": request.key, "estado": "trabajador", "stdout": "", "stderr": ""}
+
+
 class Worker:
-    """One zygote process; answers one request at a time."""
+    """One zygote process: forks a child per request, several at once, replies as they end."""
 
     def __init__(self) -> None:
         self.proc = subprocess.Popen(
@@ -78,17 +83,21 @@ class Worker:
             return False
         return True
 
-    def receive(self, request: LabRequest) -> dict[str, Any]:
-        """Wait for the reply to `request`; a dead worker is reported as a reply."""
+    def receive_any(self) -> dict[str, Any] | None:
+        """Wait for the next reply, whichever lab it is for; None if the worker is gone."""
         assert self.proc.stdout
         try:
             line = self.proc.stdout.readline()
         except OSError:
             line = ""
         if not line:
-            return {"id": request.key, "estado": "trabajador", "stdout": "", "stderr": ""}
+            return None
         reply: dict[str, Any] = json.loads(line)
         return reply
+
+    def receive(self, request: LabRequest) -> dict[str, Any]:
+        """Wait for the reply to the only request in flight; a dead worker is a reply too."""
+        return self.receive_any() or dead_worker_reply(request)
 
     def ask(self, request: LabRequest) -> dict[str, Any]:
         """Send one request and wait for its reply."""

@@ -17,7 +17,6 @@ import shutil
 import signal
 import sys
 import time
-from collections.abc import Iterator
 from typing import Any
 
 from compmath import sandbox
@@ -26,42 +25,11 @@ OUTPUT_PREVIEW = 64 * 1024
 FAULT_PREVIEW = 16 * 1024
 
 
-class RunnerGone(Exception):
-    """The runner closed our stdin while a lab was running."""
-
-
 def _read_preview(path: str, limit: int = OUTPUT_PREVIEW) -> tuple[str, int]:
     size = os.path.getsize(path)
     with open(path, "rb") as handle:
         data = handle.read(limit)
     return data.decode("utf-8", errors="replace"), size
-
-
-def _wait(pid: int, timeout: float) -> tuple[int, int] | None:
-    """Wait up to `timeout` s for the child: (wait status, peak RSS in bytes); None on timeout."""
-    deadline = time.monotonic() + timeout
-    poller = select.poll()
-    poller.register(0, 0)  # no events asked for: only a hang-up of the runner's end is reported
-    try:
-        fd = os.pidfd_open(pid)
-        poller.register(fd, select.POLLIN)
-    except (AttributeError, OSError):
-        fd = -1
-    try:
-        while True:
-            done, status, usage = os.wait4(pid, os.WNOHANG)
-            if done:
-                return status, usage.ru_maxrss * 1024
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            step = remaining if fd >= 0 else min(0.005, remaining)
-            for ready, _ in poller.poll(step * 1000):
-                if ready == 0:
-                    raise RunnerGone
-    finally:
-        if fd >= 0:
-            os.close(fd)
 
 
 def _kill_group(pid: int) -> None:
@@ -118,47 +86,74 @@ def _fault_trace(path: str) -> str:
     return "\n".join(keep) + "\n" if any("File" in line for line in keep) else ""
 
 
-def handle(request: dict[str, Any], workdir: str) -> dict[str, Any]:
-    """Run one request in a forked child and describe how it ended."""
-    paths = [
-        os.path.join(workdir, name)
-        for name in ("result.json", "stdout.txt", "stderr.txt", "fault.txt")
-    ]
-    for path in paths:
-        open(path, "w").close()
-    result_path, out_path, err_path, fault_path = paths
-    started = time.perf_counter()
+class Running:
+    """One lab in flight: its request, child pid, files, clock and deadline."""
+
+    __slots__ = ("deadline", "folder", "pid", "pidfd", "request", "started")
+
+    def __init__(self, request: dict[str, Any], pid: int, folder: str, pidfd: int) -> None:
+        self.request, self.pid, self.folder, self.pidfd = request, pid, folder, pidfd
+        self.started = time.perf_counter()
+        self.deadline = time.monotonic() + float(request.get("timeout", 60))
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.folder, name)
+
+
+FILES = ("result.json", "stdout.txt", "stderr.txt", "fault.txt")
+_running: dict[int, Running] = {}  # pid -> lab in flight
+_workdir = ""
+_counter = 0
+
+
+def start(request: dict[str, Any]) -> Running:
+    """Fork the child that runs one lab, in a folder of its own, and return at once."""
+    global _counter
+    _counter += 1
+    folder = os.path.join(_workdir, str(_counter))
+    os.mkdir(folder)
+    for name in FILES:
+        open(os.path.join(folder, name), "w").close()
+    paths = [os.path.join(folder, name) for name in FILES]
     sys.stdout.flush()
-    global _current_child
     pid = os.fork()
     if pid == 0:
         try:
-            sandbox.run_child(request, result_path, out_path, err_path, fault_path)
+            sandbox.run_child(request, *paths)
         finally:
             os._exit(70)
-    _current_child = pid
     try:
-        ended = _wait(pid, float(request.get("timeout", 60)))
-    except RunnerGone:
-        _stop(signal.SIGTERM, None)
-        raise
-    _kill_group(pid)  # the lab's own children die with it
-    timed_out = ended is None
-    if ended is None:
-        _, status, usage = os.wait4(pid, 0)
-        ended = (status, usage.ru_maxrss * 1024)
-    reap_orphans()
-    _current_child = 0
-    status, peak = ended
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = -1
+    run = Running(request, pid, folder, pidfd)
+    _running[pid] = run
+    return run
+
+
+def finish(run: Running, ended: tuple[int, int] | None) -> dict[str, Any]:
+    """End what is left of a lab (its group, its strays) and describe how it ended."""
+    _kill_group(run.pid)  # the lab's own children die with it
+    if ended is None:  # timed out
+        _, status, usage = os.wait4(run.pid, 0)
+        status_peak, timed_out = (status, usage.ru_maxrss * 1024), True
+    else:
+        status_peak, timed_out = ended, False
+    del _running[run.pid]
+    if run.pidfd >= 0:
+        os.close(run.pidfd)
+    if not _running:  # strays that left the lab's session are adopted by us: end them now
+        reap_orphans()
+    status, peak = status_peak
     reply: dict[str, Any] = {
-        "id": request.get("id"),
-        "tiempo_total": time.perf_counter() - started,
+        "id": run.request.get("id"),
+        "tiempo_total": time.perf_counter() - run.started,
         "memoria_pico": peak,
     }
-    reply["stdout"], reply["stdout_bytes"] = _read_preview(out_path)
-    reply["stderr"], reply["stderr_bytes"] = _read_preview(err_path)
+    reply["stdout"], reply["stdout_bytes"] = _read_preview(run.path("stdout.txt"))
+    reply["stderr"], reply["stderr_bytes"] = _read_preview(run.path("stderr.txt"))
     try:
-        with open(result_path, encoding="utf-8") as handle_:
+        with open(run.path("result.json"), encoding="utf-8") as handle_:
             result = json.loads(handle_.read() or "null")
     except ValueError:
         result = None
@@ -172,23 +167,26 @@ def handle(request: dict[str, Any], workdir: str) -> dict[str, Any]:
             estado="senal",
             senal=number,
             nombre_senal=signal.Signals(number).name,
-            traza=_fault_trace(fault_path),
+            traza=_fault_trace(run.path("fault.txt")),
         )
     elif result is not None:
         reply.update(result)
     else:
         reply.update(estado="sin_resultado", codigo=os.waitstatus_to_exitcode(status))
+    shutil.rmtree(run.folder, ignore_errors=True)
     return reply
 
 
-_current_child = 0
-_workdir = ""
+def _ended(run: Running) -> tuple[int, int] | None:
+    """(wait status, peak RSS in bytes) if the lab's process has ended, else None."""
+    done, status, usage = os.wait4(run.pid, os.WNOHANG)
+    return (status, usage.ru_maxrss * 1024) if done else None
 
 
 def _stop(signum: int, frame: Any) -> None:
     """On SIGTERM from the runner (or its disappearance), take every lab process down with us."""
-    if _current_child:
-        _kill_group(_current_child)
+    for pid in list(_running):
+        _kill_group(pid)
     reap_orphans()
     if _workdir:
         shutil.rmtree(_workdir, ignore_errors=True)
@@ -196,7 +194,12 @@ def _stop(signum: int, frame: Any) -> None:
 
 
 def serve() -> None:
-    """Answer requests from stdin until it closes."""
+    """Answer requests from stdin until it closes; labs run side by side, replies as they end.
+
+    One event loop over stdin and a pidfd per running lab: a request forks its lab at once,
+    a pidfd that fires (or a deadline that passes) produces that lab's reply. The runner
+    decides how many labs are in flight.
+    """
     global _workdir
     signal.signal(signal.SIGTERM, _stop)
     sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)
@@ -204,37 +207,68 @@ def serve() -> None:
     os.dup2(2, 1)  # stray prints of this process must not reach the reply channel
     # A private folder for the labs' result and captured streams (os.mkdir, not tempfile: that
     # module's import is start-up time every `compmath run` would pay).
-    workdir = os.path.join(
+    _workdir = os.path.join(
         os.environ.get("TMPDIR") or "/tmp", f"compmath-{os.getpid()}-{os.urandom(4).hex()}"
     )
-    os.mkdir(workdir, 0o700)
-    _workdir = workdir
+    os.mkdir(_workdir, 0o700)
     try:
-        for line in _requests():
-            if not line.strip():
+        _loop(channel)
+    finally:
+        for pid in list(_running):
+            _kill_group(pid)
+        shutil.rmtree(_workdir, ignore_errors=True)
+        _workdir = ""
+
+
+def _loop(channel: Any) -> None:
+    poller = select.poll()
+    poller.register(0, select.POLLIN)
+    by_fd: dict[int, Running] = {}
+    buffered = b""
+    extras_loaded = False
+    stdin_open = True
+    while stdin_open or _running:
+        if not extras_loaded and not _running and not poller.poll(0):
+            preload_extras()  # only while idle: a request already waiting goes first
+            extras_loaded = True
+        fallback = any(run.pidfd < 0 for run in _running.values())
+        deadlines = [run.deadline for run in _running.values()]
+        wait = min(deadlines) - time.monotonic() if deadlines else None
+        if fallback:
+            wait = 0.005 if wait is None else min(wait, 0.005)
+        events = poller.poll(None if wait is None else max(0.0, wait) * 1000)
+        for fd, event in events:
+            if fd != 0:
                 continue
-            reply = handle(json.loads(line), workdir)
+            data = os.read(0, 1 << 16) if event & select.POLLIN else b""
+            if not data:  # the runner is gone: nothing left to report to
+                if _running:
+                    _stop(signal.SIGTERM, None)
+                stdin_open = False
+                poller.unregister(0)
+                continue
+            buffered += data
+            *lines, buffered = buffered.split(b"\n")
+            for line in lines:
+                if line.strip():
+                    run = start(json.loads(line))
+                    if run.pidfd >= 0:
+                        by_fd[run.pidfd] = run
+                        poller.register(run.pidfd, select.POLLIN)
+        now = time.monotonic()
+        for run in list(_running.values()):
+            ended = _ended(run)
+            if ended is None and run.deadline > now:
+                continue
+            if run.pidfd >= 0:
+                poller.unregister(run.pidfd)
+                by_fd.pop(run.pidfd, None)
+            reply = finish(run, ended)
             try:
                 channel.write(json.dumps(reply, ensure_ascii=False) + "\n")
                 channel.flush()
             except OSError:
-                break  # the runner is gone
-    finally:
-        _workdir = ""
-        shutil.rmtree(workdir, ignore_errors=True)
-
-
-def _requests() -> Iterator[str]:
-    """Lines from stdin; while none is waiting, preload the extras once."""
-    extras_loaded = False
-    while True:
-        if not extras_loaded and not select.select([sys.stdin], [], [], 0)[0]:
-            preload_extras()
-            extras_loaded = True
-        line = sys.stdin.readline()
-        if not line:
-            return
-        yield line
+                _stop(signal.SIGTERM, None)  # the runner is gone
 
 
 def preload() -> None:
