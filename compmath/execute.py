@@ -76,15 +76,17 @@ def run_labs(
     queue = deque(items)
     retry: deque[LabRequest] = deque()
     in_flight: dict[str, LabRequest] = {}
+    retried: set[str] = set()
     worker = take_worker()
 
     def fill() -> None:
-        limit = 1 if retry else max(1, jobs)
+        # Twice the parallelism in flight: the worker starts a waiting lab the moment one ends.
+        parallel = 1 if retry else max(1, jobs)
         source = retry if retry else queue
-        while source and len(in_flight) < limit:
+        while source and len(in_flight) < (1 if retry else 2 * parallel):
             request = source.popleft()
             in_flight[request.key] = request
-            worker.send(request)
+            worker.send(request, parallel)
 
     def settle(request: LabRequest, reply: dict[str, Any]) -> None:
         replies[request.key] = reply
@@ -101,10 +103,12 @@ def run_labs(
             worker = take_worker()
             lost = list(in_flight.values())
             in_flight.clear()
-            if len(lost) == 1:
-                settle(lost[0], dead_worker_reply(lost[0]))
-            else:
-                retry.extend(lost)
+            for request in lost:
+                if len(lost) == 1 or request.key in retried:  # alone when it died: the culprit
+                    settle(request, dead_worker_reply(request))
+                else:
+                    retried.add(request.key)
+                    retry.append(request)
             fill()
             continue
         request = in_flight.pop(str(reply.get("id")))

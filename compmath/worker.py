@@ -65,9 +65,10 @@ class Worker:
             bufsize=1,
         )
 
-    def send(self, request: LabRequest) -> bool:
-        """Hand one request to the worker; False if the worker is gone."""
+    def send(self, request: LabRequest, parallel: int = 1) -> bool:
+        """Hand one request to the worker (which runs `parallel` labs at once at most)."""
         message = {
+            "paralelo": parallel,
             "id": request.key,
             "lab": str(request.lab),
             "params": request.params,

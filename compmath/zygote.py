@@ -227,7 +227,21 @@ def _loop(channel: Any) -> None:
     buffered = b""
     extras_loaded = False
     stdin_open = True
-    while stdin_open or _running:
+    waiting: list[dict[str, Any]] = []  # requests beyond the runner's parallelism, in order
+
+    def launch(request: dict[str, Any]) -> None:
+        run = start(request)
+        if run.pidfd >= 0:
+            by_fd[run.pidfd] = run
+            poller.register(run.pidfd, select.POLLIN)
+
+    def admit(request: dict[str, Any]) -> None:
+        if len(_running) < max(1, int(request.get("paralelo", 1))):
+            launch(request)
+        else:
+            waiting.append(request)
+
+    while stdin_open or _running or waiting:
         if not extras_loaded and not _running and not poller.poll(0):
             preload_extras()  # only while idle: a request already waiting goes first
             extras_loaded = True
@@ -251,10 +265,7 @@ def _loop(channel: Any) -> None:
             *lines, buffered = buffered.split(b"\n")
             for line in lines:
                 if line.strip():
-                    run = start(json.loads(line))
-                    if run.pidfd >= 0:
-                        by_fd[run.pidfd] = run
-                        poller.register(run.pidfd, select.POLLIN)
+                    admit(json.loads(line))
         now = time.monotonic()
         for run in list(_running.values()):
             ended = _ended(run)
@@ -264,6 +275,8 @@ def _loop(channel: Any) -> None:
                 poller.unregister(run.pidfd)
                 by_fd.pop(run.pidfd, None)
             reply = finish(run, ended)
+            if waiting:  # the freed slot goes to the next lab before the runner hears back
+                launch(waiting.pop(0))
             try:
                 channel.write(json.dumps(reply, ensure_ascii=False) + "\n")
                 channel.flush()
