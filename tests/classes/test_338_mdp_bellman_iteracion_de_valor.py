@@ -72,7 +72,7 @@ def q_values(V, gamma=GAMMA, success=SUCCESS):
 
 
 def policy_iteration(gamma=GAMMA, success=SUCCESS):
-    policy = {s: LEFT for s in range(4)}
+    policy = dict.fromkeys(range(4), LEFT)
     while True:
         V = evaluate({s: {policy[s]: 1} for s in range(4)}, gamma, success)
         Q = q_values(V, gamma, success)

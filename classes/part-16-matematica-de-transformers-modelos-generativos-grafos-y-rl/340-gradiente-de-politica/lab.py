@@ -11,7 +11,7 @@ Reinforcement Learning», Machine Learning 8 (1992); Rafailov et al., «Direct P
 Optimization», NeurIPS 2023, ec. 4; Sutton y Barto (2018), §2.8.
 """
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
