@@ -12,8 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -34,13 +32,25 @@ def compmath_command() -> list[str]:
 
 def timed(command: list[str], cwd: Path = ROOT, shell: bool = False) -> float:
     started = time.perf_counter()
-    subprocess.run(command if not shell else command[0], cwd=cwd, shell=shell,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(
+        command if not shell else command[0],
+        cwd=cwd,
+        shell=shell,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
     return time.perf_counter() - started
 
 
-def side_by_side(a: list[str], b: list[str], repeat: int, cwd_a: Path = ROOT,
-                 cwd_b: Path = ROOT, shell_b: bool = False) -> tuple[float, float]:
+def side_by_side(
+    a: list[str],
+    b: list[str],
+    repeat: int,
+    cwd_a: Path = ROOT,
+    cwd_b: Path = ROOT,
+    shell_b: bool = False,
+) -> tuple[float, float]:
     """Median wall times of a and b, run alternately after one warm-up each."""
     timed(a, cwd_a), timed(b, cwd_b, shell_b)
     times_a, times_b = [], []
@@ -52,8 +62,10 @@ def side_by_side(a: list[str], b: list[str], repeat: int, cwd_a: Path = ROOT,
 
 def shell_loop() -> str:
     """What an instructor would write without compmath: run each lab and diff its snapshot."""
-    return (f'for d in classes/part-*/[0-9]*/; do "{sys.executable}" "$d/lab.py" '
-            '| diff -q - "$d/expected.json" >/dev/null || echo "difiere: $d"; done')
+    return (
+        f'for d in classes/part-*/[0-9]*/; do "{sys.executable}" "$d/lab.py" '
+        '| diff -q - "$d/expected.json" >/dev/null || echo "difiere: $d"; done'
+    )
 
 
 def big_course(target: Path, parts: int = 50, per_part: int = 20) -> Path:
@@ -70,22 +82,29 @@ def big_course(target: Path, parts: int = 50, per_part: int = 20) -> Path:
             class_dir = folder / f"{number}-clase-{number}"
             class_dir.mkdir()
             (class_dir / "class.toml").write_text(
-                re.sub(r"^numero = \d+", f"numero = {number}", meta, flags=re.M), encoding="utf-8")
+                re.sub(r"^numero = \d+", f"numero = {number}", meta, flags=re.M), encoding="utf-8"
+            )
             (class_dir / "lab.py").write_text("def run() -> dict:\n    return {}\n")
-            plan.append(f'[[plan]]\nnumero = {number}\nslug = "clase-{number}"\n'
-                        f'titulo = "Positional encoding"\n')
+            plan.append(
+                f'[[plan]]\nnumero = {number}\nslug = "clase-{number}"\n'
+                f'titulo = "Positional encoding"\n'
+            )
         (folder / "part.toml").write_text(
             re.sub(r"^numero = \d+", f"numero = {p + 1}", part_meta, flags=re.M) + "\n".join(plan),
-            encoding="utf-8")
+            encoding="utf-8",
+        )
     return target
 
 
 def peak_memory_mib(command: list[str]) -> float:
     """Largest resident set of any single process in the command's tree (Linux: KiB units)."""
-    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
-            " stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", code, *command], cwd=ROOT, capture_output=True,
-                         text=True, check=True).stdout
+    code = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
+        " stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *command], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     return int(out.strip()) / 1024
 
 
@@ -95,8 +114,11 @@ def byte_compile() -> None:
     Where PYTHONDONTWRITEBYTECODE is set (as on some shared machines), an editable install
     would otherwise recompile the runner's modules on every call and measure that instead.
     """
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "compmath")],
-                   check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "compmath")],
+        check=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""},
+    )
 
 
 def main() -> None:
@@ -108,30 +130,61 @@ def main() -> None:
     lab = [sys.executable, str(LAB_323)]
     rows = []
 
-    run_t, lab_t = side_by_side(cm + ["run", "323"], lab, args.repeat)
-    rows.append(("compmath run 323 ÷ python lab.py", run_t / lab_t, "<= 1.5",
-                 f"{run_t:.3f} s / {lab_t:.3f} s", run_t / lab_t <= 1.5))
+    run_t, lab_t = side_by_side([*cm, "run", "323"], lab, args.repeat)
+    rows.append(
+        (
+            "compmath run 323 ÷ python lab.py",
+            run_t / lab_t,
+            "<= 1.5",
+            f"{run_t:.3f} s / {lab_t:.3f} s",
+            run_t / lab_t <= 1.5,
+        )
+    )
 
-    check_t, lab_t = side_by_side(cm + ["check"], lab, args.repeat)
-    rows.append(("compmath check (20 clases) ÷ python lab.py", check_t / lab_t, "<= 3",
-                 f"{check_t:.3f} s / {lab_t:.3f} s", check_t / lab_t <= 3))
+    check_t, lab_t = side_by_side([*cm, "check"], lab, args.repeat)
+    rows.append(
+        (
+            "compmath check (20 clases) ÷ python lab.py",
+            check_t / lab_t,
+            "<= 3",
+            f"{check_t:.3f} s / {lab_t:.3f} s",
+            check_t / lab_t <= 3,
+        )
+    )
 
-    check_t, loop_t = side_by_side(cm + ["check"], [shell_loop()], max(3, args.repeat // 2),
-                                   shell_b=True)
-    rows.append(("compmath check ÷ bucle de shell lab.py + diff", check_t / loop_t, "<= 0.333",
-                 f"{check_t:.3f} s / {loop_t:.3f} s", check_t / loop_t <= 1 / 3))
+    check_t, loop_t = side_by_side(
+        [*cm, "check"], [shell_loop()], max(3, args.repeat // 2), shell_b=True
+    )
+    rows.append(
+        (
+            "compmath check ÷ bucle de shell lab.py + diff",
+            check_t / loop_t,
+            "<= 0.333",
+            f"{check_t:.3f} s / {loop_t:.3f} s",
+            check_t / loop_t <= 1 / 3,
+        )
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         big = big_course(Path(tmp))
         env_root = ["--root"]
-        big_t, real_t = side_by_side(cm + ["list"] + env_root + [str(big)],
-                                     cm + ["list"] + env_root + [str(ROOT)], args.repeat)
-    rows.append(("compmath list 1000 clases ÷ curso real", big_t / real_t, "<= 2",
-                 f"{big_t:.3f} s / {real_t:.3f} s", big_t / real_t <= 2))
+        big_t, real_t = side_by_side(
+            [*cm, "list", *env_root, str(big)], [*cm, "list", *env_root, str(ROOT)], args.repeat
+        )
+    rows.append(
+        (
+            "compmath list 1000 clases ÷ curso real",
+            big_t / real_t,
+            "<= 2",
+            f"{big_t:.3f} s / {real_t:.3f} s",
+            big_t / real_t <= 2,
+        )
+    )
 
-    peak = peak_memory_mib(cm + ["check"])
-    rows.append(("memoria pico de compmath check (MiB)", peak, "<= 150", "proceso mayor",
-                 peak <= 150))
+    peak = peak_memory_mib([*cm, "check"])
+    rows.append(
+        ("memoria pico de compmath check (MiB)", peak, "<= 150", "proceso mayor", peak <= 150)
+    )
 
     width = max(len(r[0]) for r in rows)
     print(f"{'medida':<{width}}  {'valor':>8}  {'objetivo':>9}  detalle")

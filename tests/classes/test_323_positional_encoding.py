@@ -114,14 +114,21 @@ def test_literal_facts_and_far_claim(out: dict) -> None:
     assert out["alternativas"] == ["posiciones aprendidas", "RoPE", "ALiBi"]
 
 
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "seed_323_sample.json"
+
+
 def test_seed_sample_comes_out_byte_for_byte(out: dict) -> None:
+    """The seed page's sample run (its first six outputs) in the seed's exact layout."""
+    first_six = {key: out[key] for key in list(out)[:6]}
+    assert json.dumps(first_six, indent=2, ensure_ascii=False) + "\n" == SAMPLE.read_text()
+
+
+def test_kept_sample_is_the_seeds(out: dict) -> None:
     if not SEED.exists():
         pytest.skip("shared/seeds is not beside this checkout")
     text = SEED.read_text(encoding="utf-8")
     start = text.index("Muestra de la ejecución real") + len("Muestra de la ejecución real")
-    sample = text[start: text.index("Errores comunes")].strip()
-    first_six = {key: out[key] for key in list(out)[:6]}
-    assert json.dumps(first_six, indent=2, ensure_ascii=False) == sample
+    assert text[start: text.index("Errores comunes")].strip() + "\n" == SAMPLE.read_text()
 
 
 def test_similarity_is_not_monotone_in_d8() -> None:
