@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 from compmath.compare import DEFAULT_ATOL, DEFAULT_RTOL, Tolerance, compare, key_order_differs
@@ -17,28 +18,30 @@ from compmath.snapshot import read_snapshot
 from compmath.validate import load_schema, validate
 
 
+def _check_metadata(course: Course, path: Path, meta: dict[str, Any], kind: str,
+                    number: int, folder: str) -> None:
+    """Raise if a class.toml/part.toml breaks schemas/<kind>.schema.json or names another number."""
+    schema_file = course.root / "schemas" / f"{kind}.schema.json"
+    if meta and schema_file.exists():
+        schema_text, schema = load_schema(schema_file)
+        text = json.dumps(meta, sort_keys=True, ensure_ascii=False, default=str)
+        issues = validate(schema_text, schema, meta, text, schema_file, base=path.name)
+        if issues:
+            raise CompmathError(
+                f"{course.rel(path)} no cumple su esquema: {issues[0].path}: {issues[0].message}",
+                "corrígelo; compmath lint lista todos los problemas",
+            )
+    if "numero" in meta and meta["numero"] != number:
+        raise CompmathError(
+            f"{course.rel(path)} dice numero = {meta['numero']!r}, pero su carpeta es {folder}",
+            "corrige el número o renombra la carpeta; luego: compmath lint",
+        )
+
+
 def class_meta_checked(course: Course, cls: ClassInfo) -> dict[str, Any]:
     """Return class.toml validated against schemas/class.schema.json ({} if the class has none)."""
     meta = cls.meta
-    if not meta:
-        return meta
-    schema_file = course.root / "schemas" / "class.schema.json"
-    if schema_file.exists():
-        schema_text, schema = load_schema(schema_file)
-        text = json.dumps(meta, sort_keys=True, ensure_ascii=False, default=str)
-        issues = validate(schema_text, schema, meta, text, schema_file, base="class.toml")
-        if issues:
-            first = issues[0]
-            raise CompmathError(
-                f"{course.rel(cls.meta_path)} no cumple su esquema: {first.path}: {first.message}",
-                "corrígelo; compmath lint lista todos los problemas",
-            )
-    if "numero" in meta and meta["numero"] != cls.number:
-        raise CompmathError(
-            f"{course.rel(cls.meta_path)} dice numero = {meta['numero']!r}, "
-            f"pero su carpeta es {cls.id}",
-            "corrige el número o renombra la carpeta; luego: compmath lint",
-        )
+    _check_metadata(course, cls.meta_path, meta, "class", cls.number, cls.id)
     return meta
 
 
@@ -53,27 +56,9 @@ def part_meta_checked(course: Course, cls: ClassInfo) -> None:
     except FileNotFoundError:
         return
     stamp = (str(part.meta_path), stat.st_mtime_ns, stat.st_size)
-    if stamp in _PARTS_OK:
-        return
-    meta = part.meta
-    schema_file = course.root / "schemas" / "part.schema.json"
-    if meta and schema_file.exists():
-        schema_text, schema = load_schema(schema_file)
-        text = json.dumps(meta, sort_keys=True, ensure_ascii=False, default=str)
-        issues = validate(schema_text, schema, meta, text, schema_file, base="part.toml")
-        if issues:
-            raise CompmathError(
-                f"{course.rel(part.meta_path)} no cumple su esquema: "
-                f"{issues[0].path}: {issues[0].message}",
-                "corrígelo; compmath lint lista todos los problemas",
-            )
-    if "numero" in meta and meta["numero"] != part.number:
-        raise CompmathError(
-            f"{course.rel(part.meta_path)} dice numero = {meta['numero']!r}, "
-            f"pero su carpeta es {part.path.name}",
-            "corrige el número o renombra la carpeta; luego: compmath lint",
-        )
-    _PARTS_OK.add(stamp)
+    if stamp not in _PARTS_OK:
+        _check_metadata(course, part.meta_path, part.meta, "part", part.number, part.path.name)
+        _PARTS_OK.add(stamp)
 
 
 def tolerances(
