@@ -312,7 +312,7 @@ def update(
             continue
         changed = write_atomic(cls.snapshot, report.output_text)
         console.print(f"{'✓ escrita' if changed else '· sin cambios'}: {course.rel(cls.snapshot)}")
-    raise typer.Exit(1 if failed else 0)
+    raise typer.Exit(exit_code(reports) if failed else 0)
 
 
 # Commands that live in their own modules register themselves on `app` when imported.

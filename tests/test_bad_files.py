@@ -119,3 +119,15 @@ def test_check_text_summary_with_a_broken_class(cli, fake_course: Path) -> None:
     assert "3 laboratorios" not in result.out and "2 laboratorios: 1 correcto, 1 falla" in result.out
     assert "no es TOML válido" in one_line(result.out)
     assert "siguiente: compmath run 901" in result.out
+
+
+def test_update_with_broken_metadata_is_a_setup_error(cli, fake_course) -> None:
+    """`update` refuses to write, and a broken class file is exit 2 like in run and check."""
+    meta = fake_course / "classes" / "part-90-curso-de-prueba" / "901-pasa" / "class.toml"
+    snap = meta.parent / "expected.json"
+    before = snap.read_bytes()
+    meta.write_text("numero = \n", encoding="utf-8")
+    result = cli("update", "901", "--root", str(fake_course))
+    assert result.code == 2
+    assert "class.toml" in result.out and "no se escribe la instantánea" in result.out
+    assert snap.read_bytes() == before
