@@ -159,10 +159,6 @@ def render_error(message: str, hint: str = "", suggestions: list[str] | None = N
         console.print(Text(hint), soft_wrap=True)
 
 
-def print_json(text: str) -> None:
-    sys.stdout.write(text)
-
-
 @contextmanager
 def progress(total: int, enabled: bool) -> Iterator[Any]:
     """A progress bar on a terminal; a no-op elsewhere. Yields `advance(label)`."""

@@ -100,11 +100,6 @@ class Worker:
         """Wait for the reply to the only request in flight; a dead worker is a reply too."""
         return self.receive_any() or dead_worker_reply(request)
 
-    def ask(self, request: LabRequest) -> dict[str, Any]:
-        """Send one request and wait for its reply."""
-        self.send(request)
-        return self.receive(request)
-
     def alive(self) -> bool:
         return self.proc.poll() is None
 
