@@ -53,7 +53,7 @@ def kind_label(kind: str) -> str:
 
 def diff_rows(diff: SnapshotDiff) -> list[tuple[list[Any], bool]]:
     """One row per changed output or new/deleted class: raw cells, and whether it is real."""
-    from compmath.render import compact
+    from compmath.encode import compact
 
     rows: list[tuple[list[Any], bool]] = []
     for c in diff.classes:

@@ -69,6 +69,15 @@ def dumps(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def compact(value: Any, limit: int, count: bool = True) -> str:
+    """A value as in the canonical JSON, on one line, shortened with … (and its length) if long."""
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    if len(text) > limit:
+        size = f" ({len(value)})" if count and isinstance(value, (list, dict)) else ""
+        text = text[: max(1, limit - 1 - len(size))].rstrip(", ") + "…" + size
+    return text
+
+
 def canonical_json(outputs: Any, decimals: int = DEFAULT_DECIMALS) -> str:
     """Normalize and serialize a lab's outputs; raise EncodeError naming the bad path."""
     if not isinstance(outputs, dict):

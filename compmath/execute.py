@@ -41,16 +41,20 @@ def run_one(request: LabRequest, meanwhile: Callable[[], None] | None = None) ->
 HISTORY = "duraciones.json"
 
 
-def longest_first(requests: Iterable[LabRequest]) -> list[LabRequest]:
-    """Order labs by their last known duration, longest first, so no worker idles at the end."""
+def durations() -> dict[str, Any]:
+    """Each lab's last measured time, by lab path (from the user cache)."""
     history = read_json(HISTORY)
-    known = history if isinstance(history, dict) else {}
+    return history if isinstance(history, dict) else {}
+
+
+def longest_first(requests: Iterable[LabRequest], known: dict[str, Any]) -> list[LabRequest]:
+    """Order labs by their last known duration, longest first, so no slot idles at the end."""
     return sorted(requests, key=lambda r: -float(known.get(str(r.lab), 0.0)))
 
 
-def remember_durations(replies: dict[str, dict[str, Any]], requests: list[LabRequest]) -> None:
-    history = read_json(HISTORY)
-    known = history if isinstance(history, dict) else {}
+def remember_durations(
+    known: dict[str, Any], replies: dict[str, dict[str, Any]], requests: list[LabRequest]
+) -> None:
     for request in requests:
         reply = replies.get(request.key, {})
         if "tiempo_total" in reply:
@@ -71,7 +75,8 @@ def run_labs(
     `meanwhile` runs once the first labs are on their way. If a lab kills the worker, the
     labs that were in flight with it are run again one at a time, so only the culprit fails.
     """
-    items = longest_first(requests)
+    known = durations()
+    items = longest_first(requests, known)
     replies: dict[str, dict[str, Any]] = {}
     queue = deque(items)
     retry: deque[LabRequest] = deque()
@@ -115,5 +120,5 @@ def run_labs(
         fill()
         settle(request, reply)
     release_worker(worker)
-    remember_durations(replies, items)
+    remember_durations(known, replies, items)
     return replies

@@ -38,16 +38,6 @@ def error_console() -> Console:
     return make_console(sys.stderr)
 
 
-def seconds(value: float) -> str:
-    """Prose number, Spanish style: 0,04 s."""
-    return screen.seconds(value)
-
-
-def compact(value: Any, limit: int = MAX_CELL) -> str:
-    """A value as in the canonical JSON, on one line, shortened with … when long."""
-    return screen.compact(value, limit)
-
-
 def styled(lines: list[screen.Line]) -> Text:
     """Screen lines as one Rich Text."""
     out = Text()

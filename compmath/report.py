@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from compmath.compare import Difference
+from compmath.encode import compact
 from compmath.validate import SchemaIssue
 
 PASSING = {"coincide", "exploracion", "valida"}
@@ -147,11 +147,6 @@ def crash_message(reply: dict[str, Any], timeout: float, memory: int) -> tuple[s
     return "excepcion", "el proceso trabajador terminó de forma inesperada"
 
 
-def _short(value: Any, limit: int = 30) -> str:
-    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def describe_difference(d: Difference) -> str:
     """One line for one difference: path, both values and why they differ."""
     if d.kind == "valor" and d.abs_error is not None and d.tolerance is not None:
@@ -164,7 +159,8 @@ def describe_difference(d: Difference) -> str:
             "longitud": "cambia la longitud",
             "valor": "valor distinto",
         }[d.kind]
-    return f"{d.path}: esperado {_short(d.expected)}, obtenido {_short(d.obtained)} ({detail})"
+    expected, obtained = compact(d.expected, 30, count=False), compact(d.obtained, 30, count=False)
+    return f"{d.path}: esperado {expected}, obtenido {obtained} ({detail})"
 
 
 def failure_text(report: LabReport) -> str:

@@ -6,10 +6,10 @@ colour terminal pays for Rich (render.py), which adds the styles and the heatmap
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any, TextIO
 
+from compmath.encode import compact
 from compmath.report import OUTCOMES, LabReport, count_phrase, describe_difference
 
 OK, BAD, NEUTRAL = "✓", "✗", "·"
@@ -20,15 +20,6 @@ Line = list[Segment]
 def seconds(value: float) -> str:
     """Prose number, Spanish style: 0,04 s."""
     return f"{value:.2f}".replace(".", ",") + " s"
-
-
-def compact(value: Any, limit: int) -> str:
-    """A value as in the canonical JSON, on one line, shortened with … when long."""
-    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    if len(text) > limit:
-        count = f" ({len(value)})" if isinstance(value, (list, dict)) else ""
-        text = text[: max(1, limit - 1 - len(count))].rstrip(", ") + "…" + count
-    return text
 
 
 def _cell(value: Any, missing: bool, limit: int) -> Segment:

@@ -14,10 +14,10 @@ from compmath.runner import tolerances
 from compmath.snaprev import (
     at_revision,
     git_toplevel,
-    parse_snapshot,
     resolve_revision,
     snapshots_at,
 )
+from compmath.snapshot import parse_snapshot
 
 KIND_LABELS = {
     "nueva": "salida nueva",
@@ -265,10 +265,9 @@ def diff_snapshots(course: Course, names: list[str], base: str = "HEAD") -> Snap
         rel = cls.snapshot.relative_to(top).as_posix()
         work = parse_snapshot(
             cls.snapshot.read_bytes(),
-            rel,
-            "del árbol de trabajo",
+            f"{rel} del árbol de trabajo",
             f"regénérala: compmath update {number}",
-        )
+        )[1]
         if old is None:
             result.append(ClassDiff(number, cls.id, cls.title, "nueva", rel, count=len(work)))
             continue

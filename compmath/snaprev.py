@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 from typing import Any
 
 from compmath.course import CLASS_DIR, PART_DIR
 from compmath.errors import CompmathError
+from compmath.snapshot import parse_snapshot
 
 REVISION_HINT = "comprueba el nombre con git log --oneline; en CI, haz checkout con fetch-depth: 0"
 
@@ -62,29 +62,8 @@ def snapshots_at(top: Path, commit: str, classes_dir: str) -> dict[int, tuple[st
     return found
 
 
-def parse_snapshot(raw: bytes, path: str, where: str, hint: str) -> dict[str, Any]:
-    """Parse snapshot bytes; CompmathError naming the file and `where` (the revision) if broken."""
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise CompmathError(f"la instantánea {path} {where} no está en UTF-8", hint) from None
-    except json.JSONDecodeError as exc:
-        problem = (
-            "está vacía"
-            if not raw.strip()
-            else (f"línea {exc.lineno}, columna {exc.colno}: {exc.msg}")
-        )
-        raise CompmathError(
-            f"la instantánea {path} {where} no es JSON válido ({problem})", hint
-        ) from None
-    if not isinstance(data, dict):
-        raise CompmathError(f"la instantánea {path} {where} no es un objeto JSON", hint)
-    return data
-
-
 def at_revision(top: Path, commit: str, path: str, where: str) -> dict[str, Any]:
     """The parsed snapshot `path` (relative to `top`) as committed in `commit`."""
     raw = _git(top, "cat-file", "blob", f"{commit}:{path}").stdout
-    return parse_snapshot(
-        raw, path, where, "corrígela en esa revisión o compara con otra: compmath diff --base REV"
-    )
+    hint = "corrígela en esa revisión o compara con otra: compmath diff --base REV"
+    return parse_snapshot(raw, f"{path} {where}", hint)[1]

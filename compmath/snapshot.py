@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -11,25 +12,54 @@ from typing import Any
 from compmath.errors import CompmathError
 
 
-def read_snapshot(path: Path, hint_class: str) -> tuple[str, dict[str, Any]] | None:
-    """Return (text, data) of a snapshot, None if absent; CompmathError if it is corrupt."""
+def parse_snapshot(raw: bytes, label: str, hint: str) -> tuple[str, dict[str, Any]]:
+    """Parse snapshot bytes into (text, data); CompmathError naming `label` if they are not a
+    UTF-8 JSON object of finite numbers (Python's json reads NaN and Infinity; JSON has none)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CompmathError(f"no se puede leer {path}: {exc}", "revisa el archivo") from None
-    hint = f"revísalo con git diff o regénéralo: compmath update {hint_class}"
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CompmathError(f"la instantánea {label} no está en UTF-8", hint) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        where = f"línea {exc.lineno}, columna {exc.colno}: {exc.msg}"
-        if not text.strip():
-            where = "está vacío"
-        raise CompmathError(f"la instantánea {path} está corrupta ({where})", hint) from None
+        problem = (
+            "el archivo está vacío"
+            if not text.strip()
+            else f"línea {exc.lineno}, columna {exc.colno}: {exc.msg}"
+        )
+        raise CompmathError(
+            f"la instantánea {label} está corrupta: no es JSON válido ({problem})", hint
+        ) from None
     if not isinstance(data, dict):
-        raise CompmathError(f"la instantánea {path} no es un objeto JSON", hint)
+        raise CompmathError(f"la instantánea {label} no es un objeto JSON", hint)
+    if "NaN" in text or "Infinity" in text:
+        _refuse_non_finite(data, label, hint)
     return text, data
+
+
+def _refuse_non_finite(data: Any, label: str, hint: str, path: str = "salida") -> None:
+    if isinstance(data, float) and not math.isfinite(data):
+        raise CompmathError(
+            f"la instantánea {label} tiene {data} en {path}, que JSON no admite", hint
+        )
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _refuse_non_finite(value, label, hint, f"{path}.{key}")
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            _refuse_non_finite(value, label, hint, f"{path}[{index}]")
+
+
+def read_snapshot(path: Path, hint_class: str) -> tuple[str, dict[str, Any]] | None:
+    """Return (text, data) of a snapshot, None if absent; CompmathError if it is corrupt."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CompmathError(f"no se puede leer {path}: {exc}", "revisa el archivo") from None
+    hint = f"revísalo con git diff o regénéralo: compmath update {hint_class}"
+    return parse_snapshot(raw, str(path), hint)
 
 
 def write_atomic(path: Path, text: str) -> bool:

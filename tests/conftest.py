@@ -30,6 +30,11 @@ SIMPLE_SCHEMA = {
 }
 
 
+def snapshots(root: Path) -> dict[str, bytes]:
+    """Every expected.json under `root`, byte for byte: what no faulty run may change."""
+    return {str(p): p.read_bytes() for p in sorted(root.rglob("expected.json"))}
+
+
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Tests never depend on the caller's CI, colours, width or verdict cache."""

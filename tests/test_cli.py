@@ -11,11 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FAKE_PART, REPO
-
-
-def snapshots(root: Path) -> dict[str, bytes]:
-    return {str(p): p.read_bytes() for p in sorted(root.rglob("expected.json"))}
+from tests.conftest import FAKE_PART, REPO, snapshots
 
 
 def test_run_passing_lab(cli, fake_course: Path) -> None:

@@ -6,7 +6,6 @@ command none of them may still exist, not even as a zombie. Snapshots are hashed
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -16,7 +15,7 @@ import pytest
 
 from compmath.execute import LabRequest, run_one
 from compmath.report import OUTCOMES, crash_message
-from tests.conftest import FAKE_PART, REPO
+from tests.conftest import FAKE_PART, REPO, snapshots
 
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
 RECORD = """\
@@ -98,10 +97,6 @@ NUMBERS = {name: 950 + i for i, name in enumerate(CASES)}
 DEFAULTS = ["--timeout", "10"]
 
 
-def snapshot_hashes(root: Path) -> dict[str, str]:
-    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("expected.json"))}
-
-
 def lingering(pid_file: Path, patience: float = 5.0) -> list[int]:
     """The recorded pids that still exist (a zombie counts: nobody reaped it).
 
@@ -144,7 +139,7 @@ def faulty(make_lab):
 def test_run_reports_the_fault(cli, faulty, case: str) -> None:
     root, number, pids = faulty(case)
     _, phrases, options = CASES[case]
-    before = snapshot_hashes(root)
+    before = snapshots(root)
     result = cli("run", str(number), "--root", str(root), *DEFAULTS, *options)
     assert result.code == 1, result.out + result.err
     shown = " ".join((result.out + result.err).split())  # the terminal wraps long lines
@@ -154,14 +149,14 @@ def test_run_reports_the_fault(cli, faulty, case: str) -> None:
     without_compmath_frames(result.out + result.err)
     assert pids.exists() or case == "sintaxis"
     assert lingering(pids) == []
-    assert snapshot_hashes(root) == before
+    assert snapshots(root) == before
 
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_check_reports_the_fault_and_the_good_lab_still_passes(cli, faulty, case: str) -> None:
     root, number, pids = faulty(case)
     _, phrases, options = CASES[case]
-    before = snapshot_hashes(root)
+    before = snapshots(root)
     result = cli("check", str(number), "901", "--root", str(root), "--json", *DEFAULTS, *options)
     assert result.code == 1, result.out + result.err
     report = json.loads(result.out)
@@ -173,7 +168,7 @@ def test_check_reports_the_fault_and_the_good_lab_still_passes(cli, faulty, case
         assert phrase in f"{OUTCOMES[bad['resultado']]}: {bad['mensaje']} {bad['traza']}"
     without_compmath_frames(bad["traza"] + bad["mensaje"])
     assert lingering(pids) == []
-    assert snapshot_hashes(root) == before
+    assert snapshots(root) == before
 
 
 @pytest.mark.parametrize(("source", "stream", "size"), [
@@ -185,7 +180,7 @@ def test_check_reports_the_fault_and_the_good_lab_still_passes(cli, faulty, case
 def test_output_to_the_streams_never_corrupts_the_result(cli, make_lab, source, stream, size) -> None:
     """Printing is not a fault: the lab still passes and what it wrote is shown apart, trimmed."""
     root = make_lab(990, RECORD + source, expected=GOOD, slug="escribe")
-    before = snapshot_hashes(root)
+    before = snapshots(root)
     result = cli("run", "990", "--root", str(root), *DEFAULTS)
     assert result.code == 0, result.out
     assert "3/3 salidas coinciden con la instantánea" in result.out
@@ -194,7 +189,7 @@ def test_output_to_the_streams_never_corrupts_the_result(cli, make_lab, source, 
     assert checked.code == 0
     lab = json.loads(checked.out)["clases"][0]
     assert lab["salidas"] == GOOD and len(lab[stream]) <= 64 * 1024
-    assert snapshot_hashes(root) == before
+    assert snapshots(root) == before
 
 
 def test_a_passing_lab_may_not_leave_a_process_behind(cli, make_lab) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FAKE_PART, REPO
+from tests.conftest import FAKE_PART, REPO, snapshots
 
 LABS = 8
 OLD = {"vector": [0.0], "n": 0}
@@ -141,7 +141,7 @@ def test_runner_killed_while_a_lab_hangs_takes_the_lab_down(fake_course: Path, m
 
 
 def test_two_checks_at_once_do_not_interfere(fake_course: Path) -> None:
-    before = {p: p.read_bytes() for p in fake_course.rglob("expected.json")}
+    before = snapshots(fake_course)
     args = ("check", "--root", str(fake_course), "--json", "--timeout", "2", "--jobs", "2")
     first, second = compmath(*args), compmath(*args)
     outputs = [p.communicate(timeout=120) for p in (first, second)]
@@ -154,4 +154,4 @@ def test_two_checks_at_once_do_not_interfere(fake_course: Path) -> None:
     assert results[0] == results[1]
     assert results[0]["901-pasa"] == results[0]["906-imprime"] == "coincide"
     assert results[0]["902-lanza"] == "excepcion" and results[0]["905-cuelga"] == "tiempo_agotado"
-    assert {p: p.read_bytes() for p in fake_course.rglob("expected.json")} == before
+    assert snapshots(fake_course) == before
