@@ -218,7 +218,10 @@ def class_page(course: Course, cls: ClassInfo) -> str:
     ]
     if meta.get("lema"):
         lines += [f"*{escape(meta['lema'])}*", ""]
-    formulas = [str(f) for f in as_list(meta.get("formulas"))] or ["(por escribir)"]
+    formulas = [
+        str(f.get("texto", "")) if isinstance(f, dict) else str(f)
+        for f in as_list(meta.get("formulas"))
+    ] or ["(por escribir)"]
     lines += [
         "## Fórmulas",
         "",

@@ -103,13 +103,18 @@ def class_toml(number: int, title: str, demo: str, part_meta: dict[str, Any]) ->
     lines += [
         f'demo = "{demo}"',
         'lema = "Por escribir: la idea de la clase en una frase."',
-        'formulas = ["s(n) = Σ_{k=1}^{n} k² = n(n+1)(2n+1)/6"]',
         'que_calcula = "Por escribir: qué calcula el laboratorio y con qué ejemplo fijo."',
         'errores_comunes = ["Por escribir: un error frecuente y cómo evitarlo."]',
         'donde_se_usa = "Por escribir: dónde aparece esta idea en la práctica."',
         "# Sustituye la lista vacía por bloques [[bibliografia]] (autores, titulo,",
         "# publicacion, anio, doi) al final del archivo.",
         "bibliografia = []",
+    ]
+    lines += [
+        "",
+        "[[formulas]]",
+        'texto = "s(n) = Σ_{k=1}^{n} k² = n(n+1)(2n+1)/6"',
+        "latex = 's(n) = \\sum_{k=1}^{n} k^2 = \\frac{n(n+1)(2n+1)}{6}'",
     ]
     for name, description, _ in OUTPUTS:
         lines += [

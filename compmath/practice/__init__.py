@@ -1,0 +1,1 @@
+"""The students' practice mode: exercises generated from the labs, checked against snapshots."""

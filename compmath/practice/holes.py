@@ -1,0 +1,161 @@
+"""Solution regions in a lab, and the exercise made by turning each region into a hole.
+
+An instructor marks the heart of a lab with the nbgrader pair, inside a function body:
+
+    ### BEGIN SOLUTION
+    angulos = np.outer(posiciones, frecuencias(d))  # (posiciones, d/2)
+    ### END SOLUTION
+
+Python reads the markers as comments, so `python lab.py` and `compmath run` ignore them. The
+exercise keeps everything else and replaces each region by a numbered hole that raises until
+the student fills it in; the hole's markers stay, so a student's answer can be put back into the
+solution one hole at a time.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+from dataclasses import dataclass
+
+BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION[ \t]*$")
+END = re.compile(r"^(?P<indent>[ \t]*)### END SOLUTION[ \t]*$")
+HOLE_BEGIN = re.compile(r"^(?P<indent>[ \t]*)### HUECO (?P<k>\d+) ###[ \t]*$")
+HOLE_END = re.compile(r"^(?P<indent>[ \t]*)### FIN DEL HUECO (?P<k>\d+) ###[ \t]*$")
+NOT_DONE = "sin completar"  # in the exercise's NotImplementedError: how a hole says it is open
+
+
+class HoleError(ValueError):
+    """Markers that do not make well-formed regions; `line` is 1-based."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"línea {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Region:
+    """One marked region: the marker lines (0-based indices), their indentation, the body."""
+
+    number: int
+    begin: int
+    end: int
+    indent: str
+    body: tuple[str, ...]
+
+
+def _regions(lines: list[str], begin: re.Pattern[str], end: re.Pattern[str]) -> list[Region]:
+    found: list[Region] = []
+    opened: tuple[int, str] | None = None
+    for i, line in enumerate(lines):
+        if match := begin.match(line):
+            if opened is not None:
+                raise HoleError(i + 1, "una región se abre antes de cerrar la anterior")
+            opened = (i, match.group("indent"))
+        elif match := end.match(line):
+            if opened is None:
+                raise HoleError(i + 1, "una marca de cierre sin su marca de apertura")
+            start, indent = opened
+            if match.group("indent") != indent:
+                raise HoleError(i + 1, "la marca de cierre no tiene la sangría de la de apertura")
+            if "k" in match.groupdict() and begin is HOLE_BEGIN:
+                opening = HOLE_BEGIN.match(lines[start])
+                if opening and opening.group("k") != match.group("k"):
+                    raise HoleError(i + 1, f"el hueco {opening.group('k')} se cierra con otro número")
+            found.append(Region(len(found) + 1, start, i, indent, tuple(lines[start + 1 : i])))
+            opened = None
+    if opened is not None:
+        raise HoleError(opened[0] + 1, "una región se abre y no se cierra")
+    return found
+
+
+def _function_lines(source: str) -> list[tuple[int, int]]:
+    """The (first, last) 1-based body lines of every function in the source."""
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            spans.append((node.body[0].lineno, node.end_lineno or node.body[-1].lineno))
+    return spans
+
+
+def solution_regions(source: str) -> list[Region]:
+    """The instructor's regions, checked: paired, not nested, inside a function, not empty."""
+    lines = source.splitlines()
+    regions = _regions(lines, BEGIN, END)
+    try:
+        spans = _function_lines(source)
+    except SyntaxError as exc:
+        raise HoleError(exc.lineno or 1, f"el laboratorio no es Python válido: {exc.msg}") from None
+    for region in regions:
+        if not any(line.strip() and not line.strip().startswith("#") for line in region.body):
+            raise HoleError(region.begin + 1, "la región no contiene código")
+        if not any(a <= region.begin + 1 and region.end + 1 <= b for a, b in spans):
+            raise HoleError(region.begin + 1, "la región debe estar dentro del cuerpo de una función")
+    return regions
+
+
+def _hole_lines(number: int, indent: str, task: str) -> list[str]:
+    wrapped = textwrap.wrap(task, width=max(40, 92 - len(indent)))
+    return [
+        f"{indent}### HUECO {number} ###",
+        *(f"{indent}# TODO: {line}" if i == 0 else f"{indent}#       {line}" for i, line in enumerate(wrapped)),
+        f'{indent}raise NotImplementedError("hueco {number} {NOT_DONE}: escribe tu código aquí")',
+        f"{indent}### FIN DEL HUECO {number} ###",
+    ]
+
+
+def exercise_source(source: str, tasks: list[str]) -> str:
+    """The lab with region k replaced by hole k (its task as a TODO); tasks pair with regions."""
+    regions = solution_regions(source)
+    if len(tasks) != len(regions):
+        raise HoleError(
+            1, f"hay {len(regions)} regiones de solución y {len(tasks)} huecos en class.toml"
+        )
+    lines = source.splitlines()
+    out: list[str] = []
+    last = 0
+    for region, task in zip(regions, tasks):
+        out += lines[last : region.begin]
+        out += _hole_lines(region.number, region.indent, task)
+        last = region.end + 1
+    out += lines[last:]
+    text = "\n".join(out) + ("\n" if source.endswith("\n") else "")
+    ast.parse(text)  # a hole must leave valid Python behind
+    return text
+
+
+def student_regions(source: str) -> list[Region]:
+    """The holes of an exercise as the student has filled them (markers kept)."""
+    return _regions(source.splitlines(), HOLE_BEGIN, HOLE_END)
+
+
+def without_markers(source: str) -> str:
+    """The instructor's lab with its solution markers removed (what a reader of the answer sees)."""
+    lines = source.splitlines()
+    kept = [line for line in lines if not (BEGIN.match(line) or END.match(line))]
+    return "\n".join(kept) + ("\n" if source.endswith("\n") else "")
+
+
+def splice(student: str, solution: str, open_holes: set[int]) -> str:
+    """The student's file with every hole not in `open_holes` filled with the solution's code.
+
+    Used to judge one hole at a time: the student's answer for hole k, the solution elsewhere.
+    """
+    answers = {r.number: r for r in student_regions(student)}
+    model = {r.number: r for r in solution_regions(solution)}
+    lines = student.splitlines()
+    out: list[str] = []
+    last = 0
+    for number in sorted(answers):
+        region = answers[number]
+        out += lines[last : region.begin + 1]
+        if number in open_holes or number not in model:
+            out += list(region.body)
+        else:
+            out += list(model[number].body)
+        out.append(lines[region.end])
+        last = region.end + 1
+    out += lines[last:]
+    return "\n".join(out) + ("\n" if student.endswith("\n") else "")
