@@ -17,7 +17,7 @@ def _warm_start(argv: list[str]) -> None:
     words = [a for a in argv if not a.startswith("-")]
     if not words or words[0] not in LAB_COMMANDS or "--help" in argv or "-h" in argv:
         return
-    from compmath.worker import prestart
+    from compmath.execution.pool import prestart
 
     prestart(1)
 
@@ -34,10 +34,10 @@ def main(argv: list[str] | None = None) -> int:
         result = app(args=args, prog_name="compmath", standalone_mode=False)
     except typer.Exit as exc:
         return int(exc.exit_code)
-    except typer.Abort:
-        from compmath.render import render_error
+    except (typer.Abort, KeyboardInterrupt):
+        from compmath.present.output import emit_error
 
-        render_error("interrumpido", "vuelve a lanzar la orden")
+        emit_error("interrumpido", "vuelve a lanzar la orden")
         return 130
     except Exception as exc:  # the parser's usage errors (click's classes, vendored or not)
         if type(exc).__name__ == "NoArgsIsHelpError":
@@ -46,11 +46,11 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
             raise
-        from compmath.render import render_error
-        from compmath.usage import spanish_usage_error
+        from compmath.cli.usage import spanish_usage_error
+        from compmath.present.output import emit_error
 
         message, hint = spanish_usage_error(exc)
-        render_error(message, hint)
+        emit_error(message, hint)
         return 2
     return int(result or 0)
 
@@ -62,7 +62,7 @@ def console() -> None:
     left to do once the output is flushed and the workers are ended.
     """
     code = main()
-    from compmath.worker import shutdown
+    from compmath.execution.pool import shutdown
 
     shutdown()
     for stream in (sys.stdout, sys.stderr):

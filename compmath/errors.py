@@ -1,6 +1,8 @@
-"""The runner's error type: a one-line Spanish message and a hint naming the next command."""
+"""The runner's error type and the problem record: a Spanish sentence plus the next thing to do."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 
 class CompmathError(Exception):
@@ -11,3 +13,20 @@ class CompmathError(Exception):
         self.message = message
         self.hint = hint
         self.suggestions = suggestions or []
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a course file: the file (relative to the root), what, what to do."""
+
+    file: str
+    what: str
+    hint: str
+
+    def line(self) -> str:
+        """The problem as the one line `compmath lint` prints."""
+        return f"{self.file}: {self.what} — {self.hint}"
+
+    def error(self) -> CompmathError:
+        """The problem as the error a command stops with."""
+        return CompmathError(f"{self.file} {self.what}", self.hint)

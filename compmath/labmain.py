@@ -8,28 +8,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from compmath.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
-from compmath.params import ParamError, parse_assignments, specs_from_function
+from compmath.course.params import ParamError, parse_assignments, specs_from_function
+from compmath.errors import CompmathError
+from compmath.judging.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 
 USAGE = "uso: python lab.py [--set NOMBRE=VALOR]..."
 
 
 def lab_decimals(lab_dir: Path) -> int:
-    """Return the `decimales` that the class.toml beside a lab declares, else the default."""
-    meta = lab_dir / "class.toml"
-    try:
-        text = meta.read_text(encoding="utf-8")
-    except OSError:
-        return DEFAULT_DECIMALS
-    if "decimales" not in text:  # spares the TOML parse for almost every class
-        return DEFAULT_DECIMALS
-    import tomllib
+    """The `decimales` of the class beside a lab, read through the course's metadata model.
 
-    try:
-        value = tomllib.loads(text).get("decimales", DEFAULT_DECIMALS)
-    except tomllib.TOMLDecodeError:
+    A lab outside a course folder (or one with no class.toml) rounds with the default.
+    """
+    from compmath.course.tree import CLASS_DIR, ClassInfo, PartInfo
+
+    found = CLASS_DIR.match(lab_dir.name)
+    if found is None or not (lab_dir / "class.toml").exists():
         return DEFAULT_DECIMALS
-    return value if isinstance(value, int) and not isinstance(value, bool) else DEFAULT_DECIMALS
+    part = PartInfo(0, lab_dir.parent)
+    cls = ClassInfo(int(found.group(1)), found.group(2), lab_dir, part)
+    return cls.meta.decimals
 
 
 def _assignments(argv: list[str]) -> list[str]:
@@ -66,8 +64,11 @@ def main(run: Callable[..., dict[str, Any]], argv: list[str] | None = None) -> N
         outputs = run(**params)
     try:
         lab_file = getattr(sys.modules.get(run.__module__), "__file__", None)
-        decimals = lab_decimals(Path(lab_file).parent) if lab_file else DEFAULT_DECIMALS
+        decimals = lab_decimals(Path(lab_file).resolve().parent) if lab_file else DEFAULT_DECIMALS
         text = canonical_json(outputs, decimals)
+    except CompmathError as exc:
+        print(f"error: {exc.message}\n{exc.hint}", file=sys.stderr)
+        raise SystemExit(2) from None
     except EncodeError as exc:
         print(f"error: la salida {exc.path} {exc.problem}", file=sys.stderr)
         raise SystemExit(1) from None

@@ -41,7 +41,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPath
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("COMPMATH_ROOT", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.delenv("COLUMNS", raising=False)  # a pipe: nothing is wrapped unless a test says so
     monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from compmath.encode import canonical_json
+from compmath.judging.encode import canonical_json
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSES = ROOT / "classes"

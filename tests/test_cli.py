@@ -47,7 +47,7 @@ def test_exception_shows_the_labs_frames_only(cli, fake_course: Path) -> None:
 def test_hanging_lab_times_out(cli, fake_course: Path) -> None:
     result = cli("run", "905", "--root", str(fake_course), "--timeout", "0.5")
     assert result.code == 1
-    assert "superó el límite de 0.5 s" in result.out
+    assert "superó el límite de 0,5 s" in result.out
 
 
 def test_lab_prints_are_captured_apart(cli, fake_course: Path) -> None:

@@ -1,6 +1,7 @@
 """Leaf-by-leaf comparison with tolerances."""
 
-from compmath.compare import Tolerance, compare, key_order_differs
+from compmath.course.metadata import Tolerance
+from compmath.judging.compare import compare, key_order_differs
 
 TOL = Tolerance()
 

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from compmath.compare import Tolerance, compare
+from compmath.course.metadata import Tolerance
+from compmath.judging.compare import compare
 from tests.conftest import FAKE, FAKE_PART, REPO
 
 DIFF_SCHEMA = json.loads((REPO / "schemas" / "diff.schema.json").read_text(encoding="utf-8"))

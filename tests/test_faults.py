@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from compmath.execute import LabRequest, run_one
-from compmath.report import OUTCOMES, crash_message
+from compmath.execution.protocol import LabReply, LabRequest, ReplyState
+from compmath.execution.scheduler import run_one
+from compmath.judging.report import Outcome, crash_message
 from tests.conftest import FAKE_PART, REPO, snapshots
 
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
@@ -79,16 +80,16 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
     "sys-exit-texto": ("import sys\ndef run() -> dict:\n    sys.exit('adiós')\n",
                        ["llamó a sys.exit('adiós')"], []),
     "memoria-bytearray": ("def run() -> dict:\n    datos = bytearray(10**11)\n    return {}\n",
-                          ["se agotó la memoria", "límite de memoria de 0.5 GiB", "MemoryError", "--memory"],
+                          ["se agotó la memoria", "límite de memoria de 0,5 GiB", "MemoryError", "--memory"],
                           ["--memory", "0.5", "--timeout", "30"]),
     "memoria-lista": ("def run() -> dict:\n    datos = []\n    while True:\n        datos.append([len(datos)] * 1000)\n",
-                      ["se agotó la memoria", "límite de memoria de 0.5 GiB"],
+                      ["se agotó la memoria", "límite de memoria de 0,5 GiB"],
                       ["--memory", "0.5", "--timeout", "30"]),
     "memoria-flotantes": ("def run() -> dict:\n    datos = []\n    while True:\n        datos.append(float(len(datos)))\n",
-                          ["se agotó la memoria", "límite de memoria de 0.5 GiB"],
+                          ["se agotó la memoria", "límite de memoria de 0,5 GiB"],
                           ["--memory", "0.5", "--timeout", "60"]),
     "memoria-numpy": ("import numpy as np\ndef run() -> dict:\n    return {'n': int(np.ones((30000, 30000)).sum())}\n",
-                      ["se agotó la memoria", "límite de memoria de 0.5 GiB", "Unable to allocate"],
+                      ["se agotó la memoria", "límite de memoria de 0,5 GiB", "Unable to allocate"],
                       ["--memory", "0.5", "--timeout", "30"]),
     "recursion-sin-fin": ("def f(n):\n    return f(n + 1) + 1\ndef run() -> dict:\n    return {'n': f(0)}\n",
                           ["RecursionError", "recursión sin fin"], []),
@@ -165,7 +166,7 @@ def test_check_reports_the_fault_and_the_good_lab_still_passes(cli, faulty, case
     bad = by_number[number]
     assert bad["correcto"] is False
     for phrase in phrases:
-        assert phrase in f"{OUTCOMES[bad['resultado']]}: {bad['mensaje']} {bad['traza']}"
+        assert phrase in f"{Outcome(bad['resultado']).label}: {bad['mensaje']} {bad['traza']}"
     without_compmath_frames(bad["traza"] + bad["mensaje"])
     assert lingering(pids) == []
     assert snapshots(root) == before
@@ -206,16 +207,16 @@ def test_a_passing_lab_may_not_leave_a_process_behind(cli, make_lab) -> None:
 
 
 @pytest.mark.parametrize(("reply", "outcome", "phrase"), [
-    ({"estado": "senal", "nombre_senal": "SIGSEGV", "memoria_pico": 400 * 1024**2},
-     "memoria_agotada", "con la memoria al límite (400 MiB de 0.5 GiB"),
-    ({"estado": "senal", "nombre_senal": "SIGSEGV", "memoria_pico": 30 * 1024**2},
+    (LabReply("x", ReplyState.SIGNAL, signal_name="SIGSEGV", peak_memory=400 * 1024**2),
+     "memoria_agotada", "con la memoria al límite (400 MiB de 0,5 GiB"),
+    (LabReply("x", ReplyState.SIGNAL, signal_name="SIGSEGV", peak_memory=30 * 1024**2),
      "senal", "señal SIGSEGV (violación de segmento)"),
-    ({"estado": "senal", "nombre_senal": "SIGKILL", "memoria_pico": 30 * 1024**2},
+    (LabReply("x", ReplyState.SIGNAL, signal_name="SIGKILL", peak_memory=30 * 1024**2),
      "senal", "¿el sistema se quedó sin memoria?"),
-    ({"estado": "memoria", "tipo": "MemoryError", "mensaje": ""},
-     "memoria_agotada", "superó el límite de memoria de 0.5 GiB"),
-    ({"estado": "tiempo"}, "tiempo_agotado", "superó el límite de 2 s"),
-    ({"estado": "trabajador"}, "excepcion", "el proceso trabajador terminó de forma inesperada"),
+    (LabReply("x", ReplyState.MEMORY, error_type="MemoryError"),
+     "memoria_agotada", "superó el límite de memoria de 0,5 GiB"),
+    (LabReply("x", ReplyState.TIMEOUT), "tiempo_agotado", "superó el límite de 2 s"),
+    (LabReply.worker_lost("x"), "excepcion", "el proceso trabajador terminó de forma inesperada"),
 ])
 def test_crash_messages_name_the_limit_that_was_hit(reply, outcome, phrase) -> None:
     """A fatal signal at the address-space limit is reported as memory, not as a mystery."""
@@ -226,7 +227,7 @@ def test_crash_messages_name_the_limit_that_was_hit(reply, outcome, phrase) -> N
 def test_a_limit_below_the_workers_own_size_is_explained(fake_course: Path) -> None:
     """50 MiB cannot even hold the worker with numpy loaded: said plainly, the lab never starts."""
     lab = fake_course / "classes" / FAKE_PART / "901-pasa" / "lab.py"
-    reply = run_one(LabRequest("901-pasa", lab, memory=50 * 1024**2))
+    reply = run_one(LabRequest("901-pasa", str(lab), memory=50 * 1024**2))
     outcome, message = crash_message(reply, 60.0, 50 * 1024**2)
     assert outcome == "memoria_agotada"
     assert "no alcanza ni para el trabajador con numpy cargado" in message

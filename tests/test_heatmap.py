@@ -1,4 +1,4 @@
-"""Heatmaps in `compmath run`: which outputs get one, and when colour is off."""
+"""Charts in `compmath run`: which outputs get one, colour or shades, and when they are left out."""
 
 from __future__ import annotations
 
@@ -6,31 +6,31 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
-from compmath.render import heat_colour, matrix_rows, render_run
-from compmath.report import LabReport
+from compmath.judging.report import LabReport, Outcome
+from compmath.present.charts import heat_colour, matrix_rows, slices, vector
+from compmath.present.layout import lay_out, plain_text
+from compmath.present.screens import Header, run_screen
+from compmath.present.terminal import write_styled
 
-INFO = {"numero": 950, "titulo": "Mapa", "parte": 90, "nivel": "inicial", "k": 1, "n": 1,
-        "duracion": "1 hora"}
+INFO = Header(950, "Mapa", 90, "inicial", 1, 1, "1 hora")
 OUTPUTS = {"pesos": [[0.1, 0.9], [0.5, 0.5], [1.0, 0.0]], "n": 3,
            "filas": {"a": [1, 2, 3], "b": [4, 5, 6]}}
 
 
 def report(outputs: dict) -> LabReport:
-    return LabReport(class_id="950-mapa", number=950, title="Mapa", outcome="coincide",
+    return LabReport(class_id="950-mapa", number=950, title="Mapa", outcome=Outcome.MATCHES,
                      outputs=outputs, expected=outputs)
 
 
-def screen(heatmaps: bool = True, **console: object) -> str:
-    target = Console(file=StringIO(), width=100, **console)  # type: ignore[arg-type]
-    render_run(target, report(OUTPUTS), INFO, heatmaps=heatmaps)
-    return target.file.getvalue()  # type: ignore[attr-defined]
-
-
-@pytest.fixture
-def colour(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NO_COLOR")
+def screen(width: int | None = 100, colour: bool = False, charts: bool = True,
+           outputs: dict = OUTPUTS) -> str:
+    lines = lay_out(run_screen(report(outputs), INFO, width, charts=charts), width, colour)
+    if not colour:
+        return plain_text(lines)
+    out = StringIO()
+    write_styled(lines, out)
+    return out.getvalue()
 
 
 @pytest.mark.parametrize(("value", "labels"), [
@@ -51,43 +51,64 @@ def test_other_outputs_are_not(value: object) -> None:
     assert matrix_rows(value) is None
 
 
+def test_vectors_and_three_dimensional_tensors_are_recognised() -> None:
+    assert vector([1, 2.5, 3]) == [1, 2.5, 3] and vector([1, 2]) is None and vector([True, 1, 2]) is None
+    parts = slices([[[1, 2], [3, 4]], [[5, 6], [7, 8]]])
+    assert parts is not None and [label for label, _ in parts] == ["[0]", "[1]"]
+
+
 def test_colour_scale_runs_from_dark_to_bright() -> None:
     assert heat_colour(0.0) == (68, 1, 84) and heat_colour(1.0) == (253, 231, 37)
     assert heat_colour(-5) == heat_colour(0.0) and heat_colour(0.5) == (33, 145, 140)
 
 
-def test_colour_terminal_draws_each_matrix_with_its_scale(colour: None) -> None:
-    out = screen(force_terminal=True, color_system="truecolor")
+def test_colour_terminal_draws_each_matrix_with_its_scale(monkeypatch) -> None:
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    out = screen(colour=True)
     assert "pesos (3×2)" in out and "filas (2×3)" in out
     assert "escala: mín 0.0" in out and "máx 1.0" in out and "escala: mín 1" in out and "máx 6" in out
     assert "48;2;68;1;84" in out and "48;2;253;231;37" in out  # the scale's two ends as backgrounds
     assert out.index("pesos (3×2)") > out.index("salida") and "n (" not in out
 
 
-@pytest.mark.parametrize("setting", [
-    {"heatmaps": False, "force_terminal": True, "color_system": "truecolor"},  # --plain
-    {"force_terminal": False, "color_system": "truecolor"},                    # piped
-    {"force_terminal": True, "color_system": None},                            # no colours
-    {"force_terminal": True, "color_system": "truecolor", "no_color": True},   # NO_COLOR
-])
-def test_no_heatmap_without_a_colour_terminal(colour: None, setting: dict) -> None:
+def test_terminal_without_colour_draws_with_shades() -> None:
+    out = screen(colour=False)
+    assert "pesos (3×2)" in out and "escala: mín 0.0 ░▒▓█" in out and "\x1b[" not in out
+    assert "██" in out  # the largest value, shaded full
+
+
+@pytest.mark.parametrize("setting", [{"charts": False}, {"width": None}])
+def test_no_chart_with_plain_or_on_a_pipe(setting: dict) -> None:
     out = screen(**setting)
     assert "escala:" not in out and "pesos (3×2)" not in out
     assert "3/3 salidas coinciden" in out
 
 
-def test_no_heatmap_with_no_color_in_the_environment() -> None:
-    out = screen(force_terminal=True, color_system="truecolor")  # NO_COLOR=1 from the fixture
+def test_too_wide_matrix_says_so() -> None:
+    out = screen(width=60, outputs={"m": [[1.0] * 12, [0.0] * 12]})
     assert "escala:" not in out
+    assert "el mapa de calor de «m» necesita" in out and "hay 60" in out
 
 
-def test_too_wide_matrix_is_left_to_the_table(colour: None) -> None:
-    target = Console(file=StringIO(), width=40, force_terminal=True, color_system="truecolor")
-    render_run(target, report({"m": [[1.0] * 12, [0.0] * 12]}), INFO)
-    assert "escala:" not in target.file.getvalue()  # type: ignore[attr-defined]
+def test_vector_gets_a_bar_row_and_a_tensor_one_map_per_slice() -> None:
+    out = screen(outputs={"v": [0.0, 0.5, 1.0], "t": [[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]})
+    assert "v (3) ▁▅█" in out
+    assert "t[0] (2×2)" in out and "t[1] (2×2)" in out
 
 
-def test_cli_run_never_draws_on_a_pipe(cli, make_lab) -> None:
+def test_failing_cells_are_marked() -> None:
+    bad = LabReport(class_id="950-mapa", number=950, title="Mapa", outcome=Outcome.DIFFERS,
+                    outputs={"m": [[1.0, 2.0], [3.0, 4.0]]}, expected={"m": [[1.0, 2.0], [3.0, 4.5]]})
+    from compmath.judging.compare import compare
+    from compmath.course.metadata import Tolerance
+    diffs = compare(bad.expected, bad.outputs, Tolerance())
+    bad = LabReport(**{**bad.__dict__, "differences": diffs})
+    out = plain_text(lay_out(run_screen(bad, INFO, 100), 100))
+    assert "4.0✗" in out and "1 celda(s) fuera de tolerancia" in out
+
+
+def test_cli_run_never_draws_on_a_pipe(cli, make_lab, monkeypatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
     root: Path = make_lab(951, """
         def run() -> dict:
             return {"n": 2, "mitad": 1.0, "vector": [1.0, 2.0], "m": [[1.0, 2.0], [3.0, 4.0]]}

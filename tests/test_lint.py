@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from compmath.course import load_course
-from compmath.findings import isbn_ok
-from compmath.lint import Problem, lint_course
+from compmath.course.tree import load_course
+from compmath.course.metadata import isbn_ok
+from compmath.authoring.lint import lint_course
+from compmath.errors import Problem
 from tests.conftest import FAKE_PART, REPO
 
 README = "# 901 — Un laboratorio que pasa\n\n## Desarrollo\n\nTexto.\n\n## Ejemplo trabajado\n\nTexto.\n"
@@ -112,15 +113,15 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "instantanea_no_canonica": (_replace(SNAP, "0.333333", "0.3333333"), "no está en forma canónica"),
     "toml_roto": (_append(TOML, "\nlema = = 1\n"), "class.toml: no es TOML válido"),
     "toml_fuera_de_esquema": (_replace(TOML, 'lema = "Todo cuadra."\n', ""),
-                              "class.toml: no cumple class.schema.json: class.toml: falta la clave requerida «lema»"),
+                              "class.toml: no cumple su esquema: class.toml: falta la clave requerida «lema»"),
     "part_roto": (_append(PART, "\n[[plan\n"), "part.toml: no es TOML válido"),
     "part_fuera_de_esquema": (_replace(PART, 'idea_rectora = "', 'idea = "'),
-                              "part.toml: no cumple part.schema.json"),
+                              "part.toml: no cumple su esquema"),
     "salidas_distintas": (_replace(TOML, 'nombre = "vector"', 'nombre = "vectores"'),
                           "las salidas de class.toml y el esquema difieren; faltan en el esquema: vectores; "
                           "sobran en el esquema: vector"),
     "salidas_en_otro_orden": (_snapshot({"mitad": 2.0, "n": 4, "vector": [0.0, 0.333333, 0.666667, 1.0]}),
-                              "las salidas de el esquema y expected.json difieren en el orden (n, mitad, vector "
+                              "las salidas del esquema y expected.json difieren en el orden (n, mitad, vector "
                               "frente a mitad, n, vector)"),
     "fuera_del_plan": (_replace(PART, "numero = 901\n", "numero = 911\n"),
                        "la clase 901 no está en el plan de la parte 90"),
@@ -135,7 +136,7 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
                         "falta additionalProperties: false"),
     "carpeta_mal_nombrada": (_touch(f"classes/{FAKE_PART}/91-corto/lab.py"), "91-corto: carpeta con nombre que no es NNN-slug"),
     "esquema_huerfano": (_touch("schemas/977-nadie.schema.json", "{}"), "977-nadie.schema.json: no hay carpeta de clase"),
-    "numero_distinto": (_replace(TOML, "numero = 901", "numero = 902"), "numero = 902 pero la carpeta es 901-pasa"),
+    "numero_distinto": (_replace(TOML, "numero = 901", "numero = 902"), "dice numero = 902, pero su carpeta es 901-pasa"),
 }
 
 
@@ -146,7 +147,7 @@ def test_each_kind_of_problem_is_reported(cli, course: Path, kind: str) -> None:
     result = cli("lint", "--root", str(course))
     assert result.code == 1, result.out
     assert phrase in result.out, result.out
-    lines = result.out.strip().splitlines()
+    lines = result.out.strip().splitlines()  # one line per problem on a pipe: nothing wraps
     assert all(": " in line and " — " in line for line in lines[:-1])
     assert "problema" in lines[-1]
 

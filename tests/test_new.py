@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from compmath.scaffold import plan_entry, with_plan_entry
+from compmath.authoring.scaffold import plan_entry, with_plan_entry
 from tests.conftest import FAKE_PART, REPO
 
 LAB = '''"""Suma de cubos.
@@ -38,6 +38,28 @@ if __name__ == "__main__":
 '''
 
 
+def finish_scaffold(root: Path, folder: Path) -> None:
+    """Write what an instructor writes after `compmath new`: the prose, the part's data."""
+    meta = folder / "class.toml"
+    text = meta.read_text(encoding="utf-8")
+    for old, new in (
+        ("Por escribir: la idea de la clase en una frase.", "La suma de cubos es un cuadrado."),
+        ("Por escribir: qué calcula el laboratorio y con qué ejemplo fijo.", "Σ k³ para n = 4."),
+        ("Por escribir: un error frecuente y cómo evitarlo.", "Olvidar el cuadrado."),
+        ("Por escribir: dónde aparece esta idea en la práctica.", "En los ejercicios de inducción."),
+        ("bibliografia = []", 'bibliografia = [{autores = "Nicómaco", titulo = "Introducción a la '
+                              'aritmética", anio = 1600}]'),
+    ):
+        text = text.replace(old, new)
+    meta.write_text(text, encoding="utf-8")
+    (folder / "README.md").write_text(
+        "# 341 — Suma de cubos\n\n## Desarrollo\n\nTexto.\n\n## Ejemplo trabajado\n\nTexto.\n",
+        encoding="utf-8")
+    part = root / "classes" / "part-17-parte-17" / "part.toml"
+    text = part.read_text(encoding="utf-8").replace('titulo = "Parte 17"', 'titulo = "Sumas"')
+    part.write_text(text.replace("Por escribir: ", ""), encoding="utf-8")
+
+
 @pytest.fixture
 def real_copy(tmp_path: Path) -> Path:
     """A writable copy of the real course (classes/ and schemas/)."""
@@ -54,13 +76,20 @@ def test_new_class_goes_through_update_run_and_lint(cli, real_copy: Path) -> Non
     folder = real_copy / "classes" / "part-17-parte-17" / "341-suma-de-cubos"
     assert sorted(p.name for p in folder.iterdir()) == ["README.md", "class.toml", "lab.py"]
     assert (real_copy / "schemas" / "341-suma-de-cubos.schema.json").exists()
-    assert "siguiente: escribe el laboratorio y luego compmath update 341" in result.out
+    assert "siguiente: escribe el laboratorio" in result.out and "compmath update 341" in result.out
 
-    # Before the snapshot exists, lint says exactly what is missing.
+    # Before anything is written, lint lists what the scaffold left to do.
     result = cli("lint", "--root", root)
     assert result.code == 1
-    assert "341-suma-de-cubos/expected.json: falta la instantánea" in result.out
-    assert "1 problema" in result.out
+    for phrase in ("341-suma-de-cubos/expected.json: falta la instantánea",
+                   "part.toml: el título «Parte 17» es el de la plantilla",
+                   "part.toml: quedan textos «Por escribir…» de la plantilla",
+                   "341-suma-de-cubos/class.toml: la bibliografía está vacía",
+                   "341-suma-de-cubos/class.toml: quedan textos «Por escribir…» de la plantilla en: "
+                   "donde_se_usa, errores_comunes, lema, que_calcula",
+                   "341-suma-de-cubos/README.md: quedan textos «Por escribir…»"):
+        assert phrase in result.out, phrase
+    finish_scaffold(real_copy, folder)
 
     (folder / "lab.py").write_text(LAB, encoding="utf-8")
     assert cli("update", "341", "--root", root).code == 0

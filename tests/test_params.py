@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from compmath.params import ParamError, ParamSpec, parse_assignments, specs_from_source
+from compmath.course.params import ParamError, ParamSpec, parse_assignments, specs_from_source
 
 
 def test_specs_from_source_resolves_named_constants(tmp_path: Path) -> None:
@@ -13,9 +13,9 @@ def test_specs_from_source_resolves_named_constants(tmp_path: Path) -> None:
                    "def run(d: int = D, x: float = 0.5, b: bool = True, s: str = NOMBRE,\n"
                    "        z: int = 2 ** 3) -> dict:\n    return {}\n")
     specs = specs_from_source(lab)
-    assert specs == [ParamSpec("d", "int", 8), ParamSpec("x", "float", 0.5),
-                     ParamSpec("b", "bool", True), ParamSpec("s", "str", "a"),
-                     ParamSpec("z", "int", None)]
+    assert specs == [ParamSpec("d", "int", 8, "D"), ParamSpec("x", "float", 0.5, "0.5"),
+                     ParamSpec("b", "bool", True, "True"), ParamSpec("s", "str", "a", "NOMBRE"),
+                     ParamSpec("z", "int", None, "2 ** 3")]
 
 
 def test_no_run_gives_none(tmp_path: Path) -> None:

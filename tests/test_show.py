@@ -1,4 +1,5 @@
-"""`compmath show`: the class page with the seed page's sections, in order, plain or Rich."""
+"""`compmath show`: the class page document, every section in the seed page's order, drawn for the
+terminal (plain on a pipe, styled with colour) without importing or running the lab."""
 
 from __future__ import annotations
 
@@ -6,17 +7,18 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
-from compmath.course import load_course
-from compmath.page import abridge, class_page, markdown_to_plain, readme_sections
-from compmath.render import render_page
+from compmath.course.tree import load_course
+from compmath.present.layout import lay_out, plain_text
+from compmath.present.page import abridge, class_page, readme_sections
+from compmath.present.page_screen import page_blocks
+from compmath.present.terminal import write_styled
 from tests.conftest import REPO
 
 SECTIONS_323 = [
     "Inicio · Parte 16 — Matemática de Transformers, modelos generativos, grafos y RL",
     "323 — Positional encoding",
-    "experto · clase 3 de 20 · 4 horas · demostración positional_encoding",
+    "experto · clase 3 de 20 · 4 horas\n",
     "Sin una señal de posición, la atención ve una bolsa de tokens",
     "\nFórmulas\n",
     "PE(pos, 2i)   = sin(pos / 10000^{2i/d})",
@@ -29,9 +31,9 @@ SECTIONS_323 = [
     "323-positional-encoding/lab.py",
     "compmath run 323\n",
     "dimension (int, entero) = 8",
-    "Ejemplo: compmath run 323 --set dimension=16",
+    "compmath run 323 --set dimension=16",
     "\nSalidas del laboratorio (9)\n",
-    "- la_similitud_decae_con_la_distancia: Verdadero si",
+    "• la_similitud_decae_con_la_distancia: Verdadero si",
     "\nMuestra de la ejecución\n",
     '"producto_pos0_pos1": 3.535256',
     "\nErrores comunes\n",
@@ -40,13 +42,19 @@ SECTIONS_323 = [
     "\nError a evitar\n",
     "\nConexión con IA\n",
     "\nBibliografía de la clase\n",
-    "Vaswani, A. et al. Attention Is All You Need, NeurIPS, 2017",
+    "Attention Is All You Need, NeurIPS, 2017",
     "DOI 10.48550/arXiv.1706.03762",
     "\nArchivos de la clase\n",
-    "- lab.py: el laboratorio",
-    "- schemas/323-positional-encoding.schema.json: el contrato de las salidas",
+    "• lab.py: el laboratorio",
+    "schemas/323-positional-encoding.schema.json",
     "← 322 Embeddings y similitud coseno · 324 Query, Key y Value →",
 ]
+
+
+@pytest.fixture(autouse=True)
+def unwrapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pipe: no width, so phrases are never split by wrapping."""
+    monkeypatch.delenv("COLUMNS", raising=False)
 
 
 def test_show_prints_every_section_in_the_seed_order(cli) -> None:
@@ -57,19 +65,19 @@ def test_show_prints_every_section_in_the_seed_order(cli) -> None:
         found = result.out.find(phrase, position)
         assert found >= 0, f"falta o está fuera de orden: {phrase!r}"
         position = found + len(phrase)
+    assert "demostración" not in result.out  # the demo name is internal
 
 
 def test_plain_page_has_no_markdown_markup(cli) -> None:
     out = cli("show", "323", "--root", str(REPO)).out
     assert "```" not in out and "**" not in out and "\n## " not in out and "\\_" not in out
-    assert "la_similitud_decae_con_la_distancia" in out
+    assert "la_similitud_decae_con_la_distancia" in out and "*equivariante*" not in out
 
 
 @pytest.mark.parametrize(("name", "phrase"), [
-    ("321", "← 320 Última clase de la parte 15 · 322 Embeddings y similitud coseno →"),
-    ("340", "← 339 Q-learning · 341 Primera clase de la parte 17 →"),
+    ("321", "← 320 Última clase de la parte 15 (fuera de este curso) · 322 Embeddings y similitud coseno →"),
+    ("340", "← 339 Q-learning · 341 Primera clase de la parte 17 (fuera de este curso) →"),
     ("321", "A New Algorithm for Data Compression, C Users Journal 12(2), 1994"),
-    ("321", "sin confirmar"),
     ("335", "ISBN 978-0-8218-0315-8"),
 ])
 def test_links_and_bibliography(cli, name: str, phrase: str) -> None:
@@ -95,13 +103,15 @@ def test_show_never_imports_the_lab(cli, make_lab) -> None:
     root = make_lab(950, """
         raise SystemExit("importado")
 
-        def run(pasos: int = 3, activo: bool = True) -> dict:
+        def run(pasos: int = 3, activo: bool = True, tasa: float = 0.9, x: float = 2 * 3.0) -> dict:
             return {}
     """)
     result = cli("show", "950", "--root", str(root))
     assert result.code == 0, result.err
     assert "pasos (int, entero) = 3" in result.out and "activo (bool, booleano) = true" in result.out
     assert "compmath run 950 --set pasos=6" in result.out
+    assert "tasa (float, real) = 0.9" in result.out
+    assert "x (float, real) = 2 * 3.0" in result.out  # an expression, shown as written
 
 
 def test_unknown_class_is_a_usage_error(cli) -> None:
@@ -117,29 +127,14 @@ def test_readme_sections_split_on_level_two_headings(tmp_path: Path) -> None:
     assert readme_sections(readme) == {"Desarrollo": "uno\n### sub\ndos", "Ejemplo trabajado": "tres"}
 
 
-def test_terminal_gets_rich_markdown_and_pipes_get_plain_text(monkeypatch) -> None:
-    monkeypatch.delenv("NO_COLOR")
+def test_the_page_is_data_drawn_with_colour_or_plain() -> None:
     course = load_course(REPO)
-    markdown = class_page(course, course.resolve("323"))
-    rich = Console(file=StringIO(), width=100, force_terminal=True, color_system="truecolor")
-    render_page(rich, markdown)
-    shown = rich.file.getvalue()
-    assert "\x1b[" in shown and "Fórmulas" in shown and "Positional encoding" in shown
-    piped = Console(file=StringIO(), width=100, force_terminal=False)
-    render_page(piped, markdown)
-    assert piped.file.getvalue() == markdown_to_plain(markdown)
-    assert "\x1b[" not in piped.file.getvalue()
-
-
-def test_no_color_terminal_gets_plain_text() -> None:
-    course = load_course(REPO)
-    markdown = class_page(course, course.resolve("323"))
-    console = Console(file=StringIO(), width=100, force_terminal=True)  # NO_COLOR is set
-    render_page(console, markdown)
-    assert console.file.getvalue() == markdown_to_plain(markdown)
-
-
-def test_markdown_to_plain_strips_only_markup() -> None:
-    text = markdown_to_plain("## Título\n\n*cursiva* y **negrita** con `codigo` y a\\_b\n\n"
-                             "```\nx * y = z\n```\n")
-    assert text == "Título\n\ncursiva y negrita con codigo y a_b\n\n    x * y = z\n"
+    page = class_page(course, course.resolve("323"))
+    assert [f.text for f in page.formulas][0].startswith("PE(pos, 2i)")
+    assert page.position == (3, 20) and page.previous and page.previous.number == 322
+    lines = lay_out(page_blocks(page), 100, colour=True)
+    coloured = StringIO()
+    write_styled(lines, coloured)
+    plain = plain_text(lay_out(page_blocks(page), 100))
+    assert "\x1b[" in coloured.getvalue() and "\x1b[" not in plain
+    assert all(len(line) <= 100 for line in plain.splitlines())

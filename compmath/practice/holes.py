@@ -63,7 +63,9 @@ def _regions(lines: list[str], begin: re.Pattern[str], end: re.Pattern[str]) -> 
             if "k" in match.groupdict() and begin is HOLE_BEGIN:
                 opening = HOLE_BEGIN.match(lines[start])
                 if opening and opening.group("k") != match.group("k"):
-                    raise HoleError(i + 1, f"el hueco {opening.group('k')} se cierra con otro número")
+                    raise HoleError(
+                        i + 1, f"el hueco {opening.group('k')} se cierra con otro número"
+                    )
             found.append(Region(len(found) + 1, start, i, indent, tuple(lines[start + 1 : i])))
             opened = None
     if opened is not None:
@@ -92,7 +94,9 @@ def solution_regions(source: str) -> list[Region]:
         if not any(line.strip() and not line.strip().startswith("#") for line in region.body):
             raise HoleError(region.begin + 1, "la región no contiene código")
         if not any(a <= region.begin + 1 and region.end + 1 <= b for a, b in spans):
-            raise HoleError(region.begin + 1, "la región debe estar dentro del cuerpo de una función")
+            raise HoleError(
+                region.begin + 1, "la región debe estar dentro del cuerpo de una función"
+            )
     return regions
 
 
@@ -100,7 +104,10 @@ def _hole_lines(number: int, indent: str, task: str) -> list[str]:
     wrapped = textwrap.wrap(task, width=max(40, 92 - len(indent)))
     return [
         f"{indent}### HUECO {number} ###",
-        *(f"{indent}# TODO: {line}" if i == 0 else f"{indent}#       {line}" for i, line in enumerate(wrapped)),
+        *(
+            f"{indent}# TODO: {line}" if i == 0 else f"{indent}#       {line}"
+            for i, line in enumerate(wrapped)
+        ),
         f'{indent}raise NotImplementedError("hueco {number} {NOT_DONE}: escribe tu código aquí")',
         f"{indent}### FIN DEL HUECO {number} ###",
     ]

@@ -1,0 +1,341 @@
+"""Check the course's integrity (DESIGN §8) and return the problems found, as data.
+
+class.toml and part.toml are checked by the metadata module (the same checks `run` applies);
+this module adds what spans files: the class's files, its outputs list against its schema and
+its snapshot, the part's plan against the folders, numbering, unfinished scaffolds and strays.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from compmath.atomic import TEMP_SUFFIX
+from compmath.course import metadata
+from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
+from compmath.errors import CompmathError, Problem
+from compmath.judging.encode import EncodeError, canonical_json
+
+README_SECTIONS = ("## Desarrollo", "## Ejemplo trabajado")
+META_SCHEMAS = ("class.schema.json", "part.schema.json", "report.schema.json", "diff.schema.json")
+DEFAULT_PART_TITLE = re.compile(r"^Parte \d+$")
+
+
+class Findings(list[Problem]):
+    """The problems found so far; paths are made relative to the course root."""
+
+    def __init__(self, course: Course) -> None:
+        super().__init__()
+        self.course = course
+
+    def add(self, path: Path, what: str, hint: str) -> None:
+        self.append(Problem(self.course.rel(path), what, hint))
+
+
+def _read_json(path: Path, found: Findings, hint: str) -> tuple[str, Any] | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+        return text, json.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        found.add(path, f"no se puede leer ({exc})", hint)
+    except json.JSONDecodeError as exc:
+        found.add(
+            path, f"no es JSON válido (línea {exc.lineno}, columna {exc.colno}: {exc.msg})", hint
+        )
+    return None
+
+
+def _output_schema(path: Path, body: Any, found: Findings) -> bool:
+    """An outputs schema is a valid JSON Schema describing a closed object; True if usable."""
+    import jsonschema
+
+    try:
+        jsonschema.Draft202012Validator.check_schema(body)
+    except jsonschema.SchemaError as exc:
+        found.add(
+            path, f"no es un JSON Schema válido: {exc.message}", "corrígelo según la Draft 2020-12"
+        )
+        return False
+    props = body.get("properties") if isinstance(body, dict) else None
+    if not isinstance(props, dict) or body.get("type") != "object":
+        found.add(
+            path,
+            "debe describir un objeto con properties",
+            "compara con el esquema de la clase 323",
+        )
+        return False
+    if body.get("additionalProperties") is not False:
+        found.add(path, "falta additionalProperties: false", "sin él, una salida de más pasaría")
+    if set(body.get("required", [])) != set(props):
+        found.add(path, "required no lista todas las salidas", "cada salida es obligatoria")
+    return True
+
+
+def lint_part(part: PartInfo, found: Findings) -> None:
+    """part.toml: present, valid, its number matching the folder, a plan without repeats, and
+    no scaffold text left."""
+    if not part.meta_path.exists():
+        found.add(
+            part.meta_path,
+            "falta part.toml (datos y plan de la parte)",
+            "créalo como el de otra parte, o: "
+            f"compmath new NUMERO SLUG --title T --part {part.number}",
+        )
+        return
+    data, problems = metadata.part_problems(part.root, part.meta_path, part.number, part.path.name)
+    found += problems
+    if data is None or problems:
+        return
+    if DEFAULT_PART_TITLE.match(data["titulo"]):
+        found.add(
+            part.meta_path,
+            f"el título «{data['titulo']}» es el de la plantilla",
+            "dale a la parte su título",
+        )
+    texts = [
+        k
+        for k in ("idea_rectora", "error_a_evitar", "conexion_con_ia")
+        if metadata.PLACEHOLDER in data[k]
+    ]
+    if texts:
+        found.add(
+            part.meta_path,
+            f"quedan textos «{metadata.PLACEHOLDER}…» de la plantilla en: {', '.join(texts)}",
+            "escríbelos con las palabras del curso",
+        )
+
+
+def lint_numbers(course: Course, found: Findings) -> None:
+    """No two class folders, and no two parts' plans, share a number."""
+    for first, second in course.duplicates:
+        found.add(
+            second.path,
+            f"el número {second.number} ya lo usa {course.rel(first.path)}",
+            "renombra una de las carpetas con un número libre",
+        )
+    owners: dict[int, list[PartInfo]] = {}
+    for part in course.parts:
+        try:
+            plan = part.meta.plan
+        except CompmathError:
+            continue
+        for entry in plan:
+            owners.setdefault(entry.number, []).append(part)
+    for number, parts in owners.items():
+        if len({p.number for p in parts}) > 1:
+            found.add(
+                parts[-1].meta_path,
+                f"el plan incluye la clase {number}, que ya planifica la parte {parts[0].number}",
+                "deja cada número en un solo plan",
+            )
+
+
+def _of(label: str) -> str:
+    """`de class.toml`, `del esquema`: Spanish contracts «de el» into «del»."""
+    return "del " + label.removeprefix("el ") if label.startswith("el ") else f"de {label}"
+
+
+def _outputs_match(cls: ClassInfo, lists: dict[str, list[str] | None], found: Findings) -> None:
+    named = [(label, names) for label, names in lists.items() if names is not None]
+    for (label_a, a), (label_b, b) in pairwise(named):
+        if a == b:
+            continue
+        missing, extra = [n for n in a if n not in b], [n for n in b if n not in a]
+        what = (
+            f"las salidas {_of(label_a)} y {label_b} difieren"
+            + (f"; faltan en {label_b}: {', '.join(missing)}" if missing else "")
+            + (f"; sobran en {label_b}: {', '.join(extra)}" if extra else "")
+            + ("" if missing or extra else f" en el orden ({', '.join(a)} frente a {', '.join(b)})")
+        )
+        found.add(
+            cls.path,
+            what,
+            "la misma lista y el mismo orden en los tres; "
+            f"tras cambiar el laboratorio: compmath update {cls.number}",
+        )
+
+
+def lint_meta(cls: ClassInfo, found: Findings) -> dict[str, Any] | None:
+    """class.toml: its own checks, and its agreement with the part's plan."""
+    if not cls.meta_path.exists():
+        found.add(
+            cls.meta_path,
+            "falta class.toml (la ficha de la página)",
+            "escríbelo según schemas/class.schema.json (compmath new crea uno en cada clase nueva)",
+        )
+        return None
+    data, problems = metadata.class_problems(
+        cls.root, cls.meta_path, cls.number, cls.id, cls.schema_path, content=True
+    )
+    found += problems
+    if data is None:
+        return None
+    try:
+        entry = cls.part.meta.planned(cls.number)
+    except CompmathError:
+        return data  # the broken part.toml is reported on its own
+    if entry is None:
+        found.add(
+            cls.path,
+            f"la clase {cls.number} no está en el plan de la parte {cls.part.number}",
+            f"añade un [[plan]] con numero = {cls.number} a {found.course.rel(cls.part.meta_path)}",
+        )
+        return data
+    for value, key, label in ((entry.title, "titulo", "título"), (entry.demo, "demo", "demo")):
+        if value and key in data and data[key] != value:
+            found.add(
+                cls.meta_path,
+                f"el {label} «{data[key]}» no es el del plan de la parte («{value}»)",
+                f"usa el mismo en class.toml y en {found.course.rel(cls.part.meta_path)}",
+            )
+    if entry.slug != cls.slug:
+        found.add(
+            cls.path,
+            f"el plan de la parte llama a la clase {cls.number} «{entry.slug}»",
+            "renombra la carpeta o corrige el slug del plan",
+        )
+    return data
+
+
+def lint_readme(cls: ClassInfo, found: Findings) -> None:
+    if not cls.readme.exists():
+        found.add(
+            cls.readme,
+            "falta README.md (la prosa de la página)",
+            "escribe ## Desarrollo y ## Ejemplo trabajado",
+        )
+        return
+    text = cls.readme.read_text(encoding="utf-8", errors="replace")
+    lines = text.splitlines()
+    for heading in README_SECTIONS:
+        if heading not in lines:
+            found.add(
+                cls.readme, f"falta la sección «{heading}»", "añádela: compmath show la muestra"
+            )
+    if metadata.PLACEHOLDER in text:
+        found.add(
+            cls.readme,
+            f"quedan textos «{metadata.PLACEHOLDER}…» de la plantilla",
+            "escribe la prosa de la clase",
+        )
+
+
+def lint_class(course: Course, cls: ClassInfo, found: Findings) -> None:
+    """Every file of a class, and the agreement between its outputs list, schema and snapshot."""
+    if not cls.lab.exists():
+        found.add(cls.lab, "falta lab.py", f"créalo, o: compmath new {cls.number} SLUG --title T")
+    lint_readme(cls, found)
+    data = lint_meta(cls, found)
+    lists: dict[str, list[str] | None] = {
+        "class.toml": None,
+        "el esquema": None,
+        "expected.json": None,
+    }
+    if data is not None and isinstance(data.get("salidas"), list):
+        lists["class.toml"] = [str(o.get("nombre")) for o in data["salidas"] if isinstance(o, dict)]
+    schema: tuple[str, Any] | None = None
+    if not cls.schema_path.exists():
+        found.add(
+            cls.schema_path,
+            f"falta el esquema de salidas de {cls.id}",
+            "escríbelo como el de la clase 323 (compmath new crea uno en cada clase nueva)",
+        )
+    elif (loaded := _read_json(cls.schema_path, found, "corrige el esquema")) is not None and (
+        _output_schema(cls.schema_path, loaded[1], found)
+    ):
+        schema = loaded
+        lists["el esquema"] = list(loaded[1].get("properties", {}))
+    regenerate = f"regénérala: compmath update {cls.number}"
+    if not cls.snapshot.exists():
+        found.add(cls.snapshot, "falta la instantánea", f"escríbela: compmath update {cls.number}")
+    elif (snap := _read_json(cls.snapshot, found, regenerate)) is not None:
+        text, body = snap
+        if not isinstance(body, dict):
+            found.add(cls.snapshot, "no es un objeto JSON", regenerate)
+            return
+        lists["expected.json"] = list(body)
+        decimals = (
+            data.get("decimales", metadata.DEFAULT_DECIMALS) if data else metadata.DEFAULT_DECIMALS
+        )
+        try:
+            canonical = canonical_json(body, decimals if isinstance(decimals, int) else 6)
+        except EncodeError:
+            canonical = ""
+        if canonical != text:
+            found.add(cls.snapshot, "no está en forma canónica (¿editada a mano?)", regenerate)
+        if schema is not None:
+            _snapshot_conforms(cls, schema, body, text, found)
+    _outputs_match(cls, lists, found)
+
+
+def _snapshot_conforms(
+    cls: ClassInfo, schema: tuple[str, Any], body: dict[str, Any], text: str, found: Findings
+) -> None:
+    from compmath.judging.validate import validate
+
+    try:
+        issues = validate(schema[0], schema[1], body, text, cls.schema_path.name)
+    except CompmathError as exc:
+        found.add(cls.schema_path, exc.message, exc.hint)
+        return
+    for issue in issues:
+        found.add(
+            cls.snapshot,
+            f"no cumple {cls.schema_path.name}: {issue.path}: {issue.message}",
+            f"corrige el laboratorio o el esquema y luego: compmath update {cls.number}",
+        )
+
+
+def _stray(folder: Path, pattern: re.Pattern[str]) -> bool:
+    hidden = folder.name.startswith((".", "_"))
+    return folder.is_dir() and not hidden and not pattern.match(folder.name)
+
+
+def lint_tree(course: Course, found: Findings) -> None:
+    """Leftover temporary files, misnamed folders and schemas of classes that do not exist."""
+    for folder in (course.root / "classes", course.root / "schemas"):
+        for tmp in sorted(folder.rglob(f".*{TEMP_SUFFIX}")) if folder.is_dir() else []:
+            found.add(tmp, "archivo temporal de una escritura interrumpida", "bórralo")
+    for part_dir in sorted((course.root / "classes").iterdir()):
+        if _stray(part_dir, PART_DIR):
+            found.add(
+                part_dir, "carpeta con nombre que no es part-NN-slug: se ignora", "renómbrala"
+            )
+    for part in course.parts:
+        for sub in sorted(part.path.iterdir()):
+            if _stray(sub, CLASS_DIR):
+                found.add(
+                    sub,
+                    "carpeta con nombre que no es NNN-slug: se ignora",
+                    "renómbrala (tres cifras, minúsculas y guiones)",
+                )
+    ids = {c.id for c in course.classes}
+    for schema in sorted((course.root / "schemas").glob("*.schema.json")):
+        stem = schema.name.removesuffix(".schema.json")
+        if schema.name not in META_SCHEMAS and stem not in ids and CLASS_DIR.match(stem):
+            found.add(schema, f"no hay carpeta de clase {stem}", "bórralo o crea la clase")
+
+
+def lint_course(course: Course) -> list[Problem]:
+    """Every problem of the course, in file order; an empty list means it is in order."""
+    found = Findings(course)
+    for name in ("class.schema.json", "part.schema.json"):
+        path = course.root / "schemas" / name
+        if not path.exists():
+            found.add(
+                path, "falta el esquema de los metadatos", "recupéralo del repositorio del curso"
+            )
+    for part in course.parts:
+        lint_part(part, found)
+    lint_numbers(course, found)
+    for part in course.parts:
+        for cls in part.classes:
+            try:
+                lint_class(course, cls, found)
+            except CompmathError as exc:
+                found.add(cls.path, exc.message, exc.hint)
+    lint_tree(course, found)
+    return list(found)

@@ -1,0 +1,74 @@
+"""Commands for reading and authoring the course: show, new, lint."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from compmath.cli.common import ExitCode, RootOption, app, guard, in_ci, open_course
+from compmath.errors import CompmathError
+
+
+@app.command("show")
+def show(
+    name: Annotated[str, typer.Argument(metavar="CLASE", help="Número, id, slug o ruta.")],
+    root: RootOption = None,
+) -> None:
+    """Muestra la página de una clase: fórmulas, desarrollo, salidas, bibliografía y enlaces."""
+    with guard():
+        from compmath.present.page import class_page
+
+        course = open_course(root)
+        page = class_page(course, course.resolve(name))
+    from compmath.present.output import emit
+    from compmath.present.page_screen import page_blocks
+
+    emit(page_blocks(page))
+
+
+@app.command("new")
+def new(
+    number: Annotated[str, typer.Argument(metavar="NUMERO", help="Tres cifras, p. ej. 341.")],
+    slug: Annotated[str, typer.Argument(metavar="SLUG", help="Minúsculas, cifras y guiones.")],
+    title: Annotated[str, typer.Option("--title", help="Título de la clase.")],
+    part: Annotated[int | None, typer.Option("--part", help="Parte a la que pertenece.")] = None,
+    root: RootOption = None,
+) -> None:
+    """Crea una clase (lab.py, class.toml, README.md y esquema) y la añade al plan de su parte."""
+    with guard():
+        from compmath.authoring.scaffold import scaffold_class
+
+        if in_ci():
+            raise CompmathError(
+                "compmath new no escribe en el repositorio con CI definido",
+                "ejecútalo en tu máquina y sube la clase nueva",
+            )
+        course = open_course(root)
+        created = scaffold_class(course, number, slug, title, part)
+    from compmath.present.layout import Command, line, para
+    from compmath.present.output import emit
+
+    emit(
+        [
+            *(line(("✓ ", "green"), course.rel(path)) for path in created),
+            para("siguiente: escribe el laboratorio, su ficha y su página; luego"),
+            Command(f"compmath update {number}"),
+            para("y compmath lint comprueba el curso (señala lo que queda por escribir)"),
+        ]
+    )
+
+
+@app.command("lint")
+def lint(root: RootOption = None) -> None:
+    """Comprueba la integridad del curso: archivos, metadatos, esquemas, plan, números y DOI."""
+    with guard():
+        from compmath.authoring.lint import lint_course
+
+        course = open_course(root)
+        problems = lint_course(course)
+    from compmath.present.output import emit
+    from compmath.present.screens import lint_screen
+
+    emit(lint_screen(problems, len(course.classes)))
+    raise typer.Exit(ExitCode.FAILED if problems else ExitCode.OK)

@@ -1,0 +1,100 @@
+"""What every command shares: the app, its options, exit codes, the error guard, the course."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import IntEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from compmath.course.params import ParamError
+from compmath.course.tree import ClassInfo, Course, find_root, load_course
+from compmath.errors import CompmathError
+from compmath.execution.protocol import DEFAULT_MEMORY, DEFAULT_TIMEOUT
+from compmath.present.screens import Header
+
+
+class ExitCode(IntEnum):
+    """The documented exit codes (README, «Códigos de salida»)."""
+
+    OK = 0
+    FAILED = 1  # a lab failed: raised, timed out, invalid, differs from or lacks its snapshot
+    USAGE = 2  # usage or setup error: unknown class, bad --set, no course root, broken files
+    INTERRUPTED = 130  # Ctrl-C
+
+
+app = typer.Typer(
+    name="compmath",
+    help="Ejecuta los laboratorios del curso de matemática computacional.",
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+RootOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--root",
+        help="Raíz del curso (por defecto COMPMATH_ROOT o la carpeta con classes/).",
+        show_default=False,
+    ),
+]
+TimeoutOption = Annotated[
+    float, typer.Option("--timeout", min=0.1, help="Segundos máximos por laboratorio.")
+]
+MemoryOption = Annotated[
+    float,
+    typer.Option(
+        "--memory",
+        min=0.1,
+        help="Límite de memoria (espacio de direcciones) por laboratorio, en GiB.",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Imprime el informe en JSON.")]
+DEFAULT_MEMORY_GIB = DEFAULT_MEMORY / 1024**3
+__all__ = ["DEFAULT_MEMORY_GIB", "DEFAULT_TIMEOUT"]
+
+
+def in_ci() -> bool:
+    """True when the CI variable is set to anything but an explicit false."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+@contextmanager
+def guard() -> Iterator[None]:
+    """Turn library errors into `error: ...` plus a hint, exit code 2, no traceback."""
+    try:
+        yield
+    except CompmathError as exc:
+        from compmath.present.output import emit_error
+
+        emit_error(exc.message, exc.hint, exc.suggestions)
+        raise typer.Exit(ExitCode.USAGE) from None
+    except ParamError as exc:
+        from compmath.present.output import emit_error
+
+        emit_error(str(exc), exc.hint)
+        raise typer.Exit(ExitCode.USAGE) from None
+
+
+def open_course(root: Path | None) -> Course:
+    return load_course(find_root(str(root) if root else None))
+
+
+def header_for(cls: ClassInfo) -> Header:
+    """The header of a class's screens, from the course model (never fails on broken files)."""
+    k, n = cls.part.position(cls.number)
+    try:
+        level, duration = cls.meta.level, cls.meta.duration
+    except CompmathError:
+        level = duration = ""
+    try:
+        level, duration = level or cls.part.meta.level, duration or cls.part.meta.duration
+    except CompmathError:
+        pass
+    return Header(cls.number, cls.title, cls.part.number, level, k, n, duration)

@@ -1,0 +1,59 @@
+"""`compmath diff`: review snapshot changes against a git revision (table, Markdown or JSON)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from compmath.cli.common import ExitCode, RootOption, app, guard, open_course
+from compmath.errors import CompmathError
+
+FORMATS = ("tabla", "markdown", "json")
+
+
+@app.command("diff")
+def diff(
+    names: Annotated[
+        list[str] | None, typer.Argument(metavar="[CLASE]...", help="Clases (por defecto, todas).")
+    ] = None,
+    base: Annotated[
+        str, typer.Option("--base", metavar="REV", help="Revisión de git con la que comparar.")
+    ] = "HEAD",
+    fmt: Annotated[
+        str, typer.Option("--format", metavar="FORMATO", help="tabla, markdown o json.")
+    ] = "tabla",
+    as_json: Annotated[bool, typer.Option("--json", help="Imprime el resultado en JSON.")] = False,
+    fail_on_change: Annotated[
+        bool,
+        typer.Option("--fail-on-change", help="Sale con 1 si algún cambio supera la tolerancia."),
+    ] = False,
+    root: RootOption = None,
+) -> None:
+    """Compara las instantáneas con las de una revisión de git: qué salidas cambian y cuánto."""
+    with guard():
+        if fmt not in FORMATS:
+            raise CompmathError(
+                f"formato desconocido «{fmt}»", "usa --format tabla, --format markdown o --json"
+            )
+        if as_json and fmt not in ("tabla", "json"):
+            raise CompmathError("--json y --format markdown no se combinan", "elige uno de los dos")
+        fmt = "json" if as_json else fmt
+        from compmath.authoring.snapdiff import diff_snapshots
+
+        result = diff_snapshots(open_course(root), names or [], base)
+    if fmt == "json":
+        from compmath.judging.encode import dumps
+
+        sys.stdout.write(dumps(result.to_dict()))
+    elif fmt == "markdown":
+        from compmath.present.diff_screen import markdown
+
+        sys.stdout.write(markdown(result))
+    else:
+        from compmath.present.diff_screen import diff_screen
+        from compmath.present.output import emit, width_for
+
+        emit(diff_screen(result, width_for(sys.stdout)))
+    raise typer.Exit(ExitCode.FAILED if fail_on_change and result.real else ExitCode.OK)

@@ -1,0 +1,248 @@
+"""The commands that run labs (`run`, `check`, `update`) and the index (`list`)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from compmath.cli.common import (
+    DEFAULT_MEMORY_GIB,
+    DEFAULT_TIMEOUT,
+    ExitCode,
+    JsonOption,
+    MemoryOption,
+    RootOption,
+    TimeoutOption,
+    app,
+    guard,
+    header_for,
+    in_ci,
+    open_course,
+)
+from compmath.course.tree import ClassInfo, Course
+from compmath.errors import CompmathError
+from compmath.execution.protocol import LabReply, LabRequest
+from compmath.execution.scheduler import run_labs, run_one
+from compmath.judging.judge import Case, judge, parse_params, prepare, setup_report
+from compmath.judging.report import LabReport, Outcome
+
+
+def exit_code(reports: list[LabReport]) -> ExitCode:
+    if any(r.outcome == Outcome.SETUP for r in reports):
+        return ExitCode.USAGE
+    return ExitCode.OK if all(r.passed for r in reports) else ExitCode.FAILED
+
+
+def _preload(as_json: bool) -> None:
+    """While a lab runs: import what judging and showing it will need."""
+    import compmath.judging.validate
+
+    if not as_json:
+        import compmath.present.screens  # noqa: F401
+
+
+def judge_all(
+    cases: list[Case],
+    jobs: int,
+    against_snapshot: bool = True,
+    on_terminal: bool = False,
+) -> list[LabReport]:
+    """Run every runnable case on the warm worker, judging each reply as it lands; reports in
+    the cases' order. A case with broken files is reported without running its lab."""
+    reports: dict[str, LabReport] = {c.cls.id: setup_report(c) for c in cases if not c.runnable}
+    runnable = {c.request.key: c for c in cases if c.runnable}
+    advance: Callable[[str], None] | None = None
+
+    def done(request: LabRequest, reply: LabReply) -> None:
+        reports[request.key] = judge(runnable[request.key], reply, against_snapshot)
+        if advance:
+            advance(request.key)
+
+    requests = [c.request for c in runnable.values()]
+    if on_terminal and requests:
+        from compmath.present.terminal import spinner
+
+        with spinner(sys.stderr, len(requests), "laboratorios") as advance:
+            run_labs(requests, jobs, on_done=done)
+    elif requests:
+        run_labs(requests, jobs, on_done=done, meanwhile=lambda: _preload(False))
+    return [reports[c.cls.id] for c in cases]
+
+
+@app.command("list")
+def list_classes(
+    part: Annotated[int | None, typer.Option("--part", help="Solo esta parte.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Imprime el índice en JSON.")] = False,
+    root: RootOption = None,
+) -> None:
+    """Lista las clases por parte: número, título, nivel y duración (sin ejecutar nada)."""
+    with guard():
+        from compmath.course.index import course_index
+
+        index = course_index(open_course(root), part)
+    if as_json:
+        from compmath.judging.encode import dumps
+
+        sys.stdout.write(dumps({"version": 1, "partes": [p.to_dict() for p in index]}))
+        return
+    from compmath.present.output import emit
+    from compmath.present.screens import list_screen
+
+    emit(list_screen(index))
+
+
+@app.command("run")
+def run_class(
+    name: Annotated[str, typer.Argument(metavar="CLASE", help="Número, id, slug o ruta.")],
+    assignments: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="NOMBRE=VALOR", help="Cambia un parámetro del laboratorio."),
+    ] = None,
+    as_json: JsonOption = False,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    memory: MemoryOption = DEFAULT_MEMORY_GIB,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="Sin gráficos (mapas de calor, barras).")
+    ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Todas las diferencias.")
+    ] = False,
+    root: RootOption = None,
+) -> None:
+    """Ejecuta un laboratorio, valida su salida y la compara con su instantánea."""
+    with guard():
+        course = open_course(root)
+        cls = course.resolve(name)
+        params = parse_params(course, cls, assignments or [])
+        case = prepare(course, cls, params, timeout, int(memory * 1024**3))
+        if case.problem is not None and not as_json:
+            raise case.problem
+        started = time.perf_counter()
+        if case.problem is not None:
+            report = setup_report(case)
+        else:  # while the lab runs, load what judging and showing it will need
+            report = judge(case, run_one(case.request, meanwhile=lambda: _preload(as_json)))
+        elapsed = time.perf_counter() - started
+        if report.outcome == Outcome.SETUP and not as_json:
+            raise CompmathError(report.message, report.hint)
+    if as_json:
+        from compmath.present.reports import report_document
+
+        sys.stdout.write(report_document([report], elapsed))
+        raise typer.Exit(exit_code([report]))
+    from compmath.present.output import emit, width_for
+    from compmath.present.screens import run_screen
+
+    files = (course.rel(cls.schema_path), course.rel(cls.meta_path))
+    screen = run_screen(
+        report,
+        header_for(cls),
+        width_for(sys.stdout),
+        files=files,
+        charts=not plain,
+        verbose=verbose,
+    )
+    emit(screen)
+    raise typer.Exit(exit_code([report]))
+
+
+def _cases(course: Course, classes: list[ClassInfo], timeout: float, memory: float) -> list[Case]:
+    return [prepare(course, cls, {}, timeout, int(memory * 1024**3)) for cls in classes]
+
+
+@app.command("check")
+def check(
+    names: Annotated[
+        list[str] | None, typer.Argument(metavar="[CLASE]...", help="Clases (por defecto, todas).")
+    ] = None,
+    part: Annotated[int | None, typer.Option("--part", help="Solo esta parte.")] = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="Laboratorios en paralelo.")
+    ] = os.cpu_count() or 1,
+    as_json: JsonOption = False,
+    junit_xml: Annotated[
+        Path | None,
+        typer.Option("--junit-xml", metavar="ARCHIVO", help="Escribe un informe JUnit XML."),
+    ] = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    memory: MemoryOption = DEFAULT_MEMORY_GIB,
+    root: RootOption = None,
+) -> None:
+    """Ejecuta y comprueba todos los laboratorios elegidos; pensado para CI."""
+    from compmath.present.output import is_terminal
+
+    with guard():
+        course = open_course(root)
+        classes = course.select(names or [], part)
+        if not classes:
+            raise CompmathError("no hay clases que comprobar", "prueba: compmath list")
+        cases = _cases(course, classes, timeout, memory)
+        started = time.perf_counter()
+        on_terminal = is_terminal(sys.stderr) and not as_json
+        reports = judge_all(cases, jobs, on_terminal=on_terminal)
+        elapsed = time.perf_counter() - started
+        if junit_xml:
+            from compmath.present.junit import write_junit
+
+            write_junit(junit_xml, reports, elapsed)
+    if as_json:
+        from compmath.present.reports import report_document
+
+        sys.stdout.write(report_document(reports, elapsed))
+    else:
+        from compmath.present.output import emit
+        from compmath.present.screens import check_screen
+
+        emit(check_screen(reports, elapsed))
+    raise typer.Exit(exit_code(reports))
+
+
+@app.command("update")
+def update(
+    names: Annotated[list[str] | None, typer.Argument(metavar="[CLASE]...")] = None,
+    all_classes: Annotated[bool, typer.Option("--all", help="Todas las clases.")] = False,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    memory: MemoryOption = DEFAULT_MEMORY_GIB,
+    root: RootOption = None,
+) -> None:
+    """Escribe las instantáneas (expected.json) con la salida actual de los laboratorios."""
+    from compmath.atomic import stale_temporaries, write_atomic
+    from compmath.present.output import emit
+    from compmath.present.screens import update_line
+
+    with guard():
+        if in_ci():
+            raise CompmathError(
+                "compmath update no escribe instantáneas con CI definido",
+                "ejecútalo en tu máquina y sube el cambio revisado",
+            )
+        if not names and not all_classes:
+            raise CompmathError("indica las clases o --all", "ejemplo: compmath update 323")
+        course = open_course(root)
+        classes = course.select([] if all_classes else (names or []))
+        cases = _cases(course, classes, timeout, memory)
+        reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
+    failed: list[LabReport] = []
+    unwritable = False
+    for cls, report in zip(classes, reports):
+        shown = course.rel(cls.snapshot)
+        for tmp in stale_temporaries(cls.path):
+            tmp.unlink(missing_ok=True)
+        if report.outcome != Outcome.VALID:
+            failed.append(report)
+            emit([update_line(shown, None, report.full_message)])
+            continue
+        try:
+            emit([update_line(shown, write_atomic(cls.snapshot, report.output_text))])
+        except CompmathError as exc:
+            emit([update_line(shown, None, f"{exc.message} ({exc.hint})")])
+            unwritable = True
+    if unwritable:
+        raise typer.Exit(ExitCode.USAGE)
+    raise typer.Exit(exit_code(failed) if failed else ExitCode.OK)

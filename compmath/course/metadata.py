@@ -1,0 +1,494 @@
+"""class.toml and part.toml: read, validated against their schemas and checked once, as records.
+
+Every command and the worker's requests take their metadata from here. `class_problems` and
+`part_problems` list everything wrong with a file (what `lint` prints); `class_meta` and
+`part_meta` return the typed record, or raise the first problem as a CompmathError (what `run`
+stops with). Validation verdicts are remembered by content (judging.validate), so an unchanged
+file costs a TOML parse and a hash, not a jsonschema import.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from compmath.errors import CompmathError, Problem
+
+DEFAULT_DECIMALS = 6
+DEFAULT_ATOL = 1e-6
+DEFAULT_RTOL = 1e-6
+DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+PLACEHOLDER = "Por escribir"
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """A number matches when |obtained - expected| <= atol + rtol * |expected|.
+
+    Integers are compared exactly unless the output declared its own tolerance (`declared`),
+    as a Monte Carlo count does.
+    """
+
+    atol: float = DEFAULT_ATOL
+    rtol: float = DEFAULT_RTOL
+    declared: bool = False
+
+    def allowed(self, expected: float) -> float:
+        return self.atol + self.rtol * abs(expected)
+
+
+@dataclass(frozen=True)
+class Formula:
+    """One formula of a class: the plain form the terminal shows and its LaTeX source."""
+
+    text: str
+    latex: str | None = None
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """One output as class.toml lists it: name, description and its own tolerance if any."""
+
+    name: str
+    description: str
+    tolerance: Tolerance | None = None
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One bibliography entry."""
+
+    authors: str
+    title: str
+    year: int
+    venue: str = ""
+    doi: str = ""
+    isbn: str = ""
+    note: str = ""
+    unconfirmed: bool = False
+
+
+@dataclass(frozen=True)
+class Hole:
+    """A hole of the practice mode: its task, the outputs it feeds, hints from nudge to formula."""
+
+    task: str
+    outputs: tuple[str, ...]
+    hints: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ClassMeta:
+    """The structured fields of a class page (class.toml), checked."""
+
+    number: int
+    title: str
+    level: str = ""
+    duration: str = ""
+    demo: str = ""
+    lemma: str = ""
+    formulas: tuple[Formula, ...] = ()
+    computes: str = ""
+    decimals: int = DEFAULT_DECIMALS
+    tolerance: Tolerance = field(default_factory=Tolerance)
+    outputs: tuple[OutputSpec, ...] = ()
+    common_errors: tuple[str, ...] = ()
+    uses: str = ""
+    references: tuple[Reference, ...] = ()
+    holes: tuple[Hole, ...] = ()
+    present: bool = True  # False when the class has no class.toml
+
+    def tolerances(self) -> tuple[Tolerance, dict[str, Tolerance]]:
+        """The class's default tolerance and each output's own, when it declares one."""
+        return self.tolerance, {o.name: o.tolerance for o in self.outputs if o.tolerance}
+
+
+@dataclass(frozen=True)
+class Link:
+    """A class named beyond a part's ends (part.toml's `anterior` / `siguiente`) or in a plan."""
+
+    number: int
+    title: str = ""
+    slug: str = ""
+    demo: str = ""
+
+
+@dataclass(frozen=True)
+class PartMeta:
+    """A part's data and its plan of classes (part.toml), checked."""
+
+    number: int
+    title: str
+    level: str = ""
+    duration: str = ""
+    guiding_idea: str = ""
+    error_to_avoid: str = ""
+    ai_connection: str = ""
+    blocks: tuple[str, ...] = ()
+    before: Link | None = None
+    after: Link | None = None
+    plan: tuple[Link, ...] = ()
+    present: bool = True  # False when the part has no part.toml
+
+    def planned(self, number: int) -> Link | None:
+        return next((entry for entry in self.plan if entry.number == number), None)
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def read_toml(path: Path, shown: str) -> dict[str, Any]:
+    """Parse a TOML file; CompmathError naming it (as `shown`) and the line when it is broken."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CompmathError(
+            f"no se puede leer {shown}: {exc.strerror}", "revisa el archivo"
+        ) from None
+    except UnicodeDecodeError:
+        raise CompmathError(f"{shown} no está en UTF-8", "guárdalo como UTF-8") from None
+    if not text.strip():
+        raise CompmathError(
+            f"{shown} está vacío", "compara con el de otra clase; compmath lint lo revisa"
+        )
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CompmathError(
+            f"{shown} no es TOML válido: {exc}", "corrige la línea indicada"
+        ) from None
+
+
+def _schema_problems(
+    root: Path, data: dict[str, Any], kind: str, shown: str, base: str
+) -> list[Problem]:
+    """Violations of schemas/<kind>.schema.json, one problem each (none if the schema is absent)."""
+    from compmath.judging.validate import load_schema, validate
+
+    schema_file = root / "schemas" / f"{kind}.schema.json"
+    if not schema_file.exists():
+        return []
+    schema_text, schema = load_schema(schema_file)
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+    issues = validate(schema_text, schema, data, text, schema_file, base=base)
+    hint = f"corrígelo según schemas/{kind}.schema.json; compmath lint lista todos los problemas"
+    return [Problem(shown, f"no cumple su esquema: {i.path}: {i.message}", hint) for i in issues]
+
+
+def _output_names(schema_file: Path) -> list[str] | None:
+    """The outputs an outputs schema declares (its properties), or None if it cannot say."""
+    try:
+        body = json.loads(schema_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    props = body.get("properties") if isinstance(body, dict) else None
+    return list(props) if isinstance(props, dict) else None
+
+
+# --- class.toml ----------------------------------------------------------------------------
+
+
+def class_problems(
+    root: Path, path: Path, number: int, folder: str, schema_file: Path, *, content: bool = False
+) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """The parsed class.toml and its problems: fatal ones, plus content ones with `content`.
+
+    Fatal: unreadable, not TOML, against schemas/class.schema.json, a `numero` that is not the
+    folder's, a tolerance or a hole for an output the outputs schema does not declare. Content
+    (for lint): malformed DOIs and ISBNs, formulas without LaTeX, unfinished placeholders.
+    """
+    shown = _relative(root, path)
+    try:
+        data = read_toml(path, shown)
+    except CompmathError as exc:
+        return None, [Problem(shown, exc.message.removeprefix(f"{shown} "), exc.hint)]
+    problems = _schema_problems(root, data, "class", shown, "class.toml")
+    if problems:
+        return data, problems
+    if data["numero"] != number:
+        problems.append(
+            Problem(
+                shown,
+                f"dice numero = {data['numero']!r}, pero su carpeta es {folder}",
+                "corrige el número o renombra la carpeta; luego: compmath lint",
+            )
+        )
+    declared = [o["nombre"] for o in data["salidas"]]
+    names = _output_names(schema_file)
+    if names is not None:
+        for entry in data["salidas"]:
+            if "tolerancia" in entry and entry["nombre"] not in names:
+                problems.append(
+                    Problem(
+                        shown,
+                        f"declara tolerancia para «{entry['nombre']}», que no es una salida",
+                        "corrige el nombre en [[salidas]]",
+                    )
+                )
+    for k, hole in enumerate(data.get("huecos", []), 1):
+        for name in hole["salidas"]:
+            if name not in declared:
+                problems.append(
+                    Problem(
+                        shown,
+                        f"nombra en el hueco {k} la salida «{name}», que no está en [[salidas]]",
+                        "usa el nombre de una salida del laboratorio",
+                    )
+                )
+    if content:
+        problems += _content_problems(shown, data)
+    return data, problems
+
+
+def isbn_ok(text: str) -> bool:
+    """True when an ISBN-10 or ISBN-13 (hyphens allowed) has a correct check digit."""
+    digits = re.sub(r"[- ]", "", text).upper()
+    if re.fullmatch(r"\d{13}", digits):
+        return sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(digits)) % 10 == 0
+    if re.fullmatch(r"\d{9}[\dX]", digits):
+        values = [10 if d == "X" else int(d) for d in digits]
+        return sum((10 - i) * v for i, v in enumerate(values)) % 11 == 0
+    return False
+
+
+def _content_problems(shown: str, data: dict[str, Any]) -> list[Problem]:
+    found: list[Problem] = []
+    for ref in data.get("bibliografia", []):
+        doi, isbn = ref.get("doi"), ref.get("isbn")
+        if doi is not None and not DOI.match(doi):
+            found.append(
+                Problem(
+                    shown,
+                    f"DOI mal formado «{doi}»",
+                    "un DOI es 10.NNNN/sufijo, sin https://doi.org/",
+                )
+            )
+        if isbn is not None and not isbn_ok(isbn):
+            found.append(
+                Problem(
+                    shown,
+                    f"ISBN no válido «{isbn}» (dígito de control)",
+                    "cópialo de la ficha del libro",
+                )
+            )
+    if not data.get("bibliografia"):
+        found.append(
+            Problem(
+                shown,
+                "la bibliografía está vacía",
+                "añade al menos una referencia [[bibliografia]]",
+            )
+        )
+    for k, formula in enumerate(data.get("formulas", []), 1):
+        if "latex" not in formula:
+            found.append(
+                Problem(
+                    shown,
+                    f"la fórmula {k} no tiene forma LaTeX («{formula['texto'][:40]}»)",
+                    "añade latex = '…' a su [[formulas]] (la web la muestra como MathML)",
+                )
+            )
+    unfinished = sorted({key for key, text in _strings(data) if PLACEHOLDER in text})
+    if unfinished:
+        found.append(
+            Problem(
+                shown,
+                f"quedan textos «{PLACEHOLDER}…» de la plantilla en: {', '.join(unfinished)}",
+                "escríbelos con las palabras del curso",
+            )
+        )
+    return found
+
+
+def _strings(data: Any, key: str = "") -> list[tuple[str, str]]:
+    """Every string in a parsed TOML document, with the top-level key it sits under."""
+    if isinstance(data, str):
+        return [(key, data)]
+    if isinstance(data, dict):
+        return [pair for k, v in data.items() for pair in _strings(v, key or k)]
+    if isinstance(data, list):
+        return [pair for v in data for pair in _strings(v, key)]
+    return []
+
+
+def _tolerance(entry: dict[str, Any] | None, base: Tolerance, declared: bool) -> Tolerance:
+    entry = entry or {}
+    return Tolerance(
+        float(entry.get("atol", base.atol)), float(entry.get("rtol", base.rtol)), declared
+    )
+
+
+def class_record(data: dict[str, Any]) -> ClassMeta:
+    """The typed record of a class.toml that passed its checks."""
+    default = _tolerance(data.get("tolerancia"), Tolerance(), False)
+    return ClassMeta(
+        number=data["numero"],
+        title=data["titulo"],
+        level=data.get("nivel", ""),
+        duration=data.get("duracion", ""),
+        demo=data.get("demo", ""),
+        lemma=data.get("lema", ""),
+        formulas=tuple(Formula(f["texto"], f.get("latex")) for f in data.get("formulas", [])),
+        computes=data.get("que_calcula", ""),
+        decimals=data.get("decimales", DEFAULT_DECIMALS),
+        tolerance=default,
+        outputs=tuple(
+            OutputSpec(
+                o["nombre"],
+                o["descripcion"],
+                _tolerance(o["tolerancia"], default, True) if "tolerancia" in o else None,
+            )
+            for o in data.get("salidas", [])
+        ),
+        common_errors=tuple(data.get("errores_comunes", [])),
+        uses=data.get("donde_se_usa", ""),
+        references=tuple(
+            Reference(
+                authors=r["autores"],
+                title=r["titulo"],
+                year=r["anio"],
+                venue=r.get("publicacion", ""),
+                doi=r.get("doi", ""),
+                isbn=r.get("isbn", ""),
+                note=r.get("nota", ""),
+                unconfirmed=r.get("sin_confirmar", False),
+            )
+            for r in data.get("bibliografia", [])
+        ),
+        holes=tuple(
+            Hole(h["tarea"], tuple(h["salidas"]), tuple(h["pistas"]))
+            for h in data.get("huecos", [])
+        ),
+    )
+
+
+# --- part.toml -----------------------------------------------------------------------------
+
+
+def part_problems(
+    root: Path, path: Path, number: int, folder: str
+) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """The parsed part.toml and its problems: unreadable, against its schema, another number,
+    a plan that repeats a number or a slug."""
+    shown = _relative(root, path)
+    try:
+        data = read_toml(path, shown)
+    except CompmathError as exc:
+        return None, [Problem(shown, exc.message.removeprefix(f"{shown} "), exc.hint)]
+    problems = _schema_problems(root, data, "part", shown, "part.toml")
+    if problems:
+        return data, problems
+    if data["numero"] != number:
+        problems.append(
+            Problem(
+                shown,
+                f"dice numero = {data['numero']!r}, pero su carpeta es {folder}",
+                "corrige el número o renombra la carpeta; luego: compmath lint",
+            )
+        )
+    for key in ("numero", "slug"):
+        values = [entry[key] for entry in data["plan"]]
+        for value in sorted({v for v in values if values.count(v) > 1}, key=str):
+            problems.append(
+                Problem(shown, f"el plan repite {key} {value}", "cada clase aparece una vez")
+            )
+    return data, problems
+
+
+def _link(entry: dict[str, Any] | None) -> Link | None:
+    if entry is None:
+        return None
+    return Link(
+        entry["numero"], entry.get("titulo", ""), entry.get("slug", ""), entry.get("demo", "")
+    )
+
+
+def part_record(data: dict[str, Any]) -> PartMeta:
+    """The typed record of a part.toml that passed its checks."""
+    return PartMeta(
+        number=data["numero"],
+        title=data["titulo"],
+        level=data.get("nivel", ""),
+        duration=data.get("duracion", ""),
+        guiding_idea=data["idea_rectora"],
+        error_to_avoid=data["error_a_evitar"],
+        ai_connection=data["conexion_con_ia"],
+        blocks=tuple(data.get("bloques", [])),
+        before=_link(data.get("anterior")),
+        after=_link(data.get("siguiente")),
+        plan=tuple(
+            Link(e["numero"], e["titulo"], e["slug"], e.get("demo", "")) for e in data["plan"]
+        ),
+    )
+
+
+def _relative(root: Path, path: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+TABLE_HEADER = re.compile(r"^\[\[?\s*[A-Za-z_\"']", re.M)
+INDEX_KEYS = ("titulo", "nivel", "duracion")
+SIMPLE_STRING = re.compile(
+    r'^(titulo|nivel|duracion)[ \t]*=[ \t]*("(?:[^"\\\n]|\\.)*")[ \t]*$', re.M
+)
+
+
+def _index_prefix(text: str) -> dict[str, Any] | None:
+    """The top-level keys before the first table; None when that prefix is not TOML alone."""
+    header = TABLE_HEADER.search(text)
+    prefix = text[: header.start()] if header else text
+    if '"""' not in prefix and "'''" not in prefix:
+        lines = SIMPLE_STRING.findall(prefix)
+        if len({key for key, _ in lines}) == len(INDEX_KEYS) == len(lines):
+            # the three keys as one-line basic strings: parse just those lines
+            return tomllib.loads("\n".join(f"{key} = {value}" for key, value in lines))
+    try:
+        return tomllib.loads(prefix)
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+def index_fields(path: Path) -> dict[str, str] | None:
+    """Title, level and duration of a class.toml or part.toml for the index: no validation.
+
+    Only the top-level keys before the first table are read (where these three live), so a
+    course of a thousand classes lists quickly; the whole file is parsed when that prefix does
+    not stand alone. {} when the file does not exist; None when it is broken.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError):
+        return None
+    data = _index_prefix(text)
+    if data is None:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return None
+    return {k: data[k] for k in INDEX_KEYS if isinstance(data.get(k), str) and data[k].strip()}
+
+
+def index_plan(path: Path) -> list[Link] | None:
+    """The plan of a part.toml for the index (well-formed entries only), without validation;
+    None when the file is missing or broken."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    plan = data.get("plan")
+    if not isinstance(plan, list):
+        return None
+    return [
+        Link(e["numero"], str(e.get("titulo", "")), str(e.get("slug", "")))
+        for e in plan
+        if isinstance(e, dict) and isinstance(e.get("numero"), int)
+    ]

@@ -1,0 +1,122 @@
+"""The worker protocol: typed requests and replies, one JSON object per line, English keys.
+
+The runner sends a LabRequest; the worker forks a child that runs the lab and leaves a
+ChildResult in a file; the worker adds what it measured itself (time, memory, the captured
+streams, how the process ended) and answers with a LabReply. Kept light: the worker imports it
+before numpy.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields, replace
+from enum import StrEnum
+from typing import Any
+
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_MEMORY = 2 * 1024**3
+
+
+class ReplyState(StrEnum):
+    """How a lab's process ended, as the worker saw it."""
+
+    OK = "ok"  # run() returned outputs that encode as canonical JSON
+    EXCEPTION = "exception"  # the lab raised
+    MEMORY = "memory"  # MemoryError (or no memory left to describe the error)
+    EXIT = "exit"  # the lab called sys.exit
+    NO_RESULT = "no_result"  # the process ended without writing its result (os._exit)
+    SIGNAL = "signal"  # killed by a signal (a segfault, an abort)
+    TIMEOUT = "timeout"  # still running at its deadline
+    UNREPRESENTABLE = "unrepresentable"  # outputs that canonical JSON cannot hold
+    WORKER_LOST = "worker_lost"  # the worker died with the lab in flight
+
+
+@dataclass(frozen=True)
+class LabRequest:
+    """What to run: a lab file, its typed parameters, its limits and its rounding."""
+
+    key: str
+    lab: str
+    params: dict[str, Any] = field(default_factory=dict)
+    timeout: float = DEFAULT_TIMEOUT
+    memory: int = DEFAULT_MEMORY
+    decimals: int = 6
+    parallel: int = 1  # how many labs the worker may run at once (set by the scheduler)
+
+    def to_line(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_line(cls, line: str | bytes) -> LabRequest:
+        return cls(**json.loads(line))
+
+    def with_parallel(self, parallel: int) -> LabRequest:
+        return replace(self, parallel=parallel)
+
+
+@dataclass(frozen=True)
+class ChildResult:
+    """What the lab's own process reports about itself (written to a file before it exits)."""
+
+    state: ReplyState
+    output: str = ""  # the canonical JSON text, when state is OK
+    run_seconds: float = 0.0  # time spent inside run()
+    error_type: str = ""
+    message: str = ""
+    traceback: str = ""
+    path: str = ""  # where an unrepresentable value sits (salida.a[1])
+    exit_code: int | None = None
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> ChildResult | None:
+        """The result a child wrote, or None when the file holds nothing sensible."""
+        try:
+            data = json.loads(text or "null")
+            return cls(**{**data, "state": ReplyState(data["state"])})
+        except (ValueError, TypeError, KeyError):
+            return None
+
+
+CHILD_FIELDS = tuple(f.name for f in fields(ChildResult))
+
+
+@dataclass(frozen=True)
+class LabReply:
+    """The worker's answer for one request: the child's result plus what the worker measured."""
+
+    key: str
+    state: ReplyState
+    output: str = ""
+    run_seconds: float = 0.0
+    error_type: str = ""
+    message: str = ""
+    traceback: str = ""
+    path: str = ""
+    exit_code: int | None = None
+    total_seconds: float = 0.0  # fork to end, as the worker measured it
+    peak_memory: int = 0  # bytes of resident memory at the peak
+    signal_name: str = ""
+    stdout: str = ""
+    stdout_bytes: int = 0
+    stderr: str = ""
+    stderr_bytes: int = 0
+
+    @classmethod
+    def from_child(cls, key: str, result: ChildResult, **measured: Any) -> LabReply:
+        return cls(key=key, **{name: getattr(result, name) for name in CHILD_FIELDS}, **measured)
+
+    def to_line(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_line(cls, line: str) -> LabReply:
+        data = json.loads(line)
+        return cls(**{**data, "state": ReplyState(data["state"])})
+
+    @classmethod
+    def worker_lost(cls, key: str) -> LabReply:
+        """The reply of a lab whose worker died under it."""
+        return cls(key=key, state=ReplyState.WORKER_LOST)

@@ -1,0 +1,236 @@
+"""The result of running one lab, as data: outcome, outputs, differences, captured streams."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from compmath.execution.protocol import LabReply, ReplyState
+from compmath.judging.compare import Difference, DifferenceKind
+from compmath.judging.encode import compact
+from compmath.judging.validate import SchemaIssue
+from compmath.wording import gib, limit_seconds, mib
+
+
+class Outcome(StrEnum):
+    """What happened to one lab (the Spanish word is what the JSON and JUnit reports say)."""
+
+    MATCHES = "coincide"
+    EXPLORATION = "exploracion"
+    VALID = "valida"
+    DIFFERS = "difiere"
+    NO_SNAPSHOT = "sin_instantanea"
+    INVALID = "esquema_invalido"
+    EXCEPTION = "excepcion"
+    EARLY_EXIT = "salida_prematura"
+    SIGNAL = "senal"
+    TIMEOUT = "tiempo_agotado"
+    MEMORY = "memoria_agotada"
+    UNREPRESENTABLE = "no_representable"
+    SETUP = "configuracion"
+
+    @property
+    def passed(self) -> bool:
+        return self in (Outcome.MATCHES, Outcome.EXPLORATION, Outcome.VALID)
+
+    @property
+    def errored(self) -> bool:
+        """The lab produced nothing to judge (JUnit calls these errors, the rest failures)."""
+        return self in ERRORED
+
+    @property
+    def label(self) -> str:
+        """What a reader is told (the lab-specific detail goes in the report's message)."""
+        return LABELS[self]
+
+
+ERRORED = frozenset(
+    {
+        Outcome.EXCEPTION,
+        Outcome.EARLY_EXIT,
+        Outcome.SIGNAL,
+        Outcome.TIMEOUT,
+        Outcome.MEMORY,
+        Outcome.UNREPRESENTABLE,
+        Outcome.SETUP,
+    }
+)
+LABELS = {
+    Outcome.MATCHES: "coincide con la instantánea",
+    Outcome.EXPLORATION: "exploración válida (no se compara con la instantánea)",
+    Outcome.VALID: "salida válida según su esquema",
+    Outcome.DIFFERS: "difiere de la instantánea",
+    Outcome.NO_SNAPSHOT: "no tiene instantánea",
+    Outcome.INVALID: "no cumple su esquema",
+    Outcome.EXCEPTION: "el laboratorio lanzó una excepción",
+    Outcome.EARLY_EXIT: "el laboratorio terminó sin devolver resultado",
+    Outcome.SIGNAL: "el laboratorio murió por una señal",
+    Outcome.TIMEOUT: "se agotó el tiempo",
+    Outcome.MEMORY: "se agotó la memoria",
+    Outcome.UNREPRESENTABLE: "la salida no es representable en JSON",
+    Outcome.SETUP: "error en los archivos de la clase",
+}
+SIGNAL_NAMES = {
+    "SIGSEGV": "violación de segmento",
+    "SIGABRT": "abortado",
+    "SIGKILL": "matado",
+    "SIGFPE": "error aritmético",
+    "SIGBUS": "error de bus",
+    "SIGILL": "instrucción ilegal",
+    "SIGTERM": "terminado",
+}
+
+
+@dataclass(frozen=True)
+class LabReport:
+    """Everything `run` and `check` know about one lab run."""
+
+    class_id: str
+    number: int
+    title: str
+    outcome: Outcome
+    message: str = ""
+    hint: str = ""  # the next thing to do, for a setup problem
+    params: dict[str, Any] = field(default_factory=dict)
+    outputs: dict[str, Any] | None = None
+    output_text: str = ""
+    expected: dict[str, Any] | None = None
+    differences: list[Difference] = field(default_factory=list)
+    schema_issues: list[SchemaIssue] = field(default_factory=list)
+    order_differs: bool = False  # same keys as the snapshot, in another order
+    traceback: str = ""
+    stdout: str = ""
+    stderr: str = ""
+    stdout_bytes: int = 0
+    stderr_bytes: int = 0
+    duration: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome.passed
+
+    @property
+    def full_message(self) -> str:
+        """The message and the hint, as one line for the JSON and JUnit reports."""
+        message = self.message or self.outcome.label
+        return f"{message} · {self.hint}" if self.hint else message
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report's JSON form (Spanish keys; see schemas/report.schema.json)."""
+        return {
+            "clase": self.class_id,
+            "numero": self.number,
+            "titulo": self.title,
+            "resultado": str(self.outcome),
+            "correcto": self.passed,
+            "mensaje": self.full_message,
+            "parametros": self.params,
+            "duracion_s": round(self.duration, 4),
+            "salidas": self.outputs,
+            "diferencias": [
+                {
+                    "ruta": d.path,
+                    "tipo": str(d.kind),
+                    "esperado": d.expected,
+                    "obtenido": d.obtained,
+                    "error_absoluto": d.abs_error,
+                    "tolerancia": d.tolerance,
+                }
+                for d in self.differences
+            ],
+            "errores_de_esquema": [
+                {"ruta": i.path, "mensaje": i.message} for i in self.schema_issues
+            ],
+            "traza": self.traceback,
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+        }
+
+
+def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome, str]:
+    """Map a reply that carries no result to (outcome, Spanish message)."""
+    state = reply.state
+    if state == ReplyState.TIMEOUT:
+        return Outcome.TIMEOUT, (
+            f"el laboratorio superó el límite de {limit_seconds(timeout)} y se detuvo "
+            "(súbelo con --timeout)"
+        )
+    if state == ReplyState.MEMORY:
+        detail = f": {reply.message}" if reply.message else ""
+        return Outcome.MEMORY, (
+            f"el laboratorio superó el límite de memoria de {gib(memory)} "
+            f"({reply.error_type or 'MemoryError'}{detail}; súbelo con --memory)"
+        )
+    if state == ReplyState.SIGNAL:
+        name = reply.signal_name or "?"
+        what = SIGNAL_NAMES.get(name, "señal")
+        if memory and name != "SIGKILL" and reply.peak_memory >= memory // 2:
+            # a fault while at the address-space limit: a failed stack or buffer allocation
+            return Outcome.MEMORY, (
+                f"el laboratorio murió por la señal {name} ({what}) con la memoria al límite "
+                f"({mib(reply.peak_memory)} de {gib(memory)}; súbelo con --memory)"
+            )
+        if name == "SIGKILL":
+            what = "matado desde fuera: ¿el sistema se quedó sin memoria?"
+        return Outcome.SIGNAL, f"el laboratorio murió por la señal {name} ({what})"
+    if state == ReplyState.EXIT:
+        shown = repr(reply.message) if reply.message else reply.exit_code
+        return Outcome.EARLY_EXIT, (
+            f"el laboratorio llamó a sys.exit({shown}) en vez de devolver sus salidas"
+        )
+    if state == ReplyState.NO_RESULT:
+        return Outcome.EARLY_EXIT, (
+            f"el proceso del laboratorio terminó (código {reply.exit_code}) "
+            "sin devolver sus salidas; ¿llamó a os._exit?"
+        )
+    if state == ReplyState.UNREPRESENTABLE:
+        if not reply.path:
+            return Outcome.UNREPRESENTABLE, reply.message
+        return Outcome.UNREPRESENTABLE, f"la salida {reply.path} {reply.message}"
+    if state == ReplyState.EXCEPTION:
+        kind = reply.error_type or "Exception"
+        if kind == "RecursionError":
+            return Outcome.EXCEPTION, f"RecursionError: recursión sin fin ({reply.message})"
+        return Outcome.EXCEPTION, f"{kind}: {reply.message}"
+    return Outcome.EXCEPTION, "el proceso trabajador terminó de forma inesperada"
+
+
+def describe_difference(d: Difference) -> str:
+    """One line for one difference: path, both values and why they differ."""
+    if d.kind == DifferenceKind.VALUE and d.abs_error is not None and d.tolerance is not None:
+        detail = f"error {d.abs_error:.3g} > tolerancia {d.tolerance:.3g}"
+    else:
+        detail = {
+            DifferenceKind.TYPE: "cambia el tipo",
+            DifferenceKind.MISSING: "falta en la salida",
+            DifferenceKind.EXTRA: "no está en la instantánea",
+            DifferenceKind.LENGTH: "cambia la longitud",
+            DifferenceKind.VALUE: "valor distinto",
+        }[d.kind]
+    expected, obtained = compact(d.expected, 30, count=False), compact(d.obtained, 30, count=False)
+    return f"{d.path}: esperado {expected}, obtenido {obtained} ({detail})"
+
+
+def failure_text(report: LabReport) -> str:
+    """Plain text of why a lab did not pass: message, differences, schema issues, traceback."""
+    lines = [f"{report.class_id}: {report.outcome.label}"]
+    if report.message:
+        lines.append(report.full_message)
+    if report.order_differs:
+        lines.append(order_text(report))
+    lines += [describe_difference(d) for d in report.differences]
+    lines += [f"esquema: {i.path}: {i.message}" for i in report.schema_issues]
+    if report.traceback:
+        lines.append(report.traceback.rstrip())
+    return "\n".join(lines)
+
+
+def order_text(report: LabReport) -> str:
+    """What a key-order difference is: the snapshot's order and the lab's."""
+    expected = ", ".join(report.expected or {})
+    obtained = ", ".join(report.outputs or {})
+    return (
+        "las salidas llegan en otro orden que en la instantánea: "
+        f"esperado {expected}; obtenido {obtained}"
+    )

@@ -1,0 +1,63 @@
+"""Read snapshots: a UTF-8 JSON object of finite numbers, or a Spanish error naming the file."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from compmath.errors import CompmathError
+
+
+def parse_snapshot(raw: bytes, label: str, hint: str) -> tuple[str, dict[str, Any]]:
+    """Parse snapshot bytes into (text, data); CompmathError naming `label` if they are not a
+    UTF-8 JSON object of finite numbers (Python's json reads NaN and Infinity; JSON has none)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CompmathError(f"la instantánea {label} no está en UTF-8", hint) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problem = (
+            "el archivo está vacío"
+            if not text.strip()
+            else f"línea {exc.lineno}, columna {exc.colno}: {exc.msg}"
+        )
+        raise CompmathError(
+            f"la instantánea {label} está corrupta: no es JSON válido ({problem})", hint
+        ) from None
+    if not isinstance(data, dict):
+        raise CompmathError(f"la instantánea {label} no es un objeto JSON", hint)
+    if "NaN" in text or "Infinity" in text:
+        _refuse_non_finite(data, label, hint)
+    return text, data
+
+
+def _refuse_non_finite(data: Any, label: str, hint: str, path: str = "salida") -> None:
+    if isinstance(data, float) and not math.isfinite(data):
+        raise CompmathError(
+            f"la instantánea {label} tiene {data} en {path}, que JSON no admite", hint
+        )
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _refuse_non_finite(value, label, hint, f"{path}.{key}")
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            _refuse_non_finite(value, label, hint, f"{path}[{index}]")
+
+
+def read_snapshot(path: Path, shown: str, number: int) -> tuple[str, dict[str, Any]] | None:
+    """Return (text, data) of class `number`'s snapshot, None if absent; CompmathError if it is
+    corrupt (named `shown` in the message)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CompmathError(
+            f"no se puede leer {shown}: {exc.strerror}", "revisa el archivo"
+        ) from None
+    hint = f"revísalo con git diff o regénéralo: compmath update {number}"
+    return parse_snapshot(raw, shown, hint)

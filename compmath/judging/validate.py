@@ -1,0 +1,154 @@
+"""Validate JSON data against a Draft 2020-12 schema, with Spanish messages and a verdict cache.
+
+jsonschema is the slowest import of the runner, so a "valid" verdict is remembered on disk, keyed
+by the hash of (schema text, canonical instance text, jsonschema version): unchanged inputs are
+then accepted without importing it. Invalid verdicts are always recomputed, so errors stay exact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from compmath.cache import cache_dir
+from compmath.errors import CompmathError
+
+
+@dataclass(frozen=True)
+class SchemaIssue:
+    """One schema violation: where (a JSON path) and what, in Spanish."""
+
+    path: str
+    message: str
+
+
+def json_path(parts: Any, base: str = "salida") -> str:
+    """Render a jsonschema path (keys and indices) as `salida.a.b[2]`."""
+    out = base
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+@cache
+def _jsonschema_version() -> str:
+    """The installed jsonschema's version, read from its dist-info name (no import of either)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("jsonschema")
+    if spec is None or spec.origin is None:
+        return "?"
+    site = Path(spec.origin).parent.parent
+    found = sorted(site.glob("jsonschema-*.dist-info"))
+    return found[-1].name if found else spec.origin
+
+
+def _verdict_file(schema_text: str, instance_text: str) -> Path:
+    digest = hashlib.sha256()
+    for piece in (schema_text, instance_text, _jsonschema_version()):
+        digest.update(piece.encode("utf-8"))
+        digest.update(b"\0")
+    return cache_dir() / "verdicts" / digest.hexdigest()
+
+
+def load_schema(path: Path, shown: str | None = None) -> tuple[str, Any]:
+    """Read a schema file (`shown` names it in messages); CompmathError if absent or not JSON."""
+    label = shown or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CompmathError(
+            f"falta el esquema {label}", "créalo (compmath new genera uno)"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CompmathError(f"no se puede leer {label}: {exc}", "revisa el archivo") from None
+    try:
+        return text, json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CompmathError(
+            f"{label} no es JSON válido (línea {exc.lineno}, columna {exc.colno}: {exc.msg})",
+            "corrige el esquema y vuelve a ejecutar",
+        ) from None
+
+
+def _spanish(error: Any) -> str:
+    kind, value = error.validator, error.validator_value
+    instance = error.instance
+    if kind == "required":
+        missing = [k for k in value if isinstance(instance, dict) and k not in instance]
+        return f"falta la clave requerida «{missing[0] if missing else value}»"
+    if kind == "additionalProperties":
+        props = error.schema.get("properties", {})
+        extra = [k for k in instance if k not in props] if isinstance(instance, dict) else []
+        return f"clave no permitida «{extra[0] if extra else '?'}»"
+    if kind == "type":
+        names = {
+            "integer": "entero",
+            "number": "número",
+            "string": "texto",
+            "boolean": "booleano",
+            "array": "lista",
+            "object": "objeto",
+            "null": "null",
+        }
+        wanted = value if isinstance(value, list) else [value]
+        wanted_text = " o ".join(names.get(str(w), str(w)) for w in wanted)
+        return f"se esperaba {wanted_text} y hay {json.dumps(instance)[:60]}"
+    simple = {
+        "minimum": "es menor que el mínimo {v}",
+        "maximum": "es mayor que el máximo {v}",
+        "exclusiveMinimum": "debe ser mayor que {v}",
+        "exclusiveMaximum": "debe ser menor que {v}",
+        "minItems": "tiene menos de {v} elementos",
+        "maxItems": "tiene más de {v} elementos",
+        "const": "debe valer {v}",
+        "enum": "debe ser uno de {v}",
+        "pattern": "no sigue el patrón {v}",
+        "multipleOf": "debe ser múltiplo de {v}",
+        "minLength": "es más corto que {v} caracteres",
+        "minProperties": "tiene menos de {v} claves",
+        "uniqueItems": "tiene elementos repetidos",
+    }
+    if kind in simple:
+        return f"{json.dumps(instance, ensure_ascii=False)[:60]} " + simple[kind].format(
+            v=json.dumps(value, ensure_ascii=False)
+        )
+    return str(error.message)
+
+
+def validate(
+    schema_text: str,
+    schema: Any,
+    instance: Any,
+    instance_text: str,
+    schema_label: str | Path,
+    base: str = "salida",
+) -> list[SchemaIssue]:
+    """Return the violations of `instance` against `schema` (empty when valid)."""
+    verdict = _verdict_file(schema_text, instance_text)
+    if verdict.exists():
+        return []
+    import jsonschema
+
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        where = json_path(exc.path, "esquema") if exc.path else "esquema"
+        raise CompmathError(
+            f"{schema_label} no es un JSON Schema válido ({where}: {exc.message})",
+            "corrígelo según https://json-schema.org/draft/2020-12",
+        ) from None
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
+    issues = [SchemaIssue(json_path(e.absolute_path, base), _spanish(e)) for e in errors]
+    if not issues:
+        try:
+            verdict.parent.mkdir(parents=True, exist_ok=True)
+            verdict.touch()
+        except OSError:
+            pass  # a read-only cache only costs speed
+    return issues

@@ -1,0 +1,212 @@
+"""`compmath diff` as a screen (a table per class, or two lines per output when narrow) and as
+a Markdown table for a CI job summary or a pull request comment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compmath.authoring.snapdiff import ClassStatus, OutputChange, SnapshotDiff
+from compmath.judging.encode import compact
+from compmath.present.layout import BLANK, Block, Cell, Column, Table, cell_width, line, para
+from compmath.wording import count, percent
+
+OK, BAD = "✓", "✗"
+COLUMNS = ("salida", "cambio", "elemento", "antes", "después", "Δ abs", "Δ rel", "veredicto")
+STATUS_TEXT = {ClassStatus.NEW: "instantánea nueva", ClassStatus.DELETED: "instantánea eliminada"}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One changed output (or a whole-class change when `output` is empty), as display text."""
+
+    label: str
+    output: str
+    change: str
+    path: str = ""
+    before: str = ""
+    after: str = ""
+    delta: str = ""
+    relative: str = ""
+    verdict: str = ""
+    real: bool = True
+
+
+def _number(x: float) -> str:
+    return f"{x:.3g}"
+
+
+def _verdict(change: OutputChange) -> str:
+    word = "real" if change.real else "ruido"
+    if change.tolerance is None:
+        return word
+    return f"{word} ({'>' if change.real else '≤'} tol {_number(change.tolerance)})"
+
+
+def diff_rows(diff: SnapshotDiff) -> list[Row]:
+    """One row per changed output or new/deleted/reordered class."""
+    rows: list[Row] = []
+    for c in diff.classes:
+        label = f"{c.number} {c.title}"
+        if c.status in STATUS_TEXT:
+            what = f"{STATUS_TEXT[c.status]} ({count(c.count, 'salida', 'salidas')})"
+            rows.append(Row(label, "", what, verdict="real"))
+        if c.order_changed:
+            rows.append(Row(label, "", "cambia el orden de las salidas", verdict="real"))
+        for o in c.outputs:
+            rows.append(
+                Row(
+                    label,
+                    o.name,
+                    o.kind.label + (f": {o.detail}" if o.detail else ""),
+                    o.path,
+                    "" if o.kind == "nueva" else compact(o.before, 30),
+                    "" if o.kind == "eliminada" else compact(o.after, 30),
+                    "" if o.abs_change is None else _number(o.abs_change),
+                    "" if o.rel_change is None else percent(o.rel_change),
+                    _verdict(o),
+                    o.real,
+                )
+            )
+    return rows
+
+
+def footer(diff: SnapshotDiff) -> list[str]:
+    """The closing lines: what changed, the unchanged classes in one line, the verdict."""
+    changed = diff.with_status(ClassStatus.CHANGED)
+    noise = sum(not c.real for c in changed)
+    moved = (
+        f"{count(len(changed), 'clase cambia', 'clases cambian')} "
+        f"({len(changed) - noise} con cambios reales, {noise} solo ruido)"
+    )
+    lines = [
+        " · ".join(
+            [
+                f"base: {diff.base} ({diff.commit[:7]})",
+                moved,
+                count(len(diff.with_status(ClassStatus.NEW)), "nueva", "nuevas"),
+                count(len(diff.with_status(ClassStatus.DELETED)), "eliminada", "eliminadas"),
+            ]
+        )
+    ]
+    same = diff.with_status(ClassStatus.UNCHANGED)
+    if same:
+        numbers = ", ".join(str(c.number) for c in same)
+        lines.append(f"sin cambios: {count(len(same), 'clase', 'clases')} ({numbers})")
+    if diff.real:
+        lines.append("hay cambios reales: revísalos antes de aceptar las instantáneas")
+    elif changed:
+        lines.append("ningún cambio supera la tolerancia: solo ruido")
+    else:
+        lines.append("ninguna instantánea cambió")
+    return lines
+
+
+def _table(rows: list[Row]) -> Table:
+    return Table(
+        (
+            Column(COLUMNS[0], 8, "keep_end"),
+            Column(COLUMNS[1], 10),
+            Column(COLUMNS[2], 8, "keep_end"),
+            Column(COLUMNS[3], 8),
+            Column(COLUMNS[4], 8),
+            Column(COLUMNS[5], 5, "fixed", "right"),
+            Column(COLUMNS[6], 5, "fixed", "right"),
+            Column(COLUMNS[7], 8),
+        ),
+        tuple(
+            (
+                Cell(r.output),
+                Cell(r.change),
+                Cell(r.path),
+                Cell(r.before),
+                Cell(r.after),
+                Cell(r.delta),
+                Cell(r.relative),
+                Cell(f"{BAD if r.real else OK} {r.verdict}", "bold red" if r.real else "green"),
+            )
+            for r in rows
+        ),
+        indent=2,
+    )
+
+
+def _fits(rows: list[Row], width: int | None) -> bool:
+    """Whether the table fits without squeezing any column below its heading."""
+    if width is None:
+        return True
+    table = _table(rows)
+    least = sum(
+        max(cell_width(c.head), c.min_width)
+        if c.shrink != "fixed"
+        else max([cell_width(c.head)] + [cell_width(row[i].text) for row in table.rows])
+        for i, c in enumerate(table.columns)
+    )
+    return least + 2 * (len(table.columns) - 1) + table.indent <= width
+
+
+def _stacked(row: Row) -> list[Block]:
+    mark, style = (BAD, "bold red") if row.real else (OK, "green")
+    change = " · ".join(x for x in (row.delta, row.relative) if x)
+    return [
+        para((f"{mark} {row.output}: {row.change}", style), indent=2, hang=4),
+        para(
+            f"{row.path}: {row.before or '—'} → {row.after or '—'}"
+            + (f" · Δ {change}" if change else "")
+            + f" · {row.verdict}",
+            indent=6,
+            hang=2,
+        ),
+    ]
+
+
+def diff_screen(diff: SnapshotDiff, width: int | None) -> list[Block]:
+    """Per class a heading and its moved outputs, then the footer."""
+    blocks: list[Block] = [
+        line((f"Cambios de instantáneas frente a {diff.base} ({diff.commit[:7]})", "bold"))
+    ]
+    groups: dict[str, list[Row]] = {}
+    for row in diff_rows(diff):
+        groups.setdefault(row.label, []).append(row)
+    for label, rows in groups.items():
+        blocks += [BLANK, line((label, "bold"))]
+        whole = [r for r in rows if not r.output]
+        outputs = [r for r in rows if r.output]
+        blocks += [para((f"{BAD} {r.change}", "bold red"), indent=2, hang=4) for r in whole]
+        if outputs and _fits(outputs, width):
+            blocks.append(_table(outputs))
+        else:
+            for row in outputs:
+                blocks += _stacked(row)
+    notes = footer(diff)
+    blocks.append(BLANK)
+    blocks += [para((note, "dim"), hang=2) for note in notes[:-1]]
+    blocks.append(para((notes[-1], "bold red" if diff.real else "bold green"), hang=2))
+    return blocks
+
+
+def _md(text: str, code: bool = False) -> str:
+    """A Markdown table cell: pipes escaped, one line, code spans that survive backticks."""
+    text = text.replace("\n", " ").replace("|", "\\|")
+    if not code or not text:
+        return text
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def markdown(diff: SnapshotDiff) -> str:
+    """One Markdown table for a CI job summary or a PR comment, with a heading and the footer."""
+    lines = [f"### Cambios de instantáneas frente a `{_md(diff.base)}` ({diff.commit[:7]})", ""]
+    rows = diff_rows(diff)
+    if rows:
+        lines.append("| clase | " + " | ".join(COLUMNS) + " |")
+        lines.append("| --- | --- | --- | --- | --- | --- | ---: | ---: | --- |")
+        previous = None
+        for r in rows:
+            label = "" if r.label == previous else _md(r.label)
+            previous = r.label
+            body = [label, _md(r.output, code=True) if r.output else "—", _md(r.change)]
+            body += [_md(cell, code=True) for cell in (r.path, r.before, r.after)]
+            body += [_md(r.delta), _md(r.relative), f"**{r.verdict}**" if r.real else r.verdict]
+            lines.append("| " + " | ".join(body) + " |")
+        lines.append("")
+    lines += [_md(note) + "  " for note in footer(diff)]
+    return "\n".join(lines).rstrip() + "\n"

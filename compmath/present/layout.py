@@ -1,0 +1,323 @@
+"""The screen layer: blocks laid out to a width as styled lines, the same for plain and Rich output.
+
+Every command builds its screen as a list of blocks (a line, a paragraph, a table, a command to
+copy, a chart) and hands it to `present.output`. Layout happens here, once: paragraphs wrap at
+word boundaries, tables shrink their widest flexible column and wrap inside cells, long names
+keep their end (`…cabeza`), commands are never split. With no width (a pipe or a file) nothing is
+wrapped. The result is a list of lines of (text, style) segments; Rich only adds the colours.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+Segment = tuple[str, str]  # (text, Rich style name or "")
+StyledLine = list[Segment]
+ELLIPSIS = "…"
+
+
+def cell_width(text: str) -> int:
+    """Columns a string takes in a terminal (wide East Asian characters count twice)."""
+    if text.isascii():
+        return len(text)
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        for ch in text
+    )
+
+
+def cut_end(text: str, width: int) -> str:
+    """Text cut to `width` columns, keeping its start: `concatenar_y_pro…`."""
+    if cell_width(text) <= width:
+        return text
+    out = ""
+    for ch in text:
+        if cell_width(out + ch) > width - 1:
+            break
+        out += ch
+    return out + ELLIPSIS
+
+
+def keep_end(text: str, width: int) -> str:
+    """Text cut to `width` columns, keeping its end: `…sumar_por_cabeza`."""
+    if cell_width(text) <= width:
+        return text
+    out = ""
+    for ch in reversed(text):
+        if cell_width(ch + out) > width - 1:
+            break
+        out = ch + out
+    return ELLIPSIS + out
+
+
+def wrap_words(text: str, width: int) -> list[str]:
+    """Text wrapped at spaces to `width` columns; a word longer than the width is split."""
+    if width <= 0 or cell_width(text) <= width:
+        return [text]
+    lines: list[str] = []
+    current = ""
+    for word in re.split(r"(?<=\s)(?=\S)", text):
+        if cell_width(current + word.rstrip()) <= width:
+            current += word
+            continue
+        if current.strip():
+            lines.append(current.rstrip())
+        current = ""
+        while cell_width(word.rstrip()) > width:
+            head = cut_end(word, width + 1)[:-1] if width > 1 else word[:1]
+            lines.append(head)
+            word = word[len(head) :]
+        current = word
+    if current.strip() or not lines:
+        lines.append(current.rstrip())
+    return lines
+
+
+# --- blocks --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line printed as it is (never wrapped): headings, marks, short notes."""
+
+    segments: tuple[Segment, ...]
+
+
+@dataclass(frozen=True)
+class Para:
+    """Prose: wrapped at word boundaries; continuation lines take `hang` more spaces."""
+
+    segments: tuple[Segment, ...]
+    indent: int = 0
+    hang: int = 0
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command to copy. Too long for the width, it continues on the next line after a shell
+    backslash (between words, or inside a long path at a `/`, with no indentation so the
+    shell joins the pieces back): what is pasted still runs."""
+
+    text: str
+    indent: int = 2
+    style: str = "bold"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: its heading, how it shrinks and how its cells are cut or wrapped."""
+
+    head: str
+    min_width: int = 4
+    shrink: Literal["fixed", "wrap", "keep_end", "cut"] = "wrap"
+    align: Literal["left", "right", "center"] = "left"
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    style: str = ""
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of cells under headings; fits the width by shrinking its flexible columns."""
+
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    indent: int = 0
+    gap: int = 2
+    head_style: str = "bold"
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A drawing made for a given width (a heatmap, a bar row): `draw(width)` gives its lines."""
+
+    draw: Callable[[int | None, bool], list[StyledLine]]
+
+
+Block = Line | Para | Command | Table | Chart
+
+
+def line(*segments: Segment | str) -> Line:
+    """A Line from segments or plain strings."""
+    return Line(tuple(s if isinstance(s, tuple) else (s, "") for s in segments))
+
+
+def para(*segments: Segment | str, indent: int = 0, hang: int = 0) -> Para:
+    """A Para from segments or plain strings."""
+    return Para(tuple(s if isinstance(s, tuple) else (s, "") for s in segments), indent, hang)
+
+
+BLANK = Line(())
+
+
+# --- layout --------------------------------------------------------------------------------
+
+
+def _wrap_segments(
+    segments: Sequence[Segment], width: int, indent: int, hang: int
+) -> list[StyledLine]:
+    """Word-wrap styled text, keeping each piece's style."""
+    words: list[Segment] = []
+    for text, style in segments:
+        words += [(w, style) for w in re.split(r"(?<=\s)(?=\S)", text) if w]
+    lines: list[StyledLine] = []
+    current: StyledLine = [(" " * indent, "")] if indent else []
+    used = indent
+    limit = width
+    for word, style in words:
+        size = cell_width(word.rstrip())
+        if used + size > limit and used > (indent if not lines else indent + hang):
+            _trim(current)
+            lines.append(current)
+            pad = indent + hang
+            current, used = ([(" " * pad, "")] if pad else []), pad
+        while used + size > limit and size > 1 and limit - used > 1:
+            room = limit - used
+            head = word[:room]
+            current.append((head, style))
+            lines.append(current)
+            word = word[room:]
+            size = cell_width(word.rstrip())
+            pad = indent + hang
+            current, used = ([(" " * pad, "")] if pad else []), pad
+        current.append((word, style))
+        used += cell_width(word)
+    _trim(current)
+    lines.append(current)
+    return lines
+
+
+def _trim(line_: StyledLine) -> None:
+    while line_ and not line_[-1][0].strip():
+        line_.pop()
+    if line_:
+        text, style = line_[-1]
+        line_[-1] = (text.rstrip(), style)
+
+
+def _fit_cell(text: str, column: Column, width: int) -> list[str]:
+    if column.shrink == "keep_end":
+        return [keep_end(text, width)]
+    if column.shrink == "cut":
+        return [cut_end(text, width)]
+    return wrap_words(text, width)
+
+
+def _column_widths(table: Table, width: int | None) -> list[int]:
+    """Natural widths, then the widest flexible column shrinks one step at a time until the
+    table fits (or every flexible column is at its minimum)."""
+    widths = [
+        max([cell_width(c.head)] + [cell_width(row[i].text) for row in table.rows])
+        for i, c in enumerate(table.columns)
+    ]
+    if width is None:
+        return widths
+    room = width - table.indent - table.gap * (len(widths) - 1)
+    flexible = [i for i, c in enumerate(table.columns) if c.shrink != "fixed"]
+    while sum(widths) > room:
+        candidates = [i for i in flexible if widths[i] > table.columns[i].min_width]
+        if not candidates:
+            break
+        widths[max(candidates, key=widths.__getitem__)] -= 1
+    return widths
+
+
+def _table_lines(table: Table, width: int | None) -> list[StyledLine]:
+    widths = _column_widths(table, width)
+    heads = tuple(Cell(c.head, table.head_style) for c in table.columns)
+    out: list[StyledLine] = []
+    for row in (heads, *table.rows):
+        pieces = [
+            _fit_cell(cell.text, column, w) for cell, column, w in zip(row, table.columns, widths)
+        ]
+        height = max(len(p) for p in pieces)
+        for k in range(height):
+            styled: StyledLine = [(" " * table.indent, "")] if table.indent else []
+            for i, (cell, column, w) in enumerate(zip(row, table.columns, widths)):
+                text = pieces[i][k] if k < len(pieces[i]) else ""
+                pad = w - cell_width(text)
+                if column.align == "right":
+                    text = " " * pad + text
+                elif column.align == "center":
+                    text = " " * (pad // 2) + text + " " * (pad - pad // 2)
+                else:
+                    text += " " * pad
+                styled.append((text, cell.style))
+                if i < len(widths) - 1:
+                    styled.append((" " * table.gap, ""))
+            _trim(styled)
+            out.append(styled)
+    return out
+
+
+def command_lines(command: Command, width: int | None) -> list[str]:
+    """A command as lines that fit `width`, joined by backslash-newline (see Command)."""
+    pad = " " * command.indent
+    if width is None or cell_width(pad + command.text) <= width:
+        return [pad + command.text]
+    lines: list[str] = []
+    current = pad
+    for word in command.text.split(" "):
+        candidate = f"{current} {word}" if current.strip() else current + word
+        if cell_width(candidate) + 2 <= width:
+            current = candidate
+            continue
+        if current.strip():
+            lines.append(current + " \\")
+            current = pad + "  "
+        while cell_width(current + word) + 2 > width and len(word) > 1:
+            room = max(width - 1 - cell_width(current), 1)
+            cut = max(word.rfind("/", 0, room), word.rfind("-", 0, room)) + 1
+            cut = cut if cut > 0 else room  # no / or - to break at: cut inside the word
+            lines.append(current + word[:cut] + "\\")
+            current, word = "", word[cut:]
+        current += word
+    lines.append(current)
+    return lines
+
+
+def lay_out(blocks: Sequence[Block], width: int | None, colour: bool = False) -> list[StyledLine]:
+    """Every block as styled lines for `width` columns (None: a pipe, nothing is wrapped)."""
+    out: list[StyledLine] = []
+    for block in blocks:
+        if isinstance(block, Line):
+            out.append(list(block.segments))
+        elif isinstance(block, Para):
+            if width is None:
+                out.append(
+                    [(" " * block.indent, ""), *block.segments]
+                    if block.indent
+                    else list(block.segments)
+                )
+            else:
+                out += _wrap_segments(block.segments, width, block.indent, block.hang)
+        elif isinstance(block, Command):
+            out += [[(text, block.style)] for text in command_lines(block, width)]
+        elif isinstance(block, Table):
+            out += _table_lines(block, width)
+        else:
+            out += block.draw(width, colour)
+    return out
+
+
+def plain_text(lines: list[StyledLine]) -> str:
+    """Styled lines as plain text, trailing spaces trimmed."""
+    return "".join("".join(text for text, _ in styled).rstrip() + "\n" for styled in lines)
+
+
+@dataclass
+class Screen:
+    """A screen under construction: blocks appended in order."""
+
+    blocks: list[Block] = field(default_factory=list)
+
+    def add(self, *blocks: Block) -> Screen:
+        self.blocks.extend(blocks)
+        return self

@@ -1,0 +1,132 @@
+"""The class page document drawn for the terminal (`compmath show`), as screen blocks."""
+
+from __future__ import annotations
+
+from compmath.course.metadata import Reference
+from compmath.course.params import SPANISH_TYPES
+from compmath.present.layout import BLANK, Block, Command, Line, line, para
+from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
+from compmath.present.prose import prose_blocks
+
+PENDING = "(por escribir)"
+
+
+def heading(text: str) -> list[Block]:
+    return [BLANK, line((text, "bold underline")), BLANK]
+
+
+def reference_text(ref: Reference) -> str:
+    """One bibliography line: authors, title, venue, year — note · DOI / ISBN."""
+    text = f"{ref.authors} {ref.title}"
+    for piece in (ref.venue, str(ref.year) if ref.year else ""):
+        if piece:
+            text += f", {piece}"
+    if ref.note:
+        text += f" — {ref.note}"
+    if ref.doi:
+        text += f" · DOI {ref.doi}"
+    if ref.isbn:
+        text += f" · ISBN {ref.isbn}"
+    if ref.unconfirmed:
+        text += " · sin confirmar"
+    return text
+
+
+def neighbour_text(link: Neighbour | None, arrow: str) -> str:
+    if link is None:
+        return "← Inicio" if arrow == "←" else "fin del curso →"
+    label = f"{link.number} {link.title}".strip()
+    if not link.in_course:
+        label += " (fuera de este curso)"
+    return f"← {label}" if arrow == "←" else f"{label} →"
+
+
+def _prose(markdown: str, missing: str) -> list[Block]:
+    return prose_blocks(markdown) if markdown else [line((missing, "dim"))]
+
+
+def _bullets(items: tuple[str, ...]) -> list[Block]:
+    if not items:
+        return [line((PENDING, "dim"))]
+    return [para("• ", item, indent=0, hang=2) for item in items]
+
+
+def page_blocks(page: ClassPage) -> list[Block]:
+    """Every section of the page, in the seed page's order."""
+    home, part = page.breadcrumb
+    blocks: list[Block] = [
+        line((home, "dim"), (" · ", "dim"), (part, "dim")),
+        BLANK,
+        line((f"{page.number} — {page.title}", "bold")),
+        line((" · ".join(page.facts), "dim")),
+    ]
+    if page.lemma:
+        blocks += [BLANK, para((page.lemma, "italic"))]
+    blocks += heading("Fórmulas")
+    blocks += [para(f.text, indent=2, hang=4) for f in page.formulas] or [line((PENDING, "dim"))]
+    blocks += heading("Desarrollo") + _prose(page.development, "(por escribir en README.md)")
+    blocks += heading("Ejemplo trabajado") + _prose(page.example, "(por escribir en README.md)")
+    blocks += heading("Qué calcula el laboratorio")
+    blocks += [para(page.computes or PENDING), BLANK]
+    blocks += [Command(command) for command in page.commands]
+    blocks.append(BLANK)
+    params = page.parameters
+    if not params.readable:
+        blocks.append(para("No se pueden leer los parámetros de run() (¿falta lab.py?)."))
+    elif not params.specs:
+        blocks.append(para("run() no tiene parámetros: cada ejecución es la de la instantánea."))
+    else:
+        blocks += [para("Parámetros de run() (cámbialos con --set NOMBRE=VALOR):"), BLANK]
+        for spec in params.specs:
+            kind = SPANISH_TYPES.get(spec.type_name, "sin tipo")
+            blocks.append(
+                para(
+                    "• ",
+                    (spec.name, "cyan"),
+                    f" ({spec.type_name or '?'}, {kind}) = {shown_default(spec)}",
+                    hang=2,
+                )
+            )
+        blocks += [BLANK, line("Ejemplo:"), Command(params.example)]
+    blocks += heading(f"Salidas del laboratorio ({len(page.outputs)})")
+    for output in page.outputs:
+        if output.description:
+            blocks.append(para("• ", (output.name, "bold cyan"), f": {output.description}", hang=2))
+        else:
+            blocks.append(para("• ", (output.name, "bold cyan"), hang=2))
+    blocks += heading("Muestra de la ejecución")
+    if page.sample is None:
+        blocks += [
+            line("Aún no hay instantánea; la escribe:"),
+            Command(f"compmath update {page.number}"),
+        ]
+    else:
+        blocks += [line("Instantánea expected.json, abreviada:"), BLANK]
+        blocks += [Line(((f"    {text}", "cyan"),)) for text in abridge(page.sample).splitlines()]
+    blocks += heading("Errores comunes") + _bullets(page.common_errors)
+    blocks += [*heading("Dónde se usa"), para(page.uses or PENDING)]
+    blocks += [*heading("Idea rectora de la parte"), para(page.part.guiding_idea or "—")]
+    blocks += [*heading("Error a evitar"), para(page.part.error_to_avoid or "—")]
+    blocks += [*heading("Conexión con IA"), para(page.part.ai_connection or "—")]
+    blocks += heading("Bibliografía de la clase")
+    blocks += [para("• ", reference_text(r), hang=2) for r in page.references] or [
+        line(("(sin referencias)", "dim"))
+    ]
+    blocks += heading("Archivos de la clase")
+    blocks += [line("En la carpeta de la clase:"), Command(page.folder + "/")]
+    blocks += [
+        para("• ", (name, "cyan"), f": {role}" if role else "", hang=2) for name, role in page.files
+    ]
+    schema, exists = page.schema
+    blocks += [
+        BLANK,
+        line("Fuera de la carpeta, el contrato de las salidas:"),
+        Command(schema)
+        if exists
+        else line(("falta " + schema + " (compmath lint lo señala)", "red")),
+    ]
+    blocks += [
+        BLANK,
+        para(neighbour_text(page.previous, "←"), " · ", neighbour_text(page.next, "→")),
+    ]
+    return blocks
