@@ -1,7 +1,8 @@
 """Numbers and counts as a Spanish reader expects them in prose (data values keep their JSON form).
 
 The one rule: a value of the lab's data prints as in the canonical JSON (decimal point); a human
-measure (a duration, a percentage, a limit, a size) takes the decimal comma.
+measure (a duration, a percentage, a limit, a size) takes the decimal comma (and the screen
+layer never puts its unit on another line).
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ from typing import Literal
 Segment = tuple[str, str]  # (text, Rich style name or "")
 StyledLine = list[Segment]
 ELLIPSIS = "…"
+# Where a line may break: after a space, except before a unit (a measure stays whole: 0,5 s).
+BREAK = re.compile(r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w]))")
 
 
 def cell_width(text: str) -> int:
@@ -60,7 +62,7 @@ def wrap_words(text: str, width: int) -> list[str]:
         return [text]
     lines: list[str] = []
     current = ""
-    for word in re.split(r"(?<=\s)(?=\S)", text):
+    for word in BREAK.split(text):
         if cell_width(current + word.rstrip()) <= width:
             current += word
             continue
@@ -166,7 +168,7 @@ def _wrap_segments(
     """Word-wrap styled text, keeping each piece's style."""
     words: list[Segment] = []
     for text, style in segments:
-        words += [(w, style) for w in re.split(r"(?<=\s)(?=\S)", text) if w]
+        words += [(w, style) for w in BREAK.split(text) if w]
     lines: list[StyledLine] = []
     current: StyledLine = [(" " * indent, "")] if indent else []
     used = indent

@@ -113,9 +113,10 @@ def outputs_table(report: LabReport, width: int | None) -> Table:
                 _status(report, path),
             )
         )
+    longest = max([len("salida")] + [len(row[0].text) for row in rows])
     return Table(
         (
-            Column("salida", 10, "keep_end"),
+            Column("salida", min(longest, 22), "keep_end"),
             Column("obtenido", 12),
             Column("esperado (no se compara)" if exploring else "esperado", 12),
             Column("estado", 6, "fixed", "center"),
@@ -266,10 +267,11 @@ def check_screen(reports: list[LabReport], elapsed: float) -> list[Block]:
                 Cell(seconds(r.duration)),
             )
         )
+    widest = max(len(row[1].text) for row in rows)  # the verdict stays on one line if it can
     table = Table(
         (
-            Column("clase", 12, "cut"),
-            Column("resultado", 14),
+            Column("clase", 14, "cut"),
+            Column("resultado", min(widest, 34)),
             Column("tiempo", 6, "fixed", "right"),
         ),
         tuple(rows),
