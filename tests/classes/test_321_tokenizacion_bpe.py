@@ -146,7 +146,7 @@ def test_other_tie_breaks_change_the_pairs_but_not_the_frequencies(out: dict) ->
         merges, freqs = [], []
         for _ in range(10):
             stats = get_stats(vocab)
-            if rule == "larger":  # what subword-nmt does
+            if rule == "larger":  # subword-nmt's tie-break, but on this class's spelling
                 best = max(stats, key=lambda x: (stats[x], x))
             else:
                 best = min(stats, key=lambda x: (-stats[x], x))
@@ -183,3 +183,61 @@ def test_more_merges_than_pairs_stops_cleanly() -> None:
     none = emitted(321, numero_de_fusiones=0)
     assert none["fusiones"] == [] and none["simbolos_en_el_corpus"] == [95]
     assert none["tamano_del_vocabulario"] == 11
+
+
+SUBWORD_NMT_PAIRS = [
+    ("s", "t</w>"),
+    ("e", "st</w>"),
+    ("l", "o"),
+    ("w", "est</w>"),
+    ("n", "e"),
+    ("ne", "west</w>"),
+    ("lo", "w</w>"),
+    ("w", "i"),
+    ("wi", "d"),
+    ("wid", "est</w>"),
+]
+SUBWORD_NMT_FREQS = [9, 9, 7, 6, 6, 6, 5, 3, 3, 3]
+
+
+def test_subword_nmt_learns_other_merges_from_its_other_spelling(out: dict) -> None:
+    """The page's claim about subword-nmt, checked against the library itself."""
+    learn_bpe = pytest.importorskip("subword_nmt.learn_bpe")
+    import io
+
+    text = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
+    codes = io.StringIO()
+    learn_bpe.learn_bpe(io.StringIO(text), codes, 10)
+    lines = [line for line in codes.getvalue().splitlines() if not line.startswith("#")]
+    assert [tuple(line.split()) for line in lines] == SUBWORD_NMT_PAIRS
+    assert [tuple(m) for m in out["fusiones"]] != SUBWORD_NMT_PAIRS
+
+
+def test_glued_end_marker_changes_the_frequencies(out: dict) -> None:
+    """subword-nmt's spelling («w</w>» one symbol) with its tie-break (larger pair), by hand."""
+    spelling = {"l o w</w>": 5, "l o w e r</w>": 2, "n e w e s t</w>": 6, "w i d e s t</w>": 3}
+    glued = dict(spelling)
+    merges, freqs = [], []
+    for _ in range(10):
+        stats = get_stats(glued)
+        best = max(stats, key=lambda x: (stats[x], x))
+        merges.append(best)
+        freqs.append(stats[best])
+        glued = merge_vocab(best, glued)
+    assert merges == SUBWORD_NMT_PAIRS and freqs == SUBWORD_NMT_FREQS
+    # the lab, fed the same spelling, finds the same counts (its own tie-break picks other pairs)
+    lab = lab_module(321)
+    corpus = [(word.split(), f) for word, f in spelling.items()]
+    assert lab.aprender_bpe(corpus, 10)[1] == SUBWORD_NMT_FREQS
+    assert out["frecuencia_de_cada_fusion"] != SUBWORD_NMT_FREQS
+
+
+def test_an_unseen_character_is_out_of_vocabulary(out: dict) -> None:
+    lab = lab_module(321)
+    vocabulary = {s for word in CORPUS for s in word.split()} | {"".join(m) for m in out["fusiones"]}
+    assert len(vocabulary) == out["tamano_del_vocabulario"]
+    tokens = lab.segmentar("zoo", [tuple(m) for m in out["fusiones"]])
+    assert tokens == ["z", "o", "o", "</w>"]
+    assert [t for t in tokens if t not in vocabulary] == ["z"]
+    for word, tokens in out["segmentacion_de_palabras_nuevas"].items():
+        assert set(tokens) <= vocabulary  # the three new words only use known letters

@@ -123,3 +123,36 @@ def test_cosine_is_bounded_and_epsilon_only_matters_for_tiny_vectors() -> None:
         assert lab.coseno(a, b) == pytest.approx(cos(a, b), abs=1e-12)
     tiny = np.full(4, 1e-10)
     assert lab.coseno(tiny, tiny) == pytest.approx(4e-20 / 1e-16, rel=1e-9)  # ε guard shrinks it
+
+
+def test_worked_example_intermediate_numbers() -> None:
+    """The page's hand computation, digit by digit, in plain Python."""
+    rey, reina = VECTORS["rey"], VECTORS["reina"]
+    norm_rey, norm_reina = math.sqrt(dot(rey, rey)), math.sqrt(dot(reina, reina))
+    assert round(norm_rey, 6) == 1.342721 and round(norm_reina, 6) == 1.310649
+    assert round(norm_rey * norm_reina, 6) == 1.759836  # not 1.759837
+    assert round(dot(rey, reina) / (norm_rey * norm_reina), 6) == 0.099839
+    target = [r - h + m for r, h, m in zip(rey, VECTORS["hombre"], VECTORS["mujer"])]
+    assert target == pytest.approx([0.94, -0.92, 0.01, 0.32], abs=1e-12)
+    assert round(math.sqrt(dot(target, target)), 6) == 1.353699
+    assert dot(target, reina) == pytest.approx(1.7735, abs=1e-12)
+
+
+def test_gensim_style_analogy_also_gives_reina(out: dict) -> None:
+    """gensim's most_similar: unit vectors, their mean, unit again, the query words excluded."""
+    unit = {w: np.array(v) / np.linalg.norm(v) for w, v in VECTORS.items()}
+    mean = (unit["rey"] + unit["mujer"] - unit["hombre"]) / 3
+    mean /= np.linalg.norm(mean)
+    scores = {w: float(mean @ u) for w, u in unit.items() if w not in ("rey", "hombre", "mujer")}
+    assert max(scores, key=scores.__getitem__) == out["analogia_rey_menos_hombre_mas_mujer"]
+    assert scores["reina"] == pytest.approx(0.952315, abs=1e-6)  # another cosine, same answer
+
+
+def test_cosine_helpers_agree_with_the_matrix_and_the_floor() -> None:
+    lab = lab_module(322)
+    C = lab.matriz_coseno(lab.E)
+    for i in range(6):
+        for j in range(6):
+            assert C[i, j] == pytest.approx(lab.coseno(lab.E[i], lab.E[j]), abs=1e-12)
+    with_zero = np.vstack([lab.E, np.zeros(4)])
+    assert np.all(lab.matriz_coseno(with_zero)[-1] == 0.0)  # a zero row is similar to nothing

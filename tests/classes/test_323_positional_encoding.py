@@ -134,3 +134,40 @@ def test_kept_sample_is_the_seeds(out: dict) -> None:
 def test_similarity_is_not_monotone_in_d8() -> None:
     products = [sum(a * b for a, b in zip(reference_pe(0, 8), reference_pe(k, 8))) for k in range(9)]
     assert products[6] > products[1]  # the honest note on the page
+
+
+def first_rise(d: int) -> int:
+    """The first k at which PE(0)·PE(k) = Σ_i cos(k ω_i) goes up instead of down."""
+    products = [sum(math.cos(k * 10000 ** (-2 * i / d)) for i in range(d // 2)) for k in range(200)]
+    return next(k for k in range(1, 200) if products[k] > products[k - 1])
+
+
+def test_page_numbers_on_the_decay_and_the_slowest_hand() -> None:
+    assert [first_rise(d) for d in (8, 64, 512)] == [4, 6, 44]  # "baja hasta k = 43, sube en 44"
+    products = [sum(a * b for a, b in zip(reference_pe(0, 8), reference_pe(k, 8))) for k in range(9)]
+    assert [round(p, 3) for p in products] == [
+        4.0, 3.535, 2.564, 1.965, 2.267, 3.16, 3.784, 3.516, 2.548
+    ]
+    slowest_period = 2 * math.pi * 10000 ** (510 / 512)  # d = 512, i = d/2 − 1
+    assert 60_000 < slowest_period < 61_000
+    assert lab_module(323).frecuencias(8) == pytest.approx([1, 0.1, 0.01, 0.001], rel=1e-12)
+
+
+def attention(x: np.ndarray, causal: bool) -> np.ndarray:
+    """One head with fixed random projections; the causal mask hides later tokens."""
+    rng = np.random.default_rng(0)
+    w_q, w_k, w_v = (rng.standard_normal((x.shape[1], 4)) for _ in range(3))
+    scores = (x @ w_q) @ (x @ w_k).T / 2.0
+    if causal:
+        scores = np.where(np.tril(np.ones_like(scores)) == 1, scores, -np.inf)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    weights /= weights.sum(axis=1, keepdims=True)
+    return weights @ (x @ w_v)
+
+
+def test_only_unmasked_attention_is_blind_to_order() -> None:
+    """The page's qualifier: equivariance holds without a mask, and fails with a causal one."""
+    x = np.random.default_rng(1).standard_normal((5, 8))
+    order = [3, 0, 4, 1, 2]
+    assert np.allclose(attention(x[order], causal=False), attention(x, causal=False)[order])
+    assert not np.allclose(attention(x[order], causal=True), attention(x, causal=True)[order])

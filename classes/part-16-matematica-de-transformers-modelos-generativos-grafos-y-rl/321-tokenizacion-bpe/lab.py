@@ -6,7 +6,9 @@
     |vocabulario|   = |símbolos iniciales| + nº de fusiones
 
 Cada palabra se deletrea en caracteres más el marcador de fin de palabra «</w>». Los empates se
-deshacen por la primera aparición al recorrer el corpus en su orden (como el Algoritmo 1 del paper).
+deshacen por la primera aparición al recorrer el corpus en su orden: es lo que hace el
+max(pares, key=pares.get) del Algoritmo 1 del artículo cuando se ejecuta en Python ≥ 3.7, donde un
+dict conserva el orden de inserción (antes ese orden no estaba garantizado).
 
 Referencia: Sennrich, Haddow y Birch, «Neural Machine Translation of Rare Words with Subword
 Units», ACL 2016, Algoritmo 1.
@@ -34,9 +36,11 @@ def deletrear(palabra: str) -> list[str]:
 def contar_pares(corpus: list[tuple[list[str], int]]) -> dict[tuple[str, str], int]:
     """cuenta(a, b) ponderada por la frecuencia; el dict conserva el orden de primera aparición."""
     cuentas: dict[tuple[str, str], int] = {}
+    ### BEGIN SOLUTION
     for simbolos, frec in corpus:
         for par in pairwise(simbolos):               # pares adyacentes, izquierda a derecha
             cuentas[par] = cuentas.get(par, 0) + frec
+    ### END SOLUTION
     return cuentas
 
 
@@ -70,10 +74,12 @@ def aprender_bpe(
         cuentas = contar_pares(corpus)
         if not cuentas:                              # todo el corpus ya son palabras enteras
             break
-        mejor = max(cuentas, key=cuentas.__getitem__)  # empate → el primero que apareció
+        ### BEGIN SOLUTION
+        mejor = max(cuentas, key=cuentas.__getitem__)  # argmax; empate → el primero que apareció
+        corpus = [(fusionar(simbolos, mejor), frec) for simbolos, frec in corpus]
+        ### END SOLUTION
         fusiones.append(mejor)
         frecuencias.append(cuentas[mejor])
-        corpus = [(fusionar(simbolos, mejor), frec) for simbolos, frec in corpus]
         tamanos.append(simbolos_totales(corpus))
     return fusiones, frecuencias, tamanos, corpus
 
@@ -81,8 +87,10 @@ def aprender_bpe(
 def segmentar(palabra: str, fusiones: list[tuple[str, str]]) -> list[str]:
     """Aplica las fusiones aprendidas en el mismo orden en que se aprendieron."""
     simbolos = deletrear(palabra)
-    for par in fusiones:
+    ### BEGIN SOLUTION
+    for par in fusiones:                             # una pasada por fusión, en su orden
         simbolos = fusionar(simbolos, par)
+    ### END SOLUTION
     return simbolos
 
 
@@ -98,7 +106,8 @@ def run(numero_de_fusiones: int = FUSIONES) -> dict:
 
     lista, frecuencias, tamanos, final = aprender_bpe(corpus, numero_de_fusiones)
 
-    # Palabras no vistas: se parten en piezas conocidas, nunca quedan fuera del vocabulario
+    # Palabras no vistas: se parten en piezas conocidas, siempre que sus caracteres estén en el
+    # vocabulario inicial (una «z» nunca vista quedaría fuera: por eso GPT-2 parte de bytes)
     segmentadas = {p: segmentar(p, lista) for p in PALABRAS_NUEVAS}
 
     # Decodificar devuelve la palabra, tanto en las nuevas como en las del corpus ya fusionado

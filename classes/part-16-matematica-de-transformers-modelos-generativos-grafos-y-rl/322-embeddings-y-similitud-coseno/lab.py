@@ -38,21 +38,30 @@ def buscar(E: np.ndarray, indice: int) -> np.ndarray:
 
 def coseno(a: np.ndarray, b: np.ndarray, eps: float = EPSILON) -> float:
     """a·b / (max(‖a‖, ε) · max(‖b‖, ε)): 0 si alguno es nulo."""
-    return float(a @ b / (max(np.linalg.norm(a), eps) * max(np.linalg.norm(b), eps)))
+    ### BEGIN SOLUTION
+    producto = a @ b                                                  # a·b
+    normas = max(np.linalg.norm(a), eps) * max(np.linalg.norm(b), eps)  # ‖a‖ ‖b‖, con suelo ε
+    ### END SOLUTION
+    return float(producto / normas)
 
 
 def matriz_coseno(E: np.ndarray, eps: float = EPSILON) -> np.ndarray:
     """Cosenos entre todas las filas: normalizar filas y multiplicar."""
+    ### BEGIN SOLUTION
     normas = np.maximum(np.linalg.norm(E, axis=1, keepdims=True), eps)  # (|V|, 1)
     U = E / normas                                                       # (|V|, d), filas unitarias
-    return U @ U.T                                                       # (|V|, |V|)
+    C = U @ U.T                                                          # (|V|, |V|)
+    ### END SOLUTION
+    return C
 
 
 def analogia(E: np.ndarray, a: int, b: int, c: int, eps: float = EPSILON) -> tuple[int, float]:
     """a es a b como c es a ?: argmax de cos(e_b − e_a + e_c, e_w) sin las tres de la consulta."""
+    ### BEGIN SOLUTION
     objetivo = E[b] - E[a] + E[c]                                    # (d,), sin normalizar antes
     cosenos = np.array([coseno(objetivo, fila, eps) for fila in E])      # (|V|,)
     cosenos[[a, b, c]] = -np.inf                                         # excluir la consulta
+    ### END SOLUTION
     ganador = int(np.argmax(cosenos))
     return ganador, float(cosenos[ganador])
 

@@ -4,9 +4,10 @@
     PE(pos, 2i+1) = cos(pos / 10000^(2i/d))
 
 Cada par de componentes (2i, 2i+1) gira con frecuencia ω_i = 10000^(-2i/d): las primeras
-giran rápido, las últimas casi no se mueven. No hay parámetros que aprender.
+giran rápido, las últimas casi no se mueven. No hay parámetros que aprender. En el artículo la
+tabla se suma al embedding ya multiplicado por √d_model (sección 3.4).
 
-Referencia: Vaswani et al., «Attention Is All You Need», NeurIPS 2017, sección 3.5.
+Referencia: Vaswani et al., «Attention Is All You Need», NeurIPS 2017, secciones 3.4 y 3.5.
 """
 
 import numpy as np
@@ -21,17 +22,22 @@ BASE = 10_000.0
 def frecuencias(d: int) -> np.ndarray:
     """ω_i = 1 / 10000^(2i/d) para i = 0..d/2-1."""
     i = np.arange(d // 2)                         # (d/2,)
-    return 1.0 / BASE ** (2 * i / d)              # (d/2,)
+    ### BEGIN SOLUTION
+    omega = 1.0 / BASE ** (2 * i / d)             # (d/2,), de 1 hacia 1/10000
+    ### END SOLUTION
+    return omega
 
 
 def codificacion(posiciones: np.ndarray, d: int) -> np.ndarray:
-    """Tabla PE con el layout intercalado del artículo: seno en pares, coseno en impares."""
+    """Tabla PE con la disposición intercalada del artículo: seno en pares, coseno en impares."""
     if d < 2 or d % 2:
         raise ValueError(f"la dimensión debe ser par y al menos 2; se recibió {d}")
-    angulos = np.outer(posiciones, frecuencias(d))  # (posiciones, d/2)
     pe = np.empty((len(posiciones), d))             # (posiciones, d)
+    ### BEGIN SOLUTION
+    angulos = np.outer(posiciones, frecuencias(d))  # (posiciones, d/2): pos · ω_i
     pe[:, 0::2] = np.sin(angulos)
     pe[:, 1::2] = np.cos(angulos)
+    ### END SOLUTION
     return pe
 
 
