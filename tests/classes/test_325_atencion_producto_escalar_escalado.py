@@ -204,20 +204,23 @@ def test_scaling_by_d_instead_of_sqrt_d_undershoots() -> None:
 
 def test_worked_example_figures(out: dict) -> None:
     """The README quotes these means to three decimals; the gap figure is an order statistic."""
+    raw = [out["varianza_sin_escalar"][str(d)] for d in DIMS]
+    assert [round(raw[0], 3)] + [round(v, 2) for v in raw[1:]] == [3.990, 16.13, 64.93, 255.51]
+    assert [round(out["varianza_escalada"][str(d)], 3) for d in DIMS] == [0.998, 1.008, 1.015, 0.998]
     assert round(out["peso_maximo"]["sin_escalar"], 3) == 0.936
     assert round(out["peso_maximo"]["escalado"], 3) == 0.360
     assert round(out["entropia"]["sin_escalar"], 3) == 0.158
     assert round(out["entropia"]["escalada"], 3) == 1.721
     assert round(out["norma_jacobiano_softmax"]["sin_escalar"], 3) == 0.085
     assert round(out["norma_jacobiano_softmax"]["escalado"], 3) == 0.366
-    stats = pytest.importorskip("scipy.stats")
-    integrate = pytest.importorskip("scipy.integrate")
+    special = pytest.importorskip("scipy.special")
+    x = np.linspace(-12, 12, 200_001)
+    cdf, pdf = special.ndtr(x), np.exp(-x * x / 2) / math.sqrt(2 * math.pi)
 
     def expected_order_statistic(k: int, n: int = 8) -> float:
-        def density(x: float) -> float:
-            return x * stats.norm.pdf(x) * stats.beta.pdf(stats.norm.cdf(x), k, n - k + 1)
-
-        return integrate.quad(density, -12, 12)[0]
+        """E[X_(k)] of n standard normals: ∫ x · n!/((k−1)!(n−k)!) Φ^(k−1) (1−Φ)^(n−k) φ dx."""
+        weight = math.factorial(n) / (math.factorial(k - 1) * math.factorial(n - k))
+        return float(np.trapezoid(x * weight * cdf ** (k - 1) * (1 - cdf) ** (n - k) * pdf, x))
 
     gap = 16 * (expected_order_statistic(8) - expected_order_statistic(7))
     assert gap == pytest.approx(9.14, abs=0.01)  # "en promedio de unas 9 unidades"
