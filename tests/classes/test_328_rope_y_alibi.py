@@ -170,8 +170,8 @@ def test_snapshot_matches_the_run(out: dict) -> None:
 def relative_bound(r: int, d: int = 128, base: float = 10000.0) -> float:
     """(1/(d/2)) Σ_j |S_j|, S_j = Σ_{l<j} e^{i r θ_l}, with plain complex arithmetic."""
     total, partial = 0.0, 0j
-    for l in range(d // 2):
-        partial += cmath.exp(1j * r * base ** (-2 * l / d))
+    for pair in range(d // 2):
+        partial += cmath.exp(1j * r * base ** (-2 * pair / d))
         total += abs(partial)
     return total / (d // 2)
 

@@ -30,7 +30,7 @@ ALINEACIONES = {"arriba_izquierda", "abajo_derecha"}
 def mascara_causal(L: int, S: int, alineacion: str = "arriba_izquierda") -> np.ndarray:
     """1 = permitido. Arriba-izquierda: j ≤ i (torch is_causal). Abajo-derecha: j ≤ i + (S − L)."""
     if alineacion not in ALINEACIONES:
-        raise ValueError(f"alineación desconocida «{alineacion}»: usa una de {sorted(ALINEACIONES)}")
+        raise ValueError(f"alineación desconocida «{alineacion}»: usa {sorted(ALINEACIONES)}")
     desplazamiento = 0 if alineacion == "arriba_izquierda" else S - L
     i = np.arange(L)[:, None]                        # (L, 1): índice de la consulta
     j = np.arange(S)[None, :]                        # (1, S): índice de la clave

@@ -130,7 +130,8 @@ def run(cabezas: int = CABEZAS) -> dict:
 
     # h = 1 frente a una ruta independiente: circuitos W_Q W_Kᵀ y W_V W_O, softmax por log-suma-exp
     una = multicabeza(X, proyecciones_por_cabeza(W_Q, W_K, W_V, 1), W_O)[2]   # (n, d)
-    una_es_simple = np.max(np.abs(una - una_cabeza_por_circuitos(X, W_Q, W_K, W_V, W_O))) < TOLERANCIA
+    otra_ruta = una_cabeza_por_circuitos(X, W_Q, W_K, W_V, W_O)                # (n, d)
+    una_es_simple = np.max(np.abs(una - otra_ruta)) < TOLERANCIA
 
     # Parámetros de las matrices realmente construidas para cada h
     conteo = {str(h): contar_parametros(proyecciones_por_cabeza(W_Q, W_K, W_V, h), W_O)

@@ -5,8 +5,9 @@ RoPE (disposición intercalada, RoFormer ec. 34), con θ_i = 10000^(−2i/d), i 
     ⟨R_m q, R_n k⟩ = ⟨q, R_(n−m) k⟩   → solo depende de m − n;   ‖R_m q‖ = ‖q‖
 Disposición por mitades (GPT-NeoX, transformers): x·cat(cos, cos) + rotate_half(x)·cat(sin, sin),
 que es la intercalada tras la permutación fija P = (coordenadas pares, coordenadas impares).
-Decaimiento a largo alcance (RoFormer §3.4.3), con r = m − n y S_j = Σ_{i<j} e^{i r θ_i}:
-    |⟨R_m q, R_n k⟩| ≤ max_i |h_{i+1} − h_i| · Σ_{j=1}^{d/2} |S_j|,   y (1/(d/2)) Σ_j |S_j| decae con |r|
+Decaimiento a largo alcance (RoFormer §3.4.3), con r = m − n y S_j = Σ_{l<j} e^{i r θ_l}:
+    |⟨R_m q, R_n k⟩| ≤ max_l |h_{l+1} − h_l| · Σ_{j=1}^{d/2} |S_j|   (h_l: pareja l de q por k*)
+    y la media (1/(d/2)) Σ_j |S_j| decae con |r|, en promedio y no de forma monótona
 Extensión del contexto por un factor s: interpolación de posiciones m ↦ m/s (θ_i/s para todas);
 NTK: base b ↦ b·s^(d/(d−2)), que deja θ_0 igual y divide entre s la frecuencia más baja.
 
