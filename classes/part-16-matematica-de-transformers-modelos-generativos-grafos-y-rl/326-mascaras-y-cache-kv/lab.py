@@ -19,12 +19,11 @@ X = np.array([[1.0, 0.0],
               [0.0, 1.0],
               [1.0, 1.0],
               [2.0, -1.0]])          # (n, d) = (4, 2); aquí Q = K = V = X
-TOKEN_3_NUEVO = (-5.0, 7.0)         # sustituto del último token
+TOKEN_3_NUEVO_X = -5.0              # sustituto (x, y) del último token
+TOKEN_3_NUEVO_Y = 7.0
 ES_TOKEN_REAL = np.array([True, True, True, False])  # el último token es relleno
 TOLERANCIA = 1e-12
-
-
-ALINEACIONES = {"arriba_izquierda", "abajo_derecha"}
+ALINEACIONES = {"arriba_izquierda", "abajo_derecha"}  # de la máscara causal si L < S
 
 
 def mascara_causal(L: int, S: int, alineacion: str = "arriba_izquierda") -> np.ndarray:
@@ -100,7 +99,7 @@ def decodificar_con_cache(X: np.ndarray) -> tuple[np.ndarray, int]:
     return np.array(salidas), productos
 
 
-def run(token_3_x: float = TOKEN_3_NUEVO[0], token_3_y: float = TOKEN_3_NUEVO[1]) -> dict:
+def run(token_3_x: float = TOKEN_3_NUEVO_X, token_3_y: float = TOKEN_3_NUEVO_Y) -> dict:
     n = len(X)
     causal = mascara_causal(n, n)                                # (4, 4)
     A, salida = atencion(X, X, X, causal)
