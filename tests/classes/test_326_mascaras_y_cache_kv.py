@@ -167,6 +167,38 @@ def test_causal_alignments(out: dict) -> None:
 
 
 def test_large_finite_mask_in_fp16_overflows() -> None:
+    assert float(np.finfo(np.float16).max) == 65504.0  # the README's "65 504"
     with np.errstate(over="ignore"):
         assert np.isneginf(np.float16(-1e9))  # −1e9 is not representable in fp16
     assert np.isfinite(np.float16(-1e4))
+    # a fully masked row with a finite −1e4 spreads its weight evenly over forbidden keys
+    row = np.full(4, -1e4, dtype=np.float16)
+    e = np.exp(row - row.max())
+    assert (e / e.sum()).tolist() == [0.25] * 4
+    # and a legitimate score near −1e4 is no longer told apart from a masked one
+    scores = np.array([-1e4, 0.0], dtype=np.float16) + np.array([0.0, -1e4], dtype=np.float16)
+    assert scores[0] == scores[1]
+
+
+def test_past_outputs_are_bitwise_identical() -> None:
+    """The README says the outputs 0-2 do not change "ni en el último bit"."""
+    lab = lab_module(326)
+    changed = lab.X.copy()
+    changed[3] = (-5.0, 7.0)
+    _, before = lab.atencion(lab.X, lab.X, lab.X, lab.mascara_causal(4, 4))
+    _, after = lab.atencion(changed, changed, changed, lab.mascara_causal(4, 4))
+    assert np.array_equal(before[:3], after[:3])
+    assert not np.allclose(before[3], after[3])
+
+
+def test_unknown_alignment_is_refused() -> None:
+    with pytest.raises(ValueError, match="alineación"):
+        lab_module(326).mascara_causal(1, 4, "abajo_izquierda")
+
+
+def test_worked_example_scores() -> None:
+    raw = [[sum(a * b for a, b in zip(q, k)) for k in X] for q in X]
+    assert raw[1][:2] == [0.0, 1.0]
+    assert raw[2][:3] == [1.0, 1.0, 2.0]
+    assert raw[3] == [2.0, -1.0, 1.0, 5.0]
+    assert 1 / math.sqrt(2) == pytest.approx(0.7071, abs=5e-5)

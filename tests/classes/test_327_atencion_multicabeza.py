@@ -101,7 +101,8 @@ def test_uniform_rows_come_from_equal_scores() -> None:
 def test_reshape_version_agrees_for_every_h() -> None:
     lab = lab_module(327)
     for h in (1, 2, 4):
-        _, _, output = lab.multicabeza(lab.X, lab.W_Q, lab.W_K, lab.W_V, lab.W_O, h)
+        projections = lab.proyecciones_por_cabeza(lab.W_Q, lab.W_K, lab.W_V, h)
+        _, _, output = lab.multicabeza(lab.X, projections, lab.W_O)
         assert np.max(np.abs(output - reshape_multihead(h))) < 1e-12
         assert np.max(np.abs(output - np.array(loop_multihead(h)[1]))) < 1e-12
 
@@ -164,3 +165,53 @@ def test_scipy_softmax_agrees(out: dict) -> None:
         cols = slice(2 * i, 2 * i + 2)
         ref = special.softmax(q[:, cols] @ k[:, cols].T / math.sqrt(2), axis=1)
         assert np.max(np.abs(ref - np.array(emitted_head))) < 1e-6
+
+
+def test_single_head_claim_uses_an_independent_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The circuit route (W_Q W_Kᵀ, log-sum-exp, W_V W_O) does not share the lab's attention code,
+    so a wrong scale in `atencion` makes the claim false instead of comparing a function with itself."""
+    lab = lab_module(327)
+    x, w_q, w_k, w_v, w_o = lab.X, lab.W_Q, lab.W_K, lab.W_V, lab.W_O
+    _, single = loop_multihead(1)
+    assert np.max(np.abs(lab.una_cabeza_por_circuitos(x, w_q, w_k, w_v, w_o) - np.array(single))) < 1e-12
+    good = lab.atencion
+
+    def scaled_by_d(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return good(q * math.sqrt(q.shape[1]) ** 0.5, k * math.sqrt(q.shape[1]) ** 0.5, v)
+
+    monkeypatch.setattr(lab, "atencion", scaled_by_d)  # scores divided by 1 instead of √d_h
+    assert lab.run()["una_cabeza_es_atencion_simple"] is False
+
+
+def test_parameters_are_counted_on_the_arrays_built_for_each_h() -> None:
+    lab = lab_module(327)
+    for h in (1, 2, 4):
+        projections = lab.proyecciones_por_cabeza(lab.W_Q, lab.W_K, lab.W_V, h)
+        assert sorted(projections) == ["W_K", "W_Q", "W_V"]
+        for matrices in projections.values():
+            assert [m.shape for m in matrices] == [(4, 4 // h)] * h
+        # each head's matrix is the column block of the full projection, not a copy of all of it
+        assert np.array_equal(np.hstack(projections["W_Q"]), lab.W_Q)
+        fused = np.hstack([lab.W_Q, lab.W_K, lab.W_V])  # nanoGPT's c_attn: (d, 3d), plus c_proj (d, d)
+        assert lab.contar_parametros(projections, lab.W_O) == fused.size + lab.W_O.size == 64
+    # the count really depends on what is built: h full d×d matrices per projection would grow with h
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((8, 8))
+    full_copies = {name: [w] * 4 for name in ("W_Q", "W_K", "W_V")}
+    assert lab.contar_parametros(full_copies, w) == 3 * 4 * 64 + 64
+    assert lab.contar_parametros(lab.proyecciones_por_cabeza(w, w, w, 4), w) == 4 * 8**2
+
+
+def test_cache_figures_in_the_worked_example() -> None:
+    tokens, layers = 8192, 32
+    assert 2 * 8 * 64 * tokens * layers == 268_435_456  # "268 millones"
+    assert 2 * 1 * 64 * tokens * layers == 33_554_432  # "33,5 millones"
+
+
+def test_head_one_scores_and_the_class_324_matrices() -> None:
+    q, k = matmul(X, W_Q), matmul(X, W_K)
+    scores = [[q[i][0] * k[j][0] + q[i][1] * k[j][1] for j in range(3)] for i in range(3)]
+    assert scores == [[2, 2, 2], [4, 0, 2], [3, 1, 2]]
+    # the first two columns of W_Q and W_K are class 324's 4×2 projections
+    assert [row[:2] for row in W_Q] == [[1, 0], [0, 1], [1, 0], [0, 1]]
+    assert [row[:2] for row in W_K] == [[0, 1], [1, 0], [1, 1], [0, 0]]

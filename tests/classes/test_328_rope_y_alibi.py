@@ -14,12 +14,14 @@ K = [0.5, 1.0, -0.5, 1.0]
 KEYS = [
     "frecuencias", "vectores_rotados", "productos_distancia_2",
     "producto_solo_depende_de_la_distancia", "rotacion_conserva_normas",
-    "intercalado_equivale_a_mitades", "pendientes_alibi", "sesgo_alibi_cabeza_0",
+    "intercalado_equivale_a_mitades", "cota_de_decaimiento", "la_cota_decae_en_promedio",
+    "extension_de_contexto", "pendientes_alibi", "sesgo_alibi_cabeza_0",
     "alibi_prefiere_lo_reciente", "sesgo_m_por_j_equivale",
 ]
+WINDOWS = [(1, 10), (11, 100), (101, 1000), (1001, 10000)]
 
 
-def rope_complex(x: list[float], m: int, base: float = 10000.0) -> list[float]:
+def rope_complex(x: list[float], m: float, base: float = 10000.0) -> list[float]:
     """Interleaved RoPE as in Meta's Llama: pair (x_2i, x_2i+1) as a complex number times e^{imθ_i}."""
     d = len(x)
     out = []
@@ -155,7 +157,93 @@ def test_another_base_keeps_the_claims() -> None:
     assert other["intercalado_equivale_a_mitades"] is True
     first = other["productos_distancia_2"]["3,1"]
     assert first == pytest.approx(dot(Q, rope_complex(K, -2, base=500.0)), abs=1e-6)
+    # with a small base the bound bottoms out early: the last window no longer goes down
+    bound = other["cota_de_decaimiento"]
+    assert bound["1001_a_10000"] > bound["101_a_1000"]
+    assert other["la_cota_decae_en_promedio"] is False
 
 
 def test_snapshot_matches_the_run(out: dict) -> None:
     assert snapshot(328) == out
+
+
+def relative_bound(r: int, d: int = 128, base: float = 10000.0) -> float:
+    """(1/(d/2)) Σ_j |S_j|, S_j = Σ_{l<j} e^{i r θ_l}, with plain complex arithmetic."""
+    total, partial = 0.0, 0j
+    for pair in range(d // 2):
+        partial += cmath.exp(1j * r * base ** (-2 * pair / d))
+        total += abs(partial)
+    return total / (d // 2)
+
+
+def test_decay_bound_recomputed_and_its_claim(out: dict) -> None:
+    bound = out["cota_de_decaimiento"]
+    assert list(bound) == ["0"] + [f"{a}_a_{b}" for a, b in WINDOWS]
+    assert bound["0"] == pytest.approx((64 + 1) / 2, abs=1e-12)  # |S_j| = j at r = 0
+    for a, b in WINDOWS[:3]:  # plain Python is slow: the last window is checked on a sample below
+        mean = sum(relative_bound(r) for r in range(a, b + 1)) / (b - a + 1)
+        assert bound[f"{a}_a_{b}"] == pytest.approx(mean, abs=1e-6)
+    theta = 10000.0 ** (-np.arange(64) / 64)
+    r = np.arange(1001, 10001)[:, None]
+    last = np.abs(np.cumsum(np.exp(1j * r * theta), axis=1)).mean(axis=1).mean()
+    assert bound["1001_a_10000"] == pytest.approx(last, abs=1e-6)
+    assert [relative_bound(r) for r in (1001, 5000, 10000)] == pytest.approx(
+        list(np.abs(np.cumsum(np.exp(1j * np.array([[1001], [5000], [10000]]) * theta), axis=1))
+             .mean(axis=1)), abs=1e-9)
+    values = list(bound.values())
+    assert out["la_cota_decae_en_promedio"] == all(x > y for x, y in zip(values, values[1:]))
+    assert out["la_cota_decae_en_promedio"]
+    # README figures: 22,7 · 12,0 · 6,7 · 4,8, and the first rise between r = 18 and r = 19
+    assert [round(v, 1) for v in values[1:]] == [22.7, 12.0, 6.7, 4.8]
+    first_rise = next(r for r in range(200) if relative_bound(r + 1) > relative_bound(r))
+    assert first_rise == 18
+
+
+def test_the_abel_bound_holds_for_random_vectors() -> None:
+    """|⟨R_m q, R_n k⟩| ≤ max_l |h_{l+1} − h_l| · Σ_j |S_j| with h_{d/2} = 0 (Su et al. §3.4.3)."""
+    rng = np.random.default_rng(5)
+    d = 128
+    theta = 10000.0 ** (-np.arange(d // 2) / (d // 2))
+    for _ in range(20):
+        q, k = rng.standard_normal(d), rng.standard_normal(d)
+        h = (q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2])
+        step = np.max(np.abs(np.diff(np.append(h, 0))))
+        for r in (0, 3, 50, 700):
+            score = (q[0::2] + 1j * q[1::2]) * np.exp(1j * r * theta)
+            key = k[0::2] + 1j * k[1::2]
+            rotated = float(np.real(np.sum(score * np.conj(key))))  # ⟨R_r q, R_0 k⟩
+            lab = lab_module(328)
+            qr, k0 = lab.rope_intercalado(q, r, theta), k
+            assert rotated == pytest.approx(float(qr @ k0), abs=1e-9)
+            partial_sums = np.abs(np.cumsum(np.exp(1j * r * theta))).sum()
+            assert abs(rotated) <= step * partial_sums + 1e-9
+
+
+def test_context_extension_figures(out: dict) -> None:
+    ext = out["extension_de_contexto"]
+    s, d = 4.0, 128
+    assert ext["factor"] == s
+    assert ext["base_ntk"] == pytest.approx(10000 * s ** (d / (d - 2)), abs=1e-6)
+    assert round(ext["base_ntk"]) == 40890
+    lowest = 10000.0 ** (-(d - 2) / d)
+    assert ext["frecuencia_alta"] == pytest.approx(
+        {"original": 1.0, "interpolacion_posicional": 0.25, "ntk": 1.0}, abs=1e-12)
+    low = ext["frecuencia_baja"]
+    assert low["original"] == pytest.approx(lowest, rel=1e-5)
+    assert low["interpolacion_posicional"] == pytest.approx(lowest / s, rel=1e-5)
+    ntk_lowest = (10000 * s ** (d / (d - 2))) ** (-(d - 2) / d)  # exactly lowest / s
+    assert low["ntk"] == pytest.approx(ntk_lowest, rel=1e-5) and ntk_lowest == pytest.approx(lowest / s)
+    angles = ext["angulo_maximo_frecuencia_baja"]
+    assert angles["entrenado"] == pytest.approx(2048 * lowest, abs=1e-6)
+    assert angles["original_en_contexto_largo"] == pytest.approx(8192 * lowest, abs=1e-6)
+    assert angles["interpolacion_posicional"] == pytest.approx(angles["entrenado"], abs=1e-6)
+    assert angles["ntk"] == pytest.approx(angles["entrenado"], abs=1e-6)
+    assert round(angles["entrenado"], 2) == 0.24 and round(angles["original_en_contexto_largo"], 3) == 0.946
+
+
+def test_position_interpolation_keeps_the_product_relative() -> None:
+    """Positions m/s: the product depends only on (m − n)/s, as the README says."""
+    s = 4.0
+    for m, n in ((3, 1), (4003, 4001), (8190, 8188)):
+        interpolated = dot(rope_complex(Q, m / s), rope_complex(K, n / s))
+        assert interpolated == pytest.approx(dot(Q, rope_complex(K, (n - m) / s)), abs=1e-9)

@@ -2,7 +2,7 @@
 
     q, k con entradas iid de media 0 y varianza 1:
         E[q·k] = 0,   Var(q·k) = d_k   →   Var(q·k / √d_k) = 1
-    ∂softmax/∂z = diag(p) − p pᵀ        (se anula cuando p es casi one-hot)
+    ∂softmax/∂z = diag(p) − p pᵀ        (se anula cuando p es casi degenerada, toda en una clave)
     softmax(z) = softmax(z − max z)     (restar el máximo evita que exp desborde)
 
 Referencias: Vaswani et al., «Attention Is All You Need», NeurIPS 2017, sección 3.2.1 (nota al pie
@@ -17,10 +17,13 @@ DIMENSIONES = (4, 16, 64, 256)   # d_k
 PARES = 4000                     # pares (q, k) por d_k
 SEMILLA_VARIANZA = 0
 SEMILLA_SATURACION = 1
-D_K_SATURACION = 256             # una query contra 8 keys en d_k = 256
-CLAVES = 8
+D_K_SATURACION = 256             # consultas y claves de dimensión d_k = 256
+CLAVES = 8                       # claves por consulta
+SORTEOS = 1000                   # sorteos independientes de (una consulta, 8 claves)
 LOGITS_GRANDES = np.array([1000.0, 999.0, 998.0])
-TOLERANCIA_VARIANZA = 0.1        # error típico de la varianza escalada con 4000 pares ≈ 0.03
+# Error típico de la varianza escalada con 4000 pares: √((2 + 6/d_k)/4000) ≈ 0,022–0,030,
+# así que ±0,1 son de 3,4 a 4,4 errores típicos.
+TOLERANCIA_VARIANZA = 0.1
 
 
 def varianzas_producto(dimensiones: tuple[int, ...], pares: int, semilla: int) -> tuple[list, list]:
@@ -30,16 +33,22 @@ def varianzas_producto(dimensiones: tuple[int, ...], pares: int, semilla: int) -
     for d_k in dimensiones:
         q = rng.standard_normal((pares, d_k))     # (pares, d_k)
         k = rng.standard_normal((pares, d_k))     # (pares, d_k)
+        ### BEGIN SOLUTION
         productos = np.sum(q * k, axis=1)         # (pares,): un q·k por par
+        escalados = productos / np.sqrt(d_k)      # (pares,): q·k/√d_k
+        ### END SOLUTION
         sin_escalar.append(float(np.var(productos)))
-        escalada.append(float(np.var(productos / np.sqrt(d_k))))
+        escalada.append(float(np.var(escalados)))
     return sin_escalar, escalada
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
     """softmax estable: exp(z − max z) / Σ exp(z − max z)."""
+    ### BEGIN SOLUTION
     e = np.exp(z - np.max(z))                     # (n,), todas en (0, 1]
-    return e / np.sum(e)
+    p = e / np.sum(e)                             # (n,), suma 1
+    ### END SOLUTION
+    return p
 
 
 def softmax_ingenua(z: np.ndarray) -> np.ndarray:
@@ -57,23 +66,33 @@ def entropia(p: np.ndarray) -> float:
 
 def jacobiano_softmax(p: np.ndarray) -> np.ndarray:
     """∂p/∂z = diag(p) − p pᵀ."""
-    return np.diag(p) - np.outer(p, p)           # (n, n)
+    ### BEGIN SOLUTION
+    J = np.diag(p) - np.outer(p, p)               # (n, n)
+    ### END SOLUTION
+    return J
 
 
-def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION) -> dict:
+def saturacion(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Peso máximo, entropía y ‖diag(p) − p pᵀ‖_F de la softmax de cada fila de logits."""
+    P = [softmax(fila) for fila in logits]                         # sorteos × (8,)
+    peso_maximo = np.array([p.max() for p in P])                   # (sorteos,)
+    H = np.array([entropia(p) for p in P])                         # (sorteos,), en nats
+    norma_J = np.array([np.linalg.norm(jacobiano_softmax(p)) for p in P])  # (sorteos,)
+    return peso_maximo, H, norma_J
+
+
+def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION, sorteos: int = SORTEOS) -> dict:
     # Monte Carlo: Var(q·k) ≈ d_k y, tras escalar, ≈ 1
     var_sin, var_con = varianzas_producto(DIMENSIONES, pares, SEMILLA_VARIANZA)
 
-    # Una query y 8 keys en d_k grande: logits con desviación √d_k sin escalar y 1 escalados
+    # Saturación: cada sorteo es una consulta q y 8 claves; logits q·k con desviación √d_k
     rng = np.random.default_rng(SEMILLA_SATURACION)
-    q = rng.standard_normal(d_k_saturacion)                 # (d_k,)
-    K = rng.standard_normal((CLAVES, d_k_saturacion))       # (8, d_k)
-    logits = K @ q                                          # (8,)
-    p_sin = softmax(logits)                                 # casi one-hot
-    p_con = softmax(logits / np.sqrt(d_k_saturacion))       # repartida
-    h_sin, h_con = entropia(p_sin), entropia(p_con)
-    j_sin = float(np.linalg.norm(jacobiano_softmax(p_sin)))  # Frobenius
-    j_con = float(np.linalg.norm(jacobiano_softmax(p_con)))
+    q = rng.standard_normal((sorteos, d_k_saturacion))             # (sorteos, d_k)
+    K = rng.standard_normal((sorteos, CLAVES, d_k_saturacion))     # (sorteos, 8, d_k)
+    logits = np.einsum("scd,sd->sc", K, q)                         # (sorteos, 8)
+    # Medias sobre los sorteos, sin escalar y dividiendo los logits entre √d_k
+    p_sin, h_sin, j_sin = (float(x.mean()) for x in saturacion(logits))
+    p_con, h_con, j_con = (float(x.mean()) for x in saturacion(logits / np.sqrt(d_k_saturacion)))
 
     return {
         "varianza_sin_escalar": {str(d): v for d, v in zip(DIMENSIONES, var_sin)},
@@ -82,8 +101,8 @@ def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION) -> dict:
         "la_varianza_escalada_es_cercana_a_uno": all(
             abs(v - 1.0) <= TOLERANCIA_VARIANZA for v in var_con
         ),
-        "peso_maximo": {"sin_escalar": float(p_sin.max()), "escalado": float(p_con.max())},
-        "entropia": {"sin_escalar": h_sin, "escalada": h_con, "maxima_log8": float(np.log(CLAVES))},
+        "peso_maximo": {"sin_escalar": p_sin, "escalado": p_con},
+        "entropia": {"sin_escalar": h_sin, "escalada": h_con},
         "norma_jacobiano_softmax": {"sin_escalar": j_sin, "escalado": j_con},
         "el_escalado_evita_la_saturacion": h_con > h_sin and j_con > j_sin,
         "softmax_ingenua_desborda": bool(np.any(np.isnan(softmax_ingenua(LOGITS_GRANDES)))),

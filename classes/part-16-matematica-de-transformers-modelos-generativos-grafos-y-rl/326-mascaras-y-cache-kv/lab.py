@@ -19,25 +19,35 @@ X = np.array([[1.0, 0.0],
               [0.0, 1.0],
               [1.0, 1.0],
               [2.0, -1.0]])          # (n, d) = (4, 2); aquí Q = K = V = X
-TOKEN_3_NUEVO = (-5.0, 7.0)         # sustituto del último token
+TOKEN_3_NUEVO_X = -5.0              # sustituto (x, y) del último token
+TOKEN_3_NUEVO_Y = 7.0
 ES_TOKEN_REAL = np.array([True, True, True, False])  # el último token es relleno
 TOLERANCIA = 1e-12
+ALINEACIONES = {"arriba_izquierda", "abajo_derecha"}  # de la máscara causal si L < S
 
 
 def mascara_causal(L: int, S: int, alineacion: str = "arriba_izquierda") -> np.ndarray:
     """1 = permitido. Arriba-izquierda: j ≤ i (torch is_causal). Abajo-derecha: j ≤ i + (S − L)."""
+    if alineacion not in ALINEACIONES:
+        raise ValueError(f"alineación desconocida «{alineacion}»: usa {sorted(ALINEACIONES)}")
     desplazamiento = 0 if alineacion == "arriba_izquierda" else S - L
-    i = np.arange(L)[:, None]                        # (L, 1)
-    j = np.arange(S)[None, :]                        # (1, S)
-    return (j <= i + desplazamiento).astype(int)     # (L, S)
+    i = np.arange(L)[:, None]                        # (L, 1): índice de la consulta
+    j = np.arange(S)[None, :]                        # (1, S): índice de la clave
+    ### BEGIN SOLUTION
+    permitido = j <= i + desplazamiento              # (L, S) de bool
+    ### END SOLUTION
+    return permitido.astype(int)                     # (L, S), 1 = permitido
 
 
 def softmax_enmascarada(S: np.ndarray, permitido: np.ndarray) -> np.ndarray:
     """Suma −∞ donde no está permitido y aplica la softmax estable por filas (NaN sin claves)."""
-    Z = np.where(permitido.astype(bool), S, -np.inf)            # (L, S)
     with np.errstate(invalid="ignore"):                          # −∞ − (−∞) en una fila vacía
-        E = np.exp(Z - Z.max(axis=1, keepdims=True))
-        return E / E.sum(axis=1, keepdims=True)
+        ### BEGIN SOLUTION
+        Z = np.where(permitido.astype(bool), S, -np.inf)        # (L, S): −∞ en lo prohibido
+        E = np.exp(Z - Z.max(axis=1, keepdims=True))            # (L, S): exp(−∞) = 0 exacto
+        P = E / E.sum(axis=1, keepdims=True)                    # (L, S): cada fila suma 1
+        ### END SOLUTION
+    return P
 
 
 def softmax_segura(S: np.ndarray, permitido: np.ndarray) -> np.ndarray:
@@ -76,10 +86,12 @@ def decodificar_con_cache(X: np.ndarray) -> tuple[np.ndarray, int]:
     cache_k, cache_v, salidas = [], [], []
     for t in range(len(X)):
         q = X[t]                                                 # (d,): Q = K = V = X
-        cache_k.append(X[t])
-        cache_v.append(X[t])
+        ### BEGIN SOLUTION
+        cache_k.append(X[t])                                     # la clave y el valor del token
+        cache_v.append(X[t])                                     # nuevo entran en la caché
         K, V = np.array(cache_k), np.array(cache_v)             # (t+1, d)
-        s = np.array([q @ k for k in K]) / np.sqrt(X.shape[1])   # (t+1,)
+        s = np.array([q @ k for k in K]) / np.sqrt(X.shape[1])   # (t+1,): solo la fila nueva
+        ### END SOLUTION
         productos += len(K)
         # L = 1 consulta contra S = t+1 claves: alineación abajo-derecha (ve todas)
         pesos = softmax_enmascarada(s[None, :], mascara_causal(1, t + 1, "abajo_derecha"))
@@ -87,7 +99,7 @@ def decodificar_con_cache(X: np.ndarray) -> tuple[np.ndarray, int]:
     return np.array(salidas), productos
 
 
-def run(token_3_x: float = TOKEN_3_NUEVO[0], token_3_y: float = TOKEN_3_NUEVO[1]) -> dict:
+def run(token_3_x: float = TOKEN_3_NUEVO_X, token_3_y: float = TOKEN_3_NUEVO_Y) -> dict:
     n = len(X)
     causal = mascara_causal(n, n)                                # (4, 4)
     A, salida = atencion(X, X, X, causal)

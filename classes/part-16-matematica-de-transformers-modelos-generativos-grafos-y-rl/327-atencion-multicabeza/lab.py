@@ -1,4 +1,4 @@
-"""Atención multi-cabeza: varias atenciones pequeñas en paralelo, mezcladas por W_O.
+"""Atención multicabeza: varias atenciones pequeñas en paralelo, mezcladas por W_O.
 
     d_h = d / h
     cabeza_i = softmax(Q_i K_iᵀ / √d_h) V_i,   Q_i = X W_Q[:, i·d_h:(i+1)·d_h]  (igual K_i, V_i)
@@ -9,7 +9,7 @@
 Convención de vectores fila: Q = X @ W_Q con W_Q de forma (d, d).
 
 Referencias: Vaswani et al., «Attention Is All You Need», NeurIPS 2017, sección 3.2.2;
-Shazeer 2019 (MQA); Ainslie et al., EMNLP 2023 (GQA).
+Shazeer 2019 (MQA); Ainslie et al., EMNLP 2023 (GQA); Elhage et al. 2021 (circuitos QK y OV).
 """
 
 import numpy as np
@@ -54,22 +54,34 @@ def atencion(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, n
     return pesos, pesos @ v                               # (n, n), (n, d_v)
 
 
-def multicabeza(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray,
-                w_o: np.ndarray, h: int) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
-    """Parte las proyecciones en h bloques de columnas: devuelve (pesos, cabezas, Concat·W_O)."""
+def proyecciones_por_cabeza(w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray,
+                            h: int) -> dict[str, list[np.ndarray]]:
+    """Las matrices de cada cabeza: W_Q^(i), W_K^(i), W_V^(i), de forma (d, d_h), i = 0..h−1."""
     d = w_q.shape[1]
     if d % h:
         raise ValueError(f"el número de cabezas debe dividir d = {d}; se recibió {h}")
     d_h = d // h
-    q, k, v = x @ w_q, x @ w_k, x @ w_v           # (n, d) cada una
+    bloques = [slice(i * d_h, (i + 1) * d_h) for i in range(h)]  # columnas de cada cabeza
+    return {nombre: [w[:, b].copy() for b in bloques]            # h matrices (d, d_h)
+            for nombre, w in (("W_Q", w_q), ("W_K", w_k), ("W_V", w_v))}
+
+
+def multicabeza(x: np.ndarray, proyecciones: dict[str, list[np.ndarray]],
+                w_o: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+    """Atención en cada cabeza y Concat(cabezas)·W_O: devuelve (pesos, cabezas, salida)."""
     pesos, cabezas = [], []
-    for i in range(h):
-        bloque = slice(i * d_h, (i + 1) * d_h)    # columnas de la cabeza i
-        a, c = atencion(q[:, bloque], k[:, bloque], v[:, bloque])  # (n, n), (n, d_h)
+    for w_q_i, w_k_i, w_v_i in zip(proyecciones["W_Q"], proyecciones["W_K"], proyecciones["W_V"]):
+        ### BEGIN SOLUTION
+        q_i, k_i, v_i = x @ w_q_i, x @ w_k_i, x @ w_v_i      # (n, d_h) cada una
+        a, c = atencion(q_i, k_i, v_i)                       # (n, n), (n, d_h): escala √d_h
+        ### END SOLUTION
         pesos.append(a)
         cabezas.append(c)
-    concatenadas = np.concatenate(cabezas, axis=1)  # (n, d)
-    return pesos, cabezas, concatenadas @ w_o       # salida (n, d)
+    ### BEGIN SOLUTION
+    concatenadas = np.concatenate(cabezas, axis=1)           # (n, h·d_h) = (n, d)
+    salida = concatenadas @ w_o                              # (n, d)
+    ### END SOLUTION
+    return pesos, cabezas, salida
 
 
 def suma_por_cabeza(cabezas: list[np.ndarray], w_o: np.ndarray) -> np.ndarray:
@@ -77,15 +89,27 @@ def suma_por_cabeza(cabezas: list[np.ndarray], w_o: np.ndarray) -> np.ndarray:
     d_h = cabezas[0].shape[1]
     total = np.zeros((cabezas[0].shape[0], w_o.shape[1]))      # (n, d)
     for i, c in enumerate(cabezas):
+        ### BEGIN SOLUTION
         total += c @ w_o[i * d_h:(i + 1) * d_h, :]             # (n, d_h) @ (d_h, d)
+        ### END SOLUTION
     return total
 
 
-def parametros_sin_sesgo(d: int, h: int) -> int:
-    """Cuenta los pesos matriz a matriz: h bloques (d, d_h) para Q, K y V, más W_O (d, d)."""
-    d_h = d // h
-    por_cabeza = 3 * d * d_h      # W_Q, W_K y W_V de una cabeza
-    return h * por_cabeza + d * d  # + W_O
+def una_cabeza_por_circuitos(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray,
+                             w_o: np.ndarray) -> np.ndarray:
+    """Otra ruta para h = 1: forma bilineal W_Q W_Kᵀ, softmax por log-suma-exp y W_V W_O."""
+    w_qk = w_q @ w_k.T                                       # (d, d): qué mira cada token
+    w_ov = w_v @ w_o                                         # (d, d): qué escribe
+    s = x @ w_qk @ x.T / np.sqrt(w_q.shape[1])               # (n, n) = Q Kᵀ/√d
+    m = s.max(axis=1)                                        # (n,)
+    log_z = m + np.log(np.exp(s - m[:, None]).sum(axis=1))   # (n,): log Σ_j exp(s_ij)
+    pesos = np.exp(s - log_z[:, None])                       # (n, n)
+    return pesos @ x @ w_ov                                  # (n, d)
+
+
+def contar_parametros(proyecciones: dict[str, list[np.ndarray]], w_o: np.ndarray) -> int:
+    """Suma los tamaños de las matrices construidas: las h de Q, K y V de cada cabeza y W_O."""
+    return sum(w.size for matrices in proyecciones.values() for w in matrices) + w_o.size
 
 
 def cache_kv(cabezas_kv: int, d_h: int) -> int:
@@ -95,7 +119,8 @@ def cache_kv(cabezas_kv: int, d_h: int) -> int:
 
 def run(cabezas: int = CABEZAS) -> dict:
     d = W_Q.shape[1]
-    pesos, cabezas_salida, salida = multicabeza(X, W_Q, W_K, W_V, W_O, cabezas)
+    pesos, cabezas_salida, salida = multicabeza(
+        X, proyecciones_por_cabeza(W_Q, W_K, W_V, cabezas), W_O)
 
     # ¿Miran las dos primeras cabezas patrones distintos? (n, n) cada una
     distintas = bool(len(pesos) > 1 and np.max(np.abs(pesos[0] - pesos[1])) > UMBRAL_DISTINTAS)
@@ -103,12 +128,14 @@ def run(cabezas: int = CABEZAS) -> dict:
     # Concatenar y proyectar == sumar la contribución de cada cabeza (producto por bloques)
     por_bloques = np.max(np.abs(salida - suma_por_cabeza(cabezas_salida, W_O))) < TOLERANCIA
 
-    # h = 1: una sola cabeza de dimensión d, escalada por √d
-    _, _, una = multicabeza(X, W_Q, W_K, W_V, W_O, 1)
-    _, simple = atencion(X @ W_Q, X @ W_K, X @ W_V)          # (n, d)
-    una_es_simple = np.max(np.abs(una - simple @ W_O)) < TOLERANCIA
+    # h = 1 frente a una ruta independiente: circuitos W_Q W_Kᵀ y W_V W_O, softmax por log-suma-exp
+    una = multicabeza(X, proyecciones_por_cabeza(W_Q, W_K, W_V, 1), W_O)[2]   # (n, d)
+    otra_ruta = una_cabeza_por_circuitos(X, W_Q, W_K, W_V, W_O)                # (n, d)
+    una_es_simple = np.max(np.abs(una - otra_ruta)) < TOLERANCIA
 
-    conteo = {str(h): parametros_sin_sesgo(d, h) for h in CABEZAS_PARA_CONTAR}
+    # Parámetros de las matrices realmente construidas para cada h
+    conteo = {str(h): contar_parametros(proyecciones_por_cabeza(W_Q, W_K, W_V, h), W_O)
+              for h in CABEZAS_PARA_CONTAR}
 
     return {
         "configuracion": {"d_modelo": d, "cabezas": cabezas, "dim_cabeza": d // cabezas},
