@@ -15,7 +15,8 @@ KEYS = [
     "layernorm", "rmsnorm", "layernorm_invariante_a_desplazamiento",
     "rmsnorm_cambia_con_desplazamiento", "ambas_invariantes_a_escala",
     "residual_con_subcapas_nulas_es_identidad", "parametros_por_bloque_d768", "fraccion_de_12d2",
-    "el_bloque_es_casi_12d2", "parametros_gpt2_small",
+    "el_bloque_es_casi_12d2", "parametros_gpt2_small", "parametros_por_bloque_swiglu_d768",
+    "llama_7b",
 ]
 
 
@@ -43,6 +44,7 @@ def test_keys_in_the_syllabus_order(out: dict) -> None:
     assert list(out) == KEYS
     assert list(out["layernorm"]) == ["entrada", "salida", "media", "varianza"]
     assert list(out["rmsnorm"]) == ["salida", "rms"]
+    assert list(out["llama_7b"]) == ["d_ff", "parametros_por_bloque", "parametros_totales"]
 
 
 def test_layernorm_values(out: dict) -> None:
@@ -152,6 +154,42 @@ def test_block_count_by_component() -> None:
         mlp = sum(math.prod(s) for k, s in shapes.items() if k.startswith("mlp"))
         norms = sum(math.prod(s) for k, s in shapes.items() if k.startswith("ln"))
         assert (att, mlp, norms) == (4 * d * d + 4 * d, 8 * d * d + 5 * d, 4 * d)
+
+
+def test_swiglu_block_closed_form(out: dict) -> None:
+    """Llama-style block: 4d² attention, 3·d·d_ff SwiGLU, 2d RMSNorm gains, no biases at all."""
+    d = 768
+    d_ff = 8 * d // 3  # 2048: Shazeer (2020) keeps the MLP at 8d² with three matrices
+    assert d_ff == 2048
+    block = 4 * d * d + 3 * d * d_ff + 2 * d
+    assert out["parametros_por_bloque_swiglu_d768"] == block == 12 * d * d + 2 * d == 7_079_424
+    # the GPT-2 block at the same d carries 13d of biases and LayerNorm shifts instead of 2d
+    assert out["parametros_por_bloque_d768"] - out["parametros_por_bloque_swiglu_d768"] == 11 * d
+
+
+def test_llama_7b_closed_form(out: dict) -> None:
+    d, layers, vocab = 4096, 32, 32_000
+    d_ff = 256 * math.ceil(math.floor(2 * 4 * d / 3) / 256)  # Llama's rounding, written another way
+    assert out["llama_7b"]["d_ff"] == d_ff == 11_008  # intermediate_size of the released model
+    block = 4 * d * d + 3 * d * d_ff + 2 * d
+    assert out["llama_7b"]["parametros_por_bloque"] == block
+    assert 4 * d * d == 67_108_864 and 3 * d * d_ff == 135_266_304  # per-layer attention and MLP
+    total = 2 * vocab * d + layers * block + d  # untied input and output embeddings
+    assert out["llama_7b"]["parametros_totales"] == total == 6_738_415_616
+
+
+def test_swiglu_count_by_component() -> None:
+    lab = lab_module(329)
+    for d, d_ff in ((4, 16), (768, 2048), (4096, 11008)):
+        shapes = lab.parametros_bloque_swiglu(d, d_ff)
+        att = sum(math.prod(s) for k, s in shapes.items() if k.startswith("atn"))
+        mlp = sum(math.prod(s) for k, s in shapes.items() if k.startswith("mlp"))
+        norms = sum(math.prod(s) for k, s in shapes.items() if k.startswith("norma"))
+        assert (att, mlp, norms) == (4 * d * d, 3 * d * d_ff, 2 * d)
+    for d in (512, 768, 4096, 5120, 8192):
+        assert lab.d_ff_llama(d) % 256 == 0
+        assert 0 <= lab.d_ff_llama(d) - 8 * d / 3 < 256
+    assert lab.d_ff_llama(5120) == 13_824  # Llama 13B
 
 
 def test_snapshot_matches_the_run(out: dict) -> None:

@@ -11,8 +11,9 @@ KEYS = [
     "log_verosimilitud_exacta", "posterior_exacta", "elbo", "brecha", "kl_q_con_posterior",
     "brecha_es_kl_con_posterior", "elbo_acota_por_debajo",
     "elbo_en_la_posterior_exacta_es_log_px", "elbo_montecarlo_reparametrizado",
-    "montecarlo_cerca_de_forma_cerrada",
+    "error_tipico_montecarlo", "la_elbo_completa_varia_menos", "montecarlo_cerca_de_forma_cerrada",
 ]
+N = 200_000
 W, B, S, X = 2.0, 0.5, 1.0, 2.0
 MU, SIGMA = 0.3, 0.6
 # A fine grid in z where every density of the example is negligible outside.
@@ -38,6 +39,7 @@ def test_keys_in_the_syllabus_order(out: dict) -> None:
     assert list(out) == KEYS
     assert list(out["posterior_exacta"]) == ["media", "varianza"]
     assert list(out["elbo"]) == ["reconstruccion", "kl_con_prior", "total"]
+    assert list(out["error_tipico_montecarlo"]) == ["elbo_completa", "reconstruccion_mas_kl_cerrada"]
 
 
 def test_syllabus_values(out: dict) -> None:
@@ -102,9 +104,14 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
         abs(out["brecha"] - out["kl_q_con_posterior"]) < 2e-6
     )
     assert out["elbo_acota_por_debajo"] == (elbo["total"] <= out["log_verosimilitud_exacta"])
+    std_error = out["error_tipico_montecarlo"]["elbo_completa"]
     assert out["montecarlo_cerca_de_forma_cerrada"] == (
-        abs(out["elbo_montecarlo_reparametrizado"] - elbo["total"]) < 0.01
+        abs(out["elbo_montecarlo_reparametrizado"] - elbo["total"]) <= 4 * std_error + 1e-6
     )
+    errors = out["error_tipico_montecarlo"]
+    assert out["la_elbo_completa_varia_menos"] == (
+        errors["elbo_completa"] < errors["reconstruccion_mas_kl_cerrada"])
+    assert out["la_elbo_completa_varia_menos"] is True
     assert out["brecha_es_kl_con_posterior"] is True
     assert out["elbo_acota_por_debajo"] is True
     assert out["montecarlo_cerca_de_forma_cerrada"] is True
@@ -130,9 +137,42 @@ def test_monte_carlo_agrees_with_theory_statistically(out: dict) -> None:
     q = np.exp(log_gauss(Z, MU, SIGMA**2))
     integrand = log_gauss(X, W * Z + B, S**2) + log_gauss(Z, 0.0, 1.0) - log_gauss(Z, MU, SIGMA**2)
     mean = integrate(q * integrand)
-    std_error = math.sqrt(integrate(q * (integrand - mean) ** 2) / 200_000)
+    std_error = math.sqrt(integrate(q * (integrand - mean) ** 2) / N)
     assert std_error < 0.003
-    assert abs(out["elbo_montecarlo_reparametrizado"] - out["elbo"]["total"]) < 5 * std_error
+    assert abs(out["elbo_montecarlo_reparametrizado"] - out["elbo"]["total"]) < 4 * std_error
+    assert 0.01 / std_error == pytest.approx(4.2, abs=0.05)  # the snapshot tolerance in SE units
+
+
+def test_standard_errors_by_quadrature_and_by_sampling(out: dict) -> None:
+    q = np.exp(log_gauss(Z, MU, SIGMA**2))
+    reconstruction = log_gauss(X, W * Z + B, S**2)
+    full = reconstruction + log_gauss(Z, 0.0, 1.0) - log_gauss(Z, MU, SIGMA**2)
+    errors = {}
+    for name, f in (("elbo_completa", full), ("reconstruccion_mas_kl_cerrada", reconstruction)):
+        mean = integrate(q * f)
+        errors[name] = math.sqrt(integrate(q * (f - mean) ** 2) / N)
+        assert out["error_tipico_montecarlo"][name] == pytest.approx(errors[name], abs=1e-6)
+    assert errors == pytest.approx({"elbo_completa": math.sqrt(1.13 / N),
+                                    "reconstruccion_mas_kl_cerrada": math.sqrt(2.2032 / N)})
+    # the same standard errors estimated from the lab's own draws (default_rng(0))
+    eps = np.random.default_rng(0).standard_normal(N)
+    z = MU + SIGMA * eps
+    rec = log_gauss(X, W * z + B, S**2)
+    whole = rec + log_gauss(z, 0.0, 1.0) - log_gauss(z, MU, SIGMA**2)
+    assert whole.std() / math.sqrt(N) == pytest.approx(errors["elbo_completa"], rel=0.01)
+    assert rec.std() / math.sqrt(N) == pytest.approx(errors["reconstruccion_mas_kl_cerrada"],
+                                                     rel=0.01)
+    # both estimators aim at the same ELBO
+    kl = out["elbo"]["kl_con_prior"]
+    assert rec.mean() - kl == pytest.approx(out["elbo"]["total"], abs=4 * errors[
+        "reconstruccion_mas_kl_cerrada"])
+
+
+def test_full_estimator_has_zero_variance_at_the_posterior() -> None:
+    at_post = emitted(331, media_q=0.6, desviacion_q=math.sqrt(0.2))
+    assert at_post["error_tipico_montecarlo"]["elbo_completa"] == 0.0
+    assert at_post["error_tipico_montecarlo"]["reconstruccion_mas_kl_cerrada"] > 1e-3
+    assert at_post["montecarlo_cerca_de_forma_cerrada"] is True
 
 
 def test_reparametrized_gradient_matches_the_closed_form() -> None:
@@ -153,6 +193,9 @@ def test_invalid_parameters_are_refused(bad: dict) -> None:
 
 def test_monte_carlo_claim_follows_the_numbers_with_few_samples() -> None:
     few = emitted(331, muestras=3)
+    assert few["error_tipico_montecarlo"]["elbo_completa"] == pytest.approx(math.sqrt(1.13 / 3),
+                                                                            abs=1e-6)
     assert few["montecarlo_cerca_de_forma_cerrada"] == (
-        abs(few["elbo_montecarlo_reparametrizado"] - few["elbo"]["total"]) < 0.01
+        abs(few["elbo_montecarlo_reparametrizado"] - few["elbo"]["total"])
+        <= 4 * few["error_tipico_montecarlo"]["elbo_completa"] + 1e-6
     )

@@ -5,12 +5,15 @@
     bloque pre-LN:  h = x + Atn(LN(x));   y = h + MLP(LN(h))
     parámetros por bloque (d_ff = 4d, con sesgos) = (4d² + 4d) + (8d² + 5d) + 4d = 12d² + 13d
     GPT-2 small = V·d + n_ctx·d + L·(12d² + 13d) + 2d   (embedding de salida atado al de entrada)
+    bloque SwiGLU sin sesgos (Llama) = 4d² + 3·d·d_ff + 2d;   con d_ff = 8d/3 queda 12d² + 2d
 
 Las normalizaciones actúan sobre las características de cada token, no sobre el lote.
 
 Referencias: Ba, Kiros y Hinton, «Layer Normalization», 2016; Zhang y Sennrich, «Root Mean Square
 Layer Normalization», NeurIPS 2019; Xiong et al., «On Layer Normalization in the Transformer
-Architecture», ICML 2020; He et al., «Deep Residual Learning», CVPR 2016.
+Architecture», ICML 2020; He et al., «Deep Residual Learning», CVPR 2016; Radford et al.,
+«Language Models are Unsupervised Multitask Learners», 2019 (la configuración de GPT-2);
+Shazeer, «GLU Variants Improve Transformer», 2020; Touvron et al., «LLaMA», 2023.
 """
 
 import numpy as np
@@ -27,25 +30,37 @@ TOLERANCIA_EXACTA = 1e-12
 SEMILLA = 0
 TOKENS_BLOQUE = 3
 
-# GPT-2 small (configuración por defecto de GPT2Config)
+# GPT-2 small (Radford et al. 2019; configuración por defecto de GPT2Config)
 D_MODELO = 768
 VOCABULARIO = 50_257
 CONTEXTO = 1_024
 CAPAS = 12
 
+# Llama 7B (Touvron et al. 2023): RMSNorm, MLP SwiGLU, ningún sesgo, embeddings sin atar
+D_LLAMA = 4_096
+VOCABULARIO_LLAMA = 32_000
+CAPAS_LLAMA = 32
+MULTIPLO_FFN = 256                   # el código de Llama redondea d_ff al múltiplo de 256 siguiente
+
 
 def layernorm(x: np.ndarray, eps: float = EPS, gamma: float | np.ndarray = 1.0,
               beta: float | np.ndarray = 0.0) -> np.ndarray:
     """Normaliza cada fila (un token) sobre su última dimensión."""
+    ### BEGIN SOLUTION
     mu = x.mean(axis=-1, keepdims=True)                        # (..., 1)
     var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)         # (..., 1) varianza sesgada
-    return (x - mu) / np.sqrt(var + eps) * gamma + beta        # (..., d)
+    x_norm = (x - mu) / np.sqrt(var + eps)                     # (..., d) media 0, varianza ≈ 1
+    ### END SOLUTION
+    return x_norm * gamma + beta                               # (..., d)
 
 
 def rmsnorm(x: np.ndarray, eps: float = EPS, g: float | np.ndarray = 1.0) -> np.ndarray:
     """Divide por la raíz de la media de los cuadrados: sin centrar."""
-    ms = (x ** 2).mean(axis=-1, keepdims=True)                 # (..., 1)
-    return x / np.sqrt(ms + eps) * g                           # (..., d)
+    ### BEGIN SOLUTION
+    ms = (x ** 2).mean(axis=-1, keepdims=True)                 # (..., 1) media de los cuadrados
+    x_norm = x / np.sqrt(ms + eps)                             # (..., d) rms ≈ 1
+    ### END SOLUTION
+    return x_norm * g                                          # (..., d)
 
 
 def softmax_filas(s: np.ndarray) -> np.ndarray:
@@ -64,9 +79,12 @@ def bloque_pre_ln(x: np.ndarray, p: dict[str, np.ndarray], eps: float = EPS) -> 
     a = layernorm(x, eps, p["g1"], p["b1"])                                 # (n, d)
     q, k, v = a @ p["W_Q"], a @ p["W_K"], a @ p["W_V"]                      # (n, d) cada una
     atn = softmax_filas(q @ k.T / np.sqrt(q.shape[1])) @ v                  # (n, d)
+    ### BEGIN SOLUTION
     h = x + atn @ p["W_O"] + p["b_O"]                                       # residual 1, (n, d)
     m = layernorm(h, eps, p["g2"], p["b2"])                                 # (n, d)
-    return h + gelu(m @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]          # residual 2, (n, d)
+    y = h + gelu(m @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]             # residual 2, (n, d)
+    ### END SOLUTION
+    return y
 
 
 def parametros_bloque(d: int) -> dict[str, tuple[int, ...]]:
@@ -81,6 +99,25 @@ def parametros_bloque(d: int) -> dict[str, tuple[int, ...]]:
     }
 
 
+def parametros_bloque_swiglu(d: int, d_ff: int) -> dict[str, tuple[int, ...]]:
+    """Forma de cada tensor de un bloque Llama: RMSNorm (solo g), atención y MLP SwiGLU sin sesgos.
+
+    SwiGLU(x) = (SiLU(x W_puerta) ⊙ x W_arriba) W_abajo: tres matrices en lugar de dos.
+    """
+    return {
+        "norma_atn.g": (d,),
+        "atn.W_Q": (d, d), "atn.W_K": (d, d), "atn.W_V": (d, d), "atn.W_O": (d, d),
+        "norma_mlp.g": (d,),
+        "mlp.W_puerta": (d, d_ff), "mlp.W_arriba": (d, d_ff), "mlp.W_abajo": (d_ff, d),
+    }
+
+
+def d_ff_llama(d: int, multiplo: int = MULTIPLO_FFN) -> int:
+    """d_ff = 2/3 · 4d (para igualar los parámetros de un MLP de 4d), redondeado hacia arriba."""
+    d_ff = int(2 * (4 * d) / 3)                                # 8d/3 truncado
+    return multiplo * ((d_ff + multiplo - 1) // multiplo)      # múltiplo de 256 siguiente
+
+
 def contar(formas: dict[str, tuple[int, ...]]) -> int:
     """Suma de los tamaños de todos los tensores."""
     return sum(int(np.prod(f)) for f in formas.values())
@@ -90,6 +127,12 @@ def parametros_gpt2(v: int, n_ctx: int, capas: int, d: int) -> int:
     """Embeddings (el de salida atado: se cuenta una vez) + capas + LayerNorm final."""
     formas = {"wte": (v, d), "wpe": (n_ctx, d), "ln_f.peso": (d,), "ln_f.sesgo": (d,)}
     return contar(formas) + capas * contar(parametros_bloque(d))
+
+
+def parametros_llama(v: int, capas: int, d: int, d_ff: int) -> int:
+    """Embeddings de entrada y de salida (sin atar: se cuentan los dos) + capas + RMSNorm final."""
+    formas = {"embed_tokens": (v, d), "lm_head": (d, v), "norma_final.g": (d,)}
+    return contar(formas) + capas * contar(parametros_bloque_swiglu(d, d_ff))
 
 
 def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float = ESCALA) -> dict:
@@ -123,6 +166,14 @@ def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float 
     por_bloque = contar(parametros_bloque(D_MODELO))
     fraccion = por_bloque / (12 * D_MODELO ** 2)
 
+    # El mismo d = 768 con un MLP SwiGLU sin sesgos: d_ff = 8d/3 = 2048 iguala las 8d² del MLP
+    por_bloque_swiglu = contar(parametros_bloque_swiglu(D_MODELO, d_ff_llama(D_MODELO)))
+
+    # Llama 7B tensor a tensor
+    d_ff_7b = d_ff_llama(D_LLAMA)
+    bloque_7b = contar(parametros_bloque_swiglu(D_LLAMA, d_ff_7b))
+    total_7b = parametros_llama(VOCABULARIO_LLAMA, CAPAS_LLAMA, D_LLAMA, d_ff_7b)
+
     return {
         "layernorm": {"entrada": X, "salida": ln, "media": ln.mean(), "varianza": ln.var()},
         "rmsnorm": {"salida": rms, "rms": np.sqrt(np.mean(rms ** 2))},
@@ -134,6 +185,12 @@ def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float 
         "fraccion_de_12d2": fraccion,
         "el_bloque_es_casi_12d2": bool(abs(fraccion - 1) < 0.01),
         "parametros_gpt2_small": parametros_gpt2(VOCABULARIO, CONTEXTO, CAPAS, D_MODELO),
+        "parametros_por_bloque_swiglu_d768": por_bloque_swiglu,
+        "llama_7b": {
+            "d_ff": d_ff_7b,
+            "parametros_por_bloque": bloque_7b,
+            "parametros_totales": total_7b,
+        },
     }
 
 

@@ -1,10 +1,13 @@
 """Temperatura, top-k y top-p: reescribir la distribución antes de muestrear.
 
     p_T = softmax(z / T);   T → 0⁺: argmax (T = 0 se trata aparte, sin dividir);   T → ∞: uniforme
+    1 − máx_i p_T,i ≤ (V − 1) · e^(−Δ/T),  Δ = z_(1) − z_(2)    (la velocidad del límite T → 0⁺)
     dH(p_T)/dT = Var_{p_T}(z) / T³ ≥ 0       (la entropía nunca baja al subir T)
     top-k: conservar los k tokens más probables y renormalizar
-    top-p (núcleo): V_p = prefijo mínimo, en orden descendente, con Σ_{V_p} p ≥ p;  renormalizar
-    tubería: logits → /T → top-k → top-p (sobre lo ya renormalizado) → muestrear
+    top-p (núcleo): sobre la distribución q que llega, V_p = prefijo mínimo de los tokens en orden
+                    descendente de q con Σ_{i ∈ V_p} q_i ≥ p;  renormalizar
+    tubería (transformers): logits → /T → top-k → top-p (sobre lo ya renormalizado) → muestrear
+    tubería (llama.cpp, por defecto): logits → top-k → top-p → /T → muestrear
 
 Orden descendente estable (empates resueltos por índice). Entropías en nats.
 
@@ -17,18 +20,17 @@ import numpy as np
 TOKENS = ("el", "gato", "perro", "come", "duerme", ".")
 LOGITS = np.array([2.0, 1.5, 0.8, 0.3, -0.5, -1.2])
 TEMPERATURAS = (0.5, 1.0, 2.0)
-TEMPERATURA_CASI_CERO = 0.01     # softmax(z/0.01) frente al argmax explícito de T = 0
+TEMPERATURAS_HACIA_CERO = (1.0, 0.5, 0.1, 0.05, 0.02)   # T → 0⁺, frente al argmax de T = 0
 K = 3                            # top-k del ejemplo
 P = 0.9                          # masa del núcleo
-TUBERIA = (0.7, 4, 0.9)          # (T, k, p) de la tubería que se muestrea
+TUBERIA = (2.0, 4, 0.9)          # (T, k, p): aquí el top-k recorta y el orden cambia el núcleo
 MUESTRAS = 20_000
 SEMILLA = 0
-TOLERANCIA_EXACTA = 1e-12
-TOLERANCIA_MUESTREO = 0.01       # ≈ 3 errores típicos: √(0,6·0,4/20 000) ≈ 0,0035
+ERRORES_TIPICOS = 4              # frecuencia aceptada si |emp − p| < 4·√(p(1 − p)/n)
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
-    """Softmax estable: resta el máximo antes de exponenciar."""
+    """Softmax estable: resta el máximo antes de exponenciar (admite −∞ en los tokens cortados)."""
     e = np.exp(z - z.max())                        # (V,)
     return e / e.sum()
 
@@ -37,11 +39,14 @@ def con_temperatura(z: np.ndarray, t: float) -> np.ndarray:
     """p_T = softmax(z/T); T = 0 es el argmax explícito (one-hot), sin dividir entre cero."""
     if t < 0:
         raise ValueError(f"la temperatura no puede ser negativa; se recibió {t}")
+    ### BEGIN SOLUTION
     if t == 0:
-        uno = np.zeros_like(z)                     # (V,)
-        uno[np.argmax(z)] = 1.0
-        return uno
-    return softmax(z / t)                          # (V,)
+        p = np.zeros_like(z)                       # (V,) decodificación voraz
+        p[np.argmax(z)] = 1.0
+    else:
+        p = softmax(z / t)                         # (V,)
+    ### END SOLUTION
+    return p
 
 
 def entropia(p: np.ndarray) -> float:
@@ -57,28 +62,44 @@ def orden_descendente(p: np.ndarray) -> np.ndarray:
 
 def top_k(p: np.ndarray, k: int) -> np.ndarray:
     """Conserva los k más probables y renormaliza."""
-    conservar = orden_descendente(p)[:k]           # (k,)
+    ### BEGIN SOLUTION
+    conservar = orden_descendente(p)[:k]           # (k,) índices de los k mayores
     q = np.zeros_like(p)                           # (V,)
     q[conservar] = p[conservar]
+    ### END SOLUTION
     return q / q.sum()
 
 
 def top_p(p: np.ndarray, masa: float) -> tuple[np.ndarray, np.ndarray, int]:
     """Núcleo: prefijo mínimo con masa acumulada ≥ masa. Devuelve (q, acumulada, tamaño)."""
     orden = orden_descendente(p)                   # (V,)
+    ### BEGIN SOLUTION
     acumulada = np.cumsum(p[orden])                # (V,) masa acumulada en orden descendente
     tamano = int(np.argmax(acumulada >= masa)) + 1 if acumulada[-1] >= masa else len(p)
     q = np.zeros_like(p)                           # (V,)
     q[orden[:tamano]] = p[orden[:tamano]]
+    ### END SOLUTION
     return q / q.sum(), acumulada, tamano
 
 
-def tuberia(z: np.ndarray, t: float, k: int, masa: float) -> np.ndarray:
-    """Temperatura → top-k → top-p, el orden de transformers."""
-    return top_p(top_k(con_temperatura(z, t), k), masa)[0]
+def tuberia(z: np.ndarray, t: float, k: int, masa: float) -> tuple[np.ndarray, int]:
+    """Temperatura → top-k → top-p, el orden de transformers. Devuelve (q, tamaño del núcleo)."""
+    q, _, tamano = top_p(top_k(con_temperatura(z, t), k), masa)
+    return q, tamano
 
 
-def run(semilla: int = SEMILLA) -> dict:
+def tuberia_temperatura_al_final(z: np.ndarray, t: float, k: int,
+                                 masa: float) -> tuple[np.ndarray, int]:
+    """Top-k → top-p con los logits tal cual, y la temperatura solo sobre los supervivientes."""
+    q, _, tamano = top_p(top_k(softmax(z), k), masa)
+    z_cortados = np.where(q > 0, z, -np.inf)       # (V,) los tokens cortados ya no vuelven
+    return con_temperatura(z_cortados, t), tamano
+
+
+def run(semilla: int = SEMILLA, muestras: int = MUESTRAS) -> dict:
+    if muestras < 1:
+        raise ValueError(f"se necesita al menos una muestra; se recibió {muestras}")
+
     # Temperatura: una distribución, su entropía y el tamaño del núcleo p = 0.9 por cada T
     por_t = {}
     for t in TEMPERATURAS:
@@ -91,9 +112,16 @@ def run(semilla: int = SEMILLA) -> dict:
     h = [v["entropia"] for v in por_t.values()]
     crece = all(a < b for a, b in zip(h, h[1:]))
 
-    # T → 0⁺ se acerca al argmax explícito de T = 0
-    casi_cero = con_temperatura(LOGITS, TEMPERATURA_CASI_CERO)
-    es_argmax = np.max(np.abs(casi_cero - con_temperatura(LOGITS, 0.0))) < TOLERANCIA_EXACTA
+    # T = 0 aparte (argmax, sin dividir) y el límite T → 0⁺: distancia máxima al one-hot
+    argmax = con_temperatura(LOGITS, 0.0)                                  # (V,)
+    distancia = {str(t): float(np.max(np.abs(con_temperatura(LOGITS, t) - argmax)))
+                 for t in TEMPERATURAS_HACIA_CERO}
+    d = list(distancia.values())
+    z_ordenados = np.sort(LOGITS)[::-1]
+    hueco = z_ordenados[0] - z_ordenados[1]                                # Δ = z_(1) − z_(2)
+    cotas = [(len(LOGITS) - 1) * np.exp(-hueco / t) for t in TEMPERATURAS_HACIA_CERO]
+    tiende = (all(a > b for a, b in zip(d, d[1:]))
+              and all(di <= c for di, c in zip(d, cotas)))
 
     # Truncados con T = 1
     p1 = con_temperatura(LOGITS, 1.0)
@@ -104,23 +132,37 @@ def run(semilla: int = SEMILLA) -> dict:
 
     tamanos = [v["tamano_nucleo_p09"] for v in por_t.values()]
 
-    # Muestreo de la tubería T = 0.7, k = 4, p = 0.9
-    teorica = tuberia(LOGITS, *TUBERIA)                                   # (V,)
+    # Tubería T = 2, k = 4, p = 0.9 en los dos órdenes, y sin el top-k
+    t_tub, k_tub, p_tub = TUBERIA
+    teorica, n_tub = tuberia(LOGITS, t_tub, k_tub, p_tub)                  # (V,), int
+    n_sin_k = top_p(con_temperatura(LOGITS, t_tub), p_tub)[2]
+    al_final, n_final = tuberia_temperatura_al_final(LOGITS, t_tub, k_tub, p_tub)
+
+    # Muestreo de la tubería de transformers; error típico de cada frecuencia √(p(1 − p)/n)
     rng = np.random.default_rng(semilla)
-    muestras = rng.choice(len(LOGITS), size=MUESTRAS, p=teorica)         # (MUESTRAS,)
-    empirica = np.bincount(muestras, minlength=len(LOGITS)) / MUESTRAS   # (V,)
-    cerca = np.max(np.abs(empirica - teorica)) < TOLERANCIA_MUESTREO
+    indices = rng.choice(len(LOGITS), size=muestras, p=teorica)           # (muestras,)
+    empirica = np.bincount(indices, minlength=len(LOGITS)) / muestras      # (V,)
+    error_tipico = np.sqrt(teorica * (1 - teorica) / muestras)            # (V,) 0 si p = 0
+    cerca = np.all(np.abs(empirica - teorica) <= ERRORES_TIPICOS * error_tipico)
 
     return {
         "logits": dict(zip(TOKENS, LOGITS)),
         "por_temperatura": por_t,
         "la_entropia_crece_con_la_temperatura": crece,
-        "temperatura_cero_es_argmax": bool(es_argmax),
+        "temperatura_cero": argmax,
+        "distancia_al_argmax": distancia,
+        "t_hacia_cero_tiende_al_argmax": bool(tiende),
         "top_k_3": q_k,
         "top_p_09": {"distribucion": q_p, "masa_acumulada_ordenada": acumulada, "tamano": n},
         "el_nucleo_es_el_minimo": minimo,
         "la_temperatura_cambia_el_nucleo": len(set(tamanos)) > 1,
-        "muestreo_t07_k4_p09": {"teorica": teorica, "empirica_20000": empirica},
+        "tuberia_t2_k4_p09": {"distribucion": teorica, "tamano_nucleo": n_tub,
+                              "tamano_nucleo_sin_top_k": n_sin_k},
+        "tuberia_con_la_temperatura_al_final": {"distribucion": al_final,
+                                                "tamano_nucleo": n_final},
+        "el_top_k_cambia_el_nucleo": n_tub != n_sin_k,
+        "el_orden_cambia_el_nucleo": bool(np.any((teorica > 0) != (al_final > 0))),
+        "frecuencias_empiricas": empirica,
         "frecuencias_empiricas_cerca_de_teoricas": bool(cerca),
     }
 
