@@ -121,6 +121,43 @@ def test_jsd_reaches_log2_on_disjoint_supports() -> None:
     assert lab.jsd(p, p) == pytest.approx(0.0, abs=1e-15)
 
 
+def test_disjoint_supports_leave_the_generator_without_a_slope() -> None:
+    # README: with disjoint supports D* is 1 on the data and 0 on the fakes, V(D*) = 0 and the
+    # JSD stays at log 2 wherever the generator puts its mass (a flat objective, no gradient)
+    lab = lab_module(333)
+    p_d = np.array([0.5, 0.5, 0.0, 0.0])
+    for p_g in ([0.0, 0.0, 0.5, 0.5], [0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.9, 0.1]):
+        q = np.array(p_g)
+        with np.errstate(invalid="ignore"):  # 0/0 where neither distribution has mass
+            d_star = np.nan_to_num(lab.discriminador_optimo(p_d, q))
+        assert d_star[:2].tolist() == [1.0, 1.0]
+        assert lab.valor(d_star, p_d, q) == 0.0
+        assert lab.jsd(p_d, q) == pytest.approx(math.log(2), abs=1e-12)
+        distance = pytest.importorskip("scipy.spatial.distance")
+        assert distance.jensenshannon(p_d, q) ** 2 == pytest.approx(math.log(2), abs=1e-12)
+
+
+def test_against_a_frozen_discriminator_the_generator_collapses(out: dict) -> None:
+    # README: with D fixed, Σ p_g log(1 − D) is linear in p_g; its minimum over the simplex
+    # is a vertex, a point mass on the point where D is largest
+    d_star = out["discriminador_optimo"]
+    generator_term = [math.log(1 - d) for d in d_star]  # the term for each point mass
+    uniform = sum(0.25 * t for t in generator_term)
+    assert uniform == pytest.approx(0.5 * math.log(5 / 7) + 0.5 * math.log(5 / 13), abs=1e-5)
+    assert uniform == pytest.approx(-0.645992, abs=1e-5)
+    assert min(generator_term) == pytest.approx(math.log(5 / 13), abs=1e-5)
+    assert min(generator_term) == pytest.approx(-0.955511, abs=1e-5)
+    # no mixture does better than the best vertex (random points of the simplex)
+    rng = np.random.default_rng(0)
+    mixtures = rng.dirichlet(np.ones(4), size=2000)
+    assert (mixtures @ np.array(generator_term)).min() >= min(generator_term) - 1e-12
+    # the new optimal discriminator against the collapsed generator flags that point only
+    collapsed = [0.0, 1.0, 0.0, 0.0]
+    assert [a / (a + b) for a, b in zip(P_D, collapsed)] == pytest.approx(
+        [1.0, 0.285714, 1.0, 1.0], abs=1e-6
+    )
+
+
 @pytest.mark.parametrize("bad", [0.0, 1.0, -0.2])
 def test_invalid_fake_score_is_refused(bad: float) -> None:
     with pytest.raises(ValueError):

@@ -50,7 +50,7 @@ def test_keys_in_the_syllabus_order(out: dict) -> None:
         "grados_con_autobucles", "a_normalizada", "sin_division_por_cero", "salida_capa",
         "nodo_aislado_solo_se_ve_a_si_mismo", "mensaje_es_suma_ponderada_de_vecinos",
         "equivariancia_a_permutaciones", "autovalores_a_normalizada", "dispersion_tras_k_capas",
-        "sobre_suavizado",
+        "sobresuavizado",
     ]
     assert list(out["dispersion_tras_k_capas"]) == ["k_1", "k_2", "k_5", "k_10", "k_50"]
 
@@ -91,10 +91,10 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     equivariant = np.max(np.abs(np.array(permuted) - np.array(out["salida_capa"])[PERM])) < 1e-5
     assert out["equivariancia_a_permutaciones"] == bool(equivariant)
     d = out["dispersion_tras_k_capas"]
-    assert out["sobre_suavizado"] == (d["k_50"] < 1e-3 < d["k_1"])
+    assert out["sobresuavizado"] == (d["k_50"] < 1e-3 < d["k_1"])
     assert all(out[key] is True for key in (
         "nodo_aislado_solo_se_ve_a_si_mismo", "mensaje_es_suma_ponderada_de_vecinos",
-        "equivariancia_a_permutaciones", "sobre_suavizado"))
+        "equivariancia_a_permutaciones", "sobresuavizado"))
 
 
 def test_spectrum_closed_form(out: dict) -> None:

@@ -8,8 +8,9 @@
 
 Sobre un soporte finito las esperanzas son sumas, así que todo se calcula de forma exacta.
 
-Referencia: Goodfellow et al., «Generative Adversarial Nets», NeurIPS 2014 (proposición 1 y
-teorema 1).
+Referencias: Goodfellow et al., «Generative Adversarial Nets», NIPS 2014 (Advances in Neural
+Information Processing Systems 27; proposición 1 y teorema 1); Lin, «Divergence Measures Based on
+the Shannon Entropy», IEEE Trans. Inf. Theory, 1991 (la JSD y sus cotas).
 """
 
 import numpy as np
@@ -24,7 +25,10 @@ TOL = 1e-12                          # identidades que solo difieren por redonde
 
 def discriminador_optimo(p_d: np.ndarray, p_g: np.ndarray) -> np.ndarray:
     """D*(x) = p_d/(p_d + p_g), el máximo punto a punto de a log D + b log(1 − D)."""
-    return p_d / (p_d + p_g)                               # (puntos,)
+    ### BEGIN SOLUTION
+    d_opt = p_d / (p_d + p_g)                              # (puntos,)
+    ### END SOLUTION
+    return d_opt
 
 
 def valor(d: np.ndarray, p_d: np.ndarray, p_g: np.ndarray) -> float:
@@ -43,16 +47,21 @@ def kl(p: np.ndarray, q: np.ndarray) -> float:
 
 def jsd(p: np.ndarray, q: np.ndarray) -> float:
     """JSD(p ‖ q) = ½ KL(p ‖ m) + ½ KL(q ‖ m) con la mezcla m = ½ (p + q)."""
-    m = 0.5 * (p + q)                                      # (puntos,)
-    return 0.5 * kl(p, m) + 0.5 * kl(q, m)
+    ### BEGIN SOLUTION
+    m = 0.5 * (p + q)                                      # (puntos,) la mezcla
+    divergencia = 0.5 * kl(p, m) + 0.5 * kl(q, m)          # en nats
+    ### END SOLUTION
+    return divergencia
 
 
 def gradientes_respecto_al_logit(d_falso: float) -> tuple[float, float]:
     """Derivadas de las dos pérdidas del generador respecto al logit a, con σ(a) = D(G(z))."""
     a = np.log(d_falso / (1.0 - d_falso))                  # logit de D(G(z))
     sigma = 1.0 / (1.0 + np.exp(-a))                       # σ(a) = D(G(z))
+    ### BEGIN SOLUTION
     saturante = -sigma                                     # ∂/∂a log(1 − σ(a))
     no_saturante = -(1.0 - sigma)                          # ∂/∂a [−log σ(a)]
+    ### END SOLUTION
     return float(saturante), float(no_saturante)
 
 

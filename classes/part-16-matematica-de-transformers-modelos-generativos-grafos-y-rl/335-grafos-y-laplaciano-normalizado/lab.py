@@ -9,8 +9,9 @@ Con un nodo aislado, `deg**-0.5` vale inf y la matriz se llena de NaN (inf · 0)
 Chung pone a cero fila y columna del nodo aislado, diagonal incluida: así aporta un autovalor 0,
 como toda componente conexa. Poner 1 en esa diagonal parece inofensivo y rompe el conteo.
 
-Referencias: F. R. K. Chung, «Spectral Graph Theory», AMS, 1997, cap. 1;
-U. von Luxburg, «A Tutorial on Spectral Clustering», Statistics and Computing 17, 2007.
+Referencias: F. R. K. Chung, «Spectral Graph Theory», AMS, 1997, cap. 1 (la definición de L_sym);
+U. von Luxburg, «A Tutorial on Spectral Clustering», Statistics and Computing 17, 2007 (un tutorial
+sobre los tres laplacianos y su uso en agrupamiento espectral).
 """
 
 from collections import deque
@@ -33,23 +34,31 @@ def adyacencia(aristas: tuple, n: int) -> np.ndarray:
 
 def laplaciano(A: np.ndarray) -> np.ndarray:
     """L = D − A, con D la diagonal de grados."""
+    ### BEGIN SOLUTION
     grados = A.sum(axis=1)             # (n,)
-    return np.diag(grados) - A         # (n, n)
+    L = np.diag(grados) - A            # (n, n)
+    ### END SOLUTION
+    return L
 
 
 def raiz_inversa_segura(grados: np.ndarray) -> np.ndarray:
     """(D^{−1/2})_uu = 1/√d_u si d_u > 0, y 0 si d_u = 0 (sin dividir nunca por cero)."""
     d = grados.astype(float)                                   # (n,)
-    inversa = np.zeros_like(d)                                 # (n,)
-    positivos = d > 0
+    ### BEGIN SOLUTION
+    inversa = np.zeros_like(d)                                 # (n,) 0 donde d_u = 0
+    positivos = d > 0                                          # (n,) nodos con vecinos
     inversa[positivos] = 1.0 / np.sqrt(d[positivos])
+    ### END SOLUTION
     return inversa
 
 
 def laplaciano_normalizado(A: np.ndarray) -> np.ndarray:
     """L_sym de Chung: D^{−1/2} L D^{−1/2} con la raíz inversa segura (diagonal 0 si d_u = 0)."""
     r = raiz_inversa_segura(A.sum(axis=1))      # (n,)
-    return r[:, None] * laplaciano(A) * r[None, :]  # (n, n)
+    ### BEGIN SOLUTION
+    L_sym = r[:, None] * laplaciano(A) * r[None, :]  # (n, n): L_uv · r_u · r_v
+    ### END SOLUTION
+    return L_sym
 
 
 def laplaciano_ingenuo(A: np.ndarray) -> np.ndarray:

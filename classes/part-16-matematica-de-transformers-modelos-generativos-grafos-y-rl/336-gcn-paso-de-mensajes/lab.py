@@ -3,7 +3,7 @@
     Ã = A + I,   d̃_i = Σ_j Ã_ij ≥ 1,   Â = D̃^{−1/2} Ã D̃^{−1/2}
     H' = σ(Â H W)   ⇔   h'_i = σ( Σ_{j ∈ N(i) ∪ {i}} h_j W / √(d̃_i d̃_j) )
     espectro(Â) ⊂ (−1, 1];   el autovalor 1 aparece una vez por componente conexa
-    Â^k H → en cada componente, filas proporcionales a √d̃_i     (sobre-suavizado)
+    Â^k H → en cada componente, filas proporcionales a √d̃_i     (sobresuavizado)
 
 Los autobucles (el «truco de renormalización») garantizan d̃ ≥ 1: el nodo aislado de la clase 335
 pasa a tener grado 1 y solo se ve a sí mismo, sin división por cero. Sin ellos (autobucles=False)
@@ -11,7 +11,7 @@ el lab usa la raíz inversa segura de la 335 y el nodo aislado se queda sin mens
 
 Referencias: T. N. Kipf y M. Welling, «Semi-Supervised Classification with Graph Convolutional
 Networks», ICLR 2017, ec. (2) y (8); Q. Li, Z. Han y X.-M. Wu, «Deeper Insights into Graph
-Convolutional Networks for Semi-Supervised Learning», AAAI 2018 (sobre-suavizado).
+Convolutional Networks for Semi-Supervised Learning», AAAI 2018 (sobresuavizado).
 """
 
 import numpy as np
@@ -26,7 +26,7 @@ H = np.array([[1.0, 0.0],
 W = np.array([[1.0, 0.5],
               [-0.5, 1.0]])                  # (2, 2): pesos de la capa, h W en vectores fila
 PERMUTACION = (4, 2, 0, 3, 1)                # nodo i del grafo permutado = nodo PERMUTACION[i]
-CAPAS = (1, 2, 5, 10, 50)                    # k para medir el sobre-suavizado
+CAPAS = (1, 2, 5, 10, 50)                    # k para medir el sobresuavizado
 COMPONENTE_GRANDE = (0, 1, 2, 3)
 TOL_EXACTA = 1e-12
 UMBRAL_SUAVE = 1e-3                          # por debajo, las filas son indistinguibles
@@ -50,10 +50,13 @@ def raiz_inversa_segura(grados: np.ndarray) -> np.ndarray:
 
 def a_normalizada(A: np.ndarray, autobucles: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Â = D̃^{−1/2} Ã D̃^{−1/2} y los grados d̃ (con Ã = A + I si autobucles)."""
+    ### BEGIN SOLUTION
     A_tilde = A + np.eye(len(A), dtype=int) if autobucles else A  # (n, n)
     grados = A_tilde.sum(axis=1)                                  # (n,) enteros
     r = raiz_inversa_segura(grados)                               # (n,)
-    return r[:, None] * A_tilde * r[None, :], grados              # (n, n), (n,)
+    A_hat = r[:, None] * A_tilde * r[None, :]                     # (n, n)
+    ### END SOLUTION
+    return A_hat, grados                                          # (n, n), (n,)
 
 
 def relu(x: np.ndarray) -> np.ndarray:
@@ -63,7 +66,10 @@ def relu(x: np.ndarray) -> np.ndarray:
 def capa_gcn(A: np.ndarray, H: np.ndarray, W: np.ndarray, autobucles: bool = True) -> np.ndarray:
     """Forma matricial: ReLU(Â H W)."""
     A_hat, _ = a_normalizada(A, autobucles)  # (n, n)
-    return relu(A_hat @ H @ W)               # (n, d_salida)
+    ### BEGIN SOLUTION
+    H_salida = relu(A_hat @ H @ W)           # (n, d_salida)
+    ### END SOLUTION
+    return H_salida
 
 
 def capa_gcn_por_mensajes(A: np.ndarray, H: np.ndarray, W: np.ndarray,
@@ -75,7 +81,9 @@ def capa_gcn_por_mensajes(A: np.ndarray, H: np.ndarray, W: np.ndarray,
     salida = np.zeros((n, W.shape[1]))                   # (n, d_salida)
     for i in range(n):
         for j in np.flatnonzero(A_tilde[i]):             # N(i) ∪ {i}
+            ### BEGIN SOLUTION
             salida[i] += (H[j] @ W) / np.sqrt(grados[i] * grados[j])  # mensaje de j a i
+            ### END SOLUTION
     return relu(salida)
 
 
@@ -112,9 +120,9 @@ def run(autobucles: bool = True) -> dict:
 
     autovalores = np.linalg.eigvalsh(A_hat)             # (5,) ascendentes
 
-    # Sobre-suavizado: k capas lineales apiladas (sin W ni ReLU).
+    # Sobresuavizado: k capas lineales apiladas (sin W ni ReLU).
     dispersiones = {f"k_{k}": dispersion(A_hat, H, grados, k) for k in CAPAS}
-    sobre_suavizado = dispersiones[f"k_{CAPAS[-1]}"] < UMBRAL_SUAVE < dispersiones[f"k_{CAPAS[0]}"]
+    sobresuavizado = dispersiones[f"k_{CAPAS[-1]}"] < UMBRAL_SUAVE < dispersiones[f"k_{CAPAS[0]}"]
 
     return {
         "grados_con_autobucles": grados,
@@ -126,7 +134,7 @@ def run(autobucles: bool = True) -> dict:
         "equivariancia_a_permutaciones": equivariante,
         "autovalores_a_normalizada": autovalores,
         "dispersion_tras_k_capas": dispersiones,
-        "sobre_suavizado": bool(sobre_suavizado),
+        "sobresuavizado": bool(sobresuavizado),
     }
 
 
