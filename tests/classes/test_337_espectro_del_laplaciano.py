@@ -91,6 +91,7 @@ def test_rayleigh_minimum_claim_recomputed(out: dict) -> None:
     X = np.random.default_rng(0).standard_normal((1000, N))
     quotients = [rayleigh(EDGES, [v - sum(row) / N for v in row]) for row in X.tolist()]
     assert min(quotients) == pytest.approx(0.654535, abs=1e-6)  # printed in the description
+    assert max(quotients) == pytest.approx(4.467157, abs=1e-6)  # the README's largest
     assert max(quotients) <= LAMBDA6 + 1e-12
     claim = abs(rayleigh(EDGES, f) - lam2) < 1e-5 and min(quotients) >= lam2 - 1e-6
     assert out["el_fiedler_minimiza_rayleigh"] == claim
