@@ -1,11 +1,12 @@
 """Class 337: Fiedler vector and graph Fourier transform, against closed forms and networkx."""
 
+import cmath
 import math
 
 import numpy as np
 import pytest
 
-from tests.course_labs import emitted, lab_module
+from tests.course_labs import emitted, lab_module, snapshot
 
 EDGES = [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3), (2, 3)]
 N = 6
@@ -40,9 +41,10 @@ def test_keys_in_the_syllabus_order(out: dict) -> None:
     assert list(out) == [
         "autovalores_laplaciano", "conectividad_algebraica", "vector_de_fiedler",
         "particion_por_signo", "aristas_cortadas", "quitar_el_puente_anula_lambda2",
-        "rayleigh_del_fiedler_es_lambda2", "gft_conserva_energia",
-        "energia_en_dos_frecuencias_bajas", "ciclo_c6_autovalores_son_dft",
+        "el_fiedler_minimiza_rayleigh", "gft_conserva_energia",
+        "energia_en_dos_frecuencias_bajas", "ciclo_c6_diagonalizado_por_la_dft",
     ]
+    assert list(snapshot(337)) == list(out)
 
 
 def test_spectrum_closed_form(out: dict) -> None:
@@ -77,19 +79,50 @@ def test_partition_and_cut_recomputed_from_emitted_numbers(out: dict) -> None:
     assert isinstance(out["aristas_cortadas"], int)
 
 
-def test_rayleigh_claim_and_minimum(out: dict) -> None:
+def rayleigh(edges: list[tuple[int, int]], x: list[float]) -> float:
+    return sum((x[i] - x[j]) ** 2 for i, j in edges) / sum(v * v for v in x)
+
+
+def test_rayleigh_minimum_claim_recomputed(out: dict) -> None:
     f = out["vector_de_fiedler"]
-    quotient = sum((f[i] - f[j]) ** 2 for i, j in EDGES) / sum(v * v for v in f)
-    claim = abs(quotient - out["conectividad_algebraica"]) < 1e-5
-    assert out["rayleigh_del_fiedler_es_lambda2"] == claim
-    assert out["rayleigh_del_fiedler_es_lambda2"] is True
-    # λ₂ is the minimum over x ⊥ 1: no random zero-mean vector does better
-    rng = np.random.default_rng(0)
-    for _ in range(200):
-        x = rng.normal(size=N)
-        x -= x.mean()
-        q = sum((x[i] - x[j]) ** 2 for i, j in EDGES) / float(x @ x)
-        assert q >= out["conectividad_algebraica"] - 1e-6
+    lam2 = out["conectividad_algebraica"]
+    assert rayleigh(EDGES, f) == pytest.approx(LAMBDA2, abs=1e-5)
+    # the lab's own challengers: default_rng(0), 1000 normal vectors, each centred (⊥ 1)
+    X = np.random.default_rng(0).standard_normal((1000, N))
+    quotients = [rayleigh(EDGES, [v - sum(row) / N for v in row]) for row in X.tolist()]
+    assert min(quotients) == pytest.approx(0.654535, abs=1e-6)  # printed in the description
+    assert max(quotients) == pytest.approx(4.467157, abs=1e-6)  # the README's largest
+    assert max(quotients) <= LAMBDA6 + 1e-12
+    claim = abs(rayleigh(EDGES, f) - lam2) < 1e-5 and min(quotients) >= lam2 - 1e-6
+    assert out["el_fiedler_minimiza_rayleigh"] == claim
+    assert out["el_fiedler_minimiza_rayleigh"] is True
+    # λ₂ is the minimum over x ⊥ 1: L restricted to the complement of 1, with an orthonormal
+    # basis of that complement (Helmert-like differences), has smallest eigenvalue λ₂
+    B = np.zeros((N, N - 1))
+    for k in range(1, N):
+        B[:k, k - 1] = 1.0
+        B[k, k - 1] = -k
+        B[:, k - 1] /= math.sqrt(k * (k + 1))
+    L = np.zeros((N, N))
+    for i, j in EDGES:
+        L[i, i] += 1
+        L[j, j] += 1
+        L[i, j] -= 1
+        L[j, i] -= 1
+    restricted = np.sort(np.linalg.eigvals(B.T @ L @ B).real)  # general solver, not eigh
+    assert restricted[0] == pytest.approx(LAMBDA2, abs=1e-12)
+
+
+def test_rayleigh_claim_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lab that took the wrong eigenvector (that of 3) would report false, not a literal true."""
+    lab = lab_module(337)
+
+    def third_eigenvector(L: np.ndarray) -> tuple[float, np.ndarray]:
+        values, U = np.linalg.eigh(L)
+        return float(values[2]), U[:, 2]
+
+    monkeypatch.setattr(lab, "vector_de_fiedler", third_eigenvector)
+    assert lab.run()["el_fiedler_minimiza_rayleigh"] is False
 
 
 def test_removing_the_bridge(out: dict) -> None:
@@ -112,7 +145,7 @@ def test_gft_energy(out: dict) -> None:
     assert out["energia_en_dos_frecuencias_bajas"] == pytest.approx(0.946228, abs=1e-6)
     # Parseval: the lab's transform is Uᵀ with U orthogonal (its columns are the GFT of e_1..e_n)
     lab = lab_module(337)
-    L = lab.laplaciano(tuple(EDGES), N)
+    L = lab.laplaciano(tuple(EDGES), N, np.ones(len(EDGES)))
     Ut = lab.gft(L, np.eye(N))
     assert Ut @ Ut.T == pytest.approx(np.eye(N), abs=1e-12)
     x_hat = lab.gft(L, np.array(X))
@@ -126,7 +159,7 @@ def test_gft_energy(out: dict) -> None:
     assert edge_energy == pytest.approx(3.89, abs=1e-12)
 
 
-def test_cycle_eigenvectors_are_dft_modes(out: dict) -> None:
+def test_cycle_is_diagonalised_by_the_dft(out: dict) -> None:
     n = 6
     cycle = [(k, (k + 1) % n) for k in range(n)]
     for k in range(n):
@@ -134,12 +167,26 @@ def test_cycle_eigenvectors_are_dft_modes(out: dict) -> None:
         for phase in (math.cos, math.sin):
             v = [phase(2 * math.pi * k * j / n) for j in range(n)]
             assert laplacian_apply(cycle, v) == pytest.approx([lam * x for x in v], abs=1e-12)
-    lab = lab_module(337)
-    eig = np.linalg.eigvalsh(lab.laplaciano(lab.ciclo(n), n))
-    expected = sorted(2 - 2 * math.cos(2 * math.pi * k / n) for k in range(n))
-    assert expected == pytest.approx([0, 1, 1, 3, 3, 4], abs=1e-12)
-    assert out["ciclo_c6_autovalores_son_dft"] == bool(np.max(np.abs(eig - expected)) < 1e-9)
-    assert out["ciclo_c6_autovalores_son_dft"] is True
+    # Fᴴ L F entry by entry in plain complex arithmetic: (Fᴴ L F)_kl = ⟨F_k, L F_l⟩
+    cols = [[cmath.exp(-2j * math.pi * j * k / n) / math.sqrt(n) for j in range(n)]
+            for k in range(n)]
+    gap = 0.0
+    for k in range(n):
+        for m in range(n):
+            re = laplacian_apply(cycle, [c.real for c in cols[m]])
+            im = laplacian_apply(cycle, [c.imag for c in cols[m]])
+            Lcol = [a + 1j * b for a, b in zip(re, im)]
+            entry = sum(cols[k][j].conjugate() * Lcol[j] for j in range(n))
+            target = 2 - 2 * math.cos(2 * math.pi * k / n) if k == m else 0.0
+            gap = max(gap, abs(entry - target))
+    assert out["ciclo_c6_diagonalizado_por_la_dft"] == (gap < 1e-9)
+    assert out["ciclo_c6_diagonalizado_por_la_dft"] is True
+    sorted_diag = sorted(2 - 2 * math.cos(2 * math.pi * k / n) for k in range(n))
+    assert sorted_diag == pytest.approx([0, 1, 1, 3, 3, 4], abs=1e-12)
+    # those are the cycle Laplacian's eigenvalues; the unitary DFT's own are only ±1, ±i
+    F = np.array(cols).T
+    for z in np.linalg.eigvals(F):
+        assert min(abs(z - w) for w in (1, -1, 1j, -1j)) < 1e-9
 
 
 def test_bridge_weight_moves_lambda2() -> None:

@@ -1,6 +1,7 @@
 """Class 338: the corridor MDP solved again with exact fractions, policy iteration and an LP."""
 
 from fractions import Fraction
+from itertools import product
 
 import numpy as np
 import pytest
@@ -141,7 +142,13 @@ def test_against_pymdptoolbox_when_available(out: dict) -> None:
     P, R = lab_module(338).modelo(0.8)
     vi = mdp.ValueIteration(P, R, 0.9, epsilon=1e-10)
     vi.run()
-    assert out["v_optimo"] == pytest.approx(list(vi.V), abs=1e-8)
+    assert out["v_optimo"] == pytest.approx(list(vi.V), abs=1e-6)  # emitted with 6 decimals
+    raw = lab_module(338).run()["v_optimo"]
+    assert raw.tolist() == pytest.approx(list(vi.V), abs=1e-8)
+    pi = mdp.PolicyIteration(P, R, 0.9)
+    pi.run()
+    assert list(pi.policy[:3]) == [RIGHT, RIGHT, RIGHT]
+    assert raw.tolist() == pytest.approx(list(pi.V), abs=1e-9)
 
 
 def test_value_iteration_count_bound_and_residual(out: dict) -> None:
@@ -154,12 +161,13 @@ def test_value_iteration_count_bound_and_residual(out: dict) -> None:
     assert out["iteraciones_valor"] == len(history) - 1 == 19
     assert isinstance(out["iteraciones_valor"], int)
     v_star = history[-1]
-    bound_holds = all(
-        max(abs(x - y) for x, y in zip(v_k, v_star))
-        <= 0.9**k * max(abs(y) for y in v_star) + 1e-12
-        for k, v_k in enumerate(history)
-    )
+    # the bound is measured against the exact V* (policy iteration in fractions), not the last iterate
+    exact = [float(x) for x in policy_iteration()[0]]
+    errors = [max(abs(x - y) for x, y in zip(v_k, exact)) for v_k in history]
+    bound_holds = all(e <= 0.9**k * errors[0] + 1e-12 for k, e in enumerate(errors))
     assert out["cota_gamma_k"] == bound_holds is True
+    assert errors[4] == pytest.approx(0.164758, abs=1e-6)  # the README's 0,16 against 2,1
+    assert 0.9**4 * errors[0] == pytest.approx(2.119538, abs=1e-6)
     # after stopping: ‖TV_K − V_K‖ = ‖V_{K+1} − V_K‖ ≤ γ‖V_K − V_{K−1}‖ < γ·1e-10, not exactly zero
     assert 0 < out["residuo_de_bellman"] < 0.9e-10
     residual = max(abs(x - y) for x, y in zip(bellman(v_star), v_star))
@@ -169,9 +177,56 @@ def test_value_iteration_count_bound_and_residual(out: dict) -> None:
     assert max(abs(x - y) for x, y in zip(v_star, exact)) <= 9 * 1e-10
 
 
+def deterministic_values() -> dict[tuple[int, ...], list[Fraction]]:
+    """Exact V^π of the 8 deterministic policies (one action per non-goal state)."""
+    return {pol: evaluate({s: {(pol + (LEFT,))[s]: 1} for s in range(4)})
+            for pol in product((LEFT, RIGHT), repeat=3)}
+
+
+def test_optimal_value_dominates_every_deterministic_policy(out: dict) -> None:
+    values = deterministic_values()
+    assert len(values) == 8
+    v_opt = out["v_optimo"]
+    dominates = all(a >= float(b) - 1e-9 for V in values.values() for a, b in zip(v_opt, V))
+    dominates &= all(a >= b - 1e-9 for a, b in zip(v_opt, out["v_politica_aleatoria"]))
+    assert out["v_optimo_domina"] == dominates is True
+    # the state-by-state maximum of the 8 is reached by one policy, «always right», and it is V*
+    best = [max(V[s] for V in values.values()) for s in range(4)]
+    assert best == values[RIGHT, RIGHT, RIGHT] == policy_iteration()[0]
+    # the others loop forever somewhere: −1/(1 − γ) = −10 there
+    assert values[LEFT, LEFT, LEFT] == [-10, -10, -10, 0]
+    assert values[LEFT, RIGHT, RIGHT] == [-10, *best[1:]]
+
+
+def test_domination_claim_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With min instead of max the iteration finds the worst policy, and the claim says so."""
+    lab = lab_module(338)
+    monkeypatch.setattr(lab, "operador_bellman",
+                        lambda P, R, V, gamma: lab.valores_q(P, R, V, gamma).min(axis=1))
+    res = lab.run()
+    assert res["v_optimo_domina"] is False
+    assert res["v_optimo"][0] == pytest.approx(-10.0, abs=1e-6)
+
+
+def test_contraction_on_the_labs_random_pairs(out: dict) -> None:
+    """The lab's 1000 pairs (default_rng(0), normal, scale 5) replayed with a plain operator."""
+    rng = np.random.default_rng(0)
+    pairs = [(list(lab_module(338).U1), list(lab_module(338).U2))]
+    for _ in range(1000):
+        u, w = (5.0 * rng.standard_normal((2, 4))).tolist()
+        pairs.append((u, w))
+    ratios = [max(abs(a - b) for a, b in zip(bellman(u), bellman(w)))
+              / max(abs(a - b) for a, b in zip(u, w)) for u, w in pairs]
+    assert out["bellman_es_contraccion"] == (max(ratios) <= 0.9 + 1e-12) is True
+    assert max(ratios) == pytest.approx(0.9, abs=1e-12)  # tight: the goal row is γ times U(3)
+    # an operator with a larger discount breaks the inequality the claim checks
+    loose = [max(abs(a - b) for a, b in zip(bellman(u, gamma=0.99), bellman(w, gamma=0.99)))
+             > 0.9 * max(abs(a - b) for a, b in zip(u, w)) + 1e-12 for u, w in pairs]
+    assert any(loose)
+
+
 def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     v_pi, v_opt = out["v_politica_aleatoria"], out["v_optimo"]
-    assert out["v_optimo_domina"] == all(a >= b - 1e-12 for a, b in zip(v_opt, v_pi)) is True
     closed = [0.0] * 4
     for s in (2, 1, 0):
         closed[s] = (-1 + 0.72 * closed[s + 1]) / 0.82
@@ -226,3 +281,21 @@ def test_other_discounts_against_policy_iteration(gamma: float) -> None:
 def test_discount_outside_the_contraction_range_is_refused(gamma: float) -> None:
     with pytest.raises(ValueError, match="gamma"):
         lab_module(338).run(gamma=gamma)
+
+
+def test_the_pages_examples() -> None:
+    """show suggests doubling the first parameter (umbral); the README suggests the others."""
+    assert emitted(338, umbral=2e-10)["iteraciones_valor"] == 19
+    coarse = emitted(338, umbral=1e-3)
+    assert coarse["iteraciones_valor"] == 9
+    assert coarse["residuo_de_bellman"] == pytest.approx(1.2e-4, abs=1e-5)
+    exact = [float(x) for x in policy_iteration()[0]]
+    gap = max(abs(a - b) for a, b in zip(coarse["v_optimo"], exact))
+    assert gap == pytest.approx(1.6e-4, abs=1e-5)
+    assert gap <= 9 * 1e-3  # γ/(1 − γ) times the threshold
+    assert coarse["v_optimo_coincide_con_forma_cerrada"] is False
+    assert coarse["cota_gamma_k"] and coarse["v_optimo_domina"]
+    assert emitted(338, gamma=0.99)["iteraciones_valor"] == 21
+    assert emitted(338, gamma=0.5)["iteraciones_valor"] == 15
+    with pytest.raises(ValueError, match="umbral"):
+        lab_module(338).run(umbral=0.0)

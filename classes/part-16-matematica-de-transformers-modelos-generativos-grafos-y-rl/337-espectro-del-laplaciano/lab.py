@@ -1,17 +1,20 @@
-"""Espectro del Laplaciano: el vector de Fiedler y la transformada de Fourier en grafos.
+"""Espectro del laplaciano: el vector de Fiedler y la transformada de Fourier en grafos.
 
-    L = U Λ Uᵀ,   0 = λ₁ ≤ λ₂ ≤ … ≤ λ_n;   λ₂ > 0 ⇔ el grafo es conexo (conectividad algebraica)
-    λ₂ = min_{x ⊥ 1, x ≠ 0} xᵀLx / xᵀx    (cociente de Rayleigh; lo alcanza el vector de Fiedler)
+    L = D − A = U Λ Uᵀ,   0 = λ₁ ≤ λ₂ ≤ … ≤ λ_n;   λ₂ > 0 ⇔ grafo conexo (conectividad algebraica)
+    R(x) = xᵀLx / xᵀx = Σ_{aristas ij} w_ij (x_i − x_j)² / Σ_i x_i²      (cociente de Rayleigh)
+    λ₂ = min_{x ⊥ 1, x ≠ 0} R(x)     (el mínimo lo alcanza el vector de Fiedler)
     GFT: x̂ = Uᵀ x,   x = U x̂,   ‖x̂‖ = ‖x‖ (Parseval);   xᵀLx = Σ_k λ_k x̂_k²
-    ciclo C_n: λ_k = 2 − 2 cos(2πk/n)   (los autovalores de la DFT de la parte 13)
+    ciclo C_n: L es circulante y la base de la DFT, F_jk = e^{−2πi jk/n} / √n, la diagonaliza:
+               Fᴴ L F = diag(2 − 2 cos(2πk/n)),  k = 0 … n−1
 
 Convención: el signo de un autovector es arbitrario; el lab fija el del vector de Fiedler con la
 componente del nodo 0 negativa. Los autovectores de un autovalor repetido (aquí el 3, triple) no son
 únicos y no se emiten.
 
-Referencias: M. Fiedler, «Algebraic Connectivity of Graphs», Czechoslovak Math. J. 23, 1973;
-D. I. Shuman et al., «The Emerging Field of Signal Processing on Graphs», IEEE Signal Processing
-Magazine 30(3), 2013; U. von Luxburg, «A Tutorial on Spectral Clustering», 2007.
+Referencias: M. Fiedler, «Algebraic Connectivity of Graphs», Czechoslovak Math. J. 23 (1973),
+doi:10.21136/CMJ.1973.101168; D. I. Shuman et al., «The Emerging Field of Signal Processing on
+Graphs», IEEE Signal Processing Magazine 30(3), 2013; U. von Luxburg, «A Tutorial on Spectral
+Clustering», Statistics and Computing 17, 2007.
 """
 
 import numpy as np
@@ -21,16 +24,17 @@ TRIANGULO_B = ((3, 4), (4, 5), (5, 3))
 PUENTE = (2, 3)                                  # la única arista entre los dos triángulos
 N_NODOS = 6
 SENAL = np.array([1.0, 1.2, 0.9, -1.0, -1.1, -0.8])  # (6,): + en un triángulo, − en el otro
-FRECUENCIAS_BAJAS = 2                            # x̂_0 y x̂_1: constante y Fiedler
+FRECUENCIAS_BAJAS = 2                            # x̂_1 y x̂_2: constante y Fiedler
+MUESTRAS_RAYLEIGH = 1000                         # señales al azar ⊥ 1 con las que retar a λ₂
+SEMILLA = 0
 N_CICLO = 6
-TOL_EXACTA = 1e-12
+TOL_EXACTA = 1e-12                               # identidades exactas, salvo redondeo
 
 
-def laplaciano(aristas: tuple, n: int, pesos: tuple = ()) -> np.ndarray:
-    """L = D − A de un grafo no dirigido con pesos (1 por defecto)."""
+def laplaciano(aristas: tuple, n: int, pesos: np.ndarray) -> np.ndarray:
+    """L = D − A de un grafo no dirigido con un peso por arista."""
     L = np.zeros((n, n))                                 # (n, n)
-    for e, (i, j) in enumerate(aristas):
-        w = pesos[e] if e < len(pesos) else 1.0
+    for (i, j), w in zip(aristas, pesos):
         L[i, j] -= w
         L[j, i] -= w
         L[i, i] += w
@@ -38,19 +42,34 @@ def laplaciano(aristas: tuple, n: int, pesos: tuple = ()) -> np.ndarray:
     return L
 
 
+def cociente_de_rayleigh(aristas: tuple, pesos: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """R(x) = Σ w_ij (x_i − x_j)² / Σ x_i², sumando sobre las aristas; x es (n,) o (muestras, n)."""
+    i, j = np.array(aristas).T                           # (E,), (E,) extremos de cada arista
+    ### BEGIN SOLUTION
+    variacion = np.sum(pesos * (x[..., i] - x[..., j]) ** 2, axis=-1)  # () o (muestras,)
+    energia = np.sum(x ** 2, axis=-1)                                  # () o (muestras,)
+    ### END SOLUTION
+    return variacion / energia
+
+
 def vector_de_fiedler(L: np.ndarray) -> tuple[float, np.ndarray]:
     """λ₂ y su autovector unitario con el signo fijado (componente 0 negativa)."""
-    autovalores, U = np.linalg.eigh(L)   # (n,), (n, n) columnas = autovectores
-    f = U[:, 1]                          # (n,)
+    ### BEGIN SOLUTION
+    autovalores, U = np.linalg.eigh(L)   # (n,) ascendentes, (n, n) columnas = autovectores
+    f = U[:, 1]                          # (n,) el de λ₂
     if f[0] > 0:
         f = -f
+    ### END SOLUTION
     return float(autovalores[1]), f
 
 
 def gft(L: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Transformada de Fourier en el grafo: coeficientes de x en la base de autovectores."""
-    _, U = np.linalg.eigh(L)   # (n, n)
-    return U.T @ x             # (n,)
+    ### BEGIN SOLUTION
+    _, U = np.linalg.eigh(L)   # (n, n) columnas de la más suave a la más oscilante
+    x_hat = U.T @ x            # (n,)
+    ### END SOLUTION
+    return x_hat
 
 
 def ciclo(n: int) -> tuple:
@@ -58,11 +77,17 @@ def ciclo(n: int) -> tuple:
     return tuple((k, (k + 1) % n) for k in range(n))
 
 
+def matriz_dft(n: int) -> np.ndarray:
+    """F_jk = e^{−2πi jk/n} / √n: la DFT unitaria; su columna k es el modo de frecuencia k."""
+    k = np.arange(n)                                     # (n,)
+    return np.exp(-2j * np.pi * np.outer(k, k) / n) / np.sqrt(n)  # (n, n)
+
+
 def run(peso_puente: float = 1.0) -> dict:
     if peso_puente < 0:
         raise ValueError(f"peso_puente debe ser >= 0; se recibió {peso_puente}")
     aristas = TRIANGULO_A + TRIANGULO_B + (PUENTE,)
-    pesos = (1.0,) * 6 + (peso_puente,)
+    pesos = np.array([1.0] * 6 + [peso_puente])          # (7,) el puente es la última
     L = laplaciano(aristas, N_NODOS, pesos)              # (6, 6)
     autovalores = np.linalg.eigvalsh(L)                  # (6,) ascendentes
 
@@ -75,24 +100,32 @@ def run(peso_puente: float = 1.0) -> dict:
     cortadas = sum(1 for i, j in aristas if lado[i] != lado[j])
 
     # Sin el puente el grafo tiene dos componentes: λ₂ = 0.
-    L_sin_puente = laplaciano(TRIANGULO_A + TRIANGULO_B, N_NODOS)
+    sin_puente = TRIANGULO_A + TRIANGULO_B
+    L_sin_puente = laplaciano(sin_puente, N_NODOS, np.ones(len(sin_puente)))
     lambda2_sin_puente = np.linalg.eigvalsh(L_sin_puente)[1]
     anula = bool(abs(lambda2_sin_puente) < TOL_EXACTA)
 
-    # Cociente de Rayleigh del vector de Fiedler.
-    rayleigh = float(f @ L @ f / (f @ f))
-    rayleigh_ok = bool(abs(rayleigh - lambda2) < TOL_EXACTA)
+    # λ₂ como mínimo: R(f) = λ₂ y ninguna señal al azar ortogonal a la constante baja de ahí.
+    rng = np.random.default_rng(SEMILLA)
+    X = rng.standard_normal((MUESTRAS_RAYLEIGH, N_NODOS))  # (M, 6)
+    X -= X.mean(axis=1, keepdims=True)                   # (M, 6) cada fila ⊥ 1
+    r_fiedler = float(cociente_de_rayleigh(aristas, pesos, f))
+    r_azar = cociente_de_rayleigh(aristas, pesos, X)     # (M,)
+    minimiza = bool(abs(r_fiedler - lambda2) < TOL_EXACTA
+                    and np.all(r_azar >= r_fiedler - TOL_EXACTA))
 
     # GFT: la base es ortonormal, así que conserva la energía (Parseval).
     x_hat = gft(L, SENAL)                                # (6,)
     parseval = bool(abs(np.linalg.norm(x_hat) - np.linalg.norm(SENAL)) < TOL_EXACTA)
     energia_baja = float(np.sum(x_hat[:FRECUENCIAS_BAJAS] ** 2) / np.sum(SENAL ** 2))
 
-    # En el ciclo C_6 los autovalores son los de la DFT: 2 − 2cos(2πk/6).
-    k = np.arange(N_CICLO)
-    dft = np.sort(2 - 2 * np.cos(2 * np.pi * k / N_CICLO))       # (6,)
-    espectro_ciclo = np.linalg.eigvalsh(laplaciano(ciclo(N_CICLO), N_CICLO))  # (6,)
-    ciclo_ok = bool(np.max(np.abs(espectro_ciclo - dft)) < TOL_EXACTA)
+    # En el ciclo C_6 la base de la DFT diagonaliza L: Fᴴ L F = diag(2 − 2cos(2πk/6)).
+    k = np.arange(N_CICLO)                               # (6,)
+    L_ciclo = laplaciano(ciclo(N_CICLO), N_CICLO, np.ones(N_CICLO))  # (6, 6)
+    F = matriz_dft(N_CICLO)                              # (6, 6) complejo
+    en_la_base_dft = F.conj().T @ L_ciclo @ F            # (6, 6)
+    diagonal = np.diag(2 - 2 * np.cos(2 * np.pi * k / N_CICLO))    # (6, 6)
+    ciclo_ok = bool(np.max(np.abs(en_la_base_dft - diagonal)) < TOL_EXACTA)
 
     return {
         "autovalores_laplaciano": autovalores,
@@ -101,10 +134,10 @@ def run(peso_puente: float = 1.0) -> dict:
         "particion_por_signo": [negativos, no_negativos],
         "aristas_cortadas": cortadas,
         "quitar_el_puente_anula_lambda2": anula,
-        "rayleigh_del_fiedler_es_lambda2": rayleigh_ok,
+        "el_fiedler_minimiza_rayleigh": minimiza,
         "gft_conserva_energia": parseval,
         "energia_en_dos_frecuencias_bajas": energia_baja,
-        "ciclo_c6_autovalores_son_dft": ciclo_ok,
+        "ciclo_c6_diagonalizado_por_la_dft": ciclo_ok,
     }
 
 

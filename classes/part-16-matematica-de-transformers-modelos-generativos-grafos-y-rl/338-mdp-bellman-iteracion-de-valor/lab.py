@@ -7,10 +7,15 @@
 
 El MDP es un pasillo 0-1-2-3 con la meta absorbente en 3. La acción elegida se cumple con
 probabilidad 0.8; con 0.2 el agente se queda donde está. Cada paso fuera de la meta cuesta 1.
+Con 3 estados de decisión y 2 acciones hay 2³ = 8 políticas deterministas: el lab las evalúa todas
+con el sistema lineal, y su máximo estado a estado es el V* exacto con el que se mide la iteración.
 
 Referencias: Bellman, «A Markovian Decision Process», J. Math. Mech. 6 (1957);
-Sutton y Barto, «Reinforcement Learning: An Introduction», 2.ª ed. (2018), capítulos 3 y 4.
+Sutton y Barto, «Reinforcement Learning: An Introduction», 2.ª ed. (2018), capítulos 3 y 4;
+Puterman, «Markov Decision Processes» (1994), capítulo 6.
 """
+
+from itertools import product
 
 import numpy as np
 
@@ -22,8 +27,12 @@ PROB_EXITO = 0.8                # la acción elegida se cumple; si no, el agente
 RECOMPENSA_PASO = -1.0          # coste de cada paso fuera de la meta
 UMBRAL = 1e-10                  # parar cuando ‖V_k − V_{k−1}‖_∞ < UMBRAL
 ITERACIONES_EVALUACION = 1000   # pasos de la evaluación iterativa de la política aleatoria
-U1 = (1.0, -2.0, 3.0, 0.5)      # dos vectores fijos para comprobar la contracción
+U1 = (1.0, -2.0, 3.0, 0.5)      # la pareja del ejemplo trabajado para la contracción
 U2 = (-4.0, 0.5, 2.0, -1.0)
+PAREJAS_AL_AZAR = 1000          # más parejas (U, W) para poner a prueba la contracción
+ESCALA_AL_AZAR = 5.0            # sus componentes son normales de desviación 5
+SEMILLA = 0
+HOLGURA = 1e-12                 # redondeo en las desigualdades
 
 
 def modelo(prob_exito: float) -> tuple[np.ndarray, np.ndarray]:
@@ -44,7 +53,11 @@ def modelo(prob_exito: float) -> tuple[np.ndarray, np.ndarray]:
 
 def valores_q(P: np.ndarray, R: np.ndarray, V: np.ndarray, gamma: float) -> np.ndarray:
     """Q(s,a) = R(s,a) + γ Σ_s' P(s'|s,a) V(s')."""
-    return R + gamma * (P @ V).T                              # (S, A)
+    ### BEGIN SOLUTION
+    futuro = (P @ V).T                                        # (S, A): Σ_s' P(s'|s,a) V(s')
+    Q = R + gamma * futuro                                    # (S, A)
+    ### END SOLUTION
+    return Q
 
 
 def operador_bellman(P: np.ndarray, R: np.ndarray, V: np.ndarray, gamma: float) -> np.ndarray:
@@ -54,7 +67,11 @@ def operador_bellman(P: np.ndarray, R: np.ndarray, V: np.ndarray, gamma: float) 
 
 def evaluar_politica(P_pi: np.ndarray, r_pi: np.ndarray, gamma: float) -> np.ndarray:
     """Resuelve el sistema lineal (I − γ P^π) V = r^π."""
-    return np.linalg.solve(np.eye(len(r_pi)) - gamma * P_pi, r_pi)  # (S,)
+    ### BEGIN SOLUTION
+    A = np.eye(len(r_pi)) - gamma * P_pi                      # (S, S)
+    V = np.linalg.solve(A, r_pi)                              # (S,)
+    ### END SOLUTION
+    return V
 
 
 def iteracion_de_valor(P: np.ndarray, R: np.ndarray, gamma: float,
@@ -62,9 +79,22 @@ def iteracion_de_valor(P: np.ndarray, R: np.ndarray, gamma: float,
     """V_0 = 0, V_{k+1} = T V_k hasta que ‖V_k − V_{k−1}‖_∞ < umbral; devuelve V_0..V_k."""
     historia = [np.zeros(ESTADOS)]
     while True:
-        historia.append(operador_bellman(P, R, historia[-1], gamma))  # (S,)
-        if np.max(np.abs(historia[-1] - historia[-2])) < umbral:
+        ### BEGIN SOLUTION
+        historia.append(operador_bellman(P, R, historia[-1], gamma))  # V_{k+1} = T V_k  (S,)
+        cambio = np.max(np.abs(historia[-1] - historia[-2]))          # ‖V_{k+1} − V_k‖_∞
+        ### END SOLUTION
+        if cambio < umbral:
             return historia
+
+
+def valores_deterministas(P: np.ndarray, R: np.ndarray, gamma: float) -> np.ndarray:
+    """V^π de cada política determinista (una acción por estado; en la meta da igual)."""
+    estados = np.arange(ESTADOS)
+    valores = []
+    for politica in product(range(len(ACCIONES)), repeat=META):  # 2³ = 8 políticas
+        a = np.array((*politica, 0))                          # (S,) acción en cada estado
+        valores.append(evaluar_politica(P[a, estados], R[estados, a], gamma))  # (S,)
+    return np.array(valores)                                  # (8, S)
 
 
 def forma_cerrada(gamma: float, prob_exito: float) -> np.ndarray:
@@ -75,12 +105,14 @@ def forma_cerrada(gamma: float, prob_exito: float) -> np.ndarray:
     return V
 
 
-def run(gamma: float = GAMMA, prob_exito: float = PROB_EXITO, umbral: float = UMBRAL) -> dict:
+def run(umbral: float = UMBRAL, gamma: float = GAMMA, prob_exito: float = PROB_EXITO) -> dict:
     if not 0.0 <= gamma < 1.0:
         raise ValueError(
             f"gamma debe estar en [0, 1) para que T sea contracción; se recibió {gamma}")
     if not 0.0 < prob_exito <= 1.0:
         raise ValueError(f"prob_exito debe estar en (0, 1]; se recibió {prob_exito}")
+    if not umbral > 0.0:
+        raise ValueError(f"umbral debe ser positivo; se recibió {umbral}")
     P, R = modelo(prob_exito)
 
     # Política aleatoria uniforme: P^π y r^π promedian las dos acciones
@@ -94,27 +126,40 @@ def run(gamma: float = GAMMA, prob_exito: float = PROB_EXITO, umbral: float = UM
         v_iter = r_pi + gamma * P_pi @ v_iter                 # (S,)
     evaluacion_coincide = bool(np.max(np.abs(v_iter - v_pi)) < 1e-10)
 
-    # Iteración de valor: V_0 = 0, ..., V_k = V* (último iterado)
+    # Iteración de valor: V_0 = 0, ..., V_K (se para ahí; es V* salvo el umbral)
     historia = iteracion_de_valor(P, R, gamma, umbral)
     v_opt = historia[-1]                                      # (S,)
     q_opt = valores_q(P, R, v_opt, gamma)                     # (S, A)
     politica = [ACCIONES[int(a)] for a in q_opt.argmax(axis=1)]
     politica[META] = "meta"                                   # en la meta la acción es indiferente
 
-    # Contracción: ‖T U1 − T U2‖_∞ ≤ γ ‖U1 − U2‖_∞ para dos vectores fijos
-    u1, u2 = np.array(U1), np.array(U2)
-    lado_izq = np.max(np.abs(operador_bellman(P, R, u1, gamma) - operador_bellman(P, R, u2, gamma)))
-    es_contraccion = bool(lado_izq <= gamma * np.max(np.abs(u1 - u2)) + 1e-12)
+    # V* exacto sin iterar: las 8 políticas deterministas, cada una por su sistema lineal
+    v_det = valores_deterministas(P, R, gamma)                # (8, S)
+    v_exacto = v_det.max(axis=0)                              # (S,) una de ellas gana en todos
 
-    # Cota geométrica del error en cada iteración k = 0..K
-    error_inicial = np.max(np.abs(historia[0] - v_opt))
-    cota = bool(all(
-        np.max(np.abs(v_k - v_opt)) <= gamma**k * error_inicial + 1e-12
+    # Contracción: ‖T U − T W‖_∞ ≤ γ ‖U − W‖_∞ para la pareja fija y 1000 parejas al azar
+    rng = np.random.default_rng(SEMILLA)
+    parejas = [(np.array(U1), np.array(U2))] + [
+        tuple(ESCALA_AL_AZAR * rng.standard_normal((2, ESTADOS))) for _ in range(PAREJAS_AL_AZAR)
+    ]
+    es_contraccion = all(
+        np.max(np.abs(operador_bellman(P, R, u, gamma) - operador_bellman(P, R, w, gamma)))
+        <= gamma * np.max(np.abs(u - w)) + HOLGURA
+        for u, w in parejas
+    )
+
+    # Cota geométrica del error frente al V* exacto en cada iteración k = 0..K
+    error_inicial = np.max(np.abs(historia[0] - v_exacto))
+    cota = all(
+        np.max(np.abs(v_k - v_exacto)) <= gamma**k * error_inicial + HOLGURA
         for k, v_k in enumerate(historia)
-    ))
+    )
 
     # Residuo de Bellman tras parar: pequeño, pero no exactamente cero
     residuo = np.max(np.abs(operador_bellman(P, R, v_opt, gamma) - v_opt))
+
+    # Dominancia: V* no queda por debajo de ninguna política determinista ni de la aleatoria
+    domina = bool(np.all(v_opt >= v_det - HOLGURA) and np.all(v_opt >= v_pi - HOLGURA))
 
     return {
         "v_politica_aleatoria": v_pi,
@@ -122,10 +167,10 @@ def run(gamma: float = GAMMA, prob_exito: float = PROB_EXITO, umbral: float = UM
         "v_optimo": v_opt,
         "politica_optima": politica,
         "iteraciones_valor": len(historia) - 1,
-        "bellman_es_contraccion": es_contraccion,
-        "cota_gamma_k": cota,
+        "bellman_es_contraccion": bool(es_contraccion),
+        "cota_gamma_k": bool(cota),
         "residuo_de_bellman": residuo,
-        "v_optimo_domina": bool(np.all(v_opt >= v_pi - 1e-12)),
+        "v_optimo_domina": domina,
         "v_optimo_coincide_con_forma_cerrada": bool(
             np.max(np.abs(v_opt - forma_cerrada(gamma, prob_exito))) < 1e-9
         ),

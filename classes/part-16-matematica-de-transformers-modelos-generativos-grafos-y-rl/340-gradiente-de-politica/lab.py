@@ -18,6 +18,7 @@ import numpy as np
 RECOMPENSAS = (1.0, 2.0, 0.5)   # r(a): recompensa media de cada brazo
 RUIDO = 1.0                     # la recompensa observada es r(a) + N(0, RUIDO²)
 MUESTRAS = 20_000               # tiradas de REINFORCE
+ERRORES_TIPICOS = 5             # «insesgado»: la media a menos de 5 errores típicos del exacto
 SEMILLA = 0
 H = 1e-6                        # paso de las diferencias centrales
 PASOS = 500                     # ascenso exacto sobre J
@@ -40,7 +41,11 @@ def retorno(theta: np.ndarray, r: np.ndarray) -> float:
 def gradiente_exacto(theta: np.ndarray, r: np.ndarray) -> np.ndarray:
     """∇J = π ⊙ (r − J)."""
     pi = softmax(theta)                                        # (A,)
-    return pi * (r - pi @ r)                                   # (A,)
+    ### BEGIN SOLUTION
+    J = pi @ r                                                 # escalar: el retorno esperado
+    grad = pi * (r - J)                                        # (A,)
+    ### END SOLUTION
+    return grad
 
 
 def diferencias_centrales(theta: np.ndarray, r: np.ndarray, h: float) -> np.ndarray:
@@ -52,23 +57,33 @@ def diferencias_centrales(theta: np.ndarray, r: np.ndarray, h: float) -> np.ndar
 def gradiente_kl(theta: np.ndarray, r: np.ndarray, beta: float, pi_ref: np.ndarray) -> np.ndarray:
     """∇_θ [E_π r − β KL(π‖π_ref)] = π ⊙ (g − E_π g) con g = r − β log(π/π_ref)."""
     pi = softmax(theta)                                        # (A,)
-    g = r - beta * np.log(pi / pi_ref)                         # (A,)
-    return pi * (g - pi @ g)                                   # (A,)
+    ### BEGIN SOLUTION
+    g = r - beta * np.log(pi / pi_ref)                         # (A,) recompensa «efectiva»
+    grad = pi * (g - pi @ g)                                   # (A,)
+    ### END SOLUTION
+    return grad
 
 
 def reinforce(theta: np.ndarray, r: np.ndarray, muestras: int, semilla: int) -> dict:
-    """Estimaciones (R − b)(e_a − π) por muestra, sin línea base y con b = J."""
+    """Estimaciones (R − b)(e_a − π) por muestra, sin línea base y con b = J.
+
+    Para cada b devuelve la media (A,), su error típico (A,) y la traza de la covarianza.
+    """
     rng = np.random.default_rng(semilla)
     pi = softmax(theta)                                        # (A,)
     a = rng.choice(len(r), size=muestras, p=pi)                # (N,) brazos tirados
     R = r[a] + RUIDO * rng.standard_normal(muestras)           # (N,) recompensas observadas
-    score = np.eye(len(r))[a] - pi                             # (N, A) ∇ log π(a) = e_a − π
     resultado = {}
     for nombre, b in (("sin_linea_base", 0.0), ("con_linea_base", float(pi @ r))):
+        ### BEGIN SOLUTION
+        score = np.eye(len(r))[a] - pi                         # (N, A) ∇ log π(a) = e_a − π
         g = (R - b)[:, None] * score                           # (N, A) una estimación por muestra
+        ### END SOLUTION
+        covarianza = np.cov(g, rowvar=False, ddof=1)           # (A, A)
         resultado[nombre] = {
             "media": g.mean(axis=0),                           # (A,)
-            "varianza_traza": float(np.trace(np.cov(g, rowvar=False, ddof=1))),
+            "error_tipico": np.sqrt(np.diag(covarianza) / muestras),  # (A,)
+            "varianza_traza": float(np.trace(covarianza)),
         }
     return resultado
 
@@ -98,6 +113,10 @@ def run(beta: float = BETA, muestras: int = MUESTRAS, tasa: float = TASA,
     # REINFORCE: mismas tiradas con y sin línea base
     est = reinforce(theta0, r, muestras, semilla)
     sin_b, con_b = est["sin_linea_base"], est["con_linea_base"]
+    insesgados = all(
+        np.all(np.abs(e["media"] - grad) < ERRORES_TIPICOS * e["error_tipico"])
+        for e in (sin_b, con_b)
+    )
 
     # Ascenso exacto sobre J: la política se concentra en el mejor brazo
     pi_final = softmax(ascenso(theta0, lambda t: gradiente_exacto(t, r), PASOS, tasa))  # (A,)
@@ -116,11 +135,9 @@ def run(beta: float = BETA, muestras: int = MUESTRAS, tasa: float = TASA,
         },
         "gradiente_exacto": grad,
         "coincide_con_diferencias_finitas": bool(np.max(np.abs(grad - dif)) < 1e-8),
-        "reinforce": est,
-        "estimadores_insesgados": bool(
-            np.max(np.abs(sin_b["media"] - grad)) < 0.03
-            and np.max(np.abs(con_b["media"] - grad)) < 0.03
-        ),
+        "reinforce": {nombre: e["media"] for nombre, e in est.items()},
+        "reinforce_varianza_traza": {nombre: e["varianza_traza"] for nombre, e in est.items()},
+        "estimadores_insesgados": bool(insesgados),
         "linea_base_reduce_varianza": con_b["varianza_traza"] < sin_b["varianza_traza"],
         "politica_tras_500_pasos": pi_final,
         "ascenso_elige_el_mejor_brazo": bool(
