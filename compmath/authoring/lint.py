@@ -64,7 +64,7 @@ def _output_schema(path: Path, body: Any, found: Findings) -> bool:
         found.add(
             path,
             "debe describir un objeto con properties",
-            "compara con el esquema de la clase 323",
+            "un objeto cerrado: type object, properties, required y additionalProperties: false",
         )
         return False
     if body.get("additionalProperties") is not False:
@@ -241,7 +241,7 @@ def lint_class(course: Course, cls: ClassInfo, found: Findings) -> None:
         found.add(
             cls.schema_path,
             f"falta el esquema de salidas de {cls.id}",
-            "escríbelo como el de la clase 323 (compmath new crea uno en cada clase nueva)",
+            "escríbelo con las salidas de run() (compmath new crea uno en cada clase nueva)",
         )
     elif (loaded := _read_json(cls.schema_path, found, "corrige el esquema")) is not None and (
         _output_schema(cls.schema_path, loaded[1], found)

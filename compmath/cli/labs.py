@@ -223,7 +223,9 @@ def update(
                 "ejecútalo en tu máquina y sube el cambio revisado",
             )
         if not names and not all_classes:
-            raise CompmathError("indica las clases o --all", "ejemplo: compmath update 323")
+            raise CompmathError(
+                "indica las clases o --all", "ejemplo: compmath update NUMERO (o --all)"
+            )
         course = open_course(root)
         classes = course.select([] if all_classes else (names or []))
         cases = _cases(course, classes, timeout, memory)
