@@ -238,3 +238,16 @@ def test_python_lab_py_prints_the_snapshot_and_takes_set() -> None:
     bad = subprocess.run([sys.executable, str(folder / "lab.py"), "--set", "n=x"],
                          capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "parámetro n (int: entero)" in bad.stderr
+
+
+def test_outputs_in_another_order_are_named(cli, make_lab) -> None:
+    """Same keys as the snapshot, another order: the screen says so instead of a silent ✗."""
+    root = make_lab(952, """
+        def run() -> dict:
+            return {"mitad": 0.5, "n": 1, "vector": []}
+    """, expected={"n": 1, "mitad": 0.5, "vector": []})
+    result = cli("run", "952", "--root", str(root))
+    assert result.code == 1
+    assert "las salidas llegan en otro orden que en la instantánea: esperado n, mitad, vector; " \
+           "obtenido mitad, n, vector" in result.out
+    assert "otro orden de salidas" in result.out

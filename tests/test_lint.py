@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from compmath.course.tree import load_course
-from compmath.course.metadata import isbn_ok
 from compmath.authoring.lint import lint_course
+from compmath.course.metadata import isbn_ok
+from compmath.course.tree import load_course
 from compmath.errors import Problem
 from tests.conftest import FAKE_PART, REPO
 

@@ -130,7 +130,7 @@ def test_readme_sections_split_on_level_two_headings(tmp_path: Path) -> None:
 def test_the_page_is_data_drawn_with_colour_or_plain() -> None:
     course = load_course(REPO)
     page = class_page(course, course.resolve("323"))
-    assert [f.text for f in page.formulas][0].startswith("PE(pos, 2i)")
+    assert page.formulas[0].text.startswith("PE(pos, 2i)")
     assert page.position == (3, 20) and page.previous and page.previous.number == 322
     lines = lay_out(page_blocks(page), 100, colour=True)
     coloured = StringIO()

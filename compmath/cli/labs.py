@@ -66,9 +66,11 @@ def judge_all(
 
     requests = [c.request for c in runnable.values()]
     if on_terminal and requests:
+        from compmath.present.output import colour_for
         from compmath.present.terminal import spinner
 
-        with spinner(sys.stderr, len(requests), "laboratorios") as advance:
+        colour = colour_for(sys.stderr)
+        with spinner(sys.stderr, len(requests), "laboratorios", colour) as advance:
             run_labs(requests, jobs, on_done=done)
     elif requests:
         run_labs(requests, jobs, on_done=done, meanwhile=lambda: _preload(False))

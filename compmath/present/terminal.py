@@ -12,8 +12,9 @@ from rich.text import Text
 from compmath.present.layout import StyledLine
 
 
-def console_for(stream: TextIO) -> Console:
-    """A Rich console that writes colour to `stream` and never wraps (layout already did)."""
+def console_for(stream: TextIO, colour: bool = True) -> Console:
+    """A Rich console that writes to `stream` and never wraps (layout already did); `colour`
+    is present.output's decision."""
     return Console(
         file=stream,
         force_terminal=True,
@@ -21,7 +22,7 @@ def console_for(stream: TextIO) -> Console:
         soft_wrap=True,
         emoji=False,
         markup=False,
-        no_color=False,  # present.output already decided that colour is on
+        no_color=not colour,
     )
 
 
@@ -43,7 +44,9 @@ def write_styled(lines: list[StyledLine], stream: TextIO) -> None:
 
 
 @contextmanager
-def spinner(stream: TextIO, total: int, label: str) -> Iterator[Callable[[str], None]]:
+def spinner(
+    stream: TextIO, total: int, label: str, colour: bool
+) -> Iterator[Callable[[str], None]]:
     """A live line on the terminal: spinner, `k/N`, elapsed time and the labs still running.
 
     Yields `advance(description)`; the line disappears when the block ends.
@@ -65,7 +68,7 @@ def spinner(stream: TextIO, total: int, label: str) -> Iterator[Callable[[str], 
         TimeElapsedColumn(),
         TextColumn("{task.description}"),
         transient=True,
-        console=console_for(stream),
+        console=console_for(stream, colour),
     )
     with bar:
         task = bar.add_task("", total=total)
