@@ -8,26 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from compmath.course.metadata import lab_decimals
 from compmath.course.params import ParamError, parse_assignments, specs_from_function
 from compmath.errors import CompmathError
 from compmath.judging.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 
 USAGE = "uso: python lab.py [--set NOMBRE=VALOR]..."
-
-
-def lab_decimals(lab_dir: Path) -> int:
-    """The `decimales` of the class beside a lab, read through the course's metadata model.
-
-    A lab outside a course folder (or one with no class.toml) rounds with the default.
-    """
-    from compmath.course.tree import CLASS_DIR, ClassInfo, PartInfo
-
-    found = CLASS_DIR.match(lab_dir.name)
-    if found is None or not (lab_dir / "class.toml").exists():
-        return DEFAULT_DECIMALS
-    part = PartInfo(0, lab_dir.parent)
-    cls = ClassInfo(int(found.group(1)), found.group(2), lab_dir, part)
-    return cls.meta.decimals
 
 
 def _assignments(argv: list[str]) -> list[str]:

@@ -1,6 +1,6 @@
 """Leaf-by-leaf comparison with tolerances."""
 
-from compmath.course.metadata import Tolerance
+from compmath.course.records import Tolerance
 from compmath.judging.compare import compare, key_order_differs
 
 TOL = Tolerance()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from compmath.course.metadata import Tolerance
+from compmath.course.records import Tolerance
 from compmath.judging.compare import compare
 from tests.conftest import FAKE, FAKE_PART, REPO
 

@@ -99,7 +99,7 @@ def test_vector_gets_a_bar_row_and_a_tensor_one_map_per_slice() -> None:
 def test_failing_cells_are_marked() -> None:
     bad = LabReport(class_id="950-mapa", number=950, title="Mapa", outcome=Outcome.DIFFERS,
                     outputs={"m": [[1.0, 2.0], [3.0, 4.0]]}, expected={"m": [[1.0, 2.0], [3.0, 4.5]]})
-    from compmath.course.metadata import Tolerance
+    from compmath.course.records import Tolerance
     from compmath.judging.compare import compare
     diffs = compare(bad.expected, bad.outputs, Tolerance())
     bad = LabReport(**{**bad.__dict__, "differences": diffs})

@@ -17,7 +17,7 @@ from compmath.atomic import TEMP_SUFFIX
 from compmath.course import metadata
 from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError, Problem
-from compmath.judging.encode import EncodeError, canonical_json
+from compmath.judging.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 
 README_SECTIONS = ("## Desarrollo", "## Ejemplo trabajado")
 META_SCHEMAS = ("class.schema.json", "part.schema.json", "report.schema.json", "diff.schema.json")
@@ -257,9 +257,7 @@ def lint_class(course: Course, cls: ClassInfo, found: Findings) -> None:
             found.add(cls.snapshot, "no es un objeto JSON", regenerate)
             return
         lists["expected.json"] = list(body)
-        decimals = (
-            data.get("decimales", metadata.DEFAULT_DECIMALS) if data else metadata.DEFAULT_DECIMALS
-        )
+        decimals = data.get("decimales", DEFAULT_DECIMALS) if data else DEFAULT_DECIMALS
         try:
             canonical = canonical_json(body, decimals if isinstance(decimals, int) else 6)
         except EncodeError:

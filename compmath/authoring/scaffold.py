@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from compmath.atomic import write_atomic
-from compmath.course.metadata import Link
+from compmath.course.records import Link
 from compmath.course.tree import Course, PartInfo
 from compmath.errors import CompmathError
 

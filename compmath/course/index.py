@@ -73,7 +73,7 @@ def part_index(part: PartInfo) -> PartIndex:
     level, duration = part_fields.get("nivel", ""), part_fields.get("duracion", "")
     written = {c.number: c for c in part.classes}
     plan = index_plan(part.meta_path) or []
-    planned = {entry.number: entry.title for entry in plan}
+    planned = dict(plan)
     numbers = list(planned) + sorted(n for n in written if n not in planned)
     rows = []
     for number in numbers:

@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 
 from compmath.course import metadata
-from compmath.course.metadata import ClassMeta, Link, PartMeta
+from compmath.course.records import ClassMeta, Link, PartMeta, class_record, part_record
 from compmath.errors import CompmathError
 
 CLASS_DIR = re.compile(r"^(\d{3})-([a-z0-9]+(?:-[a-z0-9]+)*)$")
@@ -67,7 +67,7 @@ class ClassInfo:
         if problems:
             raise problems[0].error()
         assert data is not None
-        return metadata.class_record(data)
+        return class_record(data)
 
     @property
     def default_title(self) -> str:
@@ -110,7 +110,7 @@ class PartInfo:
         if problems:
             raise problems[0].error()
         assert data is not None
-        return metadata.part_record(data)
+        return part_record(data)
 
     @property
     def title(self) -> str:

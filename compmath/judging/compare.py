@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from compmath.course.metadata import Tolerance
+from compmath.course.records import Tolerance
 
 
 class DifferenceKind(StrEnum):

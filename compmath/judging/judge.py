@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compmath.course.metadata import ClassMeta, Tolerance
 from compmath.course.params import parse_assignments, specs_from_source
+from compmath.course.records import ClassMeta, Tolerance
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.execution.protocol import (

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compmath.course.metadata import ClassMeta, Formula, Link, OutputSpec, PartMeta, Reference
 from compmath.course.params import ParamSpec, specs_from_source
+from compmath.course.records import ClassMeta, Formula, Link, OutputSpec, PartMeta, Reference
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.judging.snapshot import read_snapshot

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from compmath.course.metadata import Reference
 from compmath.course.params import SPANISH_TYPES
+from compmath.course.records import Reference
 from compmath.present.layout import BLANK, Block, Command, Line, line, para
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.prose import prose_blocks

@@ -1,0 +1,204 @@
+"""The course's metadata as typed records: what class.toml and part.toml say, once checked.
+
+course.metadata reads and checks the files; these records are what every command receives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULT_DECIMALS = 6
+DEFAULT_ATOL = 1e-6
+DEFAULT_RTOL = 1e-6
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """A number matches when |obtained - expected| <= atol + rtol * |expected|.
+
+    Integers are compared exactly unless the output declared its own tolerance (`declared`),
+    as a Monte Carlo count does.
+    """
+
+    atol: float = DEFAULT_ATOL
+    rtol: float = DEFAULT_RTOL
+    declared: bool = False
+
+    def allowed(self, expected: float) -> float:
+        return self.atol + self.rtol * abs(expected)
+
+
+@dataclass(frozen=True)
+class Formula:
+    """One formula of a class: the plain form the terminal shows and its LaTeX source."""
+
+    text: str
+    latex: str | None = None
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """One output as class.toml lists it: name, description and its own tolerance if any."""
+
+    name: str
+    description: str
+    tolerance: Tolerance | None = None
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One bibliography entry."""
+
+    authors: str
+    title: str
+    year: int
+    venue: str = ""
+    doi: str = ""
+    isbn: str = ""
+    note: str = ""
+    unconfirmed: bool = False
+
+
+@dataclass(frozen=True)
+class Hole:
+    """A hole of the practice mode: its task, the outputs it feeds, hints from nudge to formula."""
+
+    task: str
+    outputs: tuple[str, ...]
+    hints: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ClassMeta:
+    """The structured fields of a class page (class.toml), checked."""
+
+    number: int
+    title: str
+    level: str = ""
+    duration: str = ""
+    demo: str = ""
+    lemma: str = ""
+    formulas: tuple[Formula, ...] = ()
+    computes: str = ""
+    decimals: int = DEFAULT_DECIMALS
+    tolerance: Tolerance = field(default_factory=Tolerance)
+    outputs: tuple[OutputSpec, ...] = ()
+    common_errors: tuple[str, ...] = ()
+    uses: str = ""
+    references: tuple[Reference, ...] = ()
+    holes: tuple[Hole, ...] = ()
+    present: bool = True  # False when the class has no class.toml
+
+    def tolerances(self) -> tuple[Tolerance, dict[str, Tolerance]]:
+        """The class's default tolerance and each output's own, when it declares one."""
+        return self.tolerance, {o.name: o.tolerance for o in self.outputs if o.tolerance}
+
+
+@dataclass(frozen=True)
+class Link:
+    """A class named beyond a part's ends (part.toml's `anterior` / `siguiente`) or in a plan."""
+
+    number: int
+    title: str = ""
+    slug: str = ""
+    demo: str = ""
+
+
+@dataclass(frozen=True)
+class PartMeta:
+    """A part's data and its plan of classes (part.toml), checked."""
+
+    number: int
+    title: str
+    level: str = ""
+    duration: str = ""
+    guiding_idea: str = ""
+    error_to_avoid: str = ""
+    ai_connection: str = ""
+    blocks: tuple[str, ...] = ()
+    before: Link | None = None
+    after: Link | None = None
+    plan: tuple[Link, ...] = ()
+    present: bool = True  # False when the part has no part.toml
+
+    def planned(self, number: int) -> Link | None:
+        return next((entry for entry in self.plan if entry.number == number), None)
+
+
+def _tolerance(entry: dict[str, Any] | None, base: Tolerance, declared: bool) -> Tolerance:
+    entry = entry or {}
+    return Tolerance(
+        float(entry.get("atol", base.atol)), float(entry.get("rtol", base.rtol)), declared
+    )
+
+
+def class_record(data: dict[str, Any]) -> ClassMeta:
+    """The typed record of a class.toml that passed its checks."""
+    default = _tolerance(data.get("tolerancia"), Tolerance(), False)
+    return ClassMeta(
+        number=data["numero"],
+        title=data["titulo"],
+        level=data.get("nivel", ""),
+        duration=data.get("duracion", ""),
+        demo=data.get("demo", ""),
+        lemma=data.get("lema", ""),
+        formulas=tuple(Formula(f["texto"], f.get("latex")) for f in data.get("formulas", [])),
+        computes=data.get("que_calcula", ""),
+        decimals=data.get("decimales", DEFAULT_DECIMALS),
+        tolerance=default,
+        outputs=tuple(
+            OutputSpec(
+                o["nombre"],
+                o["descripcion"],
+                _tolerance(o["tolerancia"], default, True) if "tolerancia" in o else None,
+            )
+            for o in data.get("salidas", [])
+        ),
+        common_errors=tuple(data.get("errores_comunes", [])),
+        uses=data.get("donde_se_usa", ""),
+        references=tuple(
+            Reference(
+                authors=r["autores"],
+                title=r["titulo"],
+                year=r["anio"],
+                venue=r.get("publicacion", ""),
+                doi=r.get("doi", ""),
+                isbn=r.get("isbn", ""),
+                note=r.get("nota", ""),
+                unconfirmed=r.get("sin_confirmar", False),
+            )
+            for r in data.get("bibliografia", [])
+        ),
+        holes=tuple(
+            Hole(h["tarea"], tuple(h["salidas"]), tuple(h["pistas"]))
+            for h in data.get("huecos", [])
+        ),
+    )
+
+
+def _link(entry: dict[str, Any] | None) -> Link | None:
+    if entry is None:
+        return None
+    return Link(
+        entry["numero"], entry.get("titulo", ""), entry.get("slug", ""), entry.get("demo", "")
+    )
+
+
+def part_record(data: dict[str, Any]) -> PartMeta:
+    """The typed record of a part.toml that passed its checks."""
+    return PartMeta(
+        number=data["numero"],
+        title=data["titulo"],
+        level=data.get("nivel", ""),
+        duration=data.get("duracion", ""),
+        guiding_idea=data["idea_rectora"],
+        error_to_avoid=data["error_a_evitar"],
+        ai_connection=data["conexion_con_ia"],
+        blocks=tuple(data.get("bloques", [])),
+        before=_link(data.get("anterior")),
+        after=_link(data.get("siguiente")),
+        plan=tuple(
+            Link(e["numero"], e["titulo"], e["slug"], e.get("demo", "")) for e in data["plan"]
+        ),
+    )
