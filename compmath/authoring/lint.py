@@ -20,7 +20,13 @@ from compmath.errors import CompmathError, Problem
 from compmath.judging.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 
 README_SECTIONS = ("## Desarrollo", "## Ejemplo trabajado")
-META_SCHEMAS = ("class.schema.json", "part.schema.json", "report.schema.json", "diff.schema.json")
+META_SCHEMAS = (
+    "class.schema.json",
+    "part.schema.json",
+    "course.schema.json",
+    "report.schema.json",
+    "diff.schema.json",
+)
 DEFAULT_PART_TITLE = re.compile(r"^Parte \d+$")
 
 
@@ -320,6 +326,8 @@ def lint_tree(course: Course, found: Findings) -> None:
 def lint_course(course: Course) -> list[Problem]:
     """Every problem of the course, in file order; an empty list means it is in order."""
     found = Findings(course)
+    if course.meta_path.exists():
+        found += metadata.course_problems(course.root, course.meta_path)[1]
     for name in ("class.schema.json", "part.schema.json"):
         path = course.root / "schemas" / name
         if not path.exists():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -27,8 +26,8 @@ from compmath.cli.common import (
 )
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
-from compmath.execution.protocol import LabReply, LabRequest
-from compmath.execution.scheduler import run_labs, run_one
+from compmath.execution.scheduler import run_one
+from compmath.judging.batch import judge_all, preload
 from compmath.judging.judge import Case, judge, parse_params, prepare, setup_report
 from compmath.judging.report import LabReport, Outcome
 
@@ -37,44 +36,6 @@ def exit_code(reports: list[LabReport]) -> ExitCode:
     if any(r.outcome == Outcome.SETUP for r in reports):
         return ExitCode.USAGE
     return ExitCode.OK if all(r.passed for r in reports) else ExitCode.FAILED
-
-
-def _preload(as_json: bool) -> None:
-    """While a lab runs: import what judging and showing it will need."""
-    import compmath.judging.validate
-
-    if not as_json:
-        import compmath.present.screens  # noqa: F401
-
-
-def judge_all(
-    cases: list[Case],
-    jobs: int,
-    against_snapshot: bool = True,
-    on_terminal: bool = False,
-) -> list[LabReport]:
-    """Run every runnable case on the warm worker, judging each reply as it lands; reports in
-    the cases' order. A case with broken files is reported without running its lab."""
-    reports: dict[str, LabReport] = {c.cls.id: setup_report(c) for c in cases if not c.runnable}
-    runnable = {c.request.key: c for c in cases if c.runnable}
-    advance: Callable[[str], None] | None = None
-
-    def done(request: LabRequest, reply: LabReply) -> None:
-        reports[request.key] = judge(runnable[request.key], reply, against_snapshot)
-        if advance:
-            advance(request.key)
-
-    requests = [c.request for c in runnable.values()]
-    if on_terminal and requests:
-        from compmath.present.output import colour_for
-        from compmath.present.terminal import spinner
-
-        colour = colour_for(sys.stderr)
-        with spinner(sys.stderr, len(requests), "laboratorios", colour) as advance:
-            run_labs(requests, jobs, on_done=done)
-    elif requests:
-        run_labs(requests, jobs, on_done=done, meanwhile=lambda: _preload(False))
-    return [reports[c.cls.id] for c in cases]
 
 
 @app.command("list")
@@ -129,7 +90,7 @@ def run_class(
         if case.problem is not None:
             report = setup_report(case)
         else:  # while the lab runs, load what judging and showing it will need
-            report = judge(case, run_one(case.request, meanwhile=lambda: _preload(as_json)))
+            report = judge(case, run_one(case.request, meanwhile=lambda: preload(as_json)))
         elapsed = time.perf_counter() - started
         if report.outcome == Outcome.SETUP and not as_json:
             raise CompmathError(report.message, report.hint)
@@ -186,8 +147,15 @@ def check(
             raise CompmathError("no hay clases que comprobar", "prueba: compmath list")
         cases = _cases(course, classes, timeout, memory)
         started = time.perf_counter()
-        on_terminal = is_terminal(sys.stderr) and not as_json
-        reports = judge_all(cases, jobs, on_terminal=on_terminal)
+        if is_terminal(sys.stderr) and not as_json:
+            from compmath.present.output import colour_for
+            from compmath.present.terminal import spinner
+
+            runnable = sum(c.runnable for c in cases)
+            with spinner(sys.stderr, runnable, "laboratorios", colour_for(sys.stderr)) as advance:
+                reports = judge_all(cases, jobs, on_done=advance)
+        else:
+            reports = judge_all(cases, jobs)
         elapsed = time.perf_counter() - started
         if junit_xml:
             from compmath.present.junit import write_junit

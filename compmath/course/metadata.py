@@ -232,6 +232,16 @@ def part_problems(
     return data, problems
 
 
+def course_problems(root: Path, path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """The parsed curso.toml and its problems (unreadable, against its schema)."""
+    shown = _relative(root, path)
+    try:
+        data = read_toml(path, shown)
+    except CompmathError as exc:
+        return None, [Problem(shown, exc.message.removeprefix(f"{shown} "), exc.hint)]
+    return data, _schema_problems(root, data, "course", shown, "curso.toml")
+
+
 def _relative(root: Path, path: Path) -> str:
     try:
         return str(path.relative_to(root))

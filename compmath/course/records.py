@@ -202,3 +202,25 @@ def part_record(data: dict[str, Any]) -> PartMeta:
             Link(e["numero"], e["titulo"], e["slug"], e.get("demo", "")) for e in data["plan"]
         ),
     )
+
+
+@dataclass(frozen=True)
+class CourseMeta:
+    """The course as a whole (curso.toml): its name and where its repository lives."""
+
+    title: str = "compmath"
+    subtitle: str = ""
+    description: str = ""
+    repository: str = ""  # https://github.com/OWNER/NAME: enables the «Abrir en Colab» links
+    branch: str = "main"
+
+
+def course_record(data: dict[str, Any]) -> CourseMeta:
+    """The typed record of a curso.toml that passed its checks."""
+    return CourseMeta(
+        title=data["titulo"],
+        subtitle=data.get("subtitulo", ""),
+        description=data.get("descripcion", ""),
+        repository=data.get("repositorio", ""),
+        branch=data.get("rama", "main"),
+    )

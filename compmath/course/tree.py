@@ -10,7 +10,15 @@ from functools import cached_property
 from pathlib import Path
 
 from compmath.course import metadata
-from compmath.course.records import ClassMeta, Link, PartMeta, class_record, part_record
+from compmath.course.records import (
+    ClassMeta,
+    CourseMeta,
+    Link,
+    PartMeta,
+    class_record,
+    course_record,
+    part_record,
+)
 from compmath.errors import CompmathError
 
 CLASS_DIR = re.compile(r"^(\d{3})-([a-z0-9]+(?:-[a-z0-9]+)*)$")
@@ -157,6 +165,22 @@ class Course:
     @property
     def classes(self) -> list[ClassInfo]:
         return sorted((c for p in self.parts for c in p.classes), key=lambda c: c.number)
+
+    @property
+    def meta_path(self) -> Path:
+        return self.root / "curso.toml"
+
+    @cached_property
+    def meta(self) -> CourseMeta:
+        """curso.toml as a checked record (the defaults when the course has none); raises the
+        first problem of a broken file as a CompmathError."""
+        if not self.meta_path.exists():
+            return CourseMeta()
+        data, problems = metadata.course_problems(self.root, self.meta_path)
+        if problems:
+            raise problems[0].error()
+        assert data is not None
+        return course_record(data)
 
     def require_unique(self) -> None:
         """Raise if two class folders share a number."""
