@@ -34,7 +34,7 @@ def _worker_env() -> dict[str, str]:
     env = dict(os.environ)
     for name in THREAD_CAPS:
         env[name] = "1"
-    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     paths = [package_parent] + [p for p in sys.path if p and os.path.isdir(p)]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     env["COMPMATH_PYCACHE"] = str(cache_dir() / "bytecode")

@@ -68,6 +68,12 @@ def emit(blocks: Sequence[Block], stream: TextIO | None = None) -> None:
         target.write(plain_text(lines))
 
 
+def clear_screen(stream: TextIO) -> None:
+    """Start a fresh screen on a terminal (a pipe keeps the whole history)."""
+    if is_terminal(stream):
+        stream.write("\x1b[2J\x1b[H")
+
+
 def error_blocks(message: str, hint: str = "", suggestions: Sequence[str] = ()) -> list[Block]:
     """`error: ...` in bold red, then the closest names and the next command."""
     blocks: list[Block] = [Para((("error: ", "bold red"), (message, "")), hang=2)]

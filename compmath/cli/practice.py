@@ -1,0 +1,154 @@
+"""`compmath practice`: the students' practice mode (start, watch, check, reset, list)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from compmath.cli.common import ExitCode, RootOption, app, guard, open_course
+
+practice_app = typer.Typer(
+    help="Practica: escribe el corazón de cada laboratorio y mira cómo se pone en verde.",
+    no_args_is_help=False,
+    rich_markup_mode=None,
+)
+app.add_typer(practice_app, name="practice")
+
+FolderOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--dir", help="El espacio de práctica (por defecto, la carpeta actual).", show_default=False
+    ),
+]
+
+
+def _show(blocks: list[Any]) -> None:
+    from compmath.present.output import clear_screen, emit
+
+    clear_screen(sys.stdout)
+    emit(blocks)
+
+
+@practice_app.callback(invoke_without_command=True)
+def practice(
+    ctx: typer.Context,
+    name: Annotated[
+        str | None, typer.Option("--clase", metavar="CLASE", help="Empieza por esta clase.")
+    ] = None,
+    manual: Annotated[
+        bool, typer.Option("--manual", help="Sin vigilar archivos: comprueba al pulsar Intro.")
+    ] = False,
+    folder: FolderOption = None,
+) -> None:
+    """Abre la primera clase sin terminar y la comprueba cada vez que guardas."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from compmath.practice import watch, workspace
+    from compmath.practice.session import Session, open_class
+
+    with guard():
+        session = Session(workspace.find(folder), _show)
+        if name:
+            open_class(session, name)
+    try:
+        watch.run(session, manual=manual)
+    except KeyboardInterrupt:
+        pass
+
+
+@practice_app.command("start")
+def start(
+    folder: Annotated[
+        Path | None,
+        typer.Argument(metavar="[CARPETA]", help="Dónde crear el espacio de práctica."),
+    ] = None,
+    root: RootOption = None,
+) -> None:
+    """Crea un espacio de práctica: los ejercicios, las instantáneas, los esquemas y las páginas."""
+    from compmath.practice import workspace
+    from compmath.present.layout import BLANK, Command, line, para
+    from compmath.present.output import emit
+
+    with guard():
+        course = open_course(root)
+        target = folder or workspace.default_folder(course)
+        made = workspace.create(course, target.expanduser().absolute())
+    count = len(made.classes())
+    emit(
+        [
+            line(("✓ ", "green"), f"espacio de práctica creado en {made.root} ({count} clases)"),
+            para("Cada clase es un laboratorio con huecos. Entra en la carpeta y empieza:"),
+            BLANK,
+            Command(f"cd {made.root}"),
+            Command("compmath practice"),
+            BLANK,
+            para("Tu progreso se guarda en practica.json; el curso no se toca."),
+        ]
+    )
+
+
+@practice_app.command("check")
+def check(
+    name: Annotated[
+        str | None, typer.Argument(metavar="[CLASE]", help="Por defecto, todas.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Imprime el resultado en JSON.")] = False,
+    folder: FolderOption = None,
+) -> None:
+    """Comprueba sin vigilar: sale con 0 si la clase (o todas) está hecha, 1 si aún no."""
+    from compmath.practice import workspace
+    from compmath.practice.attempt import judge_attempt
+    from compmath.practice.workspace import mark_done
+
+    with guard():
+        space = workspace.find(folder)
+        progress = space.load_progress()
+        classes = [space.course.resolve(name)] if name else space.classes()
+        attempts = [judge_attempt(space, cls) for cls in classes]
+    for attempt in attempts:
+        if attempt.done:
+            mark_done(space, progress, attempt.cls)
+    if as_json:
+        from compmath.judging.encode import dumps
+        from compmath.practice.report import attempts_document
+
+        sys.stdout.write(dumps(attempts_document(attempts, progress)))
+    else:
+        from compmath.practice.report import check_blocks
+        from compmath.present.output import emit
+
+        emit(check_blocks(space, attempts, progress))
+    raise typer.Exit(ExitCode.OK if all(a.done for a in attempts) else ExitCode.FAILED)
+
+
+@practice_app.command("reset")
+def reset(
+    name: Annotated[str, typer.Argument(metavar="CLASE", help="Número, id o slug.")],
+    folder: FolderOption = None,
+) -> None:
+    """Vuelve a poner el ejercicio original de una clase (se pierde lo que escribiste)."""
+    from compmath.practice import workspace
+    from compmath.present.layout import line
+    from compmath.present.output import emit
+
+    with guard():
+        space = workspace.find(folder)
+        cls = space.course.resolve(name)
+        space.reset(cls)
+    emit([line(("✓ ", "green"), f"{workspace.relative(space, cls.lab)}: ejercicio original")])
+
+
+@practice_app.command("list")
+def list_progress(folder: FolderOption = None) -> None:
+    """Lista las clases del espacio de práctica con tu progreso."""
+    from compmath.practice import workspace
+    from compmath.practice.screen import list_blocks
+    from compmath.present.output import emit
+
+    with guard():
+        space = workspace.find(folder)
+        progress = space.load_progress()
+    emit(list_blocks(space, progress))

@@ -1,0 +1,159 @@
+"""Judge a student's exercise: the whole file, and each filled hole on its own.
+
+The whole file is run and judged as `run` judges a lab (same judge, same tolerances, the
+snapshot as the oracle). Each hole the student has written in is also judged alone: their code
+for that hole, the instructor's everywhere else, so a right answer turns green even while
+another hole is still open. All the runs of one attempt go to the warm worker at once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from compmath.course.records import Hole
+from compmath.course.tree import ClassInfo
+from compmath.execution.protocol import LabReply, LabRequest
+from compmath.execution.scheduler import run_labs
+from compmath.judging.compare import Difference
+from compmath.judging.judge import judge, prepare
+from compmath.judging.report import LabReport, Outcome
+from compmath.practice.holes import NOT_DONE, HoleError, Region, splice, student_regions
+from compmath.practice.workspace import Workspace
+
+OPEN_HOLE = re.compile(rf"NotImplementedError: hueco (\d+) {NOT_DONE}")
+
+
+class HoleStatus(StrEnum):
+    """Where one hole stands."""
+
+    OPEN = "sin completar"
+    RIGHT = "bien"
+    WRONG = "mal"
+    FAILS = "falla"  # the student's code for it raises, loops or crashes
+
+
+@dataclass(frozen=True)
+class HoleResult:
+    """One hole: its definition in class.toml and what judging it alone said."""
+
+    number: int
+    hole: Hole
+    status: HoleStatus
+    detail: str = ""  # the first wrong output, or the error
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A judged attempt at one class."""
+
+    cls: ClassInfo
+    report: LabReport
+    holes: tuple[HoleResult, ...]
+    markers_ok: bool = True  # False when the student damaged the ### HUECO markers
+
+    @property
+    def done(self) -> bool:
+        return self.report.outcome == Outcome.MATCHES
+
+    @property
+    def open_hole(self) -> int | None:
+        """The hole whose NotImplementedError stopped the whole file, if any."""
+        match = OPEN_HOLE.search(self.report.message)
+        return int(match.group(1)) if match else None
+
+    @property
+    def first_wrong(self) -> Difference | None:
+        """The first difference in the order run() returns the outputs."""
+        if not self.report.differences:
+            return None
+        order = list(self.report.outputs or {})
+
+        def position(d: Difference) -> int:
+            name = d.path.split(".")[1].split("[")[0]
+            return order.index(name) if name in order else len(order)
+
+        return min(self.report.differences, key=position)
+
+    @property
+    def matching(self) -> list[str]:
+        """The outputs that already match the snapshot, in run()'s order."""
+        if self.report.outputs is None or self.report.expected is None:
+            return []
+        wrong = {d.path.split(".")[1].split("[")[0] for d in self.report.differences}
+        return [k for k in self.report.outputs if k not in wrong and k in self.report.expected]
+
+    def hint_hole(self) -> int | None:
+        """The hole a hint should help with: the open one that stopped the file, else the one
+        feeding the first wrong output, else the first hole that is not right."""
+        if self.open_hole is not None:
+            return self.open_hole
+        wrong = self.first_wrong
+        if wrong is not None:
+            name = wrong.path.split(".")[1].split("[")[0]
+            for result in self.holes:
+                if name in result.hole.outputs:
+                    return result.number
+        return next((r.number for r in self.holes if r.status != HoleStatus.RIGHT), None)
+
+
+def _filled(region: Region) -> bool:
+    return not any(f"{NOT_DONE}" in line and "NotImplementedError" in line for line in region.body)
+
+
+def _verdict(report: LabReport) -> tuple[HoleStatus, str]:
+    if report.outcome == Outcome.MATCHES:
+        return HoleStatus.RIGHT, ""
+    if report.outcome == Outcome.DIFFERS and report.differences:
+        return HoleStatus.WRONG, report.differences[0].path
+    return HoleStatus.FAILS, report.full_message
+
+
+def judge_attempt(workspace: Workspace, cls: ClassInfo, timeout: float = 10.0) -> Attempt:
+    """Run and judge the student's lab.py of `cls`, and each filled hole alone."""
+    case = prepare(workspace.course, cls, timeout=timeout)
+    if case.problem is not None:
+        raise case.problem
+    source = cls.lab.read_text(encoding="utf-8", errors="replace")
+    solution = workspace.solution(cls).read_text(encoding="utf-8")
+    holes = cls.meta.holes
+    try:
+        regions = {r.number: r for r in student_regions(source)}
+        markers_ok = sorted(regions) == list(range(1, len(holes) + 1))
+    except HoleError:
+        regions, markers_ok = {}, False
+    cases = {case.request.key: case}
+    alone: dict[int, str] = {}
+    if markers_ok and len(holes) > 1:
+        for number, region in regions.items():
+            if not _filled(region):
+                continue
+            folder = workspace.scratch(cls) / f"hueco-{number}"
+            folder.mkdir(parents=True, exist_ok=True)
+            lab = folder / "lab.py"
+            lab.write_text(splice(source, solution, {number}), encoding="utf-8")
+            key = f"{cls.id}#hueco-{number}"
+            request = replace(case.request, key=key, lab=str(lab))
+            cases[key] = replace(case, request=request)
+            alone[number] = key
+    reports: dict[str, LabReport] = {}
+
+    def done(request: LabRequest, reply: LabReply) -> None:
+        reports[request.key] = judge(cases[request.key], reply)
+
+    run_labs([c.request for c in cases.values()], len(cases), on_done=done)
+    report = reports[case.request.key]
+    results = []
+    for number, hole in enumerate(holes, 1):
+        found = regions.get(number)
+        if found is not None and not _filled(found):
+            status, detail = HoleStatus.OPEN, ""
+        elif number in alone:
+            status, detail = _verdict(reports[alone[number]])
+        else:  # a single hole, or damaged markers: the whole file speaks for it
+            status, detail = _verdict(report)
+            if status == HoleStatus.FAILS and f"hueco {number} {NOT_DONE}" in report.message:
+                status, detail = HoleStatus.OPEN, ""
+        results.append(HoleResult(number, hole, status, detail))
+    return Attempt(cls, report, tuple(results), markers_ok)

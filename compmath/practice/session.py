@@ -1,0 +1,163 @@
+"""A practice session: the current class, its last attempt, and what each key does.
+
+Kept apart from the terminal and the file watcher (practice.watch), so a test drives it the way
+a student does: save a file, call `saved()`, press a key with `key()`, read what was shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from compmath.course.tree import ClassInfo
+from compmath.errors import CompmathError
+from compmath.practice.attempt import Attempt, judge_attempt
+from compmath.practice.screen import (
+    KEYS,
+    attempt_blocks,
+    hint_blocks,
+    list_blocks,
+    progress_bar,
+    solution_blocks,
+)
+from compmath.practice.workspace import Workspace, mark_done, relative
+from compmath.present.layout import BLANK, Block, Command, line, para
+
+Show = Callable[[list[Block]], None]
+
+
+class Session:
+    """The student's session over a workspace; `show` prints a screen (or records it in tests)."""
+
+    def __init__(self, workspace: Workspace, show: Show, timeout: float = 10.0) -> None:
+        self.workspace = workspace
+        self.show = show
+        self.timeout = timeout
+        self.progress = workspace.load_progress()
+        self.classes = workspace.classes()
+        self.attempt: Attempt | None = None
+        self.confirm_reset = False
+        self.current = self._class(self.progress.current) or self._next_unfinished(None)
+
+    def _class(self, class_id: str) -> ClassInfo | None:
+        return next((c for c in self.classes if c.id == class_id), None)
+
+    def _next_unfinished(self, after: ClassInfo | None) -> ClassInfo:
+        start = self.classes.index(after) + 1 if after in self.classes else 0
+        ordered = self.classes[start:] + self.classes[:start]
+        for cls in ordered:
+            if not self.progress.classes[cls.id].done:
+                return cls
+        return ordered[0]
+
+    @property
+    def lab(self) -> str:
+        """The file the student edits now (absolute path)."""
+        return str(self.current.lab)
+
+    def check(self) -> Attempt:
+        """Judge the current class and show the result; record it when it is done."""
+        self.attempt = judge_attempt(self.workspace, self.current, self.timeout)
+        if self.attempt.done:
+            mark_done(self.workspace, self.progress, self.current)
+        self.show(attempt_blocks(self.workspace, self.attempt, self.progress))
+        return self.attempt
+
+    def saved(self, path: str) -> bool:
+        """A file changed: judge again if it is the current lab. True if it was."""
+        if path != self.lab:
+            return False
+        self.confirm_reset = False
+        self.check()
+        return True
+
+    def key(self, key: str) -> bool:
+        """Act on one key; False when the student asked to quit."""
+        pressed, confirming = key.strip().lower()[:1], self.confirm_reset
+        self.confirm_reset = False
+        if pressed == "q":
+            self.show([line("hasta luego: tu progreso queda guardado en practica.json")])
+            return False
+        if pressed == "p":
+            self._hint()
+        elif pressed == "s":
+            self._move(self._next_unfinished(self.current))
+        elif pressed == "l":
+            self.show(list_blocks(self.workspace, self.progress))
+        elif pressed == "r":
+            self._reset(confirming)
+        elif pressed == "v":
+            self._solution()
+        elif pressed in ("", "c"):
+            self.check()
+        else:
+            self.show([line((KEYS, "dim"))])
+        return True
+
+    def _hint(self) -> None:
+        if self.attempt is None:
+            self.check()
+        assert self.attempt is not None
+        blocks = hint_blocks(self.attempt, self.progress)
+        self.workspace.save_progress(self.progress)
+        self.show(blocks)
+
+    def _move(self, cls: ClassInfo) -> None:
+        self.current = cls
+        self.progress.current = cls.id
+        self.workspace.save_progress(self.progress)
+        self.check()
+
+    def _reset(self, confirmed: bool) -> None:
+        if not confirmed:
+            self.confirm_reset = True
+            self.show(
+                [
+                    para(
+                        ("¿reiniciar? ", "bold yellow"),
+                        "se pierde lo que escribiste en "
+                        f"{relative(self.workspace, self.current.lab)}; pulsa r otra vez",
+                    )
+                ]
+            )
+            return
+        self.workspace.reset(self.current)
+        self.show([line(("✓ ", "green"), "reiniciada desde el ejercicio original")])
+        self.check()
+
+    def _solution(self) -> None:
+        if not self.progress.classes[self.current.id].done:
+            self.show(
+                [
+                    para(
+                        "La solución se muestra cuando la clase está hecha: todas sus "
+                        "salidas deben coincidir con la instantánea."
+                    )
+                ]
+            )
+            return
+        if self.attempt is None:
+            self.check()
+        assert self.attempt is not None
+        self.show(solution_blocks(self.workspace, self.attempt))
+
+    def welcome(self) -> list[Block]:
+        """The first lines of a session: where the student is and how to go on."""
+        return [
+            line(("Modo práctica de compmath", "bold")),
+            progress_bar(self.progress),
+            BLANK,
+            para("Escribe tu código en los huecos del laboratorio y guarda: se comprueba solo."),
+            Command(relative(self.workspace, self.current.lab)),
+            BLANK,
+        ]
+
+
+def open_class(session: Session, name: str) -> None:
+    """Make the class a student named the current one."""
+    cls = session.workspace.course.resolve(name)
+    if cls not in session.classes:
+        raise CompmathError(
+            f"la clase {cls.number} no tiene ejercicio", "prueba: compmath practice list"
+        )
+    session.current = cls
+    session.progress.current = cls.id

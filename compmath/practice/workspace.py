@@ -1,0 +1,240 @@
+"""The student's practice workspace: made from the course once, then the student's own.
+
+A workspace mirrors the course's layout, so every command works in it as in the course
+(`compmath run 323 --root CARPETA`, `compmath show 323 --root CARPETA`):
+
+    CARPETA/
+      practica.json           the workspace's marker and the student's progress
+      curso.toml, schemas/    copied from the course
+      classes/part-…/NNN-…/   lab.py is the EXERCISE (the holes to fill); expected.json,
+                              class.toml and README.md as in the course
+      .compmath/NNN-…/        ejercicio.py (the pristine exercise, for `reset`) and
+                              solucion.py (the instructor's lab, shown once the class is done)
+
+Nothing is ever written into the course.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from compmath.atomic import write_atomic
+from compmath.course.tree import ClassInfo, Course, load_course
+from compmath.errors import CompmathError
+from compmath.practice.holes import HoleError, exercise_source
+
+MARKER = "practica.json"
+PRISTINE = ".compmath"
+DEFAULT_NAME = "compmath-practica"
+
+
+@dataclass
+class ClassProgress:
+    """Where the student stands in one class."""
+
+    done: bool = False
+    hints_seen: dict[str, int] = field(default_factory=dict)  # hole number -> hints shown
+    done_at: str = ""
+
+
+@dataclass
+class Progress:
+    """The student's progress over the workspace's classes (kept in practica.json)."""
+
+    classes: dict[str, ClassProgress]
+    current: str
+    course: str  # where the workspace was made from (for the record; never written to)
+
+    def done_count(self) -> int:
+        return sum(p.done for p in self.classes.values())
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = {
+            "version": 1,
+            "curso_de_origen": self.course,
+            "actual": self.current,
+            "clases": {
+                cid: {"hecha": p.done, "pistas_vistas": p.hints_seen, "hecha_en": p.done_at}
+                for cid, p in self.classes.items()
+            },
+        }
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Progress:
+        data = json.loads(text)
+        classes = {
+            cid: ClassProgress(
+                bool(entry.get("hecha")),
+                {str(k): int(v) for k, v in entry.get("pistas_vistas", {}).items()},
+                str(entry.get("hecha_en", "")),
+            )
+            for cid, entry in data["clases"].items()
+        }
+        return cls(classes, str(data["actual"]), str(data.get("curso_de_origen", "")))
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """An opened workspace: its folder, its course model, and the student's progress."""
+
+    root: Path
+    course: Course
+
+    @property
+    def progress_path(self) -> Path:
+        return self.root / MARKER
+
+    def exercise(self, cls: ClassInfo) -> Path:
+        """The pristine exercise of a class (what `reset` puts back)."""
+        return self.root / PRISTINE / cls.id / "ejercicio.py"
+
+    def solution(self, cls: ClassInfo) -> Path:
+        """The instructor's lab, markers included (shown once the class is done)."""
+        return self.root / PRISTINE / cls.id / "solucion.py"
+
+    def scratch(self, cls: ClassInfo) -> Path:
+        """A folder for the one-hole-at-a-time variants the checker runs."""
+        return self.root / PRISTINE / cls.id / "pruebas"
+
+    def classes(self) -> list[ClassInfo]:
+        """The classes that have an exercise, in course order."""
+        return [c for c in self.course.classes if self.exercise(c).exists()]
+
+    def load_progress(self) -> Progress:
+        try:
+            progress = Progress.from_json(self.progress_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, KeyError, TypeError):
+            raise CompmathError(
+                f"{self.progress_path} está dañado o no se puede leer",
+                "restáuralo o empieza otro espacio: compmath practice start OTRA_CARPETA",
+            ) from None
+        for cls in self.classes():
+            progress.classes.setdefault(cls.id, ClassProgress())
+        return progress
+
+    def save_progress(self, progress: Progress) -> None:
+        write_atomic(self.progress_path, progress.to_json())
+
+    def reset(self, cls: ClassInfo) -> None:
+        """Put the pristine exercise back in place of the student's lab.py."""
+        write_atomic(cls.lab, self.exercise(cls).read_text(encoding="utf-8"))
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def default_folder(course: Course) -> Path:
+    """`compmath-practica` here, or beside the course when here is inside it."""
+    here = Path.cwd()
+    base = course.root.parent if _inside(here, course.root) else here
+    return base / DEFAULT_NAME
+
+
+def _exercises(course: Course) -> list[tuple[ClassInfo, str]]:
+    """Every class's exercise source, generated from its lab's solution regions; an error names
+    the class whose regions or holes are broken (the course's lint says the same)."""
+    made = []
+    for cls in course.classes:
+        if not cls.lab.exists():
+            continue
+        holes = cls.meta.holes
+        if not holes:
+            continue
+        try:
+            source = exercise_source(cls.lab.read_text(encoding="utf-8"), [h.task for h in holes])
+        except (HoleError, SyntaxError) as exc:
+            raise CompmathError(
+                f"no se puede generar el ejercicio de {cls.id}: {exc}",
+                "revisa las marcas ### BEGIN/END SOLUTION y [[huecos]]; compmath lint lo detalla",
+            ) from None
+        made.append((cls, source))
+    return made
+
+
+def create(course: Course, folder: Path) -> Workspace:
+    """Write a new workspace for the course's classes that have holes; return it opened."""
+    if _inside(folder, course.root):
+        raise CompmathError(
+            f"{folder} está dentro del curso y el espacio de práctica nunca escribe en él",
+            f"elige una carpeta fuera, p. ej.: compmath practice start {default_folder(course)}",
+        )
+    if folder.exists() and any(folder.iterdir()):
+        hint = "sigue practicando en ella: cd a la carpeta y compmath practice"
+        if not (folder / MARKER).exists():
+            hint = "elige una carpeta vacía o nueva"
+        raise CompmathError(f"{folder} ya existe y no está vacía", hint)
+    exercises = _exercises(course)
+    if not exercises:
+        raise CompmathError(
+            "ninguna clase del curso tiene huecos de práctica", "prueba: compmath list"
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in ("schemas",):
+            shutil.copytree(course.root / name, folder / name)
+        if course.meta_path.exists():
+            shutil.copy2(course.meta_path, folder / course.meta_path.name)
+        for cls, source in exercises:
+            target = folder / cls.path.relative_to(course.root)
+            target.mkdir(parents=True)
+            part_toml = cls.part.meta_path
+            if part_toml.exists() and not (target.parent / part_toml.name).exists():
+                shutil.copy2(part_toml, target.parent / part_toml.name)
+            for name in ("class.toml", "README.md", "expected.json"):
+                if (cls.path / name).exists():
+                    shutil.copy2(cls.path / name, target / name)
+            (target / "lab.py").write_text(source, encoding="utf-8")
+            pristine = folder / PRISTINE / cls.id
+            pristine.mkdir(parents=True)
+            (pristine / "ejercicio.py").write_text(source, encoding="utf-8")
+            shutil.copy2(cls.lab, pristine / "solucion.py")
+    except OSError as exc:
+        raise CompmathError(
+            f"no se puede crear el espacio de práctica en {folder}: {exc.strerror}",
+            "elige una carpeta donde puedas escribir",
+        ) from None
+    workspace = Workspace(folder.resolve(), load_course(folder.resolve()))
+    first = exercises[0][0].id
+    progress = Progress({cls.id: ClassProgress() for cls, _ in exercises}, first, str(course.root))
+    workspace.save_progress(progress)
+    return workspace
+
+
+def find(start: Path | None = None) -> Workspace:
+    """The workspace holding `start` (default: here): the nearest folder with practica.json."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / MARKER).is_file() and (folder / "classes").is_dir():
+            return Workspace(folder, load_course(folder))
+    raise CompmathError(
+        "aquí no hay un espacio de práctica (ninguna carpeta con practica.json)",
+        "créalo con: compmath practice start [CARPETA], y entra en ella",
+    )
+
+
+def mark_done(workspace: Workspace, progress: Progress, cls: ClassInfo) -> bool:
+    """Record a class as done; True if it was not done before."""
+    entry = progress.classes.setdefault(cls.id, ClassProgress())
+    if entry.done:
+        return False
+    entry.done = True
+    entry.done_at = time.strftime("%Y-%m-%dT%H:%M:%S")
+    workspace.save_progress(progress)
+    return True
+
+
+def relative(workspace: Workspace, path: Path) -> str:
+    """A workspace path as the student types it from the workspace's folder."""
+    return os.path.relpath(path, workspace.root)
