@@ -323,8 +323,11 @@ def lint_tree(course: Course, found: Findings) -> None:
             found.add(schema, f"no hay carpeta de clase {stem}", "bórralo o crea la clase")
 
 
-def lint_course(course: Course) -> list[Problem]:
-    """Every problem of the course, in file order; an empty list means it is in order."""
+def lint_course(course: Course, run_labs: bool = True, jobs: int = 2) -> list[Problem]:
+    """Every problem of the course, in file order; an empty list means it is in order.
+
+    With `run_labs`, the practice exercises are checked too (their labs run: see
+    authoring.exercises)."""
     found = Findings(course)
     if course.meta_path.exists():
         found += metadata.course_problems(course.root, course.meta_path)[1]
@@ -344,4 +347,8 @@ def lint_course(course: Course) -> list[Problem]:
             except CompmathError as exc:
                 found.add(cls.path, exc.message, exc.hint)
     lint_tree(course, found)
+    if run_labs:
+        from compmath.authoring.exercises import exercise_problems
+
+        found += exercise_problems(course, jobs)
     return list(found)

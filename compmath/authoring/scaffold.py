@@ -50,8 +50,12 @@ N = 4  # tamaño del ejemplo fijo, pequeño para verlo entero
 
 def suma_de_cuadrados(n: int) -> float:
     """Σ k² para k = 1..n."""
+    # La región marcada es el hueco que el modo práctica deja al estudiante (ver [[huecos]]).
+    ### BEGIN SOLUTION
     k = np.arange(1, n + 1)  # (n,)
-    return float(np.sum(k**2))
+    s = float(np.sum(k**2))
+    ### END SOLUTION
+    return s
 
 
 def run(n: int = N) -> dict:
@@ -115,6 +119,17 @@ def class_toml(number: int, title: str, demo: str, part_meta: dict[str, Any]) ->
         "[[formulas]]",
         'texto = "s(n) = Σ_{k=1}^{n} k² = n(n+1)(2n+1)/6"',
         "latex = 's(n) = \\sum_{k=1}^{n} k^2 = \\frac{n(n+1)(2n+1)}{6}'",
+    ]
+    lines += [
+        "",
+        "# El hueco del modo práctica: la región ### BEGIN/END SOLUTION de lab.py.",
+        "[[huecos]]",
+        'tarea = "Calcula en s la suma de los cuadrados de 1 a n, como número real."',
+        'salidas = ["suma_de_cuadrados", "coincide_con_la_formula_cerrada"]',
+        "pistas = [",
+        '  "Los sumandos son k² para k = 1, 2, …, n.",',
+        '  "np.arange(1, n + 1) da los k; elévalos al cuadrado y súmalos.",',
+        "]",
     ]
     for name, description, _ in OUTPUTS:
         lines += [

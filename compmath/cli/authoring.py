@@ -60,13 +60,23 @@ def new(
 
 
 @app.command("lint")
-def lint(root: RootOption = None) -> None:
-    """Comprueba la integridad del curso: archivos, metadatos, esquemas, plan, números y DOI."""
+def lint(
+    no_run: Annotated[
+        bool,
+        typer.Option(
+            "--no-run", help="Sin ejecutar laboratorios (omite los ejercicios de práctica)."
+        ),
+    ] = False,
+    root: RootOption = None,
+) -> None:
+    """Comprueba la integridad del curso: archivos, metadatos, esquemas, plan, DOI y ejercicios."""
     with guard():
+        import os
+
         from compmath.authoring.lint import lint_course
 
         course = open_course(root)
-        problems = lint_course(course)
+        problems = lint_course(course, run_labs=not no_run, jobs=os.cpu_count() or 1)
     from compmath.present.output import emit
     from compmath.present.screens import lint_screen
 

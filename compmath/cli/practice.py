@@ -25,10 +25,11 @@ FolderOption = Annotated[
 ]
 
 
-def _show(blocks: list[Any]) -> None:
+def _show(blocks: list[Any], fresh: bool) -> None:
     from compmath.present.output import clear_screen, emit
 
-    clear_screen(sys.stdout)
+    if fresh:
+        clear_screen(sys.stdout)
     emit(blocks)
 
 

@@ -41,7 +41,8 @@ class HoleResult:
     number: int
     hole: Hole
     status: HoleStatus
-    detail: str = ""  # the first wrong output, or the error
+    detail: str = ""  # the error, when the student's code for it fails
+    difference: Difference | None = None  # its first wrong output, when it is wrong
 
 
 @dataclass(frozen=True)
@@ -85,9 +86,13 @@ class Attempt:
         return [k for k in self.report.outputs if k not in wrong and k in self.report.expected]
 
     def hint_hole(self) -> int | None:
-        """The hole a hint should help with: the open one that stopped the file, else the one
-        feeding the first wrong output, else the first hole that is not right."""
-        if self.open_hole is not None:
+        """The hole a hint should help with: the first one written but wrong, else the one
+        feeding the first wrong output, else the open one that stopped the file, else the first
+        that is not right."""
+        for result in self.holes:
+            if result.status in (HoleStatus.WRONG, HoleStatus.FAILS):
+                return result.number
+        if self.open_hole is not None and self.first_wrong is None:
             return self.open_hole
         wrong = self.first_wrong
         if wrong is not None:
@@ -102,12 +107,14 @@ def _filled(region: Region) -> bool:
     return not any(f"{NOT_DONE}" in line and "NotImplementedError" in line for line in region.body)
 
 
-def _verdict(report: LabReport) -> tuple[HoleStatus, str]:
+def _verdict(number: int, hole: Hole, report: LabReport) -> HoleResult:
     if report.outcome == Outcome.MATCHES:
-        return HoleStatus.RIGHT, ""
+        return HoleResult(number, hole, HoleStatus.RIGHT)
     if report.outcome == Outcome.DIFFERS and report.differences:
-        return HoleStatus.WRONG, report.differences[0].path
-    return HoleStatus.FAILS, report.full_message
+        return HoleResult(number, hole, HoleStatus.WRONG, difference=report.differences[0])
+    if f"hueco {number} {NOT_DONE}" in report.message:
+        return HoleResult(number, hole, HoleStatus.OPEN)
+    return HoleResult(number, hole, HoleStatus.FAILS, report.full_message)
 
 
 def judge_attempt(workspace: Workspace, cls: ClassInfo, timeout: float = 10.0) -> Attempt:
@@ -148,12 +155,7 @@ def judge_attempt(workspace: Workspace, cls: ClassInfo, timeout: float = 10.0) -
     for number, hole in enumerate(holes, 1):
         found = regions.get(number)
         if found is not None and not _filled(found):
-            status, detail = HoleStatus.OPEN, ""
-        elif number in alone:
-            status, detail = _verdict(reports[alone[number]])
-        else:  # a single hole, or damaged markers: the whole file speaks for it
-            status, detail = _verdict(report)
-            if status == HoleStatus.FAILS and f"hueco {number} {NOT_DONE}" in report.message:
-                status, detail = HoleStatus.OPEN, ""
-        results.append(HoleResult(number, hole, status, detail))
+            results.append(HoleResult(number, hole, HoleStatus.OPEN))
+        else:  # judged alone, or (a single hole, damaged markers) by the whole file
+            results.append(_verdict(number, hole, reports[alone.get(number, case.request.key)]))
     return Attempt(cls, report, tuple(results), markers_ok)

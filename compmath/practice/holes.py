@@ -74,12 +74,13 @@ def _regions(lines: list[str], begin: re.Pattern[str], end: re.Pattern[str]) -> 
 
 
 def _function_lines(source: str) -> list[tuple[int, int]]:
-    """The (first, last) 1-based body lines of every function in the source."""
-    spans = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            spans.append((node.body[0].lineno, node.end_lineno or node.body[-1].lineno))
-    return spans
+    """The (first, last) 1-based lines of every function after its `def` line (a marker above
+    the first statement is inside; one inside a multi-line signature fails the parse later)."""
+    return [
+        (node.lineno + 1, node.end_lineno or node.lineno)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
 
 
 def solution_regions(source: str) -> list[Region]:

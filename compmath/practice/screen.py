@@ -3,6 +3,8 @@ hints, the list with progress, the solution."""
 
 from __future__ import annotations
 
+import textwrap
+
 from compmath.judging.encode import compact
 from compmath.judging.report import Outcome
 from compmath.practice.attempt import Attempt, HoleStatus
@@ -56,8 +58,9 @@ def attempt_blocks(workspace: Workspace, attempt: Attempt, progress: Progress) -
         mark, style = MARKS[result.status]
         text = f"{mark} hueco {result.number} ({result.status}): {result.hole.task}"
         blocks.append(para((text, style), indent=2, hang=4))
-        if result.status == HoleStatus.WRONG:
-            blocks.append(para(f"su primera salida distinta: {result.detail}", indent=6, hang=2))
+        if result.difference is not None:
+            text = f"su primera diferencia: {difference_text(result.difference)}"
+            blocks.append(para(text, indent=6, hang=2))
         elif result.status == HoleStatus.FAILS:
             blocks.append(para((result.detail, "red"), indent=6, hang=2))
     blocks.append(BLANK)
@@ -124,6 +127,7 @@ def solution_blocks(workspace: Workspace, attempt: Attempt) -> list[Block]:
     source = workspace.solution(attempt.cls).read_text(encoding="utf-8")
     blocks: list[Block] = [line(("La solución del curso, hueco a hueco:", "bold"))]
     for region, result in zip(solution_regions(source), attempt.holes):
-        blocks += [BLANK, line((f"hueco {region.number}: {result.hole.task}", "bold cyan"))]
-        blocks += [Line(((f"    {text}", "cyan"),)) for text in region.body]
+        blocks += [BLANK, para((f"hueco {region.number}: {result.hole.task}", "bold cyan"), hang=2)]
+        code = textwrap.dedent("\n".join(region.body)).splitlines()
+        blocks += [Line(((f"    {text}", "cyan"),)) for text in code]
     return blocks

@@ -22,11 +22,12 @@ from compmath.practice.screen import (
 from compmath.practice.workspace import Workspace, mark_done, relative
 from compmath.present.layout import BLANK, Block, Command, line, para
 
-Show = Callable[[list[Block]], None]
+Show = Callable[[list[Block], bool], None]  # (screen, start a fresh screen?)
 
 
 class Session:
-    """The student's session over a workspace; `show` prints a screen (or records it in tests)."""
+    """The student's session over a workspace; `show` prints a screen (or records it in tests):
+    a judged attempt starts a fresh screen, anything else (a hint, the list) goes below it."""
 
     def __init__(self, workspace: Workspace, show: Show, timeout: float = 10.0) -> None:
         self.workspace = workspace
@@ -59,7 +60,7 @@ class Session:
         self.attempt = judge_attempt(self.workspace, self.current, self.timeout)
         if self.attempt.done:
             mark_done(self.workspace, self.progress, self.current)
-        self.show(attempt_blocks(self.workspace, self.attempt, self.progress))
+        self.show(attempt_blocks(self.workspace, self.attempt, self.progress), True)
         return self.attempt
 
     def saved(self, path: str) -> bool:
@@ -75,14 +76,14 @@ class Session:
         pressed, confirming = key.strip().lower()[:1], self.confirm_reset
         self.confirm_reset = False
         if pressed == "q":
-            self.show([line("hasta luego: tu progreso queda guardado en practica.json")])
+            self.show([line("hasta luego: tu progreso queda guardado en practica.json")], False)
             return False
         if pressed == "p":
             self._hint()
         elif pressed == "s":
             self._move(self._next_unfinished(self.current))
         elif pressed == "l":
-            self.show(list_blocks(self.workspace, self.progress))
+            self.show(list_blocks(self.workspace, self.progress), False)
         elif pressed == "r":
             self._reset(confirming)
         elif pressed == "v":
@@ -90,7 +91,7 @@ class Session:
         elif pressed in ("", "c"):
             self.check()
         else:
-            self.show([line((KEYS, "dim"))])
+            self.show([line((KEYS, "dim"))], False)
         return True
 
     def _hint(self) -> None:
@@ -99,7 +100,7 @@ class Session:
         assert self.attempt is not None
         blocks = hint_blocks(self.attempt, self.progress)
         self.workspace.save_progress(self.progress)
-        self.show(blocks)
+        self.show(blocks, False)
 
     def _move(self, cls: ClassInfo) -> None:
         self.current = cls
@@ -117,11 +118,12 @@ class Session:
                         "se pierde lo que escribiste en "
                         f"{relative(self.workspace, self.current.lab)}; pulsa r otra vez",
                     )
-                ]
+                ],
+                False,
             )
             return
         self.workspace.reset(self.current)
-        self.show([line(("✓ ", "green"), "reiniciada desde el ejercicio original")])
+        self.show([line(("✓ ", "green"), "reiniciada desde el ejercicio original")], False)
         self.check()
 
     def _solution(self) -> None:
@@ -132,13 +134,14 @@ class Session:
                         "La solución se muestra cuando la clase está hecha: todas sus "
                         "salidas deben coincidir con la instantánea."
                     )
-                ]
+                ],
+                False,
             )
             return
         if self.attempt is None:
             self.check()
         assert self.attempt is not None
-        self.show(solution_blocks(self.workspace, self.attempt))
+        self.show(solution_blocks(self.workspace, self.attempt), False)
 
     def welcome(self) -> list[Block]:
         """The first lines of a session: where the student is and how to go on."""

@@ -63,7 +63,7 @@ def run(session: Session, manual: bool = False, keys: TextIO | None = None) -> N
     stream = keys or sys.stdin
     events: queue.Queue[Event] = queue.Queue()
     stop = threading.Event()
-    session.show(session.welcome())
+    session.show(session.welcome(), True)
     session.check()
     if not manual:
         folder = session.workspace.root / "classes"

@@ -6,7 +6,10 @@ N = 4
 
 
 def run(n: int = N, escala: float = 0.5, activo: bool = True, nombre: str = "x") -> dict:
-    return {"n": n, "mitad": n * escala, "vector": np.arange(n) / 3}
+    ### BEGIN SOLUTION
+    mitad = n * escala
+    ### END SOLUTION
+    return {"n": n, "mitad": mitad, "vector": np.arange(n) / 3}
 
 
 if __name__ == "__main__":
