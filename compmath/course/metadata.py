@@ -63,6 +63,19 @@ def _schema_problems(
     return [Problem(shown, f"no cumple su esquema: {i.path}: {i.message}", hint) for i in issues]
 
 
+def _number_problem(shown: str, written: Any, number: int, folder: str) -> list[Problem]:
+    """A `numero` that is not the folder's."""
+    if written == number:
+        return []
+    return [
+        Problem(
+            shown,
+            f"dice numero = {written!r}, pero su carpeta es {folder}",
+            "corrige el número o renombra la carpeta; luego: compmath lint",
+        )
+    ]
+
+
 def _output_names(schema_file: Path) -> list[str] | None:
     """The outputs an outputs schema declares (its properties), or None if it cannot say."""
     try:
@@ -93,14 +106,7 @@ def class_problems(
     problems = _schema_problems(root, data, "class", shown, "class.toml")
     if problems:
         return data, problems
-    if data["numero"] != number:
-        problems.append(
-            Problem(
-                shown,
-                f"dice numero = {data['numero']!r}, pero su carpeta es {folder}",
-                "corrige el número o renombra la carpeta; luego: compmath lint",
-            )
-        )
+    problems += _number_problem(shown, data["numero"], number, folder)
     declared = [o["nombre"] for o in data["salidas"]]
     names = _output_names(schema_file)
     if names is not None:
@@ -215,14 +221,7 @@ def part_problems(
     problems = _schema_problems(root, data, "part", shown, "part.toml")
     if problems:
         return data, problems
-    if data["numero"] != number:
-        problems.append(
-            Problem(
-                shown,
-                f"dice numero = {data['numero']!r}, pero su carpeta es {folder}",
-                "corrige el número o renombra la carpeta; luego: compmath lint",
-            )
-        )
+    problems += _number_problem(shown, data["numero"], number, folder)
     for key in ("numero", "slug"):
         values = [entry[key] for entry in data["plan"]]
         for value in sorted({v for v in values if values.count(v) > 1}, key=str):

@@ -10,7 +10,7 @@ from compmath.execution.protocol import LabReply, ReplyState
 from compmath.judging.compare import Difference, DifferenceKind
 from compmath.judging.encode import compact
 from compmath.judging.validate import SchemaIssue
-from compmath.wording import gib, limit_seconds, mib
+from compmath.wording import gib, limit_seconds, mib, percent
 
 
 class Outcome(StrEnum):
@@ -197,9 +197,14 @@ def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome
 
 
 def describe_difference(d: Difference) -> str:
-    """One line for one difference: path, both values and why they differ."""
+    """One difference in `diff`'s words: path, expected, obtained, Δ, % and tolerance."""
+    expected, obtained = compact(d.expected, 30, count=False), compact(d.obtained, 30, count=False)
     if d.kind == DifferenceKind.VALUE and d.abs_error is not None and d.tolerance is not None:
-        detail = f"error {d.abs_error:.3g} > tolerancia {d.tolerance:.3g}"
+        detail = f"Δ {d.abs_error:.3g}"
+        numeric = isinstance(d.expected, (int, float)) and not isinstance(d.expected, bool)
+        if numeric and d.expected:
+            detail += f" ({percent(d.abs_error / abs(d.expected))})"
+        detail += f" > tolerancia {d.tolerance:.3g}"
     else:
         detail = {
             DifferenceKind.TYPE: "cambia el tipo",
@@ -208,8 +213,7 @@ def describe_difference(d: Difference) -> str:
             DifferenceKind.LENGTH: "cambia la longitud",
             DifferenceKind.VALUE: "valor distinto",
         }[d.kind]
-    expected, obtained = compact(d.expected, 30, count=False), compact(d.obtained, 30, count=False)
-    return f"{d.path}: esperado {expected}, obtenido {obtained} ({detail})"
+    return f"{d.path}: esperado {expected}, obtenido {obtained} · {detail}"
 
 
 def failure_text(report: LabReport) -> str:

@@ -6,12 +6,11 @@ from __future__ import annotations
 import textwrap
 
 from compmath.judging.encode import compact
-from compmath.judging.report import Outcome
+from compmath.judging.report import Outcome, describe_difference
 from compmath.practice.attempt import Attempt, HoleStatus
 from compmath.practice.holes import solution_regions
 from compmath.practice.workspace import Progress, Workspace, relative
 from compmath.present.layout import BLANK, Block, Command, Line, line, para
-from compmath.present.screens import difference_text
 
 MARKS = {
     HoleStatus.RIGHT: ("✓", "green"),
@@ -59,7 +58,7 @@ def attempt_blocks(workspace: Workspace, attempt: Attempt, progress: Progress) -
         text = f"{mark} hueco {result.number} ({result.status}): {result.hole.task}"
         blocks.append(para((text, style), indent=2, hang=4))
         if result.difference is not None:
-            text = f"su primera diferencia: {difference_text(result.difference)}"
+            text = f"su primera diferencia: {describe_difference(result.difference)}"
             blocks.append(para(text, indent=6, hang=2))
         elif result.status == HoleStatus.FAILS:
             blocks.append(para((result.detail, "red"), indent=6, hang=2))
@@ -83,7 +82,7 @@ def attempt_blocks(workspace: Workspace, attempt: Attempt, progress: Progress) -
             para(("primera salida distinta: ", "bold red"), (name, "bold")),
             para(("  obtenido  ", "dim"), compact(obtained, 400), hang=12),
             para(("  esperado  ", "dim"), compact(expected, 400), hang=12),
-            para(("  ", ""), difference_text(wrong), hang=4),
+            para(("  ", ""), describe_difference(wrong), hang=4),
         ]
     elif attempt.open_hole is not None:
         hole = attempt.holes[attempt.open_hole - 1].hole

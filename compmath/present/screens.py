@@ -8,9 +8,8 @@ from typing import Any
 
 from compmath.course.index import ClassState, PartIndex
 from compmath.errors import Problem
-from compmath.judging.compare import Difference, DifferenceKind
 from compmath.judging.encode import compact
-from compmath.judging.report import LabReport, Outcome, order_text
+from compmath.judging.report import LabReport, Outcome, describe_difference, order_text
 from compmath.present.charts import output_charts
 from compmath.present.layout import (
     BLANK,
@@ -22,7 +21,7 @@ from compmath.present.layout import (
     line,
     para,
 )
-from compmath.wording import count, percent, seconds
+from compmath.wording import count, seconds
 
 OK, BAD, NEUTRAL = "✓", "✗", "·"
 SHOWN_DIFFERENCES = 12
@@ -125,26 +124,6 @@ def outputs_table(report: LabReport, width: int | None) -> Table:
     )
 
 
-def difference_text(d: Difference) -> str:
-    """One difference as `diff` words it: path, expected, obtained, Δ, %, tolerance."""
-    expected, obtained = compact(d.expected, 30, count=False), compact(d.obtained, 30, count=False)
-    if d.kind == DifferenceKind.VALUE and d.abs_error is not None and d.tolerance is not None:
-        detail = f"Δ {d.abs_error:.3g}"
-        numeric = isinstance(d.expected, (int, float)) and not isinstance(d.expected, bool)
-        if numeric and d.expected:
-            detail += f" ({percent(d.abs_error / abs(d.expected))})"
-        detail += f" > tolerancia {d.tolerance:.3g}"
-    else:
-        detail = {
-            DifferenceKind.TYPE: "cambia el tipo",
-            DifferenceKind.MISSING: "falta en la salida",
-            DifferenceKind.EXTRA: "no está en la instantánea",
-            DifferenceKind.LENGTH: "cambia la longitud",
-            DifferenceKind.VALUE: "valor distinto",
-        }[d.kind]
-    return f"{d.path}: esperado {expected}, obtenido {obtained} · {detail}"
-
-
 def _schema_hint(report: LabReport, schema_file: str, meta_file: str) -> str:
     """What an instructor edits after a schema failure."""
     extra = [i for i in report.schema_issues if "clave no permitida" in i.message]
@@ -170,7 +149,9 @@ def details(
     if report.differences:
         shown = report.differences if verbose else report.differences[:SHOWN_DIFFERENCES]
         blocks.append(line(("Diferencias:", "bold red")))
-        blocks += [para((f"{BAD} {difference_text(d)}", "red"), indent=2, hang=2) for d in shown]
+        blocks += [
+            para((f"{BAD} {describe_difference(d)}", "red"), indent=2, hang=2) for d in shown
+        ]
         if len(shown) < len(report.differences):
             more = len(report.differences) - len(shown)
             blocks.append(
@@ -281,7 +262,9 @@ def check_screen(reports: list[LabReport], elapsed: float) -> list[Block]:
         if r.passed:
             continue
         blocks.append(para((f"{r.number}: {r.full_message}", "red"), indent=2, hang=4))
-        blocks += [para(f"{BAD} {difference_text(d)}", indent=4, hang=2) for d in r.differences[:3]]
+        blocks += [
+            para(f"{BAD} {describe_difference(d)}", indent=4, hang=2) for d in r.differences[:3]
+        ]
         if len(r.differences) > 3:
             blocks.append(para(f"… y {len(r.differences) - 3} más", indent=4))
     failed = [r for r in reports if not r.passed]
