@@ -4,6 +4,7 @@ hints, the list with progress, the solution."""
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from compmath.judging.encode import compact
 from compmath.judging.report import Outcome, describe_difference
@@ -75,9 +76,7 @@ def attempt_blocks(workspace: Workspace, attempt: Attempt, progress: Progress) -
         blocks.append(para(("ya coinciden: ", "green"), ", ".join(attempt.matching), hang=4))
     wrong = attempt.first_wrong
     if wrong is not None:
-        name = wrong.path.split(".")[1].split("[")[0]
-        obtained = (report.outputs or {}).get(name)
-        expected = (report.expected or {}).get(name)
+        name, obtained, expected = _around(wrong.path, report.outputs, report.expected)
         blocks += [
             para(("primera salida distinta: ", "bold red"), (name, "bold")),
             para(("  obtenido  ", "dim"), compact(obtained, 400), hang=12),
@@ -93,6 +92,21 @@ def attempt_blocks(workspace: Workspace, attempt: Attempt, progress: Progress) -
             blocks += [line((t, "red")) for t in report.traceback.rstrip().splitlines()[-8:]]
     blocks += [BLANK, line((KEYS, "dim"))]
     return blocks
+
+
+def _around(path: str, obtained: Any, expected: Any) -> tuple[str, Any, Any]:
+    """The smallest named part holding a difference: `codificaciones.pos_0` (down through
+    dicts, not into lists), and its obtained and expected values."""
+    keys = path.split("[")[0].split(".")[1:]
+    shown: list[str] = []
+    for key in keys:
+        if not (isinstance(obtained, dict) and isinstance(expected, dict)):
+            break
+        if key not in obtained or key not in expected:
+            break
+        obtained, expected = obtained[key], expected[key]
+        shown.append(key)
+    return ".".join(shown) or keys[0], obtained, expected
 
 
 def hint_blocks(attempt: Attempt, progress: Progress) -> list[Block]:
