@@ -100,6 +100,7 @@ TOML = f"classes/{FAKE_PART}/901-pasa/class.toml"
 PART = f"classes/{FAKE_PART}/part.toml"
 SCHEMA = "schemas/901-pasa.schema.json"
 SNAP = f"classes/{FAKE_PART}/901-pasa/expected.json"
+LAB = f"classes/{FAKE_PART}/901-pasa/lab.py"
 CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "sin_lab": (_drop("lab.py"), "901-pasa/lab.py: falta lab.py"),
     "sin_esquema": (lambda r: (r / SCHEMA).unlink(), "schemas/901-pasa.schema.json: falta el esquema"),
@@ -137,7 +138,21 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "carpeta_mal_nombrada": (_touch(f"classes/{FAKE_PART}/91-corto/lab.py"), "91-corto: carpeta con nombre que no es NNN-slug"),
     "esquema_huerfano": (_touch("schemas/977-nadie.schema.json", "{}"), "977-nadie.schema.json: no hay carpeta de clase"),
     "numero_distinto": (_replace(TOML, "numero = 901", "numero = 902"), "dice numero = 902, pero su carpeta es 901-pasa"),
+    "hueco_que_no_lista_su_salida": (_replace(TOML, 'salidas = ["mitad"]', 'salidas = ["vector"]'),
+                                     "el código del hueco 1 alimenta también mitad, que su [[huecos]] no lista"),
+    "hueco_que_nadie_vigila": (_replace(LAB, '    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n',
+                                        '    mitad = n * escala\n    _nadie()\n'),
+                               "tiene 0 regiones de solución y class.toml 1 [[huecos]]"),
+    "huecos_de_mas": (_append(TOML.replace("class.toml", "class.toml"), ""), None),
+    "hueco_en_codigo_muerto": (_replace(LAB, "if __name__", "def _muerta() -> float:\n    ### BEGIN SOLUTION\n"
+                                        "    return 1.0\n    ### END SOLUTION\n\n\nif __name__"),
+                               "tiene 2 regiones de solución y class.toml 1 [[huecos]]"),
+    "hueco_sin_region": (_append(TOML, '\n[[huecos]]\ntarea = "x"\nsalidas = ["n"]\npistas = ["y"]\n'),
+                         "tiene 1 regiones de solución y class.toml 2 [[huecos]]"),
+    "pista_de_una_salida_que_no_existe": (_replace(TOML, 'salidas = ["mitad"]', 'salidas = ["media"]'),
+                                          "nombra en el hueco 1 la salida «media», que no está en [[salidas]]"),
 }
+CASES = {k: v for k, v in CASES.items() if v[1] is not None}
 
 
 @pytest.mark.parametrize("kind", list(CASES))
@@ -167,3 +182,20 @@ def test_duplicate_number_across_plans(cli, course: Path) -> None:
                                           ("12345", False)])
 def test_isbn_check_digit(isbn: str, ok: bool) -> None:
     assert isbn_ok(isbn) is ok
+
+
+def test_a_hole_that_no_output_checks_is_reported(cli, course: Path) -> None:
+    """The region sits in a function run() never calls: the exercise would pass untouched."""
+    lab = cls_dir(course) / "lab.py"
+    text = lab.read_text(encoding="utf-8")
+    text = text.replace("    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n",
+                        "    mitad = n * escala\n")
+    text = text.replace("if __name__", "def _sin_usar() -> float:\n    ### BEGIN SOLUTION\n    x = 1.0\n"
+                        "    ### END SOLUTION\n    return x\n\n\nif __name__")
+    lab.write_text(text, encoding="utf-8")
+    result = cli("lint", "--root", str(course))
+    assert result.code == 1
+    assert "el ejercicio entero pasa la comprobación: ninguna salida lo vigila" in result.out
+    assert "--no-run" not in result.out
+    quick = cli("lint", "--no-run", "--root", str(course))
+    assert quick.code == 0, quick.out

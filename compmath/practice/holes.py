@@ -74,13 +74,23 @@ def _regions(lines: list[str], begin: re.Pattern[str], end: re.Pattern[str]) -> 
 
 
 def _function_lines(source: str) -> list[tuple[int, int]]:
-    """The (first, last) 1-based lines of every function after its `def` line (a marker above
-    the first statement is inside; one inside a multi-line signature fails the parse later)."""
-    return [
-        (node.lineno + 1, node.end_lineno or node.lineno)
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-    ]
+    """The (first, last) 1-based lines of every function after its `def` line, its trailing
+    comments included (an END marker after the last statement is still inside)."""
+    lines = source.splitlines()
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        last = node.end_lineno or node.lineno
+        while last < len(lines):
+            text = lines[last]  # the line after `last` (0-based index)
+            stripped = text.lstrip()
+            indent = len(text) - len(stripped)
+            if stripped and not (stripped.startswith("#") and indent > node.col_offset):
+                break
+            last += 1
+        spans.append((node.lineno + 1, last))
+    return spans
 
 
 def solution_regions(source: str) -> list[Region]:
