@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from compmath.errors import CompmathError
+from compmath.errors import CompmathError, os_reason
 
 
 def parse_snapshot(raw: bytes, label: str, hint: str) -> tuple[str, dict[str, Any]]:
@@ -57,7 +57,8 @@ def read_snapshot(path: Path, shown: str, number: int) -> tuple[str, dict[str, A
         return None
     except OSError as exc:
         raise CompmathError(
-            f"no se puede leer {shown}: {exc.strerror}", "revisa el archivo"
+            f"no se puede leer {shown}: {os_reason(exc)}",
+            f"debe ser un archivo JSON; regénéralo: compmath update {number}",
         ) from None
     hint = f"revísalo con git diff o regénéralo: compmath update {number}"
     return parse_snapshot(raw, shown, hint)
