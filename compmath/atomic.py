@@ -8,7 +8,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from compmath.errors import CompmathError, os_reason
+from compmath.errors import CompmathError, not_a_file, os_reason
 
 TEMP_SUFFIX = ".compmath-tmp"
 WRITE_HINT = "revisa los permisos y el espacio libre"
@@ -46,9 +46,8 @@ def regular_target(path: Path) -> Path:
         return target
     except OSError as exc:
         raise WriteError(path, os_reason(exc)) from None
-    if not stat.S_ISREG(mode):
-        what = "una carpeta" if stat.S_ISDIR(mode) else "un archivo especial"
-        raise WriteError(path, f"es {what}, no un archivo normal")
+    if why := not_a_file(mode):
+        raise WriteError(path, why)
     return target
 
 

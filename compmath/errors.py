@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import stat
 from typing import NamedTuple
 
 OS_REASONS = {
@@ -16,6 +17,14 @@ OS_REASONS = {
     errno.EISDIR: "es una carpeta",
     errno.ELOOP: "la ruta da vueltas entre enlaces simbólicos",
 }
+
+
+def not_a_file(mode: int) -> str:
+    """Why a path with this st_mode cannot be read or replaced as a file ("" if it can)."""
+    if stat.S_ISREG(mode):
+        return ""
+    what = "una carpeta" if stat.S_ISDIR(mode) else "un archivo especial"
+    return f"es {what}, no un archivo normal"
 
 
 def os_reason(exc: OSError) -> str:
