@@ -12,17 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FAKE_PART
-
-
-def clean(result) -> str:
-    text = result.out + result.err
-    assert "Traceback" not in text and "Error:" not in text, text
-    return " ".join(text.split())
-
-
-def error_lines(result) -> list[str]:
-    return [line for line in result.err.splitlines() if line.startswith("error:")]
+from tests.conftest import FAKE_PART, error_lines, no_traceback
 
 
 @pytest.mark.parametrize("command", ["run", "check", "update"])
@@ -41,13 +31,13 @@ def test_limits_are_finite_numbers_in_range(cli, fake_course, command, option, v
     assert result.code == 2
     assert error_lines(result) == [f"error: valor no válido para {option}: "
                                    f"{float(value):g} no vale: debe ser un número finito {allowed}"]
-    assert f"compmath {command} --help" in clean(result)
+    assert f"compmath {command} --help" in no_traceback(result)
     assert {p: p.read_bytes() for p in fake_course.rglob("expected.json")} == before
 
 
 def test_limits_at_their_bounds_are_accepted(cli, fake_course: Path) -> None:
     result = cli("run", "901", "--timeout", "86400", "--memory", "1024", "--root", str(fake_course))
-    assert result.code == 0, clean(result)
+    assert result.code == 0, no_traceback(result)
 
 
 # --- report paths ----------------------------------------------------------------------------
@@ -69,7 +59,7 @@ def test_an_unwritable_report_comes_after_the_summary(cli, fake_course, tmp_path
     path = make(tmp_path)
     result = cli("check", "901", "--junit-xml", path, "--root", str(fake_course),
                  *(["--json"] if as_json else []))
-    text = clean(result)
+    text = no_traceback(result)
     assert result.code == 2
     if as_json:
         assert json.loads(result.out)["resumen"]["correctos"] == 1
@@ -89,7 +79,7 @@ def test_a_report_symlink_is_followed_and_kept(cli, fake_course: Path, tmp_path:
     link = tmp_path / "labs.xml"
     link.symlink_to(real)
     result = cli("check", "901", "--junit-xml", str(link), "--root", str(fake_course))
-    assert result.code == 0, clean(result)
+    assert result.code == 0, no_traceback(result)
     assert link.is_symlink() and real.read_text().startswith("<?xml")
     assert real.stat().st_mode & 0o777 == 0o640
 
@@ -106,7 +96,7 @@ def test_a_missing_tmpdir_is_an_environment_error(cli, fake_course, tmp_path, mo
         folder.write_text("")
     monkeypatch.setenv("TMPDIR", str(folder))
     result = cli(command, "901", "--root", str(fake_course))
-    text = clean(result)
+    text = no_traceback(result)
     assert result.code == 2
     problem = "no existe" if kind == "falta" else "no es una carpeta"
     assert error_lines(result) == [
@@ -126,7 +116,7 @@ def test_a_lab_returning_an_empty_dict(cli, make_lab) -> None:
     root = make_lab(960, EMPTY, expected={}, schema=ANY_OBJECT, slug="vacio")
     run = cli("run", "960", "--root", str(root))
     assert run.code == 0
-    assert "run() devolvió un dict vacío: no hay salidas que mostrar" in clean(run)
+    assert "run() devolvió un dict vacío: no hay salidas que mostrar" in no_traceback(run)
     assert cli("check", "960", "--root", str(root)).code == 0
     assert cli("update", "960", "--root", str(root)).code == 0
 
@@ -134,7 +124,7 @@ def test_a_lab_returning_an_empty_dict(cli, make_lab) -> None:
 def test_an_empty_dict_against_a_snapshot_with_outputs(cli, make_lab) -> None:
     root = make_lab(960, EMPTY, expected={"a": 1}, schema=ANY_OBJECT, slug="vacio")
     result = cli("run", "960", "--root", str(root))
-    text = clean(result)
+    text = no_traceback(result)
     assert result.code == 1
     assert "a — 1 ✗" in text and "0/1 salidas coinciden con la instantánea" in text
 
@@ -142,20 +132,20 @@ def test_an_empty_dict_against_a_snapshot_with_outputs(cli, make_lab) -> None:
 def test_an_empty_dict_against_its_schema_names_each_missing_key(cli, make_lab) -> None:
     root = make_lab(960, EMPTY, expected={"n": 1, "mitad": 0.5, "vector": []}, slug="vacio")
     result = cli("run", "960", "--root", str(root))
-    text = clean(result)
+    text = no_traceback(result)
     assert result.code == 1
     for key in ("n", "mitad", "vector"):
         assert text.count(f"✗ esquema: salida: falta la clave requerida «{key}»") == 1
     assert "n — 1 ✗" in text
     assert cli("check", "960", "--root", str(root)).code == 1
     update = cli("update", "960", "--root", str(root))
-    assert update.code == 1 and "no se escribe la instantánea" in clean(update)
+    assert update.code == 1 and "no se escribe la instantánea" in no_traceback(update)
 
 
 def test_a_class_without_lab_py_does_not_stop_check(cli, fake_course: Path) -> None:
     (fake_course / "classes" / FAKE_PART / "901-pasa" / "lab.py").unlink()
     result = cli("check", "901", "906", "--root", str(fake_course))
-    text = clean(result)
+    text = no_traceback(result)
     assert result.code == 2
     assert "901: la clase 901-pasa no tiene lab.py" in text
     assert "906 Un laboratorio que imprime ✓ coincide con la instantánea" in text

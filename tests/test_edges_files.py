@@ -18,20 +18,10 @@ import pytest
 
 from compmath import atomic
 from compmath.atomic import remove_stale_temporaries, stale_temporaries, write_atomic
-from tests.conftest import FAKE_PART, REPO, snapshots
+from tests.conftest import FAKE_PART, REPO, error_lines, no_traceback, snapshots
 from tests.test_diff import commit, git
 
 DRIFTS = f"classes/{FAKE_PART}/904-deriva"  # its lab moved: `update 904` has something to write
-
-
-def clean(result) -> str:
-    text = result.out + result.err
-    assert "Traceback" not in text and "OSError" not in text, text
-    return " ".join(text.split())
-
-
-def error_lines(result) -> list[str]:
-    return [line for line in result.err.splitlines() if line.startswith("error:")]
 
 
 @contextmanager
@@ -59,14 +49,16 @@ def read_only(folder: Path) -> Iterator[None]:
         subprocess.run(["umount", folder], check=True)
 
 
+def no_space(fd: int) -> None:
+    """os.fsync on a full disk."""
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
 @pytest.fixture(params=["simulado", "tmpfs"])
 def full_disk(request, fake_course: Path, tmp_path: Path, monkeypatch) -> Iterator[Path]:
     """A course on a full disk: every fsync fails with ENOSPC (in-process), or a real tmpfs
     filled to the last byte (root on Linux only)."""
     if request.param == "simulado":
-        def no_space(fd: int) -> None:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
         monkeypatch.setattr(os, "fsync", no_space)
         yield fake_course
         return
@@ -93,7 +85,7 @@ def test_update_on_a_read_only_course(cli, fake_course: Path) -> None:
     before = snapshots(fake_course)
     with read_only(fake_course):
         result = cli("update", "901", "904", "--root", str(fake_course))
-    text = clean(result)
+    text = no_traceback(result)
     assert result.code == 2
     assert "sin cambios" in text and "901-pasa" in text  # the other class is still done
     assert error_lines(result) == [
@@ -107,7 +99,7 @@ def test_update_on_a_read_only_course(cli, fake_course: Path) -> None:
 def test_update_on_a_full_disk_keeps_the_old_snapshot(cli, full_disk: Path) -> None:
     before = snapshots(full_disk)
     result = cli("update", "904", "--root", str(full_disk))
-    text = clean(result)
+    text = no_traceback(result)
     assert result.code == 2
     assert error_lines(result) == [
         f"error: no se puede escribir {DRIFTS}/expected.json: no queda espacio en el disco"
@@ -123,12 +115,12 @@ def test_new_that_cannot_write_leaves_the_course_as_it_was(cli, fake_course, mon
     part = (fake_course / "classes" / FAKE_PART / "part.toml").read_bytes()
     args = ("new", "950", "nueva", "--title", "Nueva", "--part", "90", "--root", str(fake_course))
     if disk == "lleno":
-        monkeypatch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.ENOSPC, "")))
+        monkeypatch.setattr(os, "fsync", no_space)
         result = cli(*args)
     else:
         with read_only(fake_course):
             result = cli(*args)
-    text = clean(result)
+    text = no_traceback(result)
     assert result.code == 2
     assert len(error_lines(result)) == 1 and "error: no se puede crear classes/" in text
     assert 'repite: compmath new 950 nueva --title "Nueva" --part 90' in text
@@ -146,10 +138,10 @@ def test_a_snapshot_that_is_not_a_file(cli, fake_course: Path, monkeypatch, kind
     root = ("--root", str(fake_course))
 
     run = cli("run", "901", *root)  # a FIFO is never opened: nothing hangs
-    assert run.code == 2 and f"error: no se puede leer {shown}: {what}" in clean(run)
+    assert run.code == 2 and f"error: no se puede leer {shown}: {what}" in no_traceback(run)
     check = cli("check", "901", "906", *root)
-    assert check.code == 2 and "906 Un laboratorio que imprime ✓" in clean(check)
-    assert "2 laboratorios: 1 correcto, 1 falla" in clean(check)
+    assert check.code == 2 and "906 Un laboratorio que imprime ✓" in no_traceback(check)
+    assert "2 laboratorios: 1 correcto, 1 falla" in no_traceback(check)
     update = cli("update", "901", *root)
     assert update.code == 2
     assert error_lines(update) == [f"error: no se puede escribir {shown}: {what}, no un archivo normal"]
@@ -166,7 +158,7 @@ def test_diff_names_a_snapshot_folder_in_the_working_tree(cli, fake_course, monk
     assert result.code == 2
     assert error_lines(result) == [f"error: no se puede leer classes/{FAKE_PART}/901-pasa/"
                                    "expected.json del árbol de trabajo: es una carpeta, no un archivo normal"]
-    assert "compmath update 901" in clean(result)
+    assert "compmath update 901" in no_traceback(result)
 
 
 # --- two writers at once ---------------------------------------------------------------------
