@@ -120,7 +120,6 @@ def run_class(
 def _cases(
     course: Course, classes: list[ClassInfo], timeout: float, memory: float, snapshots: bool = True
 ) -> list[Case]:
-    require_temp_folder()
     memory_bytes = int(memory * 1024**3)
     return [prepare(course, cls, {}, timeout, memory_bytes, snapshots) for cls in classes]
 
@@ -151,6 +150,7 @@ def check(
         classes = course.select(names or [], part)
         if not classes:
             raise CompmathError("no hay clases que comprobar", "prueba: compmath list")
+        require_temp_folder()
         cases = _cases(course, classes, timeout, memory)
         started = time.perf_counter()
         if is_terminal(sys.stderr) and not as_json:
@@ -219,6 +219,7 @@ def update(
             )
         course = open_course(root)
         classes = course.select([] if all_classes else (names or []))
+        require_temp_folder()
         cases = _cases(course, classes, timeout, memory, snapshots=False)
         reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
     failed: list[LabReport] = []
