@@ -2,30 +2,25 @@
 
 from __future__ import annotations
 
-import errno
+import fcntl
 import os
 import stat
 import tempfile
 from pathlib import Path
 
-from compmath.errors import CompmathError
+from compmath.errors import CompmathError, not_a_file, os_reason
 
 TEMP_SUFFIX = ".compmath-tmp"
-REASONS = {
-    errno.EACCES: "no hay permiso de escritura",
-    errno.EPERM: "no hay permiso de escritura",
-    errno.EROFS: "el sistema de archivos es de solo lectura",
-    errno.ENOSPC: "no queda espacio en el disco",
-    errno.EDQUOT: "se agotó la cuota de disco",
-    errno.ENOENT: "la carpeta no existe",
-    errno.ENOTDIR: "una parte de la ruta no es una carpeta",
-    errno.EISDIR: "es una carpeta",
-}
+WRITE_HINT = "revisa los permisos y el espacio libre"
 
 
-def reason(exc: OSError) -> str:
-    """A Spanish reason for an OSError (the system's own text when there is no better one)."""
-    return REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+class WriteError(CompmathError):
+    """A file that cannot be written: the message names it, `reason` says why on its own."""
+
+    def __init__(self, path: Path, reason: str, hint: str = WRITE_HINT) -> None:
+        super().__init__(f"no se puede escribir {path}: {reason}", hint)
+        self.path = path
+        self.reason = reason
 
 
 def _umask() -> int:
@@ -44,28 +39,36 @@ def _umask() -> int:
 def regular_target(path: Path) -> Path:
     """The file a write to `path` replaces: a symlink is followed; anything but a regular file
     (a folder, a FIFO, a device) is refused, so it is never replaced nor read."""
-    target = path.resolve() if path.is_symlink() else path
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
         mode = os.stat(target).st_mode
     except FileNotFoundError:
         return target
     except OSError as exc:
-        raise CompmathError(
-            f"no se puede escribir {path}: {reason(exc)}", "elige otra ruta"
-        ) from None
-    if not stat.S_ISREG(mode):
-        what = "una carpeta" if stat.S_ISDIR(mode) else "un archivo especial"
-        raise CompmathError(
-            f"no se puede escribir {path}: es {what}, no un archivo normal", "elige otra ruta"
-        )
+        raise WriteError(path, os_reason(exc)) from None
+    if why := not_a_file(mode):
+        raise WriteError(path, why)
     return target
+
+
+def _locked_temporary(target: Path) -> tuple[int, str]:
+    """A new temporary file beside `target`, locked while open so that no cleaner removes it."""
+    while True:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            return fd, tmp  # a file system without locks: no cleaner can lock (delete) it either
+        if os.fstat(fd).st_nlink:
+            return fd, tmp
+        os.close(fd)  # a cleaner took it between its creation and our lock: make another
 
 
 def write_atomic(path: Path, text: str) -> bool:
     """Write `text` to `path` atomically; return False (and touch nothing) if already equal.
 
     The new file keeps the mode of the one it replaces (a new file follows the umask). Errors
-    are CompmathErrors naming the file and the reason in Spanish.
+    are WriteErrors naming the file and the reason in Spanish.
     """
     target = regular_target(path)
     data = text.encode("utf-8")
@@ -76,18 +79,16 @@ def write_atomic(path: Path, text: str) -> bool:
     except FileNotFoundError:
         old_mode = 0o666 & ~_umask()
     except OSError as exc:
-        raise CompmathError(
-            f"no se puede leer {path}: {reason(exc)}", "revisa el archivo"
-        ) from None
+        raise WriteError(path, f"no se puede leer el archivo actual ({os_reason(exc)})") from None
     tmp = ""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
+        fd, tmp = _locked_temporary(target)
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), old_mode)
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
+            os.replace(tmp, target)  # still locked: a cleaner never sees it half-renamed
         tmp = ""
         directory = os.open(target.parent, os.O_RDONLY)
         try:
@@ -95,9 +96,7 @@ def write_atomic(path: Path, text: str) -> bool:
         finally:
             os.close(directory)
     except OSError as exc:
-        raise CompmathError(
-            f"no se puede escribir {path}: {reason(exc)}", "revisa los permisos y el espacio libre"
-        ) from None
+        raise WriteError(path, os_reason(exc)) from None
     finally:
         if tmp:
             try:
@@ -110,3 +109,21 @@ def write_atomic(path: Path, text: str) -> bool:
 def stale_temporaries(folder: Path) -> list[Path]:
     """Temporary files an interrupted write left in a folder."""
     return sorted(folder.glob(f".*{TEMP_SUFFIX}"))
+
+
+def remove_stale_temporaries(folder: Path) -> None:
+    """Delete what interrupted writes left in `folder`; a temporary that another write still
+    holds (locked) stays, and one that cannot be deleted is left for `compmath lint` to name."""
+    for tmp in stale_temporaries(folder):
+        try:
+            fd = os.open(tmp, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.stat(tmp, follow_symlinks=False).st_ino == os.fstat(fd).st_ino:
+                os.unlink(tmp)
+        except OSError:
+            pass  # in use by another write, already renamed, or a read-only folder
+        finally:
+            os.close(fd)

@@ -2,7 +2,34 @@
 
 from __future__ import annotations
 
+import errno
+import stat
 from typing import NamedTuple
+
+OS_REASONS = {
+    errno.EACCES: "no hay permiso",
+    errno.EPERM: "no hay permiso",
+    errno.EROFS: "el sistema de archivos es de solo lectura",
+    errno.ENOSPC: "no queda espacio en el disco",
+    errno.EDQUOT: "se agotó la cuota de disco",
+    errno.ENOENT: "la carpeta no existe",
+    errno.ENOTDIR: "una parte de la ruta no es una carpeta",
+    errno.EISDIR: "es una carpeta",
+    errno.ELOOP: "la ruta da vueltas entre enlaces simbólicos",
+}
+
+
+def not_a_file(mode: int) -> str:
+    """Why a path with this st_mode cannot be read or replaced as a file ("" if it can)."""
+    if stat.S_ISREG(mode):
+        return ""
+    what = "una carpeta" if stat.S_ISDIR(mode) else "un archivo especial"
+    return f"es {what}, no un archivo normal"
+
+
+def os_reason(exc: OSError) -> str:
+    """A Spanish reason for an OSError (the system's own text when there is no better one)."""
+    return OS_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
 
 
 class CompmathError(Exception):

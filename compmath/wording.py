@@ -18,6 +18,11 @@ def short(value: float) -> str:
     return f"{value:.3g}".replace(".", ",")
 
 
+def measure(value: float) -> str:
+    """A human measure as written, decimal comma: 0,1 · 86400."""
+    return f"{value:g}".replace(".", ",")
+
+
 def seconds(value: float) -> str:
     """A duration: 0,04 s."""
     return f"{decimal(value)} s"

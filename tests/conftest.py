@@ -60,6 +60,19 @@ class Result:
     err: str
 
 
+def no_traceback(result: Result) -> str:
+    """What a command printed, on one line, after checking it holds no traceback nor a raw
+    Python error (`[Errno 30] Read-only file system`)."""
+    text = result.out + result.err
+    assert "Traceback" not in text and "[Errno" not in text, text
+    return " ".join(text.split())
+
+
+def error_lines(result: Result) -> list[str]:
+    """The `error: ...` lines a command printed on stderr."""
+    return [line for line in result.err.splitlines() if line.startswith("error:")]
+
+
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
     """Run `compmath ARGS` in-process (as the console script does) and capture what it prints."""

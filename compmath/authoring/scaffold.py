@@ -8,10 +8,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from compmath.atomic import write_atomic
+from compmath.atomic import WriteError, write_atomic
 from compmath.course.records import Link
 from compmath.course.tree import Course, PartInfo
-from compmath.errors import CompmathError
+from compmath.errors import CompmathError, os_reason
 
 NUMBER = re.compile(r"^\d{3}$")
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -297,13 +297,19 @@ def scaffold_class(
     folder = part.path / class_id
     if folder.exists():
         raise CompmathError(f"ya existe {course.rel(folder)}", "no se sobrescribe una clase")
-    part_text = (
-        part.meta_path.read_text(encoding="utf-8")
-        if part.meta_path.exists()
-        else new_part_toml(part.number)
-    )
     try:
+        part_text = (
+            part.meta_path.read_text(encoding="utf-8")
+            if part.meta_path.exists()
+            else new_part_toml(part.number)
+        )
         part_meta = tomllib.loads(part_text)
+    except (OSError, UnicodeDecodeError) as exc:
+        why = os_reason(exc) if isinstance(exc, OSError) else "no está en UTF-8"
+        raise CompmathError(
+            f"no se puede leer {course.rel(part.meta_path)}: {why}",
+            "corrígelo antes de añadir clases (compmath lint)",
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise CompmathError(
             f"{course.rel(part.meta_path)} no es TOML válido: {exc}",
@@ -318,9 +324,43 @@ def scaffold_class(
         schema: output_schema(class_id, number, title),
         part.meta_path: part_text,
     }
-    folder.mkdir(parents=True)
-    schema.parent.mkdir(exist_ok=True)
-    return [path for path, text in files.items() if write_atomic(path, text)]
+    again = f"compmath new {number} {slug} --title {toml_string(title)} --part {part.number}"
+    return _create(course, files, [folder, schema.parent], again)
+
+
+def _create(course: Course, files: dict[Path, str], folders: list[Path], again: str) -> list[Path]:
+    """Make the folders and write the files in order (the part's plan last); return what was
+    written. On a failure, remove what this call made, so the course is as it was, and raise."""
+    made: list[Path] = []
+    new: list[Path] = []
+    changed: list[Path] = []
+    try:
+        for folder in folders:
+            for missing in [*reversed(folder.parents), folder]:
+                if not missing.exists():
+                    missing.mkdir()
+                    made.append(missing)
+        for path, text in files.items():
+            existed = path.exists()
+            if write_atomic(path, text):
+                changed.append(path)
+                if not existed:
+                    new.append(path)
+    except (OSError, WriteError) as exc:
+        for undo in [*new, *reversed(made)]:
+            try:
+                undo.rmdir() if undo.is_dir() else undo.unlink()
+            except OSError:
+                pass
+        if isinstance(exc, WriteError):
+            where, reason = exc.path, exc.reason
+        else:
+            where, reason = Path(exc.filename or folders[0]), os_reason(exc)
+        raise CompmathError(
+            f"no se puede crear {course.rel(where)}: {reason}",
+            f"haz que se pueda escribir ahí y repite: {again}",
+        ) from None
+    return changed
 
 
 def new_part_toml(number: int) -> str:

@@ -12,7 +12,7 @@ from compmath.authoring.snaprev import at_revision, git_toplevel, resolve_revisi
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.judging.compare import Difference, DifferenceKind, compare, key_order_differs
-from compmath.judging.snapshot import parse_snapshot
+from compmath.judging.snapshot import read_snapshot
 
 
 class ChangeKind(StrEnum):
@@ -270,7 +270,9 @@ def diff_snapshots(course: Course, names: list[str], base: str = "HEAD") -> Snap
     for number in _pick(course, names, at_base):
         cls = here.get(number)
         old = at_base.get(number)
-        if cls is None or not cls.snapshot.is_file():
+        rel = cls.snapshot.relative_to(top).as_posix() if cls else ""
+        found = read_snapshot(cls.snapshot, f"{rel} del árbol de trabajo", number) if cls else None
+        if cls is None or found is None:
             if old is not None:
                 data = at_revision(top, commit, old[1], where_base)
                 title = cls.title if cls else old[0][4:].replace("-", " ").capitalize()
@@ -278,12 +280,7 @@ def diff_snapshots(course: Course, names: list[str], base: str = "HEAD") -> Snap
                     ClassDiff(number, old[0], title, ClassStatus.DELETED, old[1], count=len(data))
                 )
             continue
-        rel = cls.snapshot.relative_to(top).as_posix()
-        work = parse_snapshot(
-            cls.snapshot.read_bytes(),
-            f"{rel} del árbol de trabajo",
-            f"regénérala: compmath update {number}",
-        )[1]
+        work = found[1]
         if old is None:
             result.append(
                 ClassDiff(number, cls.id, cls.title, ClassStatus.NEW, rel, count=len(work))

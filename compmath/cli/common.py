@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import IntEnum
 from pathlib import Path
@@ -16,6 +17,7 @@ from compmath.course.tree import ClassInfo, Course, find_root, load_course
 from compmath.errors import CompmathError
 from compmath.execution.protocol import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 from compmath.present.screens import Header
+from compmath.wording import measure
 
 
 class ExitCode(IntEnum):
@@ -44,15 +46,43 @@ RootOption = Annotated[
         show_default=False,
     ),
 ]
+TIMEOUT_RANGE = (0.1, 86400.0)  # seconds: a tenth of a second to a day
+MEMORY_RANGE = (0.1, 1024.0)  # GiB of address space
+
+
+def span(low: float, high: float, unit: str) -> str:
+    """`de 0,1 a 86400 s`: an allowed range as help texts and errors say it."""
+    return f"de {measure(low)} a {measure(high)} {unit}"
+
+
+def bounded(low: float, high: float, unit: str) -> Callable[[float], float]:
+    """A parser check: the value must be a finite number from `low` to `high` (`unit`)."""
+
+    def check(value: float) -> float:
+        if not (math.isfinite(value) and low <= value <= high):
+            raise typer.BadParameter(
+                f"{value:g} no vale: debe ser un número finito {span(low, high, unit)}"
+            )
+        return value
+
+    return check
+
+
 TimeoutOption = Annotated[
-    float, typer.Option("--timeout", min=0.1, help="Segundos máximos por laboratorio.")
+    float,
+    typer.Option(
+        "--timeout",
+        callback=bounded(*TIMEOUT_RANGE, "s"),
+        help=f"Segundos máximos por laboratorio ({span(*TIMEOUT_RANGE, 's')}).",
+    ),
 ]
 MemoryOption = Annotated[
     float,
     typer.Option(
         "--memory",
-        min=0.1,
-        help="Límite de memoria (espacio de direcciones) por laboratorio, en GiB.",
+        callback=bounded(*MEMORY_RANGE, "GiB"),
+        help="Límite de memoria (espacio de direcciones) por laboratorio, en GiB "
+        f"({span(*MEMORY_RANGE, 'GiB')}).",
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Imprime el informe en JSON.")]
@@ -84,6 +114,26 @@ def guard() -> Iterator[None]:
 
 def open_course(root: Path | None) -> Course:
     return load_course(find_root(str(root) if root else None))
+
+
+def require_temp_folder() -> None:
+    """Refuse to run labs when the temporary folder (TMPDIR) cannot hold their files."""
+    folder = os.environ.get("TMPDIR") or "/tmp"
+    if os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
+        return
+    other = "/var/tmp" if folder == "/tmp" else "/tmp"
+    hint = f"usa otra: export TMPDIR={other}"
+    if not os.path.exists(folder):
+        problem, hint = "no existe", f"créala (mkdir -p {folder}) o {hint}"
+    elif not os.path.isdir(folder):
+        problem = "no es una carpeta"
+    else:
+        problem = "no admite escritura"
+    raise CompmathError(
+        f"la carpeta temporal {folder} (TMPDIR) {problem}: ahí dejan los laboratorios sus "
+        "resultados",
+        hint,
+    )
 
 
 def header_for(cls: ClassInfo) -> Header:

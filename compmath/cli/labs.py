@@ -23,6 +23,7 @@ from compmath.cli.common import (
     header_for,
     in_ci,
     open_course,
+    require_temp_folder,
 )
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
@@ -83,6 +84,7 @@ def run_class(
         course = open_course(root)
         cls = course.resolve(name)
         params = parse_params(course, cls, assignments or [])
+        require_temp_folder()
         case = prepare(course, cls, params, timeout, int(memory * 1024**3))
         if case.problem is not None and not as_json:
             raise case.problem
@@ -115,8 +117,11 @@ def run_class(
     raise typer.Exit(exit_code([report]))
 
 
-def _cases(course: Course, classes: list[ClassInfo], timeout: float, memory: float) -> list[Case]:
-    return [prepare(course, cls, {}, timeout, int(memory * 1024**3)) for cls in classes]
+def _cases(
+    course: Course, classes: list[ClassInfo], timeout: float, memory: float, snapshots: bool = True
+) -> list[Case]:
+    memory_bytes = int(memory * 1024**3)
+    return [prepare(course, cls, {}, timeout, memory_bytes, snapshots) for cls in classes]
 
 
 @app.command("check")
@@ -130,7 +135,7 @@ def check(
     ] = os.cpu_count() or 1,
     as_json: JsonOption = False,
     junit_xml: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--junit-xml", metavar="ARCHIVO", help="Escribe un informe JUnit XML."),
     ] = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
@@ -145,6 +150,7 @@ def check(
         classes = course.select(names or [], part)
         if not classes:
             raise CompmathError("no hay clases que comprobar", "prueba: compmath list")
+        require_temp_folder()
         cases = _cases(course, classes, timeout, memory)
         started = time.perf_counter()
         if is_terminal(sys.stderr) and not as_json:
@@ -157,10 +163,6 @@ def check(
         else:
             reports = judge_all(cases, jobs)
         elapsed = time.perf_counter() - started
-        if junit_xml:
-            from compmath.present.junit import write_junit
-
-            write_junit(junit_xml, reports, elapsed)
     if as_json:
         from compmath.present.reports import report_document
 
@@ -170,7 +172,26 @@ def check(
         from compmath.present.screens import check_screen
 
         emit(check_screen(reports, elapsed))
+    if junit_xml is not None:  # after the summary: a report that cannot be written loses nothing
+        with guard():
+            _write_report(junit_xml, reports, elapsed)
     raise typer.Exit(exit_code(reports))
+
+
+def _write_report(path: str, reports: list[LabReport], elapsed: float) -> None:
+    from compmath.atomic import WriteError
+    from compmath.present.junit import write_junit
+
+    example = "compmath check --junit-xml informe-labs.xml"
+    if not path.strip():
+        raise CompmathError("--junit-xml recibió una ruta vacía", f"nombra un archivo: {example}")
+    try:
+        write_junit(Path(path), reports, elapsed)
+    except WriteError as exc:
+        raise CompmathError(
+            f"no se puede escribir el informe JUnit en {path}: {exc.reason}",
+            f"elige otra ruta: {example}",
+        ) from None
 
 
 @app.command("update")
@@ -182,8 +203,8 @@ def update(
     root: RootOption = None,
 ) -> None:
     """Escribe las instantáneas (expected.json) con la salida actual de los laboratorios."""
-    from compmath.atomic import stale_temporaries, write_atomic
-    from compmath.present.output import emit
+    from compmath.atomic import WriteError, remove_stale_temporaries, write_atomic
+    from compmath.present.output import emit, emit_error
     from compmath.present.screens import update_line
 
     with guard():
@@ -198,23 +219,30 @@ def update(
             )
         course = open_course(root)
         classes = course.select([] if all_classes else (names or []))
-        cases = _cases(course, classes, timeout, memory)
+        require_temp_folder()
+        cases = _cases(course, classes, timeout, memory, snapshots=False)
         reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
     failed: list[LabReport] = []
-    unwritable = False
+    unwritten: dict[int, str] = {}  # class number -> which snapshot could not be written, why
     for cls, report in zip(classes, reports):
         shown = course.rel(cls.snapshot)
-        for tmp in stale_temporaries(cls.path):
-            tmp.unlink(missing_ok=True)
+        remove_stale_temporaries(cls.path)
         if report.outcome != Outcome.VALID:
             failed.append(report)
             emit([update_line(shown, None, report.full_message)])
             continue
         try:
             emit([update_line(shown, write_atomic(cls.snapshot, report.output_text))])
-        except CompmathError as exc:
-            emit([update_line(shown, None, f"{exc.message} ({exc.hint})")])
-            unwritable = True
-    if unwritable:
+        except WriteError as exc:
+            emit([update_line(shown, None, exc.reason)])
+            unwritten[cls.number] = f"{shown}: {exc.reason}"
+    if unwritten:
+        what = (
+            f"no se puede escribir {next(iter(unwritten.values()))}"
+            if len(unwritten) == 1
+            else f"{len(unwritten)} instantáneas sin escribir (arriba, por qué)"
+        )
+        again = " ".join(map(str, unwritten))
+        emit_error(what, f"haz que se pueda escribir ahí y repite: compmath update {again}")
         raise typer.Exit(ExitCode.USAGE)
     raise typer.Exit(exit_code(failed) if failed else ExitCode.OK)

@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from compmath.errors import CompmathError, Problem
+from compmath.errors import CompmathError, Problem, os_reason
 from compmath.judging.encode import DEFAULT_DECIMALS
 
 DOI = re.compile(r"^10\.\d{4,9}/\S+$")
@@ -31,7 +31,7 @@ def read_toml(path: Path, shown: str) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise CompmathError(
-            f"no se puede leer {shown}: {exc.strerror}", "revisa el archivo"
+            f"no se puede leer {shown}: {os_reason(exc)}", "revisa el archivo"
         ) from None
     except UnicodeDecodeError:
         raise CompmathError(f"{shown} no está en UTF-8", "guárdalo como UTF-8") from None

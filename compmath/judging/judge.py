@@ -68,8 +68,11 @@ def prepare(
     params: dict[str, Any] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     memory: int = DEFAULT_MEMORY,
+    with_snapshot: bool = True,
 ) -> Case:
-    """Read everything the verdict on `cls` depends on; a broken file becomes the case's problem."""
+    """Read everything the verdict on `cls` depends on; a broken file becomes the case's problem.
+
+    `with_snapshot=False` (update, which replaces it) leaves the snapshot unread."""
     request = LabRequest(cls.id, str(cls.lab), params or {}, timeout, memory)
     try:
         if not cls.lab.exists():
@@ -79,7 +82,11 @@ def prepare(
         meta = cls.meta
         cls.part.meta  # noqa: B018  (a broken part.toml makes every class of the part unusable)
         schema = load_schema(cls.schema_path, course.rel(cls.schema_path))
-        found = read_snapshot(cls.snapshot, course.rel(cls.snapshot), cls.number)
+        found = (
+            read_snapshot(cls.snapshot, course.rel(cls.snapshot), cls.number)
+            if with_snapshot
+            else None
+        )
     except CompmathError as exc:
         return Case(cls, request, problem=exc)
     return Case(

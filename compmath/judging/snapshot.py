@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
-from compmath.errors import CompmathError
+from compmath.errors import CompmathError, not_a_file, os_reason
 
 
 def parse_snapshot(raw: bytes, label: str, hint: str) -> tuple[str, dict[str, Any]]:
@@ -51,13 +52,13 @@ def _refuse_non_finite(data: Any, label: str, hint: str, path: str = "salida") -
 def read_snapshot(path: Path, shown: str, number: int) -> tuple[str, dict[str, Any]] | None:
     """Return (text, data) of class `number`'s snapshot, None if absent; CompmathError if it is
     corrupt (named `shown` in the message)."""
+    regenerate = f"regénéralo: compmath update {number}"
     try:
+        if why := not_a_file(os.stat(path).st_mode):  # a folder, or a FIFO that would hang
+            raise CompmathError(f"no se puede leer {shown}: {why}", f"bórralo y {regenerate}")
         raw = path.read_bytes()
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise CompmathError(
-            f"no se puede leer {shown}: {exc.strerror}", "revisa el archivo"
-        ) from None
-    hint = f"revísalo con git diff o regénéralo: compmath update {number}"
-    return parse_snapshot(raw, shown, hint)
+        raise CompmathError(f"no se puede leer {shown}: {os_reason(exc)}", regenerate) from None
+    return parse_snapshot(raw, shown, f"revísalo con git diff o {regenerate}")

@@ -75,12 +75,13 @@ def load_schema(path: Path, shown: str | None = None) -> tuple[str, Any]:
         ) from None
 
 
-def _spanish(error: Any) -> str:
+def _spanish(error: Any, nth: int = 0) -> str:
+    """The error in Spanish; `nth` counts the `required` errors of one object before this one."""
     kind, value = error.validator, error.validator_value
     instance = error.instance
-    if kind == "required":
-        missing = [k for k in value if isinstance(instance, dict) and k not in instance]
-        return f"falta la clave requerida «{missing[0] if missing else value}»"
+    if kind == "required":  # one error per missing key, in the order of `required`
+        missing = [k for k in value if isinstance(instance, dict) and k not in instance] or value
+        return f"falta la clave requerida «{missing[min(nth, len(missing) - 1)]}»"
     if kind == "additionalProperties":
         props = error.schema.get("properties", {})
         extra = [k for k in instance if k not in props] if isinstance(instance, dict) else []
@@ -144,7 +145,13 @@ def validate(
         ) from None
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
-    issues = [SchemaIssue(json_path(e.absolute_path, base), _spanish(e)) for e in errors]
+    issues = []
+    required: dict[tuple[str, int], int] = {}  # (path, rule) -> required errors seen there
+    for e in errors:
+        path, nth = json_path(e.absolute_path, base), 0
+        if e.validator == "required":
+            nth = required[path, id(e.schema)] = required.get((path, id(e.schema)), -1) + 1
+        issues.append(SchemaIssue(path, _spanish(e, nth)))
     if not issues:
         try:
             verdict.parent.mkdir(parents=True, exist_ok=True)

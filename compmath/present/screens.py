@@ -58,11 +58,12 @@ def _under(path: str, paths: list[str]) -> bool:
     return any(p == path or p.startswith((path + ".", path + "[")) for p in paths)
 
 
-def _status(report: LabReport, path: str) -> Cell:
+def _status(report: LabReport, path: str, one_side_only: bool) -> Cell:
     if report.outcome in (Outcome.EXPLORATION, Outcome.NO_SNAPSHOT) or report.expected is None:
         return Cell(NEUTRAL, "dim")
     failing = [d.path for d in report.differences] + [i.path for i in report.schema_issues]
-    return Cell(BAD, "bold red") if _under(path, failing) else Cell(OK, "green")
+    bad = one_side_only or _under(path, failing)
+    return Cell(BAD, "bold red") if bad else Cell(OK, "green")
 
 
 def _rows(report: LabReport) -> Iterator[tuple[str, str, Any, Any, bool, bool]]:
@@ -109,7 +110,7 @@ def outputs_table(report: LabReport, width: int | None) -> Table:
                 Cell(label, "cyan"),
                 _value(o, o_missing, budget),
                 Cell(want.text, "dim") if exploring else want,
-                _status(report, path),
+                _status(report, path, o_missing or e_missing),
             )
         )
     longest = max([len("salida")] + [len(row[0].text) for row in rows])
@@ -188,7 +189,7 @@ def details(
 
 def summary(report: LabReport) -> Para:
     """The closing line: how many outputs match, the schema verdict, the lab's time."""
-    total = len(report.outputs or {})
+    total = len({**(report.expected or {}), **(report.outputs or {})})
     if report.outcome == Outcome.MATCHES:
         body = f"{total}/{total} salidas coinciden con la instantánea · esquema válido"
         style = "bold green"
@@ -224,7 +225,9 @@ def run_screen(
 ) -> list[Block]:
     """The whole `run` screen: header, outputs table, charts, details and the summary."""
     blocks = header(info)
-    if report.outputs is not None:
+    if report.outputs == {} and not report.expected:
+        blocks.append(para(("run() devolvió un dict vacío: no hay salidas que mostrar", "yellow")))
+    elif report.outputs is not None:
         blocks.append(outputs_table(report, width))
         if charts and width is not None:
             failing = [d.path for d in report.differences]
