@@ -1,6 +1,7 @@
-"""The notebook's checker (compmath/notebook/checker.py, embedded in every notebook) agrees with the
+"""The notebook's rules (compmath/notebook/rules.py, embedded in every notebook) agree with the
 runner: canonical rounding as judging/encode.py does it, comparison as judging/compare.py does it,
-case by case; and it imports nothing but numpy and the standard library."""
+a difference worded as the run screen words it, case by case; and the tools import nothing but
+the standard library (matplotlib when it is there)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import pytest
 from compmath.course.records import Tolerance
 from compmath.judging.compare import compare
 from compmath.judging.encode import EncodeError, normalize
-from compmath.notebook import checker
-from compmath.notebook.build import CHECKER
+from compmath.notebook.rules import Reglas
+from compmath.notebook.tools import tools_source
 from compmath.present.screens import difference_text
 
 DEFAULT = {"atol": 1e-6, "rtol": 1e-6}
@@ -63,7 +64,7 @@ def test_the_checker_compares_as_the_runner_does(expected, obtained, default, pe
         (d.path, str(d.kind), d.expected, d.obtained, d.abs_error, d.tolerance)
         for d in compare(expected, obtained, base, own)
     ]
-    notebook = [tuple(d) for d in checker.diferencias(expected, obtained, default, per_output)]
+    notebook = [tuple(d) for d in Reglas.diferencias(expected, obtained, default, per_output)]
     assert notebook == runner
 
 
@@ -71,7 +72,7 @@ def test_the_table_covers_matches_and_every_kind_of_difference() -> None:
     kinds = set()
     empty = 0
     for _, expected, obtained, default, per_output in COMPARISONS:
-        found = checker.diferencias(expected, obtained, default, per_output)
+        found = Reglas.diferencias(expected, obtained, default, per_output)
         kinds |= {d.tipo for d in found}
         empty += not found
     assert kinds == {"valor", "tipo", "falta", "sobra", "longitud"}
@@ -101,7 +102,7 @@ VALUES = [
 @pytest.mark.parametrize("decimals", [6, 4, 8])
 @pytest.mark.parametrize("value", VALUES, ids=[f"valor-{i}" for i in range(len(VALUES))])
 def test_the_checker_rounds_as_the_runner_does(value, decimals: int) -> None:
-    ours = checker.canonico(value, decimals)
+    ours = Reglas.canonico(value, decimals)
     theirs = normalize(value, decimals)
     assert ours == theirs
     assert repr(ours) == repr(theirs)  # the same types: a bool stays a bool, -0.0 is folded
@@ -112,19 +113,19 @@ def test_the_checker_refuses_what_the_runner_refuses(bad) -> None:
     with pytest.raises(EncodeError):
         normalize(bad)
     with pytest.raises(ValueError, match="salida"):
-        checker.canonico(bad, 6)
+        Reglas.canonico(bad, 6)
 
 
-def test_the_checker_imports_only_numpy_and_the_standard_library() -> None:
+def test_the_tools_cell_imports_only_the_standard_library() -> None:
     modules = set()
-    for node in ast.walk(ast.parse(CHECKER.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(tools_source())):
         if isinstance(node, ast.Import):
             modules |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
             modules.add((node.module or "").split(".")[0])
     optional = {"matplotlib"}  # imported inside try: a missing matplotlib draws nothing
-    assert modules - optional <= set(sys.stdlib_module_names) | {"numpy"}
-    assert "compmath" not in modules
+    assert modules - optional <= set(sys.stdlib_module_names)
+    assert "compmath" not in modules and "numpy" not in modules
 
 
 @pytest.mark.parametrize(
@@ -138,13 +139,13 @@ def test_a_difference_reads_as_the_run_screen_words_it(
     base, own = _runner_tolerances(default, per_output)
     runner = [difference_text(d) for d in compare(expected, obtained, base, own)]
     notebook = [
-        checker.explicar(d) for d in checker.diferencias(expected, obtained, default, per_output)
+        Reglas.explicar(d) for d in Reglas.diferencias(expected, obtained, default, per_output)
     ]
     assert notebook == runner
 
 
 def test_a_value_difference_says_by_how_much() -> None:
-    (found,) = checker.diferencias({"p": 3.535256}, {"p": 3.6}, DEFAULT, {})
-    assert checker.explicar(found) == (
+    (found,) = Reglas.diferencias({"p": 3.535256}, {"p": 3.6}, DEFAULT, {})
+    assert Reglas.explicar(found) == (
         "salida.p: esperado 3.535256, obtenido 3.6 · Δ 0.0647 (1,83 %) > tolerancia 4.54e-06"
     )

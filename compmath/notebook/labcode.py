@@ -101,6 +101,18 @@ def lab_cells(source: str) -> list[CodeCell]:
     return [cell for cell in cells if cell.source]
 
 
+def defined_names(source: str) -> set[str]:
+    """The names a lab defines at its top level (imports aside): constants, functions, classes."""
+    names: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, DEFINITIONS):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
 def cell_id(name: str) -> str:
     """A notebook cell id from a name: letters, digits, - and _ only (nbformat 4.5)."""
     return re.sub(r"[^A-Za-z0-9_-]", "-", name)[:60] or "celda"
