@@ -74,7 +74,9 @@ def solved(notebook: dict[str, Any], lab: Path) -> dict[str, Any]:
     """The practice notebook with every hole filled with the instructor's solution."""
     regions = solution_regions(lab.read_text(encoding="utf-8"))
     cells = [
-        {**cell, "source": fill_holes(source(cell), regions)} if cell["cell_type"] == "code" else cell
+        {**cell, "source": fill_holes(source(cell), regions)}
+        if cell["cell_type"] == "code"
+        else cell
         for cell in notebook["cells"]
     ]
     return {**notebook, "cells": cells}
@@ -96,19 +98,30 @@ def test_the_cells_of_323_follow_the_page_then_the_lab_then_the_check() -> None:
         ("markdown", "ejemplo", "## Ejemplo trabajado"),
         ("markdown", "que-calcula", "## Qué calcula el laboratorio"),
         ("markdown", "laboratorio", "## El laboratorio"),
-        ("code", "codigo-preambulo",
-         '"""Positional encoding sinusoidal: la posición como un banco de relojes.'),
+        (
+            "code",
+            "codigo-preambulo",
+            '"""Positional encoding sinusoidal: la posición como un banco de relojes.',
+        ),
         ("code", "codigo-frecuencias", "def frecuencias(d: int) -> np.ndarray:"),
-        ("code", "codigo-codificacion",
-         "def codificacion(posiciones: np.ndarray, d: int) -> np.ndarray:"),
-        ("code", "codigo-run",
-         "def run(dimension: int = DIMENSION, posiciones: int = POSICIONES,"),
+        (
+            "code",
+            "codigo-codificacion",
+            "def codificacion(posiciones: np.ndarray, d: int) -> np.ndarray:",
+        ),
+        ("code", "codigo-run", "def run(dimension: int = DIMENSION, posiciones: int = POSICIONES,"),
         ("markdown", "salidas", "## Salidas del laboratorio (9)"),
         ("markdown", "ejecutar-md", "## Ejecutar y comprobar"),
-        ("code", "herramientas",
-         '#@title Herramientas de comprobación (no hace falta leerlas) { display-mode: "form" }'),
-        ("code", "datos",
-         "# Lo que la comprobación espera: la instantánea (expected.json), los decimales con"),
+        (
+            "code",
+            "herramientas",
+            '#@title Herramientas de comprobación (no hace falta leerlas) { display-mode: "form" }',
+        ),
+        (
+            "code",
+            "datos",
+            "# Lo que la comprobación espera: la instantánea (expected.json), los decimales con",
+        ),
         ("code", "ejecutar", "salidas = run()"),
         ("code", "mapas", "comprobacion.mapas(salidas)  # las matrices, si hay matplotlib"),
         ("code", "comprobar", "coinciden = comprobacion.comprobar(salidas)"),
@@ -116,9 +129,12 @@ def test_the_cells_of_323_follow_the_page_then_the_lab_then_the_check() -> None:
         ("markdown", "donde-se-usa", "## Dónde se usa"),
         ("markdown", "ideas-de-la-parte", "## Idea rectora de la parte"),
         ("markdown", "bibliografia", "## Bibliografía de la clase"),
-        ("markdown", "navegacion",
-         "← [322 Embeddings y similitud coseno](322-embeddings-y-similitud-coseno.ipynb) · "
-         "[324 Query, Key y Value](324-query-key-value.ipynb) →"),
+        (
+            "markdown",
+            "navegacion",
+            "← [322 Embeddings y similitud coseno](322-embeddings-y-similitud-coseno.ipynb) · "
+            "[324 Query, Key y Value](324-query-key-value.ipynb) →",
+        ),
     ]
     text = {c["id"]: source(c) for c in notebook["cells"]}
     assert "$$\\operatorname{PE}(\\mathit{pos}, 2i) = \\sin" in text["formulas"]
@@ -147,9 +163,11 @@ def test_every_notebook_is_valid_and_regenerates_byte_identically(cls, practice:
     for cell in code_cells(json.loads(text)):
         for node in ast.walk(ast.parse(source(cell))):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [
-                    node.module or ""
-                ]
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                )
                 assert {n.split(".")[0] for n in names} <= allowed, (cell["id"], names)
 
 
@@ -186,7 +204,11 @@ def test_a_solved_practice_notebook_matches_hole_by_hole(cls) -> None:
     notebook = solved(build_notebook(COURSE, cls, practice=True), cls.lab)
     printed, namespace = run_cells(notebook)
     total = len(namespace["comprobacion"].esperado)
-    assert printed["comprobar"].rstrip().endswith(f"{total}/{total} salidas coinciden con la instantánea")
+    assert (
+        printed["comprobar"]
+        .rstrip()
+        .endswith(f"{total}/{total} salidas coinciden con la instantánea")
+    )
     assert ": sin completar" not in printed["comprobar"]
     for k, hole in enumerate(cls.meta.holes, 1):
         # Once run() exists (the student ran the notebook once), a hole's check judges it.
@@ -194,8 +216,10 @@ def test_a_solved_practice_notebook_matches_hole_by_hole(cls) -> None:
         with redirect_stdout(again):
             namespace["comprobacion"].hueco(k)
         n = len(hole.outputs)
-        assert again.getvalue().rstrip().endswith(
-            f"hueco {k}: {n}/{n} salidas coinciden con la instantánea"
+        assert (
+            again.getvalue()
+            .rstrip()
+            .endswith(f"hueco {k}: {n}/{n} salidas coinciden con la instantánea")
         )
 
 
@@ -230,7 +254,9 @@ def test_a_wrong_hole_or_a_hole_that_raises_is_reported_and_the_notebook_goes_on
     assert "  ✗ codificaciones" in wrong.getvalue()
     assert wrong.getvalue().rstrip().endswith("hueco 1: 1/4 salidas coinciden con la instantánea")
     second = _cell(notebook, "codigo-codificacion")
-    second["source"] = source(second).replace("pe[:, 0::2] = np.sin(angulos)", "pe[:, 0::2] = 1 / 0")
+    second["source"] = source(second).replace(
+        "pe[:, 0::2] = np.sin(angulos)", "pe[:, 0::2] = 1 / 0"
+    )
     printed, _ = run_cells(notebook)
     assert "✗ run() lanzó ZeroDivisionError: division by zero" in printed["ejecutar"]
     assert "Traceback" in printed["ejecutar"]
@@ -268,8 +294,9 @@ def test_the_colab_link_comes_from_curso_toml(fake_course: Path) -> None:
     course = load_course(fake_course)
     url = "https://colab.research.google.com/github/uni/curso/blob/2026/cuadernos/901-pasa.ipynb"
     assert colab_url(course, notebook_path(course.resolve("901"))) == url
-    assert f"[![Abrir en Colab](https://colab.research.google.com/assets/colab-badge.svg)]({url})" in source(
-        build_notebook(course, course.resolve("901"))["cells"][0]
+    assert (
+        f"[![Abrir en Colab](https://colab.research.google.com/assets/colab-badge.svg)]({url})"
+        in source(build_notebook(course, course.resolve("901"))["cells"][0])
     )
     practice = notebook_path(course.resolve("901"), practice=True)
     assert practice == "cuadernos/practica/901-pasa.ipynb"

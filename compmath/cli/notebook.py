@@ -127,6 +127,9 @@ def notebook(
             states.append(_one(course, cls, target, practice, check))
             blocks += _state_line(states[-1], course.rel(target))
         except CompmathError as exc:
+            if len(classes) == 1:  # one class: the usual one-line error and its hint
+                with guard():
+                    raise exc from None
             states.append(State.BROKEN)
             blocks += _state_line(State.BROKEN, course.rel(target), exc)
     stale = any(s in (State.STALE, State.MISSING) for s in states)
