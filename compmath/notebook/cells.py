@@ -53,9 +53,11 @@ class Cells:
 
 
 def literal(value: Any, indent: int = 0) -> str:
-    """A value as readable Python: a non-empty dict one key per line, its order kept."""
-    if not isinstance(value, dict) or not value:
-        return pprint.pformat(value, width=WIDTH - indent, sort_dicts=False, compact=True)
+    """A value as readable Python, its order kept: a dict that does not fit on one line gets
+    one key per line."""
+    text = pprint.pformat(value, width=WIDTH - indent, sort_dicts=False, compact=True)
+    if not isinstance(value, dict) or "\n" not in text:
+        return text
     rows = ["{"]
     for key, item in value.items():
         head = " " * (indent + 4) + f"{key!r}: "

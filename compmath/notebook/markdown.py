@@ -109,8 +109,8 @@ def closing(page: ClassPage, link: Link) -> list[str]:
     """The page's last sections: common errors, uses, the part's ideas, references, neighbours."""
     part = page.part
     references = [
-        f"- {text(reference_text(r))}"
-        + (f" [doi.org/{r.doi}](https://doi.org/{r.doi})" if r.doi else "")
+        "- "
+        + text(reference_text(r)).replace(f"DOI {r.doi}", f"DOI [{r.doi}](https://doi.org/{r.doi})")
         for r in page.references
     ]
     return [
