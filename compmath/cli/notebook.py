@@ -74,7 +74,12 @@ def _next_steps(
         flag = " --practice" if practice else ""
         return [line("regenéralos y sube el cambio:"), Command(f"compmath notebook --all{flag}")]
     url = colab_url(course, notebook_path(classes[0], practice)) if len(classes) == 1 else None
-    return [line("en Colab, una vez subido al repositorio:"), Command(url)] if url else []
+    # A Line, never wrapped: an address split by the layout could not be copied whole.
+    return (
+        [line("en Colab, una vez subido al repositorio:"), line(("  " + url, "cyan"))]
+        if url
+        else []
+    )
 
 
 @app.command("notebook")
