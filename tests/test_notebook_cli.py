@@ -136,4 +136,7 @@ def test_a_class_that_cannot_be_a_notebook_is_named_and_the_others_are_written(
     several = cli("notebook", "901", "950", "--root", str(root))
     assert several.code == 2
     assert "✓ escrito: cuadernos/901-pasa.ipynb" in several.out
-    assert "✗ cuadernos/950-ad-hoc.ipynb: " in several.out and problem in several.out
+    assert (
+        "✗ no se puede generar: cuadernos/950-ad-hoc.ipynb: " in several.out
+        and problem in several.out
+    )

@@ -11,7 +11,7 @@ import typer
 from compmath.cli.common import ExitCode, RootOption, app, guard, in_ci, open_course
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
-from compmath.present.layout import Block, Command, Para, line, para
+from compmath.present.layout import Block, Command, line, para
 
 
 class State(StrEnum):
@@ -37,12 +37,10 @@ MARKS = {
 
 def _state_line(state: State, shown: str, problem: CompmathError | None = None) -> list[Block]:
     mark, style = MARKS[state]
-    blocks: list[Block] = [para((f"{mark} {state}: {shown}", style), hang=4)]
-    if problem is not None:
-        blocks = [para((f"{mark} {shown}: {problem.message}", style), hang=4)]
-        if problem.hint:
-            blocks.append(Para(((problem.hint, ""),), indent=2, hang=2))
-    return blocks
+    if problem is None:
+        return [para((f"{mark} {state}: {shown}", style), hang=4)]
+    blocks: list[Block] = [para((f"{mark} {state}: {shown}: {problem.message}", style), hang=4)]
+    return blocks + ([para(problem.hint, indent=2, hang=2)] if problem.hint else [])
 
 
 def _one(course: Course, cls: ClassInfo, target: Path, practice: bool, check: bool) -> State:

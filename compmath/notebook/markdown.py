@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from compmath.course.params import ParamSpec
 from compmath.course.records import Hole
-from compmath.present.page import ClassPage, Neighbour, example_value, shown_default
+from compmath.present.page import ClassPage, Neighbour, example_value
 from compmath.present.page_screen import PENDING, neighbour_text, reference_text
 
 Link = Callable[[Neighbour], str]  # the address of a neighbouring class's notebook
@@ -68,13 +69,20 @@ def prose(page: ClassPage) -> list[str]:
     ]
 
 
+def _default(spec: ParamSpec) -> str:
+    """A parameter's default as Python writes it (the expression, when it is not a literal)."""
+    if spec.default_source and spec.default is None:
+        return spec.default_source
+    return repr(spec.default)
+
+
 def computes(page: ClassPage) -> str:
     """What the lab computes, its parameters and how to try another value."""
     lines = [_section("Qué calcula el laboratorio", text(page.computes))]
     specs = page.parameters.specs
     if specs:
         lines += ["", "Parámetros de `run()` (sus valores por defecto dan la instantánea):", ""]
-        lines += [f"- `{s.name}` ({s.type_name or '?'}) = `{shown_default(s)}`" for s in specs]
+        lines += [f"- `{s.name}` ({s.type_name or '?'}) = `{_default(s)}`" for s in specs]
         tried = next((s for s in specs if s.type_name in ("int", "float")), specs[0])
         value = example_value(tried)
         if tried.type_name == "bool":
