@@ -1,6 +1,12 @@
 """The command line: parse, call the library, print through the screen layer, pick the exit code."""
 
-from compmath.cli import authoring, diff, labs, practice  # noqa: F401  (each registers its commands)
+from compmath.cli import (  # noqa: F401  (each registers its commands)
+    authoring,
+    diff,
+    labs,
+    notebook,
+    practice,
+)
 from compmath.cli.common import app
 
 __all__ = ["app"]

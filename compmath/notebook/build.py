@@ -1,0 +1,180 @@
+"""A class as a Jupyter notebook: the lab to read, run and check, or its exercise with holes.
+
+Built as a dict from the course model: the page's sections as Markdown, the lab's code split at
+its top-level definitions, a cell that runs run() and shows its outputs, and a check cell that
+compares them with the snapshot carried inside. Nothing in it imports compmath.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from compmath.course.tree import ClassInfo, Course
+from compmath.errors import CompmathError
+from compmath.notebook import markdown
+from compmath.notebook.cells import Cells, dumps_notebook, validate_notebook
+from compmath.notebook.labcode import CodeCell, LabCodeError, defined_names, lab_cells
+from compmath.notebook.rules import Reglas
+from compmath.notebook.tools import data_source, taken_names, tools_source
+from compmath.practice.holes import HoleError, exercise_source, without_markers
+from compmath.present.page import ClassPage, Neighbour, class_page
+
+FOLDER = "cuadernos"  # where `compmath notebook` writes, relative to the course root
+PRACTICE_FOLDER = "practica"
+GITHUB = re.compile(r"^https://github\.com/(?P<owner>[^/]+)/(?P<name>[^/]+?)/?$")
+KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
+TOOLS_TEXT = (
+    "La primera celda trae las herramientas de comprobación (plegada: no hace falta leerla; "
+    "solo usa la biblioteca estándar) y la segunda, los datos con que se comprueba: la "
+    "instantánea y sus tolerancias, las mismas que usa `compmath run`."
+)
+
+
+def notebook_path(cls: ClassInfo, practice: bool = False) -> str:
+    """Where a class's notebook lives in the repository (relative to the course root)."""
+    folder = f"{FOLDER}/{PRACTICE_FOLDER}" if practice else FOLDER
+    return f"{folder}/{cls.id}.ipynb"
+
+
+def colab_url(course: Course, relative_path: str) -> str | None:
+    """The «Abrir en Colab» address of a notebook in the course's repository (curso.toml's
+    `repositorio` and `rama`), or None when the repository is not configured."""
+    found = GITHUB.match(course.meta.repository)
+    if found is None:
+        return None
+    owner, name = found.group("owner"), found.group("name")
+    return (
+        f"https://colab.research.google.com/github/{owner}/{name}/blob/"
+        f"{course.meta.branch}/{relative_path}"
+    )
+
+
+def _lab(course: Course, cls: ClassInfo, practice: bool) -> list[CodeCell]:
+    """The lab's code cells (its exercise with `practice`), checked against the tools' names."""
+    source = cls.lab.read_text(encoding="utf-8")
+    rel = course.rel(cls.lab)
+    tasks = [hole.task for hole in cls.meta.holes]
+    if practice and not tasks:
+        raise CompmathError(
+            f"la clase {cls.number} no tiene huecos ([[huecos]] en class.toml)",
+            f"el cuaderno sin huecos: compmath notebook {cls.number}",
+        )
+    try:
+        cells = lab_cells(exercise_source(source, tasks) if practice else without_markers(source))
+    except (HoleError, LabCodeError) as exc:
+        raise CompmathError(f"{rel}: {exc}", "corrígelo; compmath lint lo comprueba") from None
+    clash = sorted(defined_names(source) & taken_names())
+    if clash:
+        raise CompmathError(
+            f"{rel} define {', '.join(clash)}, que el cuaderno usa para comprobarse",
+            "cambia ese nombre en el laboratorio",
+        )
+    return cells
+
+
+def build_notebook(course: Course, cls: ClassInfo, practice: bool = False) -> dict[str, Any]:
+    """The notebook of a class as an nbformat 4 dict (raise CompmathError on broken sources)."""
+    page = class_page(course, cls)
+    if page.sample is None:
+        raise CompmathError(
+            f"la clase {cls.number} no tiene instantánea: el cuaderno no tendría con qué comprobar",
+            f"créala con compmath update {cls.number}",
+        )
+    code = _lab(course, cls, practice)
+    owner = {k: cell.name for cell in code for k in cell.holes}
+    holes = {
+        k: {"funcion": owner[k], "salidas": list(hole.outputs)}
+        for k, hole in enumerate(cls.meta.holes if practice else (), 1)
+    }
+    cells = Cells()
+    colab = colab_url(course, notebook_path(cls, practice))
+    cells.markdown("titulo", markdown.header(page, colab, practice))
+    if practice:
+        cells.markdown("practica", markdown.practice_intro(cls.meta.holes))
+    cells.markdown("formulas", markdown.formulas(page))
+    for name, text in zip(("desarrollo", "ejemplo"), markdown.prose(page)):
+        cells.markdown(name, text)
+    cells.markdown("que-calcula", markdown.computes(page))
+    if practice:  # the hole checks below need the tools and the data first
+        cells.markdown("comprobacion", f"## Herramientas de comprobación\n\n{TOOLS_TEXT}")
+        _tools_and_data(cells, cls, page, holes)
+    cells.markdown("laboratorio", _lab_intro(course, cls, practice))
+    for cell in code:
+        cells.code(f"codigo-{cell.name}", cell.source)
+        for k in cell.holes:
+            cells.code(f"comprobar-hueco-{k}", f"comprobacion.hueco({k})")
+            cells.markdown(f"pistas-hueco-{k}", markdown.hints(k, cls.meta.holes[k - 1]))
+    cells.markdown("salidas", markdown.outputs(page))
+    _run_and_check(cells, cls, page, practice)
+    link = _linker(course, practice)
+    names = ("errores-comunes", "donde-se-usa", "ideas-de-la-parte", "bibliografia", "navegacion")
+    for name, text in zip(names, markdown.closing(page, link)):
+        cells.markdown(name, text)
+    return {
+        "cells": cells.cells,
+        "metadata": {"kernelspec": KERNEL, "language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def _lab_intro(course: Course, cls: ClassInfo, practice: bool) -> str:
+    where = f"`{course.rel(cls.lab)}`"
+    if practice:
+        return (
+            f"## El laboratorio, con sus huecos\n\nEl código de {where}, celda a celda. Tras cada "
+            "hueco, una celda comprueba las salidas que alimenta y otra guarda sus pistas."
+        )
+    return (
+        f"## El laboratorio\n\nEl código de {where}, celda a celda: las constantes del ejemplo, "
+        "una función por paso y `run()`, que devuelve las salidas en el orden de la página."
+    )
+
+
+def _tools_and_data(cells: Cells, cls: ClassInfo, page: ClassPage, holes: dict[int, Any]) -> None:
+    cells.code("herramientas", tools_source(), hidden=True)
+    cells.code("datos", data_source(cls, page.sample or {}, holes))
+
+
+def _run_and_check(cells: Cells, cls: ClassInfo, page: ClassPage, practice: bool) -> None:
+    if practice:
+        cells.markdown(
+            "ejecutar-md",
+            "## Ejecutar y comprobar\n\nCon todos los huecos completos, `run()` termina y la "
+            "última celda compara cada salida con la instantánea.",
+        )
+        cells.code(
+            "ejecutar",
+            "salidas = comprobacion.ejecutar(run)  # None mientras quede un hueco sin completar\n"
+            "if salidas is not None:\n    comprobacion.mostrar(salidas)",
+        )
+    else:
+        cells.markdown(
+            "ejecutar-md",
+            f"## Ejecutar y comprobar\n\n{TOOLS_TEXT} La tercera ejecuta `run()` y muestra sus "
+            "salidas; la última las compara con la instantánea, una a una.",
+        )
+        _tools_and_data(cells, cls, page, {})
+        cells.code("ejecutar", "salidas = run()\ncomprobacion.mostrar(salidas)")
+    if any(Reglas.matrices(name, value) for name, value in (page.sample or {}).items()):
+        cells.code("mapas", "comprobacion.mapas(salidas)  # las matrices, si hay matplotlib")
+    check = "coinciden = comprobacion.comprobar(salidas)"
+    cells.code("comprobar", f"comprobacion.estado_de_los_huecos()\n{check}" if practice else check)
+
+
+def _linker(course: Course, practice: bool) -> markdown.Link:
+    """Neighbouring notebooks: in Colab when the repository is set, else the file beside this."""
+
+    def link(found: Neighbour) -> str:
+        target = next(c for c in course.classes if c.number == found.number)
+        return colab_url(course, notebook_path(target, practice)) or f"{target.id}.ipynb"
+
+    return link
+
+
+def notebook_bytes(course: Course, cls: ClassInfo, practice: bool = False) -> bytes:
+    """A class's notebook, checked against nbformat's schema, as the bytes to write or serve."""
+    text = dumps_notebook(build_notebook(course, cls, practice))
+    validate_notebook(text, notebook_path(cls, practice))
+    return text.encode("utf-8")

@@ -1,0 +1,178 @@
+"""The runner's rules as the notebook applies them, with the standard library only.
+
+Canonical rounding as judging/encode.py does it, the comparison with tolerances as
+judging/compare.py does it, a difference worded as the run screen words it, and which outputs are
+matrices. Student-facing (Spanish), embedded in every notebook with checker.py, which builds on it;
+tests/test_notebook_checker.py proves the rules agree with the runner's on a table of cases.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import typing
+
+
+class Reglas:
+    """Las reglas del ejecutor: redondear, comparar con tolerancias, explicar una diferencia."""
+
+    RUIDO = 1e-12  # |x| por debajo es ruido de coma flotante: cuenta como 0.0
+    MOSTRADAS = 3  # diferencias que se enseñan por salida
+
+    class Diferencia(typing.NamedTuple):
+        """Una hoja que no coincide: ruta, qué cambia, los dos valores, error y tolerancia."""
+
+        ruta: str
+        tipo: str  # "valor", "tipo", "falta", "sobra" o "longitud"
+        esperado: typing.Any
+        obtenido: typing.Any
+        error: float | None = None
+        tolerancia: float | None = None
+
+    @staticmethod
+    def redondear(x: float, decimales: int) -> float:
+        """Redondea como el ejecutor: decimales fijos; cifras significativas si |x| es pequeño."""
+        magnitud = abs(x)
+        if magnitud < Reglas.RUIDO:
+            return 0.0
+        if magnitud < 10.0 ** -(decimales // 2):
+            valor = float(f"{x:.{decimales}g}")
+        else:
+            valor = round(x, decimales)
+        return valor + 0.0  # -0.0 pasa a 0.0
+
+    @staticmethod
+    def canonico(valor: typing.Any, decimales: int, ruta: str = "salida") -> typing.Any:
+        """Las salidas como datos JSON (arrays a listas), redondeadas como en expected.json."""
+        if type(valor).__module__ == "numpy":
+            if not hasattr(valor, "tolist"):
+                raise ValueError(f"{ruta}: tipo {type(valor).__name__} no representable en JSON")
+            valor = valor.tolist()
+        if valor is None or isinstance(valor, (bool, str)):
+            return valor
+        if isinstance(valor, int):
+            return int(valor)
+        if isinstance(valor, float):
+            if math.isnan(valor) or math.isinf(valor):
+                raise ValueError(f"la salida {ruta} es {valor}, que JSON no puede representar")
+            return Reglas.redondear(valor, decimales)
+        canonico = Reglas.canonico
+        if isinstance(valor, dict):
+            return {str(k): canonico(v, decimales, f"{ruta}.{k}") for k, v in valor.items()}
+        if isinstance(valor, (list, tuple)):
+            return [canonico(v, decimales, f"{ruta}[{i}]") for i, v in enumerate(valor)]
+        raise ValueError(f"{ruta}: tipo {type(valor).__name__} no representable en JSON")
+
+    @staticmethod
+    def _clase(valor: typing.Any) -> str:
+        tipos = ((bool, "booleano"), (int, "entero"), (float, "real"), (str, "texto"))
+        for tipo, nombre in (*tipos, (list, "lista"), (dict, "objeto")):
+            if isinstance(valor, tipo):  # bool antes que int: un booleano no es un entero
+                return nombre
+        return "null"
+
+    @staticmethod
+    def diferencias(
+        esperado: dict[str, typing.Any],
+        obtenido: dict[str, typing.Any],
+        tolerancia: dict[str, float],
+        por_salida: dict[str, dict[str, float]],
+    ) -> list[Reglas.Diferencia]:
+        """Todas las diferencias entre instantánea y salidas, hoja a hoja, con tolerancias."""
+        D = Reglas.Diferencia
+        fuera: list[Reglas.Diferencia] = []
+
+        def recorrer(
+            e: typing.Any, o: typing.Any, ruta: str, tol: dict[str, float], propia: bool
+        ) -> None:
+            ce, co = Reglas._clase(e), Reglas._clase(o)
+            if ce != co:
+                fuera.append(D(ruta, "tipo", e, o))
+            elif ce == "objeto":
+                for clave in e:
+                    if clave in o:
+                        recorrer(e[clave], o[clave], f"{ruta}.{clave}", tol, propia)
+                    else:
+                        fuera.append(D(f"{ruta}.{clave}", "falta", e[clave], None))
+                fuera.extend(D(f"{ruta}.{c}", "sobra", None, o[c]) for c in o if c not in e)
+            elif ce == "lista" and len(e) != len(o):
+                fuera.append(D(ruta, "longitud", len(e), len(o)))
+            elif ce == "lista":
+                for i, (a, b) in enumerate(zip(e, o)):
+                    recorrer(a, b, f"{ruta}[{i}]", tol, propia)
+            elif ce == "real" or (ce == "entero" and propia):  # |o − e| ≤ atol + rtol·|e|
+                permitido = tol["atol"] + tol["rtol"] * abs(e)
+                if abs(o - e) > permitido:
+                    fuera.append(D(ruta, "valor", e, o, abs(o - e), permitido))
+            elif e != o:  # enteros, booleanos y textos: exactos
+                entero = ce == "entero"
+                error = float(abs(o - e)) if entero else None
+                fuera.append(D(ruta, "valor", e, o, error, 0.0 if entero else None))
+
+        for clave, valor in esperado.items():
+            if clave in obtenido:
+                tol = por_salida.get(clave, tolerancia)
+                recorrer(valor, obtenido[clave], f"salida.{clave}", tol, clave in por_salida)
+            else:
+                fuera.append(D(f"salida.{clave}", "falta", valor, None))
+        fuera.extend(
+            D(f"salida.{c}", "sobra", None, v) for c, v in obtenido.items() if c not in esperado
+        )
+        return fuera
+
+    @staticmethod
+    def corto(valor: typing.Any, limite: int) -> str:
+        """Un valor en una línea, como en el JSON, acortado con … si es largo."""
+        texto = json.dumps(valor, ensure_ascii=False, separators=(", ", ": "))
+        return texto if len(texto) <= limite else texto[: limite - 1].rstrip(", ") + "…"
+
+    @staticmethod
+    def explicar(d: Reglas.Diferencia) -> str:
+        """Una diferencia en una línea: ruta, esperado, obtenido y cuánto difieren."""
+        if d.tipo == "valor" and d.error is not None and d.tolerancia is not None:
+            detalle = f"Δ {d.error:.3g}"
+            if not isinstance(d.esperado, bool) and d.esperado:
+                detalle += f" ({100 * d.error / abs(d.esperado):.3g} %)".replace(".", ",")
+            detalle += f" > tolerancia {d.tolerancia:.3g}"
+        else:
+            detalle = {
+                "tipo": "cambia el tipo",
+                "falta": "falta en la salida",
+                "sobra": "no está en la instantánea",
+                "longitud": "cambia la longitud",
+                "valor": "valor distinto",
+            }[d.tipo]
+        esperado, obtenido = Reglas.corto(d.esperado, 30), Reglas.corto(d.obtenido, 30)
+        return f"{d.ruta}: esperado {esperado}, obtenido {obtenido} · {detalle}"
+
+    @staticmethod
+    def _matriz(valor: typing.Any) -> tuple[list[str], list[list[float]]] | None:
+        """Etiquetas y filas, si el valor es una matriz numérica (2 x 2 o más)."""
+        if isinstance(valor, dict):
+            filas = [(str(clave), fila) for clave, fila in valor.items()]
+        elif isinstance(valor, list):
+            filas = [(str(i), fila) for i, fila in enumerate(valor)]
+        else:
+            return None
+        ancho = len(filas[0][1]) if filas and isinstance(filas[0][1], list) else 0
+        for _, fila in filas:
+            if not isinstance(fila, list) or len(fila) != ancho:
+                return None
+            if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in fila):
+                return None
+        if len(filas) < 2 or ancho < 2:
+            return None
+        return [etiqueta for etiqueta, _ in filas], [fila for _, fila in filas]
+
+    @staticmethod
+    def matrices(nombre: str, valor: typing.Any) -> list[tuple[str, list[str], list[list[float]]]]:
+        """Las matrices de una salida: ella, las de sus claves o las capas de un tensor 3-D."""
+        matriz, matrices = Reglas._matriz(valor), Reglas.matrices
+        if matriz is not None:
+            return [(nombre, *matriz)]
+        if isinstance(valor, dict):
+            return [m for clave, v in valor.items() for m in matrices(f"{nombre}.{clave}", v)]
+        capas = [Reglas._matriz(v) for v in valor] if isinstance(valor, list) else []
+        if len(capas) >= 2 and all(capa is not None for capa in capas):
+            return [(f"{nombre}[{i}]", *capa) for i, capa in enumerate(capas) if capa is not None]
+        return []

@@ -1,0 +1,72 @@
+"""The notebook's own check: its tools cell (rules.py and checker.py as one cell, folded), its
+data cell (the snapshot, the decimals, the tolerances, the holes) and the names they take."""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from compmath.course.records import Tolerance
+from compmath.course.tree import ClassInfo
+from compmath.notebook.cells import literal
+
+HERE = Path(__file__).parent
+SOURCES = (HERE / "rules.py", HERE / "checker.py")
+TITLE = '#@title Herramientas de comprobación (no hace falta leerlas) { display-mode: "form" }'
+FUTURE = "from __future__ import annotations"
+CELL_NAMES = {"comprobacion", "salidas", "coinciden"}  # what the notebook's own cells assign
+
+
+@cache
+def tools_source() -> str:
+    """rules.py and checker.py as one cell: their imports first, then their classes (module
+    docstrings and compmath imports left out: in the notebook, the classes are all there is)."""
+    imports: dict[str, None] = {}
+    bodies: list[str] = []
+    for path in SOURCES:
+        source = path.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        for node in ast.parse(source).body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
+                if text != FUTURE and not text.startswith("from compmath"):
+                    imports[text] = None
+            elif isinstance(node, ast.ClassDef):
+                bodies.append("\n".join(lines[node.lineno - 1 : node.end_lineno]))
+    return "\n\n\n".join([f"{TITLE}\n{FUTURE}\n\n" + "\n".join(sorted(imports)), *bodies])
+
+
+@cache
+def taken_names() -> frozenset[str]:
+    """The names the notebook's tools and check cells bind, which a lab must leave free."""
+    names = set(CELL_NAMES)
+    for node in ast.parse(tools_source()).body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ClassDef):
+            names.add(node.name)
+    return frozenset(names)
+
+
+def _tolerance(tol: Tolerance) -> dict[str, float]:
+    return {"atol": tol.atol, "rtol": tol.rtol}
+
+
+def data_source(cls: ClassInfo, snapshot: dict[str, Any], holes: dict[int, Any]) -> str:
+    """The data cell: `comprobacion = Comprobacion(...)` with everything the check expects."""
+    default, per_output = cls.meta.tolerances()
+    own = {name: _tolerance(tol) for name, tol in per_output.items()}
+    lines = [
+        "# Lo que la comprobación espera: la instantánea (expected.json), los decimales con",
+        "# que se redondean las salidas y las tolerancias: |o − e| ≤ atol + rtol·|e|.",
+        "comprobacion = Comprobacion(",
+        f"    decimales={cls.meta.decimals},",
+        f"    tolerancia={literal(_tolerance(default), 4)},",
+        f"    tolerancias={literal(own, 4)},  # las salidas con tolerancia propia",
+    ]
+    if holes:
+        lines.append(f"    huecos={literal(holes, 4)},  # la función de cada hueco, sus salidas")
+    lines += [f"    esperado={literal(snapshot, 4)},", ")"]
+    return "\n".join(lines)
