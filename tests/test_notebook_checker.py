@@ -14,9 +14,9 @@ import pytest
 from compmath.course.records import Tolerance
 from compmath.judging.compare import compare
 from compmath.judging.encode import EncodeError, normalize
+from compmath.judging.report import describe_difference as difference_text
 from compmath.notebook.rules import Reglas
 from compmath.notebook.tools import tools_source
-from compmath.present.screens import difference_text
 
 DEFAULT = {"atol": 1e-6, "rtol": 1e-6}
 

@@ -64,6 +64,7 @@ def test_practice_notebooks_go_to_their_own_folder_and_out_moves_both(
     )
     folder = root / "classes" / "part-90-curso-de-prueba" / "950-doble"
     pasa = (folder.parent / "901-pasa" / "class.toml").read_text(encoding="utf-8")
+    pasa = pasa.split("[[huecos]]")[0] + "[[bibliografia]]" + pasa.split("[[bibliografia]]")[1]
     (folder / "class.toml").write_text(
         pasa.replace("numero = 901", "numero = 950")
         + '\n[[huecos]]\ntarea = "Calcula m = 2n."\nsalidas = ["vector"]\n'
@@ -98,7 +99,7 @@ def test_with_ci_set_it_does_not_write_into_the_course(
     [
         ((), "error: indica las clases o --all", "ejemplo: compmath notebook NUMERO (o --all)"),
         (("999",), "error: no existe la clase «999»", "prueba: compmath list"),
-        (("901", "--practice"), "error: la clase 901 no tiene huecos", "compmath notebook 901"),
+        (("906", "--practice"), "error: la clase 906 no tiene huecos", "compmath notebook 906"),
     ],
     ids=["sin-clases", "clase-desconocida", "sin-huecos"],
 )
