@@ -1,0 +1,28 @@
+"""A class's Markdown prose as HTML (markdown-it), `$…$` and `$$…$$` as MathML at build time."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from compmath.site.mathml import to_mathml
+
+
+def _math(content: str, options: dict[str, Any]) -> str:
+    return to_mathml(content, display=bool(options.get("display_mode")))
+
+
+@cache
+def _parser() -> Any:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    md = MarkdownIt("commonmark", {"typographer": False}).enable("table")
+    # "cuesta $5 y $10" is prose, not math: no space inside the dollars, no digit after them
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, renderer=_math)
+    return md
+
+
+def markdown_html(text: str) -> str:
+    """Render a README section's Markdown to HTML (its `###` stay h3 under the page's h2)."""
+    return str(_parser().render(text))
