@@ -187,6 +187,7 @@ def chart_html(series: Series, ident: str) -> str:
         f"{body}</svg>"
     )
     return (
-        f'<figure class="grafica" id="{ident}">{svg}<figcaption>{escape(label)}</figcaption>'
-        f"<details><summary>Ver los datos como tabla</summary>{_table(series)}</details></figure>"
+        f'<div class="grafica" id="{ident}"><figure>{svg}<figcaption>{escape(label)}</figcaption>'
+        "</figure><details><summary>Ver los datos como tabla</summary>"
+        f'<div class="tabla-ancha" tabindex="0">{_table(series)}</div></details></div>'
     )

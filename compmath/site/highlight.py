@@ -33,7 +33,7 @@ def highlight_html(source: str, filename: str) -> str:
         lines.pop()
     body = "\n".join(f'<span class="linea" id="L{i}">{text}</span>' for i, text in
                      enumerate(lines, 1))  # fmt: skip
-    return f'<pre class="highlight"><code>{body}\n</code></pre>'
+    return f'<pre class="highlight" tabindex="0"><code>{body}\n</code></pre>'
 
 
 

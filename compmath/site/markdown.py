@@ -17,7 +17,8 @@ def _parser() -> Any:
     from markdown_it import MarkdownIt
     from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-    md = MarkdownIt("commonmark", {"typographer": False}).enable("table")
+    # html off: a README's «t </w>» is prose about a symbol, not a tag to pass through
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
     # "cuesta $5 y $10" is prose, not math: no space inside the dollars, no digit after them
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, renderer=_math)
     return md

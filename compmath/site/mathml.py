@@ -23,5 +23,31 @@ def to_mathml(latex: str, display: bool = True) -> str:
         markup = str(_converter().convert_with_local_state(latex, displaystyle=display))
     except Exception as exc:  # math_core.LatexError, which the wheel defines in Rust
         raise LatexError(str(exc).strip()) from None
-    # math-core writes the one HTML entity XML parsers (and the Nu checker in XML mode) lack
-    return markup.replace("&ApplyFunction;", "\u2061")
+    # math-core writes the one HTML entity XML parsers lack
+    return _styles_outside(markup.replace("&ApplyFunction;", "\u2061"))
+
+
+STYLE = ("displaystyle", "scriptlevel")
+
+
+def _styles_outside(markup: str) -> str:
+    """Move `displaystyle` / `scriptlevel` from any element onto an `<mstyle>` around it.
+
+    MathML Core allows them everywhere, but the Nu checker's MathML schema only on `<mstyle>`
+    (and `<math>`, `<mtable>` for displaystyle); Chromium renders both forms alike."""
+    if not any(f" {name}=" in markup for name in STYLE):
+        return markup
+    from xml.etree import ElementTree
+
+    root = ElementTree.fromstring(markup)
+    for parent in root.iter():
+        for i, child in enumerate(list(parent)):
+            moved = {k: child.attrib.pop(k) for k in STYLE if k in child.attrib}
+            if child.tag == "mstyle" or not moved:
+                child.attrib.update(moved)
+                continue
+            wrapper = ElementTree.Element("mstyle", moved)
+            wrapper.tail, child.tail = child.tail, None
+            wrapper.append(child)
+            parent[i] = wrapper
+    return ElementTree.tostring(root, encoding="unicode")
