@@ -37,7 +37,9 @@ def build_once(
         from compmath.present.output import colour_for
         from compmath.present.terminal import spinner
 
-        with spinner(sys.stderr, len(course.classes), "laboratorios", colour_for(sys.stderr)) as tick:
+        with spinner(
+            sys.stderr, len(course.classes), "laboratorios", colour_for(sys.stderr)
+        ) as tick:
             result = build_site(course, out, jobs, timeout, limit, allow_stale, on_done=tick)
     else:
         result = build_site(course, out, jobs, timeout, limit, allow_stale)
@@ -49,17 +51,26 @@ def build_once(
 def site(
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="CARPETA", help="Dónde escribir la web (por defecto _site/).",
-                     show_default=False),  # fmt: skip
+        typer.Option(
+            "--out",
+            metavar="CARPETA",
+            help="Dónde escribir la web (por defecto _site/).",
+            show_default=False,
+        ),
     ] = None,
     serve: Annotated[
         bool, typer.Option("--serve", help="Sirve la web en 127.0.0.1 y la rehace al cambiar.")
     ] = False,
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Puerto de --serve.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="Puerto de --serve.")
+    ] = 8000,
     allow_stale: Annotated[
         bool,
-        typer.Option("--allow-stale", help="Publica también las clases que no coinciden con su "
-                     "instantánea, marcadas como no verificadas."),  # fmt: skip
+        typer.Option(
+            "--allow-stale",
+            help="Publica también las clases que no coinciden con su "
+            "instantánea, marcadas como no verificadas.",
+        ),
     ] = False,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Laboratorios en paralelo.")
@@ -83,6 +94,10 @@ def site(
         from compmath.site.serve import serve_forever
 
         serve_forever(
-            course.root, target, port, lambda: build_once(
-                open_course(course.root), target, jobs, timeout, memory, allow_stale)
-        )  # fmt: skip
+            course.root,
+            target,
+            port,
+            lambda: build_once(
+                open_course(course.root), target, jobs, timeout, memory, allow_stale
+            ),
+        )

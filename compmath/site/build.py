@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from compmath.course.index import part_index
@@ -66,8 +67,9 @@ class Site:
         self.digests = {c.id: files_digest(class_files(c)) for c in self.classes}
         templates = files_digest(sorted(TEMPLATES.iterdir()))
         shared = [course.meta_path, *(p.meta_path for p in course.parts)]
-        self.base = _key(code_fingerprint(), templates, files_digest(shared),
-                         *(c.id for c in self.classes))  # fmt: skip
+        self.base = _key(
+            code_fingerprint(), templates, files_digest(shared), *(c.id for c in self.classes)
+        )
         self._pages: dict[str, ClassPage] = {}
 
     def page(self, cls: ClassInfo) -> ClassPage:
@@ -81,29 +83,34 @@ class Site:
 
     def early_targets(self) -> Iterator[Target]:
         """The files that do not depend on any verdict: made while the labs run."""
-        yield Target("buscar.html", self.base, lambda: render.search_page(self.meta))
+        yield Target("buscar.html", self.base, partial(render.search_page, self.meta))
         every_class = _key(self.base, *self.digests.values())
         yield Target("assets/indice-busqueda.js", every_class, self.search_index)
         for cls in self.classes:
             for name in render.SOURCE_PAGES:
                 if (cls.path / name).exists():
-                    yield Target(render.source_url(cls.id, name), _key(self.base, self.digests[cls.id]),
-                                 lambda c=cls, n=name: self.source(c, n))  # fmt: skip
+                    yield Target(
+                        render.source_url(cls.id, name),
+                        _key(self.base, self.digests[cls.id]),
+                        partial(self.source, cls, name),
+                    )
         for path, data in asset_contents():
-            yield Target(path, hashlib.sha256(data).hexdigest(), lambda d=data: d)
+            yield Target(path, hashlib.sha256(data).hexdigest(), partial(bytes, data))
 
     def judged_targets(self, found: dict[str, Verification]) -> Iterator[Target]:
         """The pages that show verdicts: the class pages, the parts and the home page."""
         self.found = found
-        class_keys = {c.id: _key(self.base, self.digests[c.id], self.verdict(c.id))
-                      for c in self.classes}  # fmt: skip
+        class_keys = {
+            c.id: _key(self.base, self.digests[c.id], self.verdict(c.id)) for c in self.classes
+        }
         yield Target("index.html", _key(self.base, *class_keys.values()), self.home)
         for part in self.course.parts:
             key = _key(self.base, *(class_keys[c.id] for c in part.classes))
-            yield Target(render.part_url(part.number), key, lambda p=part: self.part(p))
+            yield Target(render.part_url(part.number), key, partial(self.part, part))
         for cls in self.classes:
-            yield Target(render.class_url(cls.id), class_keys[cls.id],
-                         lambda c=cls: self.class_html(c))  # fmt: skip
+            yield Target(
+                render.class_url(cls.id), class_keys[cls.id], partial(self.class_html, cls)
+            )
 
     def class_html(self, cls: ClassInfo) -> str:
         page = self.page(cls)
@@ -147,11 +154,24 @@ class Site:
             entries.append(entry(render.part_url(part.number), title, meta.guiding_idea, [], prose))
         for cls in self.classes:
             page = self.page(cls)
-            prose = " ".join((page.development, page.example, page.computes, page.uses,
-                              *page.common_errors, *(o.description for o in page.outputs)))  # fmt: skip
+            prose = " ".join(
+                (
+                    page.development,
+                    page.example,
+                    page.computes,
+                    page.uses,
+                    *page.common_errors,
+                    *(o.description for o in page.outputs),
+                )
+            )
             entries.append(
-                entry(render.class_url(cls.id), f"{page.number} {page.title}", page.lemma,
-                      [o.name for o in page.outputs], prose)  # fmt: skip
+                entry(
+                    render.class_url(cls.id),
+                    f"{page.number} {page.title}",
+                    page.lemma,
+                    [o.name for o in page.outputs],
+                    prose,
+                )
             )
         return index_script(entries)
 
@@ -233,5 +253,12 @@ def build_site(
         return BuildResult(found, verify_seconds=verify_seconds, stale=stale)
     made += make_changed(site.judged_targets(found), old, out)
     written, kept, removed = write_site(made, old, out)
-    return BuildResult(found, written, kept, removed, verify_seconds,
-                       time.perf_counter() - started - verify_seconds, stale)  # fmt: skip
+    return BuildResult(
+        found,
+        written,
+        kept,
+        removed,
+        verify_seconds,
+        time.perf_counter() - started - verify_seconds,
+        stale,
+    )

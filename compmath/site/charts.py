@@ -17,10 +17,28 @@ from compmath.wording import count
 WIDTH = 640
 BAR_LIMIT = 32  # longer vectors draw as a line
 # Diverging (signed data) and sequential palettes: readable on a light and on a dark page.
-DIVERGING = ("#2166ac", "#4393c3", "#92c5de", "#d1e5f0", "#f7f7f7",
-             "#fddbc7", "#f4a582", "#d6604d", "#b2182b")  # fmt: skip
-SEQUENTIAL = ("#fff7bc", "#fee391", "#fec44f", "#fe9929", "#ec7014",
-              "#cc4c02", "#993404", "#662506", "#3b1603")  # fmt: skip
+DIVERGING = (
+    "#2166ac",
+    "#4393c3",
+    "#92c5de",
+    "#d1e5f0",
+    "#f7f7f7",
+    "#fddbc7",
+    "#f4a582",
+    "#d6604d",
+    "#b2182b",
+)
+SEQUENTIAL = (
+    "#fff7bc",
+    "#fee391",
+    "#fec44f",
+    "#fe9929",
+    "#ec7014",
+    "#cc4c02",
+    "#993404",
+    "#662506",
+    "#3b1603",
+)
 
 
 @dataclass(frozen=True)
@@ -91,14 +109,16 @@ def _bars(values: tuple[float, ...]) -> tuple[str, int]:
         points = " ".join(f"{left + (i + 0.5) * step:.1f},{y(v):.1f}" for i, v in enumerate(values))
         parts.append(f'<polyline class="linea" fill="none" points="{points}"/>')
     parts.append(
-        f'<path stroke="currentColor" d="M{left} {y(0):.1f}H{WIDTH - 8}M{left} {top}V{top + plot_h}"/>'
+        f'<path stroke="currentColor" '
+        f'd="M{left} {y(0):.1f}H{WIDTH - 8}M{left} {top}V{top + plot_h}"/>'
     )
-    parts += [_text(left - 4, y(high) + 4, shown(high), "end"), _text(left - 4, y(low) + 4,
-              shown(low), "end")]  # fmt: skip
+    parts += [
+        _text(left - 4, y(high) + 4, shown(high), "end"),
+        _text(left - 4, y(low) + 4, shown(low), "end"),
+    ]
     every = max(1, len(values) // 16)
     parts += [
-        _text(left + (i + 0.5) * step, height - 8, str(i))
-        for i in range(0, len(values), every)
+        _text(left + (i + 0.5) * step, height - 8, str(i)) for i in range(0, len(values), every)
     ]
     return "".join(parts), height
 
@@ -125,7 +145,9 @@ def _heatmap(series: Series) -> tuple[str, int, str]:
     for r, row in enumerate(rows):
         for c, v in enumerate(row):
             x, y = left + c * cell, top + r * cell
-            paths.setdefault(level(v), []).append(f"M{x:.1f} {y:.1f}h{cell:.1f}v{cell:.1f}h{-cell:.1f}Z")
+            paths.setdefault(level(v), []).append(
+                f"M{x:.1f} {y:.1f}h{cell:.1f}v{cell:.1f}h{-cell:.1f}Z"
+            )
     parts = [f'<path fill="{palette[k]}" d="{"".join(d)}"/>' for k, d in sorted(paths.items())]
     grid_w, grid_h = n_cols * cell, n_rows * cell
     parts.append(

@@ -31,10 +31,10 @@ def highlight_html(source: str, filename: str) -> str:
     lines = str(highlight(source, lexer, HtmlFormatter(nowrap=True))).split("\n")
     if lines and not lines[-1]:
         lines.pop()
-    body = "\n".join(f'<span class="linea" id="L{i}">{text}</span>' for i, text in
-                     enumerate(lines, 1))  # fmt: skip
+    body = "\n".join(
+        f'<span class="linea" id="L{i}">{text}</span>' for i, text in enumerate(lines, 1)
+    )
     return f'<pre class="highlight" tabindex="0"><code>{body}\n</code></pre>'
-
 
 
 def highlight_css() -> str:

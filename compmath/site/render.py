@@ -20,8 +20,20 @@ from compmath.site.mathml import LatexError, to_mathml
 from compmath.site.verify import Verification
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
-          "septiembre", "octubre", "noviembre", "diciembre")  # fmt: skip
+MONTHS = (
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+)
 SOURCE_PAGES = {"lab.py": "El laboratorio", "expected.json": "La instantánea de la salida"}
 
 
@@ -165,13 +177,19 @@ def class_html(page: ClassPage, course: CourseMeta, found: Verification) -> str:
             charts.append(chart_html(series, f"grafica-{name}"))
             charted.append(name)
     files = [
-        {"name": name, "role": role,
-         "url": source_url(page.class_id, name) if name in SOURCE_PAGES else ""}  # fmt: skip
+        {
+            "name": name,
+            "role": role,
+            "url": source_url(page.class_id, name) if name in SOURCE_PAGES else "",
+        }
         for name, role in page.files
     ]
     parameters = [
-        {"name": s.name, "kind": f"{s.type_name or '?'} ({SPANISH_TYPES.get(s.type_name, 'sin tipo')})",
-         "default": shown_default(s)}  # fmt: skip
+        {
+            "name": s.name,
+            "kind": f"{s.type_name or '?'} ({SPANISH_TYPES.get(s.type_name, 'sin tipo')})",
+            "default": shown_default(s),
+        }
         for s in page.parameters.specs
     ]
     return render(

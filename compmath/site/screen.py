@@ -19,26 +19,35 @@ def site_screen(result: BuildResult, out: str) -> list[Block]:
     if verified:
         blocks.append(
             para(
-                (f"{OK} {verified} de {count(len(found), 'clase verificada', 'clases verificadas')}"
-                 f" ({ran} {'ejecutada' if ran == 1 else 'ejecutadas'} ahora{reused})"
-                 f" · {seconds(result.verify_seconds)}", "green")  # fmt: skip
+                (
+                    f"{OK} {verified} de "
+                    f"{count(len(found), 'clase verificada', 'clases verificadas')}"
+                    f" ({ran} {'ejecutada' if ran == 1 else 'ejecutadas'} ahora{reused})"
+                    f" · {seconds(result.verify_seconds)}",
+                    "green",
+                )
             )
         )
     for stale in result.stale:
         blocks.append(
-            para((f"{BAD} {stale.class_id}: {stale.message or stale.outcome.label}", "red"),
-                 hang=4)  # fmt: skip
+            para((f"{BAD} {stale.class_id}: {stale.message or stale.outcome.label}", "red"), hang=4)
         )
     if result.stale and not result.published:
         first = result.stale[0].class_id.split("-")[0]
         return [
             *blocks,
             para(
-                (f"{count(len(result.stale), 'clase no coincide', 'clases no coinciden')} con su "
-                 "instantánea: la web no se ha escrito", "bold red")  # fmt: skip
+                (
+                    f"{count(len(result.stale), 'clase no coincide', 'clases no coinciden')}"
+                    " con su instantánea: la web no se ha escrito",
+                    "bold red",
+                )
             ),
-            line("siguiente: ", (f"compmath run {first}", "bold"),
-                 " (o publícala marcada como no verificada con --allow-stale)"),  # fmt: skip
+            line(
+                "siguiente: ",
+                (f"compmath run {first}", "bold"),
+                " (o publícala marcada como no verificada con --allow-stale)",
+            ),
         ]
     if result.stale:
         blocks.append(para(("publicadas como no verificadas (--allow-stale)", "yellow")))

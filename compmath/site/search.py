@@ -36,15 +36,23 @@ class Entry:
 def entry(url: str, title: str, summary: str, outputs: list[str], prose: str) -> Entry:
     """An index entry from a page's visible text (folded here once)."""
     words = dict.fromkeys(WORD.findall(fold(prose)))
-    return Entry(url, title, summary, fold(title), fold(summary), " ".join(outputs),
-                 " ".join(words))  # fmt: skip
+    return Entry(
+        url, title, summary, fold(title), fold(summary), " ".join(outputs), " ".join(words)
+    )
 
 
 def index_script(entries: list[Entry]) -> str:
     """The index as a classic script assigning one global, readable from file://."""
     rows = [
-        {"u": e.url, "t": e.title, "r": e.summary, "ft": e.titles, "fl": e.lemma,
-         "fo": e.outputs, "fp": e.prose}  # fmt: skip
+        {
+            "u": e.url,
+            "t": e.title,
+            "r": e.summary,
+            "ft": e.titles,
+            "fl": e.lemma,
+            "fo": e.outputs,
+            "fp": e.prose,
+        }
         for e in entries
     ]
     data = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
