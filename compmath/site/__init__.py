@@ -10,15 +10,15 @@ Math converter, chosen by what Chromium 156 shows for the course's own 106 formu
 `latex` of the 20 class.toml files), rendered side by side with Latin Modern Math and judged
 from screenshots:
 
-| converter                       | runs                  | broken | cosmetic                      |
-| ------------------------------- | --------------------- | ------ | ----------------------------- |
-| math-core 0.9 (PyPI, Rust wheel)| in process, ~0.1 ms   | 0      | padded parentheses around a   |
-|                                 | per formula           |        | matrix (334.4)                |
-| temml 0.13 (npm)                | one `node` call       | 1      | cases centred, not left       |
-|                                 |                       | (325.2 | (326.1, 335.3); loose spacing |
-|                                 |                       | \\widehat beside Var) | in sums' limits     |
-| latex2mathml 3.81 (PyPI)        | in process            | 10+    | spaces before "(" of every    |
-|                                 |                       | (argmax as "*argmax", limits at the side of max/min, \\widehat off, spacing of ⟺ lost) |
+| converter                 | runs                       | broken | cosmetic                     |
+| ------------------------- | -------------------------- | ------ | ---------------------------- |
+| math-core 0.9 (PyPI, Rust) | in process, ~0.1 ms each  | 0      | matrix parentheses padded    |
+| temml 0.13 (npm)          | one `node` call            | 1      | cases centred; loose limits  |
+| latex2mathml 3.81 (PyPI)  | in process                 | 10+    | a space before every "("     |
+
+temml's broken one: 325.2, `\\widehat{Var}` puts the hat beside the word. latex2mathml's:
+argmax as "*argmax", limits of max/min at the side, `\\widehat` off centre, the spacing of ⟺
+lost. math-core's cosmetic one: padded parentheses around the matrix of 334.4.
 
 Primes come out small and high with Latin Modern Math in all three. math-core is the only one
 that is both in process (the README's `pip install` is enough: no Node) and correct on every
