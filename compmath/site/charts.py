@@ -123,7 +123,7 @@ def _bars(values: tuple[float, ...]) -> tuple[str, int]:
     return "".join(parts), height
 
 
-def _heatmap(series: Series) -> tuple[str, int, str]:
+def _heatmap(series: Series) -> tuple[str, int, int, str]:
     rows, labels = series.rows, series.row_labels
     n_rows, n_cols = len(rows), len(rows[0])
     left = 12 + 7 * max(len(label) for label in labels)
@@ -173,7 +173,8 @@ def _heatmap(series: Series) -> tuple[str, int, str]:
         _text(lx + 16, top + len(palette) * box, shown(low), "start", 10),
     ]
     height = int(top + max(grid_h, len(palette) * box) + 8)
-    return "".join(parts), height, f"de {shown(min(flat))} a {shown(max(flat))}"
+    width = int(lx + 20 + 7 * max(len(shown(high)), len(shown(low))))  # as wide as drawn
+    return "".join(parts), width, height, f"de {shown(min(flat))} a {shown(max(flat))}"
 
 
 def _table(series: Series) -> str:
@@ -194,18 +195,19 @@ def chart_html(series: Series, ident: str) -> str:
     if series.vector:
         values = series.rows[0]
         body, height = _bars(values)
+        width = WIDTH
         kind = "barras" if len(values) <= BAR_LIMIT else "línea"
         label = (
             f"Gráfico de {kind} de {series.name}: {count(len(values), 'valor', 'valores')}, "
             f"de {shown(min(values))} a {shown(max(values))}"
         )
     else:
-        body, height, extent = _heatmap(series)
+        body, width, height, extent = _heatmap(series)
         size = f"{len(series.rows)} × {len(series.rows[0])}"
         label = f"Mapa de calor de {series.name}: {size}, {extent}"
     svg = (
-        f'<svg role="img" aria-labelledby="{ident}-t" viewBox="0 0 {WIDTH} {height}" '
-        f'width="{WIDTH}" height="{height}"><title id="{ident}-t">{escape(label)}</title>'
+        f'<svg role="img" aria-labelledby="{ident}-t" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}"><title id="{ident}-t">{escape(label)}</title>'
         f"{body}</svg>"
     )
     return (

@@ -26,4 +26,8 @@ def _parser() -> Any:
 
 def markdown_html(text: str) -> str:
     """Render a README section's Markdown to HTML (its `###` stay h3 under the page's h2)."""
-    return str(_parser().render(text))
+    html = str(_parser().render(text))
+    # a wide table scrolls inside its own box (focusable, for the keyboard) at 360 px
+    return html.replace("<table>", '<div class="tabla-ancha" tabindex="0"><table>').replace(
+        "</table>", "</table></div>"
+    )
