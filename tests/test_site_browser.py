@@ -2,7 +2,8 @@
 
 Needs `apt-get install chromium` (Playwright's own browser download does not work on these
 machines) and, for the validator and the accessibility checker, Java plus the npm packages
-vnu-jar and axe-core (`npm install -g vnu-jar axe-core`). Without them these tests skip saying
+vnu-jar and axe-core at the versions .ci/navegador locks
+(`npm ci --prefix .ci/navegador --ignore-scripts`). Without them these tests skip saying
 so; `.ci/run` installs them all and sets COMPMATH_REQUIRE_BROWSER=1, which turns a skip into a
 failure. Screenshots of class 323 go to $COMPMATH_ARTIFACTS/capturas (default artifacts/).
 """
@@ -30,7 +31,7 @@ REQUIRE = os.environ.get("COMPMATH_REQUIRE_BROWSER", "").strip() not in ("", "0"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--no-first-run"]  # fmt: skip
 CHROMIUM_HINT = "instala Chromium (apt-get install chromium) y pip install -e '.[test]'"
-NODE_HINT = "instala Java y npm install -g vnu-jar axe-core (o COMPMATH_NODE_MODULES=carpeta)"
+NODE_HINT = "instala Java y npm ci --prefix .ci/navegador --ignore-scripts"
 CLASS_323 = "clases/323-positional-encoding.html"
 
 
@@ -49,8 +50,8 @@ def chromium_path() -> str | None:
 
 
 def node_package(name: str, relative: str) -> Path | None:
-    """A file of an npm package: under COMPMATH_NODE_MODULES, else the global node_modules."""
-    roots = [os.environ.get("COMPMATH_NODE_MODULES", "")]
+    """A file of an npm package: under COMPMATH_NODE_MODULES, .ci/navegador or the global ones."""
+    roots = [os.environ.get("COMPMATH_NODE_MODULES", ""), str(REPO / ".ci/navegador/node_modules")]
     if shutil.which("npm"):
         found = subprocess.run(["npm", "root", "-g"], capture_output=True, text=True, check=False)
         roots.append(found.stdout.strip())
