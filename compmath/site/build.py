@@ -131,7 +131,7 @@ class Site:
         index = part_index(part)
         ids = {c.number: c.id for c in part.classes}
         rows = tuple(render.status_row(r, ids, self.found) for r in index.rows)
-        return render.part_view(index, part.meta, rows)
+        return render.PartView(index.number, index.heading, part.meta, rows)
 
     def part(self, part: PartInfo) -> str:
         return render.part_page(self.meta, self._part_view(part.number))
@@ -242,7 +242,7 @@ def build_site(
     old = _read_manifest(out)
     with ThreadPoolExecutor(1) as pool:
         early = pool.submit(make_changed, site.early_targets(), old, out)
-        found = verify(course, course.classes, jobs, timeout, memory, on_done)
+        found = verify(course, course.classes, site.digests, jobs, timeout, memory, on_done)
         verify_seconds = time.perf_counter() - started
         made = early.result()
     setup = [v for v in found.values() if v.outcome == Outcome.SETUP]

@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from compmath.course.index import ClassState, PartIndex
+from compmath.course.index import ClassState, IndexRow
 from compmath.course.params import SPANISH_TYPES
 from compmath.course.records import CourseMeta, PartMeta
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
@@ -97,7 +97,7 @@ class Row:
     css: str
 
 
-def status_row(row: Any, ids: dict[int, str], verifications: dict[str, Verification]) -> Row:
+def status_row(row: IndexRow, ids: dict[int, str], verifications: dict[str, Verification]) -> Row:
     """An index row with the verification status the build found for its class."""
     class_id = ids.get(row.number)
     if row.state == ClassState.PENDING or class_id is None:
@@ -129,10 +129,6 @@ class PartView:
     def facts(self) -> str:
         planned = f"{len(self.rows)} clases"
         return " · ".join(f for f in (self.meta.level, self.meta.duration, planned) if f)
-
-
-def part_view(index: PartIndex, meta: PartMeta, rows: tuple[Row, ...]) -> PartView:
-    return PartView(index.number, index.heading, meta, rows)
 
 
 def home_page(course: CourseMeta, parts: list[PartView], summary: str) -> str:

@@ -74,10 +74,9 @@ def class_files(cls: ClassInfo) -> list[Path]:
     return [*inside, cls.schema_path]
 
 
-def verdict_key(cls: ClassInfo) -> str:
-    return hashlib.sha256(
-        (code_fingerprint() + files_digest(class_files(cls))).encode()
-    ).hexdigest()
+def verdict_key(digest: str) -> str:
+    """The cache key of a verdict: compmath's code and the class's files (`digest`)."""
+    return hashlib.sha256((code_fingerprint() + digest).encode()).hexdigest()
 
 
 def _now() -> str:
@@ -91,14 +90,16 @@ def _from_report(report: LabReport) -> Verification:
 def verify(
     course: Course,
     classes: list[ClassInfo],
+    digests: dict[str, str],
     jobs: int,
     timeout: float,
     memory: int,
     on_done: Callable[[str], None] | None = None,
 ) -> dict[str, Verification]:
-    """Judge every class (from the cache when nothing it depends on changed), by class id."""
+    """Judge every class (from the cache when nothing it depends on changed), by class id;
+    `digests` are the hashes of each class's files (class_files)."""
     found: dict[str, Verification] = {}
-    keys = {cls.id: verdict_key(cls) for cls in classes}
+    keys = {cls.id: verdict_key(digests[cls.id]) for cls in classes}
     to_run = []
     for cls in classes:
         cached = read_json(f"web/{keys[cls.id]}.json")
