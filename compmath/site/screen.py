@@ -43,10 +43,11 @@ def site_screen(result: BuildResult, out: str) -> list[Block]:
                     "bold red",
                 )
             ),
-            line(
+            para(
                 "siguiente: ",
                 (f"compmath run {first}", "bold"),
                 " (o publícala marcada como no verificada con --allow-stale)",
+                hang=2,
             ),
         ]
     if result.stale:
