@@ -1,6 +1,6 @@
 """Measure DESIGN §9's ratios side by side in one run and print them beside their targets.
 
-Usage: python benchmarks/run.py [--repeat N]
+Usage: python benchmarks/run.py [--repeat N] [--quick]
 
 Every ratio compares two commands timed alternately in the same run (median of N), so machine
 load affects both sides alike. Peak memory is the largest single process of `compmath check`
@@ -114,6 +114,45 @@ def big_course(target: Path, parts: int = 45, per_part: int = 20) -> Path:
     return target
 
 
+def site_course(target: Path, parts: int, per_part: int = 20) -> Path:
+    """A generated course whose every class is a working copy of 323 (lab, page, snapshot and
+    schema), for timing `compmath site` as the course grows."""
+    big_course(target, parts, per_part)
+    source = ROOT / "classes" / PART / "323-positional-encoding"
+    schema = (ROOT / "schemas" / "323-positional-encoding.schema.json").read_bytes()
+    for class_dir in sorted(target.glob("classes/*/*-clase-*")):
+        for name in ("lab.py", "expected.json", "README.md"):
+            shutil.copyfile(source / name, class_dir / name)
+        (target / "schemas" / f"{class_dir.name}.schema.json").write_bytes(schema)
+    return target
+
+
+def site_builds(root: Path, work: Path, repeat: int) -> tuple[float, float, float]:
+    """Median times of `compmath check`, a first `compmath site` (no verdict remembered, empty
+    output folder) and a second one with nothing changed, taken alternately on `root`."""
+    cm = compmath_command()
+    cache = work / "cache"
+    env = {**os.environ, "COMPMATH_CACHE": str(cache)}
+    site = [*cm, "site", "--root", str(root), "--out", str(work / "web")]
+    checks, firsts, seconds = [], [], []
+    for i in range(repeat + 1):
+        checks.append(timed([*cm, "check", "--root", str(root)], env=env))
+        shutil.rmtree(cache / "web", ignore_errors=True)
+        shutil.rmtree(work / "web", ignore_errors=True)
+        firsts.append(timed(site, env=env))
+        seconds.append(timed(site, env=env))
+        if i == 0:  # a warm-up round: the OS caches the files and the wheels' code
+            checks, firsts, seconds = [], [], []
+    return statistics.median(checks), statistics.median(firsts), statistics.median(seconds)
+
+
+def first_build(root: Path, work: Path) -> float:
+    """The time of one `compmath site` with nothing remembered, on a generated course."""
+    env = {**os.environ, "COMPMATH_CACHE": str(work / "cache")}
+    command = [*compmath_command(), "site", "--root", str(root), "--out", str(work / "web")]
+    return timed(command, env=env)
+
+
 def peak_memory_mib(command: list[str]) -> float:
     """Largest resident set of any single process in the command's tree (Linux: KiB units)."""
     code = (
@@ -142,6 +181,9 @@ def byte_compile() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument(
+        "--quick", action="store_true", help="sin la web de 225 y 900 clases (un par de minutos)"
+    )
     args = parser.parse_args()
     byte_compile()
     cm = compmath_command()
@@ -209,6 +251,41 @@ def main() -> None:
             cold_t / warm_t <= 2,
         )
     )
+
+    with tempfile.TemporaryDirectory() as tmp:
+        check_t, first_t, second_t = site_builds(ROOT, Path(tmp), max(3, args.repeat // 2))
+    rows.append(
+        (
+            "compmath site (20 clases) ÷ compmath check",
+            first_t / check_t,
+            "<= 2",
+            f"{first_t:.3f} s / {check_t:.3f} s",
+            first_t / check_t <= 2,
+        )
+    )
+    rows.append(
+        (
+            "compmath site sin cambios ÷ primera",
+            second_t / first_t,
+            "<= 0.333",
+            f"{second_t:.3f} s / {first_t:.3f} s",
+            second_t / first_t <= 1 / 3,
+        )
+    )
+
+    if not args.quick:
+        with tempfile.TemporaryDirectory() as tmp:
+            small = first_build(site_course(Path(tmp) / "c225", 15), Path(tmp) / "w225")
+            large = first_build(site_course(Path(tmp) / "c900", 45), Path(tmp) / "w900")
+        rows.append(
+            (
+                "compmath site 900 clases ÷ 225 (lineal: 4)",
+                large / small,
+                "<= 5",
+                f"{large:.1f} s / {small:.1f} s",
+                large / small <= 5,
+            )
+        )
 
     peak = peak_memory_mib([*cm, "check"])
     rows.append(

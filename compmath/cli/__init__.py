@@ -6,6 +6,7 @@ from compmath.cli import (  # noqa: F401  (each registers its commands)
     labs,
     notebook,
     practice,
+    site,
 )
 from compmath.cli.common import app
 

@@ -1,0 +1,103 @@
+"""`compmath site`: the course as a static website, its numbers verified at build time."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from compmath.cli.common import (
+    DEFAULT_MEMORY_GIB,
+    DEFAULT_TIMEOUT,
+    ExitCode,
+    MemoryOption,
+    RootOption,
+    TimeoutOption,
+    app,
+    guard,
+    open_course,
+)
+from compmath.course.tree import Course
+from compmath.errors import CompmathError
+
+
+def build_once(
+    course: Course, out: Path, jobs: int, timeout: float, memory: float, allow_stale: bool
+) -> ExitCode:
+    """Build the site and print what happened; the exit code of the build."""
+    from compmath.present.output import emit, is_terminal
+    from compmath.site.build import build_site
+    from compmath.site.screen import site_screen
+
+    limit = int(memory * 1024**3)
+    if is_terminal(sys.stderr):
+        from compmath.present.output import colour_for
+        from compmath.present.terminal import spinner
+
+        with spinner(
+            sys.stderr, len(course.classes), "laboratorios", colour_for(sys.stderr)
+        ) as tick:
+            result = build_site(course, out, jobs, timeout, limit, allow_stale, on_done=tick)
+    else:
+        result = build_site(course, out, jobs, timeout, limit, allow_stale)
+    emit(site_screen(result, course.rel(out)))
+    return ExitCode.FAILED if result.stale and not allow_stale else ExitCode.OK
+
+
+@app.command("site")
+def site(
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="CARPETA",
+            help="Dónde escribir la web (por defecto _site/).",
+            show_default=False,
+        ),
+    ] = None,
+    serve: Annotated[
+        bool, typer.Option("--serve", help="Sirve la web en 127.0.0.1 y la rehace al cambiar.")
+    ] = False,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="Puerto de --serve.")
+    ] = 8000,
+    allow_stale: Annotated[
+        bool,
+        typer.Option(
+            "--allow-stale",
+            help="Publica también las clases que no coinciden con su "
+            "instantánea, marcadas como no verificadas.",
+        ),
+    ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="Laboratorios en paralelo.")
+    ] = os.cpu_count() or 1,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    memory: MemoryOption = DEFAULT_MEMORY_GIB,
+    root: RootOption = None,
+) -> None:
+    """Escribe la web del curso: cada número verificado al construirla, fórmulas en MathML."""
+    with guard():
+        course = open_course(root)
+        target = (out or course.root / "_site").resolve()
+        if target == course.root or (target / "classes").is_dir():
+            raise CompmathError(
+                f"--out {target} es la raíz de un curso; la web necesita su propia carpeta",
+                "prueba: compmath site --out _site",
+            )
+        code = build_once(course, target, jobs, timeout, memory, allow_stale)
+        if not serve or code != ExitCode.OK:
+            raise typer.Exit(code)
+        from compmath.site.serve import serve_forever
+
+        serve_forever(
+            course.root,
+            target,
+            port,
+            lambda: build_once(
+                open_course(course.root), target, jobs, timeout, memory, allow_stale
+            ),
+        )

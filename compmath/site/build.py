@@ -1,0 +1,264 @@
+"""`compmath site`: verify the course's numbers, then write its pages, each only when what it is
+made of changed (content-keyed: a manifest in the output folder holds each page's key)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from compmath.course.index import part_index
+from compmath.course.tree import ClassInfo, Course, PartInfo
+from compmath.errors import CompmathError
+from compmath.judging.report import Outcome
+from compmath.present.page import ClassPage, class_page
+from compmath.site import render
+from compmath.site.assets import asset_contents
+from compmath.site.search import Entry, entry, index_script
+from compmath.site.verify import Verification, class_files, code_fingerprint, files_digest, verify
+from compmath.wording import count
+
+MANIFEST = ".compmath-web.json"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What a build did: the verdicts, the pages it wrote or kept, and its timings."""
+
+    verifications: dict[str, Verification]
+    written: int = 0
+    kept: int = 0
+    removed: int = 0
+    verify_seconds: float = 0.0
+    write_seconds: float = 0.0
+    stale: list[Verification] = field(default_factory=list)
+
+    @property
+    def published(self) -> bool:
+        return self.written + self.kept > 0
+
+
+@dataclass(frozen=True)
+class Target:
+    """One file of the site: its path in the output folder, its key and how to make it."""
+
+    path: str
+    key: str
+    make: Callable[[], str | bytes]
+
+
+def _key(*pieces: str) -> str:
+    return hashlib.sha256("\0".join(pieces).encode()).hexdigest()
+
+
+class Site:
+    """The course being built: its pages' keys and, only when a page must be written, its HTML."""
+
+    def __init__(self, course: Course) -> None:
+        self.course = course
+        self.found: dict[str, Verification] = {}
+        self.meta = course.meta
+        self.classes = course.classes
+        self.digests = {c.id: files_digest(class_files(c)) for c in self.classes}
+        templates = files_digest(sorted(TEMPLATES.iterdir()))
+        shared = [course.meta_path, *(p.meta_path for p in course.parts)]
+        self.base = _key(
+            code_fingerprint(), templates, files_digest(shared), *(c.id for c in self.classes)
+        )
+        self._pages: dict[str, ClassPage] = {}
+
+    def page(self, cls: ClassInfo) -> ClassPage:
+        if cls.id not in self._pages:
+            self._pages[cls.id] = class_page(self.course, cls)
+        return self._pages[cls.id]
+
+    def verdict(self, class_id: str) -> str:
+        found = self.found[class_id]
+        return f"{found.outcome}\0{found.when}\0{found.message}"
+
+    def early_targets(self) -> Iterator[Target]:
+        """The files that do not depend on any verdict: made while the labs run."""
+        yield Target("buscar.html", self.base, partial(render.search_page, self.meta))
+        every_class = _key(self.base, *self.digests.values())
+        yield Target("assets/indice-busqueda.js", every_class, self.search_index)
+        for cls in self.classes:
+            for name in render.SOURCE_PAGES:
+                if (cls.path / name).exists():
+                    yield Target(
+                        render.source_url(cls.id, name),
+                        _key(self.base, self.digests[cls.id]),
+                        partial(self.source, cls, name),
+                    )
+        for path, data in asset_contents():
+            yield Target(path, hashlib.sha256(data).hexdigest(), partial(bytes, data))
+
+    def judged_targets(self, found: dict[str, Verification]) -> Iterator[Target]:
+        """The pages that show verdicts: the class pages, the parts and the home page."""
+        self.found = found
+        class_keys = {
+            c.id: _key(self.base, self.digests[c.id], self.verdict(c.id)) for c in self.classes
+        }
+        yield Target("index.html", _key(self.base, *class_keys.values()), self.home)
+        for part in self.course.parts:
+            key = _key(self.base, *(class_keys[c.id] for c in part.classes))
+            yield Target(render.part_url(part.number), key, partial(self.part, part))
+        for cls in self.classes:
+            yield Target(
+                render.class_url(cls.id), class_keys[cls.id], partial(self.class_html, cls)
+            )
+
+    def class_html(self, cls: ClassInfo) -> str:
+        page = self.page(cls)
+        try:
+            return render.class_html(page, self.meta, self.found[cls.id])
+        except render.FormulaError as exc:
+            raise CompmathError(
+                f"la fórmula {exc.index} de la clase {cls.id} no es LaTeX válido: {exc.reason}",
+                f"corrige su campo latex en {self.course.rel(cls.meta_path)} ({exc.latex})",
+            ) from None
+
+    def source(self, cls: ClassInfo, name: str) -> str:
+        text = (cls.path / name).read_text(encoding="utf-8")
+        return render.source_html(self.page(cls), self.meta, name, text)
+
+    def _part_view(self, part_number: int) -> render.PartView:
+        part = self.course.part(part_number)
+        index = part_index(part)
+        ids = {c.number: c.id for c in part.classes}
+        rows = tuple(render.status_row(r, ids, self.found) for r in index.rows)
+        return render.PartView(index.number, index.heading, part.meta, rows)
+
+    def part(self, part: PartInfo) -> str:
+        return render.part_page(self.meta, self._part_view(part.number))
+
+    def home(self) -> str:
+        parts = [self._part_view(p.number) for p in self.course.parts]
+        verified = [v for v in self.found.values() if v.verified]
+        summary = (
+            f"{len(verified)} de {count(len(self.found), 'clase', 'clases')} con los números "
+            "verificados: cada laboratorio se ejecutó y su salida coincide con su instantánea."
+        )
+        return render.home_page(self.meta, parts, summary)
+
+    def search_index(self) -> str:
+        entries: list[Entry] = []
+        for part in self.course.parts:
+            meta = part.meta
+            prose = " ".join((meta.guiding_idea, meta.error_to_avoid, meta.ai_connection))
+            title = f"Parte {part.number} — {meta.title}"
+            entries.append(entry(render.part_url(part.number), title, meta.guiding_idea, [], prose))
+        for cls in self.classes:
+            page = self.page(cls)
+            prose = " ".join(
+                (
+                    page.development,
+                    page.example,
+                    page.computes,
+                    page.uses,
+                    *page.common_errors,
+                    *(o.description for o in page.outputs),
+                )
+            )
+            entries.append(
+                entry(
+                    render.class_url(cls.id),
+                    f"{page.number} {page.title}",
+                    page.lemma,
+                    [o.name for o in page.outputs],
+                    prose,
+                )
+            )
+        return index_script(entries)
+
+
+def _read_manifest(out: Path) -> dict[str, str]:
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+Made = tuple[Target, "str | bytes | None"]  # None: kept, the file on disk has this key
+
+
+def make_changed(targets: Iterator[Target], old: dict[str, str], out: Path) -> list[Made]:
+    """Make the targets whose key differs from the previous build's (or whose file is gone)."""
+    return [
+        (t, None if old.get(t.path) == t.key and (out / t.path).exists() else t.make())
+        for t in targets
+    ]
+
+
+def _write(path: Path, content: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    tmp = path.with_name(f".{path.name}.compmath-tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+def write_site(made: list[Made], old: dict[str, str], out: Path) -> tuple[int, int, int]:
+    """Write what was made, keep the rest, remove the files of a previous build that are gone;
+    (written, kept, removed)."""
+    written = 0
+    for target, content in made:
+        if content is not None:
+            _write(out / target.path, content)
+            written += 1
+    current = {t.path: t.key for t, _ in made}
+    gone = old.keys() - current.keys()
+    for path in gone:
+        (out / path).unlink(missing_ok=True)
+    _write(out / MANIFEST, json.dumps(current, indent=1, sort_keys=True))
+    return written, len(made) - written, len(gone)
+
+
+def build_site(
+    course: Course,
+    out: Path,
+    jobs: int,
+    timeout: float,
+    memory: int,
+    allow_stale: bool = False,
+    on_done: Callable[[str], None] | None = None,
+) -> BuildResult:
+    """Verify every lab, then write the site; a stale lab stops the build before anything is
+    written, unless `allow_stale` (its page then says it is not verified).
+
+    While the labs run on the worker, this process (otherwise waiting for their replies) makes
+    the pages no verdict changes: the highlighted sources, the search index, the assets.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    course.require_unique()
+    started = time.perf_counter()
+    site = Site(course)
+    old = _read_manifest(out)
+    with ThreadPoolExecutor(1) as pool:
+        early = pool.submit(make_changed, site.early_targets(), old, out)
+        found = verify(course, course.classes, site.digests, jobs, timeout, memory, on_done)
+        verify_seconds = time.perf_counter() - started
+        made = early.result()
+    setup = [v for v in found.values() if v.outcome == Outcome.SETUP]
+    if setup:
+        raise CompmathError(f"la clase {setup[0].class_id}: {setup[0].message}", setup[0].hint)
+    stale = [v for v in found.values() if not v.verified]
+    if stale and not allow_stale:
+        return BuildResult(found, verify_seconds=verify_seconds, stale=stale)
+    made += make_changed(site.judged_targets(found), old, out)
+    written, kept, removed = write_site(made, old, out)
+    return BuildResult(
+        found,
+        written,
+        kept,
+        removed,
+        verify_seconds,
+        time.perf_counter() - started - verify_seconds,
+        stale,
+    )

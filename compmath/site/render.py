@@ -1,0 +1,228 @@
+"""The site's pages as HTML: the class page document, the parts and the home page, through the
+Jinja templates in templates/ (autoescaped; only MathML, prose, code and charts come in as HTML)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from compmath.course.index import ClassState, IndexRow
+from compmath.course.params import SPANISH_TYPES
+from compmath.course.records import CourseMeta, PartMeta
+from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
+from compmath.present.page_screen import neighbour_text
+from compmath.site.charts import chart_html, series_of
+from compmath.site.highlight import highlight_html
+from compmath.site.markdown import markdown_html
+from compmath.site.mathml import LatexError, to_mathml
+from compmath.site.verify import Verification
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+MONTHS = (
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+)
+SOURCE_PAGES = {"lab.py": "El laboratorio", "expected.json": "La instantánea de la salida"}
+
+
+class FormulaError(Exception):
+    """A class's formula whose LaTeX does not convert: which one, and why."""
+
+    def __init__(self, index: int, latex: str, reason: str) -> None:
+        super().__init__(reason)
+        self.index, self.latex, self.reason = index, latex, reason
+
+
+def class_url(class_id: str) -> str:
+    return f"clases/{class_id}.html"
+
+
+def source_url(class_id: str, name: str) -> str:
+    return f"clases/{class_id}/{name}.html"
+
+
+def part_url(number: int) -> str:
+    return f"parte-{number}.html"
+
+
+def spanish_date(iso: str) -> str:
+    """An ISO 8601 UTC time as a reader's date: 30 de noviembre de 2025, 05:50 UTC."""
+    day, _, time = iso.partition("T")
+    year, month, dd = day.split("-")
+    return f"{int(dd)} de {MONTHS[int(month) - 1]} de {year}, {time[:5]} UTC"
+
+
+@cache
+def environment() -> Any:
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    return Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render(template: str, depth: int, course: CourseMeta, **context: Any) -> str:
+    """Render a template for a page `depth` folders below the site's root."""
+    base = "../" * depth
+    return str(environment().get_template(template).render(base=base, course=course, **context))
+
+
+@dataclass(frozen=True)
+class Row:
+    """A class in a table of classes: its link (none while pending) and its status."""
+
+    number: int
+    title: str
+    level: str
+    duration: str
+    url: str
+    status: str
+    css: str
+
+
+def status_row(row: IndexRow, ids: dict[int, str], verifications: dict[str, Verification]) -> Row:
+    """An index row with the verification status the build found for its class."""
+    class_id = ids.get(row.number)
+    if row.state == ClassState.PENDING or class_id is None:
+        return Row(row.number, row.title, row.level, row.duration, "", "pendiente", "pendiente")
+    found = verifications.get(class_id)
+    if found is None or row.state != ClassState.READY:
+        status, css = str(row.state), "rota"
+    elif found.verified:
+        status, css = f"verificada ({found.when[:10]})", "verificada"
+    else:
+        status, css = "sin verificar", "no-verificada"
+    return Row(row.number, row.title, row.level, row.duration, class_url(class_id), status, css)
+
+
+@dataclass(frozen=True)
+class PartView:
+    """A part as the home page and its own page show it."""
+
+    number: int
+    heading: str
+    meta: PartMeta
+    rows: tuple[Row, ...]
+
+    @property
+    def url(self) -> str:
+        return part_url(self.number)
+
+    @property
+    def facts(self) -> str:
+        planned = f"{len(self.rows)} clases"
+        return " · ".join(f for f in (self.meta.level, self.meta.duration, planned) if f)
+
+
+def home_page(course: CourseMeta, parts: list[PartView], summary: str) -> str:
+    return render("home.html", 0, course, parts=parts, summary=summary)
+
+
+def part_page(course: CourseMeta, part: PartView) -> str:
+    return render("part.html", 0, course, part=part)
+
+
+def search_page(course: CourseMeta) -> str:
+    return render("search.html", 0, course)
+
+
+def _neighbour(link: Neighbour | None, arrow: str) -> dict[str, str]:
+    text = neighbour_text(link, arrow).strip("←→ ")
+    if link is None:
+        return {"label": text, "url": "index.html" if arrow == "←" else ""}
+    return {"label": text, "url": class_url(link.class_id) if link.in_course else ""}
+
+
+def formulas(page: ClassPage) -> list[dict[str, str]]:
+    """Each formula as MathML (its LaTeX form) or as its plain text; FormulaError on bad LaTeX."""
+    shown = []
+    for i, formula in enumerate(page.formulas, 1):
+        mathml = ""
+        if formula.latex:
+            try:
+                mathml = to_mathml(formula.latex)
+            except LatexError as exc:
+                raise FormulaError(i, formula.latex, str(exc)) from None
+        shown.append({"text": formula.text, "mathml": mathml})
+    return shown
+
+
+def class_html(page: ClassPage, course: CourseMeta, found: Verification) -> str:
+    """The class page: every section of the document, in the seed page's order."""
+    charts, charted = [], []
+    for name, value in (page.sample or {}).items():
+        series = series_of(name, value)
+        if series is not None:
+            charts.append(chart_html(series, f"grafica-{name}"))
+            charted.append(name)
+    files = [
+        {
+            "name": name,
+            "role": role,
+            "url": source_url(page.class_id, name) if name in SOURCE_PAGES else "",
+        }
+        for name, role in page.files
+    ]
+    parameters = [
+        {
+            "name": s.name,
+            "kind": f"{s.type_name or '?'} ({SPANISH_TYPES.get(s.type_name, 'sin tipo')})",
+            "default": shown_default(s),
+        }
+        for s in page.parameters.specs
+    ]
+    return render(
+        "class.html",
+        1,
+        course,
+        page=page,
+        url=class_url(page.class_id),
+        part_url=part_url(page.part.number),
+        verification=found,
+        verified_on=spanish_date(found.when),
+        formulas=formulas(page),
+        development=markdown_html(page.development) if page.development else "",
+        example=markdown_html(page.example) if page.example else "",
+        parameters=parameters,
+        sample=abridge(page.sample) if page.sample is not None else None,
+        snapshot_url=source_url(page.class_id, "expected.json"),
+        charts=charts,
+        charted=charted,
+        files=files,
+        previous=_neighbour(page.previous, "←"),
+        next=_neighbour(page.next, "→"),
+    )
+
+
+def source_html(page: ClassPage, course: CourseMeta, name: str, text: str) -> str:
+    """A class's file as a page of highlighted code."""
+    return render(
+        "source.html",
+        2,
+        course,
+        page=page,
+        name=name,
+        role=SOURCE_PAGES[name],
+        code=highlight_html(text, name),
+        lines=text.count("\n"),
+        url=source_url(page.class_id, name),
+        class_url=class_url(page.class_id),
+        part_url=part_url(page.part.number),
+    )

@@ -1,0 +1,236 @@
+"""`compmath site`: the course as a static website, numbers verified at build time (no browser
+here: tests/test_site_browser.py drives Chromium over the real course's site)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from compmath.course.tree import load_course
+from compmath.site.charts import chart_html, series_of
+from compmath.site.markdown import markdown_html
+from compmath.site.mathml import LatexError, to_mathml
+from compmath.site.search import entry, fold, index_script
+from tests.conftest import FAKE_PART, REPO
+
+README_901 = """# 901 — Un laboratorio que pasa
+
+## Desarrollo
+
+La mitad de $n$ es $\\frac{n}{2}$; cuesta $5 y $10 (eso es prosa). El símbolo «t </w>» es texto.
+
+## Ejemplo trabajado
+
+Con n = 4 sale 2.
+"""
+CLASS_901 = ("Fórmulas", "Desarrollo", "Ejemplo trabajado", "Qué calcula el laboratorio",
+             "Salidas del laboratorio (3)", "Muestra de la ejecución real", "Errores comunes",
+             "Dónde se usa", "Ideas de la parte", "Bibliografía de la clase",
+             "Archivos de la clase")  # fmt: skip
+
+
+def small_course(root: Path, keep: tuple[str, ...] = ("901-pasa",)) -> Path:
+    """The fake course with only the labs in `keep` (the rest of its plan stays, as pending)."""
+    part = root / "classes" / FAKE_PART
+    for folder in part.iterdir():
+        if folder.is_dir() and folder.name not in keep:
+            shutil.rmtree(folder)
+    (part / "901-pasa" / "README.md").write_text(README_901, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def course(fake_course: Path) -> Path:
+    return small_course(fake_course)
+
+
+def page_901(out: Path) -> str:
+    return (out / "clases" / "901-pasa.html").read_text(encoding="utf-8")
+
+
+def test_builds_every_page_of_a_course(cli, course: Path, tmp_path: Path) -> None:
+    out = tmp_path / "web"
+    result = cli("site", "--root", str(course), "--out", str(out))
+    assert result.code == 0, result.out + result.err
+    assert "1 de 1 clase verificada (1 ejecutada ahora)" in result.out
+    assert "Traceback" not in result.out + result.err
+    for name in ("index.html", "buscar.html", "parte-90.html", "clases/901-pasa.html",
+                 "clases/901-pasa/lab.py.html", "clases/901-pasa/expected.json.html",
+                 "assets/estilo.css", "assets/buscar.js", "assets/indice-busqueda.js",
+                 "assets/fonts/latinmodern-math.woff2"):  # fmt: skip
+        assert (out / name).is_file(), name
+    html = page_901(out)
+    assert '<html lang="es">' in html
+    headings = re.findall(r'<h2 id="[^"]+">([^<]+)</h2>', html)
+    assert headings == list(CLASS_901)  # every section, in the seed page's order
+    assert "Números verificados: el laboratorio se ejecutó el" in html
+    assert '<math display="block">' in html  # the formula's LaTeX, as MathML
+    assert "<mfrac><mi>n</mi><mn>2</mn></mfrac>" in html  # $…$ in the prose
+    assert "cuesta $5 y $10" in html and "«t &lt;/w&gt;»" in html
+    assert 'href="../parte-90.html"' in html and 'href="../index.html"' in html
+    assert 'href="../clases/901-pasa/lab.py.html"' in html
+    assert 'role="img"' in html and "Ver los datos como tabla" in html  # the vector's chart
+    assert not re.search(r'(src|href)="(https?:)?//', html.replace('href="https://doi.org/', ""))
+
+
+def test_part_and_home_pages_show_plan_and_status(cli, course: Path, tmp_path: Path) -> None:
+    out = tmp_path / "web"
+    assert cli("site", "--root", str(course), "--out", str(out)).code == 0
+    part = (out / "parte-90.html").read_text(encoding="utf-8")
+    assert "Un laboratorio que falla es un resultado" in part  # guiding idea
+    assert "Confiar en una instantánea" in part and "Ninguna: es el curso de prueba" in part
+    assert re.search(r"<td>909</td>\s*<td>Una clase aún sin escribir</td>", part)
+    assert part.count(">pendiente</td>") == 8  # 902-909 are planned without a folder here
+    home = (out / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"verificada \(\d{4}-\d\d-\d\d\)", home)
+    assert "1 de 1 clase con los números verificados" in home
+
+
+def test_a_stale_lab_fails_the_build_and_is_named(cli, fake_course: Path, tmp_path: Path) -> None:
+    course = small_course(fake_course, ("901-pasa", "904-deriva"))
+    out = tmp_path / "web"
+    result = cli("site", "--root", str(course), "--out", str(out))
+    assert result.code == 1
+    assert "904-deriva: 1 diferencia; la primera en salida.mitad" in result.out
+    assert "1 clase no coincide con su instantánea: la web no se ha escrito" in result.out
+    assert "--allow-stale" in result.out
+    assert not out.exists()
+
+    result = cli("site", "--root", str(course), "--out", str(out), "--allow-stale")
+    assert result.code == 0, result.out
+    assert "publicadas como no verificadas (--allow-stale)" in result.out
+    stale = (out / "clases" / "904-deriva.html").read_text(encoding="utf-8")
+    assert "Números sin verificar: 1 diferencia; la primera en salida.mitad" in stale
+    assert "Números verificados" in page_901(out)
+    assert "sin verificar" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_bad_latex_fails_naming_class_and_formula(cli, course: Path, tmp_path: Path) -> None:
+    meta = course / "classes" / FAKE_PART / "901-pasa" / "class.toml"
+    meta.write_text(meta.read_text().replace("\\cdot \\mathit{escala}", "\\frac{n}{"), "utf-8")
+    result = cli("site", "--root", str(course), "--out", str(tmp_path / "web"))
+    assert result.code == 2
+    assert "error: la fórmula 1 de la clase 901-pasa no es LaTeX válido" in result.err
+    assert "corrige su campo latex en classes/part-90-curso-de-prueba/901-pasa/class.toml" in (
+        result.err
+    )
+    assert "Traceback" not in result.err
+
+
+def test_second_build_is_content_keyed(cli, course: Path, tmp_path: Path) -> None:
+    out = tmp_path / "web"
+    assert cli("site", "--root", str(course), "--out", str(out)).code == 0
+    first = page_901(out)
+    again = cli("site", "--root", str(course), "--out", str(out))
+    assert "(0 ejecutadas ahora, 1 sin cambios desde su verificación)" in again.out
+    assert "0 archivos escritos" in again.out
+    assert page_901(out) == first  # the date shown is the run that verified it
+    readme = course / "classes" / FAKE_PART / "901-pasa" / "README.md"
+    readme.write_text(README_901.replace("Con n = 4 sale 2.", "Con n = 4 sale dos."), "utf-8")
+    changed = cli("site", "--root", str(course), "--out", str(out))
+    # the class's page and sources, the home, its part and the search index; not the assets
+    assert "(1 ejecutada ahora)" in changed.out
+    assert "6 archivos escritos" in changed.out, changed.out
+    assert "sale dos." in page_901(out)
+
+
+def test_refuses_to_write_into_the_course_root(cli, course: Path) -> None:
+    result = cli("site", "--root", str(course), "--out", str(course))
+    assert result.code == 2
+    assert "es la raíz de un curso" in result.err and "compmath site --out _site" in result.err
+
+
+def test_every_formula_of_the_course_is_mathml() -> None:
+    course = load_course(REPO)
+    formulas = [f for c in course.classes for f in c.meta.formulas]
+    assert len(formulas) >= 100 and all(f.latex for f in formulas)
+    for formula in formulas:
+        markup = to_mathml(formula.latex or "")
+        assert markup.startswith('<math display="block">') and markup.endswith("</math>")
+        assert "&ApplyFunction;" not in markup
+        # the Nu checker allows these on <mstyle> only
+        assert not re.search(r"<(?!mstyle|math)\w+[^>]* (displaystyle|scriptlevel)=", markup)
+
+
+def test_bad_latex_raises() -> None:
+    with pytest.raises(LatexError, match="closing"):
+        to_mathml("\\frac{a}{")
+
+
+def test_prose_dollars_and_html() -> None:
+    html = markdown_html("El precio es $5 y $10; $x^2$ sí. <b>no</b>")
+    assert "$5 y $10" in html and "<msup><mi>x</mi><mn>2</mn></msup>" in html
+    assert "&lt;b&gt;no&lt;/b&gt;" in html
+
+
+def test_charts_of_vectors_and_matrices() -> None:
+    assert series_of("x", 3.0) is None and series_of("x", [1, 2]) is None
+    assert series_of("x", {"a": 1, "b": 2}) is None  # a dict of scalars is no vector
+    assert series_of("x", [True, False, True]) is None
+    vector = series_of("v", [0.5, -1.0, 2.0])
+    assert vector is not None and vector.vector
+    html = chart_html(vector, "grafica-v")
+    assert '<svg role="img" aria-labelledby="grafica-v-t"' in html
+    assert "Gráfico de barras de v: 3 valores, de -1.0 a 2.0" in html
+    assert "<td>-1.0</td>" in html  # the data table, values as in the JSON
+    matrix = series_of("m", {"f0": [1, 2], "f1": [3, 4]})
+    assert matrix is not None and matrix.row_labels == ("f0", "f1")
+    assert "Mapa de calor de m: 2 × 2, de 1 a 4" in chart_html(matrix, "grafica-m")
+    line = series_of("l", [float(i) for i in range(100)])
+    assert line is not None and "<polyline" in chart_html(line, "grafica-l")
+
+
+def test_search_folds_accents_and_case() -> None:
+    assert fold("Codificación Posicional ÑANDÚ") == "codificacion posicional nandu"
+    found = entry("clases/x.html", "323 Codificación", "Lema", ["tamano"], "Árbol y árbol")
+    assert found.titles == "323 codificacion" and found.prose == "arbol y"
+    script = index_script([found])
+    assert script.startswith("window.COMPMATH_BUSQUEDA = [")
+    assert json.loads(script.split(" = ", 1)[1].rstrip(";\n"))[0]["u"] == "clases/x.html"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return str(response.read().decode("utf-8"))
+
+
+def test_serve_rebuilds_when_a_class_changes(course: Path, tmp_path: Path) -> None:
+    port = _free_port()
+    env = {**os.environ, "COMPMATH_CACHE": str(tmp_path / "cache"), "NO_COLOR": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "compmath.entry", "site", "--serve", "--port", str(port),
+         "--root", str(course), "--out", str(tmp_path / "web")],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/clases/901-pasa.html"
+    try:
+        assert server.stdout is not None
+        for text in server.stdout:  # the build's summary, then the address
+            if f"http://127.0.0.1:{port}/" in text:
+                break
+        assert "Un laboratorio que pasa" in _get(url)
+        meta = course / "classes" / FAKE_PART / "901-pasa" / "class.toml"
+        meta.write_text(meta.read_text().replace("Todo cuadra.", "Todo vuelve a cuadrar."), "utf-8")
+        deadline = time.monotonic() + 60
+        while "Todo vuelve a cuadrar." not in _get(url):
+            assert time.monotonic() < deadline, "la web no se rehízo en 60 s"
+            time.sleep(0.3)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

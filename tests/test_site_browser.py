@@ -1,0 +1,284 @@
+"""The real course's site in a real browser: Debian's Chromium driven by Playwright, headless.
+
+Needs `apt-get install chromium` (Playwright's own browser download does not work on these
+machines) and, for the validator and the accessibility checker, Java plus the npm packages
+vnu-jar and axe-core at the versions .ci/navegador locks
+(`npm ci --prefix .ci/navegador --ignore-scripts`). Without them these tests skip saying
+so; `.ci/run` installs them all and sets COMPMATH_REQUIRE_BROWSER=1, which turns a skip into a
+failure. Screenshots of class 323 go to $COMPMATH_ARTIFACTS/capturas (default artifacts/).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from compmath.course.tree import load_course
+from compmath.site.charts import series_of
+from tests.conftest import REPO
+
+REQUIRE = os.environ.get("COMPMATH_REQUIRE_BROWSER", "").strip() not in ("", "0")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run"]  # fmt: skip
+CHROMIUM_HINT = "instala Chromium (apt-get install chromium) y pip install -e '.[test]'"
+NODE_HINT = "instala Java y npm ci --prefix .ci/navegador --ignore-scripts"
+CLASS_323 = "clases/323-positional-encoding.html"
+
+
+def missing(reason: str) -> None:
+    """Skip for lack of a tool, or fail when CI asked for every browser test to run."""
+    if REQUIRE:
+        pytest.fail(f"COMPMATH_REQUIRE_BROWSER está definido y falta algo: {reason}")
+    pytest.skip(reason)
+
+
+def chromium_path() -> str | None:
+    explicit = os.environ.get("COMPMATH_CHROMIUM")
+    candidates = [explicit] if explicit else ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+    candidates += [shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")]
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
+def node_package(name: str, relative: str) -> Path | None:
+    """A file of an npm package: under COMPMATH_NODE_MODULES, .ci/navegador or the global ones."""
+    roots = [os.environ.get("COMPMATH_NODE_MODULES", ""), str(REPO / ".ci/navegador/node_modules")]
+    if shutil.which("npm"):
+        found = subprocess.run(["npm", "root", "-g"], capture_output=True, text=True, check=False)
+        roots.append(found.stdout.strip())
+    for root in filter(None, roots):
+        path = Path(root) / name / relative
+        if path.is_file():
+            return path
+    return None
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real course's site, built once (its labs verified) into a temporary folder."""
+    out = tmp_path_factory.mktemp("web")
+    env = {**os.environ, "COMPMATH_CACHE": str(tmp_path_factory.mktemp("cache")), "NO_COLOR": "1"}
+    env.pop("CI", None)
+    built = subprocess.run(
+        [sys.executable, "-m", "compmath.entry", "site", "--root", str(REPO), "--out", str(out)],
+        cwd=REPO, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stdout + built.stderr
+    return out
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = chromium_path()
+    if executable is None:
+        missing(f"no se encuentra Chromium: {CHROMIUM_HINT}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing(f"falta el paquete playwright: {CHROMIUM_HINT}")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def open_page(browser: Any, width: int = 1280, scheme: str = "light") -> Any:
+    return browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
+
+
+def test_every_page_loads_with_no_error_and_no_outside_request(browser: Any, site: Path) -> None:
+    problems: list[str] = []
+    page = open_page(browser)
+    page.on("console", lambda m: problems.append(f"consola: {m.text}") if m.type == "error" else 0)
+    page.on("pageerror", lambda e: problems.append(f"excepción: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"petición fallida: {r.url}"))
+    page.on("request", lambda r: r.url.startswith("file://") or problems.append(f"fuera: {r.url}"))
+    for path in pages(site):
+        page.goto(path.as_uri())
+        page.wait_for_load_state("load")
+    page.close()
+    assert len(pages(site)) >= 60 and problems == []
+
+
+def test_every_internal_link_resolves(site: Path) -> None:
+    broken = []
+    for path in pages(site):
+        html = path.read_text(encoding="utf-8")
+        for link in re.findall(r'(?:href|src|action)="([^"]+)"', html):
+            if re.match(r"(https?:|mailto:|data:)", link):
+                continue
+            parts = urlsplit(link)
+            target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+            if not target.is_file():
+                broken.append(f"{path.relative_to(site)} → {link}")
+            elif parts.fragment and f'id="{parts.fragment}"' not in target.read_text("utf-8"):
+                broken.append(f"{path.relative_to(site)} → {link} (sin ese id)")
+    assert broken == []
+
+
+def test_every_formula_is_mathml_with_a_box(browser: Any, site: Path) -> None:
+    page = open_page(browser)
+    for cls in load_course(REPO).classes:
+        page.goto((site / f"clases/{cls.id}.html").as_uri())
+        boxes = page.eval_on_selector_all(
+            ".formula math",
+            "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height] })",
+        )
+        expected = sum(1 for f in cls.meta.formulas if f.latex)
+        assert len(boxes) == expected > 0, cls.id
+        assert all(w > 0 and h > 0 for w, h in boxes), cls.id
+    page.close()
+
+
+def test_every_chart_is_present(browser: Any, site: Path) -> None:
+    page = open_page(browser)
+    total = 0
+    for cls in load_course(REPO).classes:
+        snapshot = json.loads(cls.snapshot.read_text(encoding="utf-8"))
+        expected = [k for k, v in snapshot.items() if series_of(k, v) is not None]
+        page.goto((site / f"clases/{cls.id}.html").as_uri())
+        drawn = page.eval_on_selector_all(
+            ".grafica svg[role=img]",
+            "els => els.map(e => [e.closest('.grafica').id, e.getBoundingClientRect().height,"
+            " e.querySelector('title').textContent])",
+        )
+        assert [d[0] for d in drawn] == [f"grafica-{k}" for k in expected], cls.id
+        assert all(height > 0 and title for _, height, title in drawn), cls.id
+        total += len(drawn)
+    page.close()
+    assert total >= 30  # 38 today
+
+
+def test_search_works_from_file_without_accents(browser: Any, site: Path) -> None:
+    page = open_page(browser)
+    page.goto((site / "buscar.html").as_uri() + "?q=codificacion")
+    page.wait_for_selector("#resultados li")
+    found = page.eval_on_selector_all("#resultados li a", "els => els.map(e => e.textContent)")
+    assert "323 Positional encoding" in found
+    # from any page's header: the form leads to the search page, which finds the class
+    page.goto((site / CLASS_323).as_uri())
+    page.fill("#q-cabecera", "LAPLACIANO Normalizado")
+    page.press("#q-cabecera", "Enter")
+    page.wait_for_selector("#resultados li")
+    assert page.url.split("?")[1] == "q=LAPLACIANO+Normalizado"
+    first = page.eval_on_selector("#resultados li a", "e => e.textContent")
+    assert first.startswith("335 ")
+    assert "páginas encontradas" in page.inner_text("#resumen")
+    page.close()
+
+
+CONTRAST = """els => els.map(e => {
+  const rgb = c => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let bg = e, back = 'rgba(0, 0, 0, 0)';
+  while (bg && (back = getComputedStyle(bg).backgroundColor) === 'rgba(0, 0, 0, 0)') {
+    bg = bg.parentElement; }
+  const a = lum(rgb(getComputedStyle(e).color)), b = lum(rgb(back));
+  return [e.tagName + '.' + e.className, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), b];
+})"""
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_text_keeps_its_contrast(browser: Any, site: Path, scheme: str) -> None:
+    page = open_page(browser, scheme=scheme)
+    page.goto((site / CLASS_323).as_uri())
+    measured = page.eval_on_selector_all(
+        "p, a, h1, h2, li, dt, dd, figcaption, code, math, td, th, summary, text", CONTRAST
+    )
+    page.close()
+    assert len(measured) > 100
+    weak = [(name, round(ratio, 2)) for name, ratio, _ in measured if ratio < 4.5]
+    assert weak == []
+    background = measured[0][2]
+    assert background < 0.05 if scheme == "dark" else background > 0.9
+
+
+def test_readable_from_360_to_1440_px(browser: Any, site: Path) -> None:
+    narrow = open_page(browser, width=360)
+    for path in [site / "index.html", site / "parte-16.html", *sorted(site.glob("clases/*.html"))]:
+        narrow.goto(path.as_uri())
+        assert narrow.evaluate("document.documentElement.scrollWidth") <= 360, path.name
+    narrow.close()
+    wide = open_page(browser, width=1440)
+    wide.goto((site / CLASS_323).as_uri())
+    measure = wide.evaluate("document.querySelector('#desarrollo + p').getBoundingClientRect().width")
+    assert 500 < measure < 800  # a line of prose stays readable on a wide screen
+    wide.close()
+
+
+def test_keyboard_and_print(browser: Any, site: Path) -> None:
+    page = open_page(browser)
+    page.goto((site / CLASS_323).as_uri())
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Saltar al contenido"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "contenido"
+    page.emulate_media(media="print")
+    assert page.eval_on_selector(".buscador", "e => getComputedStyle(e).display") == "none"
+    page.close()
+
+
+def test_screenshots_of_323(browser: Any, site: Path) -> None:
+    folder = Path(os.environ.get("COMPMATH_ARTIFACTS") or REPO / "artifacts") / "capturas"
+    folder.mkdir(parents=True, exist_ok=True)
+    for width in (1280, 390):
+        for scheme, word in (("light", "claro"), ("dark", "oscuro")):
+            page = open_page(browser, width, scheme)
+            page.goto((site / CLASS_323).as_uri())
+            target = folder / f"323-{width}-{word}.png"
+            page.screenshot(path=str(target), full_page=True)
+            page.close()
+            assert target.stat().st_size > 20_000
+
+
+def test_no_serious_accessibility_violation(browser: Any, site: Path) -> None:
+    axe = node_package("axe-core", "axe.min.js")
+    if axe is None:
+        missing(f"falta axe-core: {NODE_HINT}")
+    source = axe.read_text(encoding="utf-8")
+    found = []
+    # every page once (about 1 s each); dark and mobile on one page of each template
+    some = {"index.html", "buscar.html", "parte-16.html", CLASS_323,
+            "clases/323-positional-encoding/lab.py.html"}  # fmt: skip
+    for width, scheme in ((1280, "light"), (1280, "dark"), (390, "light"), (390, "dark")):
+        page = open_page(browser, width, scheme)
+        for path in pages(site):
+            if (width, scheme) != (1280, "light") and str(path.relative_to(site)) not in some:
+                continue
+            page.goto(path.as_uri())
+            page.add_script_tag(content=source)
+            result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+            found += [
+                f"{path.relative_to(site)} ({width} px, {scheme}): {v['id']} ({v['impact']})"
+                for v in result["violations"]
+                if v["impact"] in ("serious", "critical")
+            ]
+        page.close()
+    assert found == []
+
+
+def test_valid_html_for_the_nu_checker(site: Path) -> None:
+    vnu = node_package("vnu-jar", "build/dist/vnu.jar")
+    java = shutil.which("java")
+    if vnu is None or java is None:
+        missing(f"falta el Nu HTML Checker (vnu.jar) o Java: {NODE_HINT}")
+    checked = subprocess.run(
+        [java, "-jar", str(vnu), "--errors-only", "--skip-non-html", str(site)],
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert checked.returncode == 0 and checked.stderr.strip() == "", checked.stderr[:3000]
