@@ -84,7 +84,8 @@ def wrap_words(text: str, width: int) -> list[str]:
 
 @dataclass(frozen=True)
 class Line:
-    """One line printed as it is (never wrapped): headings, marks, short notes."""
+    """One line printed as it is: headings, marks, short notes, code. Only when it is wider than
+    the screen does it wrap at spaces, its continuations indented two more than its own start."""
 
     segments: tuple[Segment, ...]
 
@@ -285,12 +286,25 @@ def command_lines(command: Command, width: int | None) -> list[str]:
     return lines
 
 
+def _fit_line(styled: StyledLine, width: int | None) -> list[StyledLine]:
+    """A line as it is when it fits; else wrapped, keeping its leading indentation."""
+    if width is None or sum(cell_width(text) for text, _ in styled) <= width:
+        return [styled]
+    segments = [(text, style) for text, style in styled if text]
+    if not segments:
+        return [styled]
+    first, style = segments[0]
+    indent = len(first) - len(first.lstrip(" "))
+    segments[0] = (first[indent:], style)
+    return _wrap_segments(segments, width, min(indent, width // 2), 2)
+
+
 def lay_out(blocks: Sequence[Block], width: int | None, colour: bool = False) -> list[StyledLine]:
     """Every block as styled lines for `width` columns (None: a pipe, nothing is wrapped)."""
     out: list[StyledLine] = []
     for block in blocks:
         if isinstance(block, Line):
-            out.append(list(block.segments))
+            out += _fit_line(list(block.segments), width)
         elif isinstance(block, Para):
             if width is None:
                 out.append(
@@ -304,8 +318,8 @@ def lay_out(blocks: Sequence[Block], width: int | None, colour: bool = False) ->
             out += [[(text, block.style)] for text in command_lines(block, width)]
         elif isinstance(block, Table):
             out += _table_lines(block, width)
-        else:
-            out += block.draw(width, colour)
+        else:  # a chart fits by construction; what does not (a notice) wraps
+            out += [piece for drawn in block.draw(width, colour) for piece in _fit_line(drawn, width)]
     return out
 
 
