@@ -6,13 +6,21 @@ from typing import Annotated
 
 import typer
 
-from compmath.cli.common import ExitCode, RootOption, app, guard, in_ci, open_course
+from compmath.cli.common import (
+    ClassArgument,
+    ExitCode,
+    RootOption,
+    command,
+    guard,
+    in_ci,
+    open_course,
+)
 from compmath.errors import CompmathError
 
 
-@app.command("show")
+@command("show")
 def show(
-    name: Annotated[str, typer.Argument(metavar="CLASE", help="Número, id, slug o ruta.")],
+    name: ClassArgument,
     root: RootOption = None,
 ) -> None:
     """Muestra la página de una clase: fórmulas, desarrollo, salidas, bibliografía y enlaces."""
@@ -27,12 +35,14 @@ def show(
     emit(page_blocks(page))
 
 
-@app.command("new")
+@command("new")
 def new(
     number: Annotated[str, typer.Argument(metavar="NUMERO", help="Tres cifras, p. ej. 341.")],
     slug: Annotated[str, typer.Argument(metavar="SLUG", help="Minúsculas, cifras y guiones.")],
-    title: Annotated[str, typer.Option("--title", help="Título de la clase.")],
-    part: Annotated[int | None, typer.Option("--part", help="Parte a la que pertenece.")] = None,
+    title: Annotated[str, typer.Option("--title", metavar="TÍTULO", help="Título de la clase.")],
+    part: Annotated[
+        int | None, typer.Option("--part", metavar="N", help="Parte a la que pertenece.")
+    ] = None,
     root: RootOption = None,
 ) -> None:
     """Crea una clase (lab.py, class.toml, README.md y esquema) y la añade al plan de su parte."""
@@ -59,7 +69,7 @@ def new(
     )
 
 
-@app.command("lint")
+@command("lint")
 def lint(root: RootOption = None) -> None:
     """Comprueba la integridad del curso: archivos, metadatos, esquemas, plan, números y DOI."""
     with guard():

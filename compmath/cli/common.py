@@ -6,11 +6,14 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import IntEnum
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from compmath.cli.completion import complete_class
+from compmath.cli.help import SpanishCommand, SpanishGroup
 from compmath.course.params import ParamError
 from compmath.course.tree import ClassInfo, Course, find_root, load_course
 from compmath.errors import CompmathError
@@ -29,13 +32,25 @@ class ExitCode(IntEnum):
 
 app = typer.Typer(
     name="compmath",
+    cls=SpanishGroup,
     help="Ejecuta los laboratorios del curso de matemática computacional.",
-    add_completion=False,
+    add_completion=False,  # cli/toplevel.py adds Spanish --install-completion/--show-completion
     no_args_is_help=True,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+command = partial(app.command, cls=SpanishCommand)  # every command's help is Spanish too
 
+ClassArgument = Annotated[
+    str,
+    typer.Argument(metavar="CLASE", help="Número, id, slug o ruta.", autocompletion=complete_class),
+]
+ClassesArgument = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="[CLASE]...", help="Clases (por defecto, todas).", autocompletion=complete_class
+    ),
+]
 RootOption = Annotated[
     Path | None,
     typer.Option(
@@ -45,13 +60,17 @@ RootOption = Annotated[
     ),
 ]
 TimeoutOption = Annotated[
-    float, typer.Option("--timeout", min=0.1, help="Segundos máximos por laboratorio.")
+    float,
+    typer.Option(
+        "--timeout", min=0.1, metavar="SEGUNDOS", help="Segundos máximos por laboratorio."
+    ),
 ]
 MemoryOption = Annotated[
     float,
     typer.Option(
         "--memory",
         min=0.1,
+        metavar="GIB",
         help="Límite de memoria (espacio de direcciones) por laboratorio, en GiB.",
     ),
 ]

@@ -7,17 +7,15 @@ from typing import Annotated
 
 import typer
 
-from compmath.cli.common import ExitCode, RootOption, app, guard, open_course
+from compmath.cli.common import ClassesArgument, ExitCode, RootOption, command, guard, open_course
 from compmath.errors import CompmathError
 
 FORMATS = ("tabla", "markdown", "json")
 
 
-@app.command("diff")
+@command("diff")
 def diff(
-    names: Annotated[
-        list[str] | None, typer.Argument(metavar="[CLASE]...", help="Clases (por defecto, todas).")
-    ] = None,
+    names: ClassesArgument = None,
     base: Annotated[
         str, typer.Option("--base", metavar="REV", help="Revisión de git con la que comparar.")
     ] = "HEAD",

@@ -13,12 +13,14 @@ import typer
 from compmath.cli.common import (
     DEFAULT_MEMORY_GIB,
     DEFAULT_TIMEOUT,
+    ClassArgument,
+    ClassesArgument,
     ExitCode,
     JsonOption,
     MemoryOption,
     RootOption,
     TimeoutOption,
-    app,
+    command,
     guard,
     header_for,
     in_ci,
@@ -38,9 +40,11 @@ def exit_code(reports: list[LabReport]) -> ExitCode:
     return ExitCode.OK if all(r.passed for r in reports) else ExitCode.FAILED
 
 
-@app.command("list")
+@command("list")
 def list_classes(
-    part: Annotated[int | None, typer.Option("--part", help="Solo esta parte.")] = None,
+    part: Annotated[
+        int | None, typer.Option("--part", metavar="N", help="Solo esta parte.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Imprime el índice en JSON.")] = False,
     root: RootOption = None,
 ) -> None:
@@ -60,9 +64,9 @@ def list_classes(
     emit(list_screen(index))
 
 
-@app.command("run")
+@command("run")
 def run_class(
-    name: Annotated[str, typer.Argument(metavar="CLASE", help="Número, id, slug o ruta.")],
+    name: ClassArgument,
     assignments: Annotated[
         list[str] | None,
         typer.Option("--set", metavar="NOMBRE=VALOR", help="Cambia un parámetro del laboratorio."),
@@ -119,14 +123,22 @@ def _cases(course: Course, classes: list[ClassInfo], timeout: float, memory: flo
     return [prepare(course, cls, {}, timeout, int(memory * 1024**3)) for cls in classes]
 
 
-@app.command("check")
+@command("check")
 def check(
-    names: Annotated[
-        list[str] | None, typer.Argument(metavar="[CLASE]...", help="Clases (por defecto, todas).")
+    names: ClassesArgument = None,
+    part: Annotated[
+        int | None, typer.Option("--part", metavar="N", help="Solo esta parte.")
     ] = None,
-    part: Annotated[int | None, typer.Option("--part", help="Solo esta parte.")] = None,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Laboratorios en paralelo.")
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            show_default="uno por núcleo",
+            help="Laboratorios en paralelo.",
+        ),
     ] = os.cpu_count() or 1,
     as_json: JsonOption = False,
     junit_xml: Annotated[
@@ -173,9 +185,9 @@ def check(
     raise typer.Exit(exit_code(reports))
 
 
-@app.command("update")
+@command("update")
 def update(
-    names: Annotated[list[str] | None, typer.Argument(metavar="[CLASE]...")] = None,
+    names: ClassesArgument = None,
     all_classes: Annotated[bool, typer.Option("--all", help="Todas las clases.")] = False,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,

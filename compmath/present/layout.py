@@ -135,6 +135,7 @@ class Table:
     indent: int = 0
     gap: int = 2
     head_style: str = "bold"
+    head: bool = True  # False: rows only (a list of names and what they do)
 
 
 @dataclass(frozen=True)
@@ -217,7 +218,10 @@ def _column_widths(table: Table, width: int | None) -> list[int]:
     """Natural widths, then the widest flexible column shrinks one step at a time until the
     table fits (or every flexible column is at its minimum)."""
     widths = [
-        max([cell_width(c.head)] + [cell_width(row[i].text) for row in table.rows])
+        max(
+            [cell_width(c.head) if table.head else 0]
+            + [cell_width(row[i].text) for row in table.rows]
+        )
         for i, c in enumerate(table.columns)
     ]
     if width is None:
@@ -236,7 +240,7 @@ def _table_lines(table: Table, width: int | None) -> list[StyledLine]:
     widths = _column_widths(table, width)
     heads = tuple(Cell(c.head, table.head_style) for c in table.columns)
     out: list[StyledLine] = []
-    for row in (heads, *table.rows):
+    for row in (heads, *table.rows) if table.head else table.rows:
         pieces = [
             _fit_cell(cell.text, column, w) for cell, column, w in zip(row, table.columns, widths)
         ]
@@ -319,7 +323,9 @@ def lay_out(blocks: Sequence[Block], width: int | None, colour: bool = False) ->
         elif isinstance(block, Table):
             out += _table_lines(block, width)
         else:  # a chart fits by construction; what does not (a notice) wraps
-            out += [piece for drawn in block.draw(width, colour) for piece in _fit_line(drawn, width)]
+            out += [
+                piece for drawn in block.draw(width, colour) for piece in _fit_line(drawn, width)
+            ]
     return out
 
 
