@@ -9,6 +9,7 @@ import typer
 from compmath.cli.common import (
     ClassArgument,
     ExitCode,
+    PlainOption,
     RootOption,
     command,
     guard,
@@ -16,23 +17,31 @@ from compmath.cli.common import (
     open_course,
 )
 from compmath.errors import CompmathError
+from compmath.present.output import choose_colour
 
 
 @command("show")
 def show(
     name: ClassArgument,
+    plain: PlainOption = False,
+    no_pager: Annotated[
+        bool, typer.Option("--no-pager", help="Sin paginador ($PAGER o less) en un terminal.")
+    ] = False,
     root: RootOption = None,
 ) -> None:
     """Muestra la página de una clase: fórmulas, desarrollo, salidas, bibliografía y enlaces."""
+    if plain:
+        choose_colour(False)
     with guard():
         from compmath.present.page import class_page
 
         course = open_course(root)
         page = class_page(course, course.resolve(name))
     from compmath.present.output import emit
+    from compmath.present.output import page as paged
     from compmath.present.page_screen import page_blocks
 
-    emit(page_blocks(page))
+    (emit if no_pager else paged)(page_blocks(page))
 
 
 @command("new")

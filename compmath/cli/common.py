@@ -74,6 +74,10 @@ MemoryOption = Annotated[
         help="Límite de memoria (espacio de direcciones) por laboratorio, en GiB.",
     ),
 ]
+PlainOption = Annotated[
+    bool,
+    typer.Option("--plain", help="Texto plano: sin color ni gráficos, también en un terminal."),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Imprime el informe en JSON.")]
 DEFAULT_MEMORY_GIB = DEFAULT_MEMORY / 1024**3
 __all__ = ["DEFAULT_MEMORY_GIB", "DEFAULT_TIMEOUT"]

@@ -18,6 +18,7 @@ from compmath.cli.common import (
     ExitCode,
     JsonOption,
     MemoryOption,
+    PlainOption,
     RootOption,
     TimeoutOption,
     command,
@@ -26,12 +27,15 @@ from compmath.cli.common import (
     in_ci,
     open_course,
 )
+from compmath.cli.interrupt import activity
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.execution.scheduler import run_one
 from compmath.judging.batch import judge_all, preload
 from compmath.judging.judge import Case, judge, parse_params, prepare, setup_report
 from compmath.judging.report import LabReport, Outcome
+from compmath.present.output import choose_colour, waiting
+from compmath.wording import count
 
 
 def exit_code(reports: list[LabReport]) -> ExitCode:
@@ -74,15 +78,15 @@ def run_class(
     as_json: JsonOption = False,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,
-    plain: Annotated[
-        bool, typer.Option("--plain", help="Sin gráficos (mapas de calor, barras).")
-    ] = False,
+    plain: PlainOption = False,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Todas las diferencias.")
     ] = False,
     root: RootOption = None,
 ) -> None:
     """Ejecuta un laboratorio, valida su salida y la compara con su instantánea."""
+    if plain:
+        choose_colour(False)
     with guard():
         course = open_course(root)
         cls = course.resolve(name)
@@ -94,7 +98,10 @@ def run_class(
         if case.problem is not None:
             report = setup_report(case)
         else:  # while the lab runs, load what judging and showing it will need
-            report = judge(case, run_one(case.request, meanwhile=lambda: preload(as_json)))
+            what = f"el laboratorio {cls.number}, «{cls.title}»"
+            with activity(what, "no se escribió nada"), waiting(what, not as_json):
+                reply = run_one(case.request, meanwhile=lambda: preload(as_json))
+            report = judge(case, reply)
         elapsed = time.perf_counter() - started
         if report.outcome == Outcome.SETUP and not as_json:
             raise CompmathError(report.message, report.hint)
@@ -147,11 +154,14 @@ def check(
     ] = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,
+    plain: PlainOption = False,
     root: RootOption = None,
 ) -> None:
     """Ejecuta y comprueba todos los laboratorios elegidos; pensado para CI."""
     from compmath.present.output import is_terminal
 
+    if plain:
+        choose_colour(False)
     with guard():
         course = open_course(root)
         classes = course.select(names or [], part)
@@ -159,15 +169,24 @@ def check(
             raise CompmathError("no hay clases que comprobar", "prueba: compmath list")
         cases = _cases(course, classes, timeout, memory)
         started = time.perf_counter()
-        if is_terminal(sys.stderr) and not as_json:
-            from compmath.present.output import colour_for
-            from compmath.present.terminal import spinner
+        runnable = sum(c.runnable for c in cases)
+        live = is_terminal(sys.stderr) and not as_json  # a spinner, and a count for Ctrl-C
+        what = f"la comprobación de {count(len(cases), 'clase', 'clases')}"
+        with activity(what, "no se escribió nada", runnable if live else 0) as doing:
+            if live:
+                from compmath.present.output import colour_for
+                from compmath.present.terminal import spinner
 
-            runnable = sum(c.runnable for c in cases)
-            with spinner(sys.stderr, runnable, "laboratorios", colour_for(sys.stderr)) as advance:
-                reports = judge_all(cases, jobs, on_done=advance)
-        else:
-            reports = judge_all(cases, jobs)
+                colour = colour_for(sys.stderr)
+                with spinner(sys.stderr, runnable, "laboratorios", colour) as advance:
+
+                    def done(key: str) -> None:
+                        advance(key)
+                        doing.advance()
+
+                    reports = judge_all(cases, jobs, on_done=done)
+            else:
+                reports = judge_all(cases, jobs)
         elapsed = time.perf_counter() - started
         if junit_xml:
             from compmath.present.junit import write_junit
@@ -211,7 +230,9 @@ def update(
         course = open_course(root)
         classes = course.select([] if all_classes else (names or []))
         cases = _cases(course, classes, timeout, memory)
-        reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
+        what = f"la ejecución de {count(len(cases), 'laboratorio', 'laboratorios')}"
+        with activity(what, "aún no se escribió ninguna instantánea"):
+            reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
     failed: list[LabReport] = []
     unwritable = False
     for cls, report in zip(classes, reports):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from compmath.course.index import ClassState, PartIndex
@@ -189,7 +191,9 @@ def details(
                 para(("qué hacer: ", "bold"), _schema_hint(report, *files), indent=2, hang=2)
             )
     if report.traceback:
-        blocks.append(line(("Traza del laboratorio:", "bold red")))
+        stopped = report.outcome == Outcome.TIMEOUT
+        title = "Dónde estaba el laboratorio al detenerse:" if stopped else "Traza del laboratorio:"
+        blocks.append(line((title, "bold red")))
         blocks += [line((text, "red")) for text in report.traceback.rstrip().splitlines()]
     for name, text, size in (
         ("stdout", report.stdout, report.stdout_bytes),
@@ -203,6 +207,24 @@ def details(
         if size > len(text.encode("utf-8")) or len(lines) > STREAM_LINES:
             blocks.append(line(("  │ … (recortado)", "dim")))
     return blocks
+
+
+def stopped_at(report: LabReport) -> str:
+    """Where a timed-out lab was stopped, from the stack in its reply: `lab.py, línea 8, en run`
+    (the innermost frame); "" when the reply carries none."""
+    if report.outcome != Outcome.TIMEOUT:
+        return ""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', report.traceback)
+    if not frames:
+        return ""
+    path, number, function = frames[-1]
+    return f"{PurePath(path).name}, línea {number}, en {function}"
+
+
+def failure_text(report: LabReport) -> str:
+    """Why a lab failed, in one sentence: its message, and where a timed-out lab was."""
+    where = stopped_at(report)
+    return f"{report.full_message} · estaba en {where}" if where else report.full_message
 
 
 def summary(report: LabReport) -> Para:
@@ -227,7 +249,7 @@ def summary(report: LabReport) -> Para:
         style = "bold red"
     else:
         label = report.outcome.label
-        body = f"{label}: {report.full_message}" if report.message else label
+        body = f"{label}: {failure_text(report)}" if report.message else label
         style = "bold red"
     return Para(((f"{body} · {seconds(report.duration)}", style),), hang=2)
 
@@ -280,7 +302,7 @@ def check_screen(reports: list[LabReport], elapsed: float) -> list[Block]:
     for r in reports:
         if r.passed:
             continue
-        blocks.append(para((f"{r.number}: {r.full_message}", "red"), indent=2, hang=4))
+        blocks.append(para((f"{r.number}: {failure_text(r)}", "red"), indent=2, hang=4))
         blocks += [para(f"{BAD} {difference_text(d)}", indent=4, hang=2) for d in r.differences[:3]]
         if len(r.differences) > 3:
             blocks.append(para(f"… y {len(r.differences) - 3} más", indent=4))
