@@ -23,6 +23,10 @@ def diff(
         str, typer.Option("--format", metavar="FORMATO", help="tabla, markdown o json.")
     ] = "tabla",
     as_json: Annotated[bool, typer.Option("--json", help="Imprime el resultado en JSON.")] = False,
+    every: Annotated[
+        bool,
+        typer.Option("--all", help="Cada elemento que cambió, no solo el peor de cada salida."),
+    ] = False,
     fail_on_change: Annotated[
         bool,
         typer.Option("--fail-on-change", help="Sale con 1 si algún cambio supera la tolerancia."),
@@ -44,14 +48,14 @@ def diff(
     if fmt == "json":
         from compmath.judging.encode import dumps
 
-        sys.stdout.write(dumps(result.to_dict()))
+        sys.stdout.write(dumps(result.to_dict(elements=every)))
     elif fmt == "markdown":
         from compmath.present.diff_screen import markdown
 
-        sys.stdout.write(markdown(result))
+        sys.stdout.write(markdown(result, every))
     else:
         from compmath.present.diff_screen import diff_screen
         from compmath.present.output import emit, width_for
 
-        emit(diff_screen(result, width_for(sys.stdout)))
+        emit(diff_screen(result, width_for(sys.stdout), every))
     raise typer.Exit(ExitCode.FAILED if fail_on_change and result.real else ExitCode.OK)
