@@ -10,7 +10,7 @@ import pytest
 from compmath.judging.report import LabReport, Outcome
 from compmath.present.charts import heat_colour, matrix_rows, slices, vector
 from compmath.present.layout import lay_out, plain_text
-from compmath.present.screens import Header, run_screen
+from compmath.present.run_screen import Header, run_screen
 from compmath.present.terminal import write_styled
 
 INFO = Header(950, "Mapa", 90, "inicial", 1, 1, "1 hora")

@@ -18,7 +18,7 @@ from compmath.course.params import ParamError
 from compmath.course.tree import ClassInfo, Course, find_root, load_course
 from compmath.errors import CompmathError
 from compmath.execution.protocol import DEFAULT_MEMORY, DEFAULT_TIMEOUT
-from compmath.present.screens import Header
+from compmath.present.run_screen import Header
 
 
 class ExitCode(IntEnum):

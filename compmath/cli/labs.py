@@ -111,7 +111,7 @@ def run_class(
         sys.stdout.write(report_document([report], elapsed))
         raise typer.Exit(exit_code([report]))
     from compmath.present.output import emit, width_for
-    from compmath.present.screens import run_screen
+    from compmath.present.run_screen import run_screen
 
     files = (course.rel(cls.schema_path), course.rel(cls.meta_path))
     screen = run_screen(
