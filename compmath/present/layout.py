@@ -20,6 +20,12 @@ StyledLine = list[Segment]
 ELLIPSIS = "…"
 # Where a line may break: after a space, except before a unit (a measure stays whole: 0,5 s).
 BREAK = re.compile(r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w]))")
+# A command quoted in prose stays on one line: `compmath update 341`, `compmath run 323 -v`,
+# `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders).
+PROSE_COMMAND = re.compile(
+    r"\bcompmath(?: [a-z]+)(?: (?:-{1,2}[\w=.-]+|\d[\w.-]*|[A-Z][A-Z_=]*\b))*"
+)
+KEEP = "\u00a0"  # a space that is not a break, while wrapping
 
 
 def cell_width(text: str) -> int:
@@ -170,6 +176,7 @@ def _wrap_segments(
     """Word-wrap styled text, keeping each piece's style."""
     words: list[Segment] = []
     for text, style in segments:
+        text = PROSE_COMMAND.sub(lambda m: m.group().replace(" ", KEEP), text)
         words += [(w, style) for w in BREAK.split(text) if w]
     lines: list[StyledLine] = []
     current: StyledLine = [(" " * indent, "")] if indent else []
@@ -185,13 +192,13 @@ def _wrap_segments(
         while used + size > limit and size > 1 and limit - used > 1:
             room = limit - used
             head = word[:room]
-            current.append((head, style))
+            current.append((head.replace(KEEP, " "), style))
             lines.append(current)
             word = word[room:]
             size = cell_width(word.rstrip())
             pad = indent + hang
             current, used = ([(" " * pad, "")] if pad else []), pad
-        current.append((word, style))
+        current.append((word.replace(KEEP, " "), style))
         used += cell_width(word)
     _trim(current)
     lines.append(current)
