@@ -104,7 +104,7 @@ def test_failing_cells_are_marked() -> None:
     diffs = compare(bad.expected, bad.outputs, Tolerance())
     bad = LabReport(**{**bad.__dict__, "differences": diffs})
     out = plain_text(lay_out(run_screen(bad, INFO, 100), 100))
-    assert "4.0✗" in out and "1 celda(s) fuera de tolerancia" in out
+    assert "4.0✗" in out and "1 celda fuera de tolerancia" in out
 
 
 def test_cli_run_never_draws_on_a_pipe(cli, make_lab, monkeypatch) -> None:

@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from compmath.present.layout import Chart, StyledLine, cell_width
+from compmath.wording import count
 
 VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
 SHADES = " ░▒▓█"
@@ -135,7 +136,8 @@ def heatmap_lines(
     scale.append((" máx " + json.dumps(high), "dim"))
     out.append(scale)
     if marked:
-        out.append([(f"✗ {len(marked)} celda(s) fuera de tolerancia", "red")])
+        cells = count(len(marked), "celda fuera de tolerancia", "celdas fuera de tolerancia")
+        out.append([(f"✗ {cells}", "red")])
     return out
 
 
