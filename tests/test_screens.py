@@ -12,7 +12,7 @@ import pytest
 from compmath.cli import labs
 from compmath.judging.report import LabReport, Outcome
 from compmath.present import output
-from compmath.present.layout import Table, Cell, Column, lay_out, line, para, plain_text
+from compmath.present.layout import Cell, Column, Table, lay_out, line, para, plain_text
 from compmath.present.run_screen import Header, run_screen
 from compmath.present.screens import check_screen
 from tests.conftest import FAKE_PART, REPO, SIMPLE_SCHEMA
