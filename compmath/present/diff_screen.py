@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compmath.authoring.snapchanges import ClassStatus, OutputChange, SnapshotDiff, relative
-from compmath.judging.encode import compact
 from compmath.present.layout import BLANK, Block, Cell, Column, Table, cell_width, line, para
+from compmath.present.run_screen import value_text
 from compmath.wording import count, percent
 
 OK, BAD = "✓", "✗"
@@ -57,8 +57,8 @@ def _element_rows(label: str, change: OutputChange) -> list[Row]:
                 change.name,
                 "",
                 d.path,
-                compact(d.expected, 30),
-                compact(d.obtained, 30),
+                value_text(d.expected, 30),
+                value_text(d.obtained, 30),
                 "" if d.abs_error is None else _number(d.abs_error),
                 "" if relative_change is None else percent(relative_change),
                 _verdict(not d.within, d.tolerance),
@@ -87,8 +87,8 @@ def diff_rows(diff: SnapshotDiff, elements: bool = False) -> list[Row]:
                     o.name,
                     o.kind.label + (f": {o.detail}" if o.detail else ""),
                     o.path,
-                    "" if o.kind == "nueva" else compact(o.before, 30),
-                    "" if o.kind == "eliminada" else compact(o.after, 30),
+                    "" if o.kind == "nueva" else value_text(o.before, 30),
+                    "" if o.kind == "eliminada" else value_text(o.after, 30),
                     "" if o.abs_change is None else _number(o.abs_change),
                     "" if o.rel_change is None else percent(o.rel_change),
                     _verdict(o.real, o.tolerance),

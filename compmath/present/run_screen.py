@@ -3,6 +3,7 @@ with what to edit, the lab's traceback and streams, and the closing line."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -87,6 +88,29 @@ def _rows(report: LabReport) -> Iterator[tuple[str, str, Any, Any, bool, bool]]:
                 )
 
 
+def value_text(value: Any, limit: int, count: bool = True) -> str:
+    """A value as in the canonical JSON, on one line; a long list or dict is cut between its
+    items, never inside a number: `[0.841471, 0.540302, … (8)`."""
+    if not isinstance(value, (list, dict)) or len(encode_line(value)) <= limit:
+        return compact(value, limit, count)
+    items = (
+        [encode_line(v) for v in value]
+        if isinstance(value, list)
+        else [f"{encode_line(k)}: {encode_line(v)}" for k, v in value.items()]
+    )
+    tail = f"… ({len(value)})" if count else "…"
+    shown = "[" if isinstance(value, list) else "{"
+    for item in items:
+        if len(shown) + len(item) + 2 + len(tail) > limit and len(shown) > 1:
+            break
+        shown += item + ", "
+    return shown + tail
+
+
+def encode_line(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
 def _value(value: Any, missing: bool, budget: int) -> Cell:
     if missing:
         return Cell("—", "dim")
@@ -94,7 +118,7 @@ def _value(value: Any, missing: bool, budget: int) -> Cell:
         return Cell("")
     if isinstance(value, bool):
         return Cell(OK, "green") if value else Cell(BAD, "red")
-    return Cell(compact(value, budget))
+    return Cell(value_text(value, budget))
 
 
 def outputs_table(report: LabReport, width: int | None) -> Table:
@@ -126,7 +150,7 @@ def outputs_table(report: LabReport, width: int | None) -> Table:
 
 def difference_text(d: Difference) -> str:
     """One difference as `diff` words it: path, expected, obtained, Δ, %, tolerance."""
-    expected, obtained = compact(d.expected, 30, count=False), compact(d.obtained, 30, count=False)
+    expected, obtained = value_text(d.expected, 30, False), value_text(d.obtained, 30, False)
     if d.kind == DifferenceKind.EXTRA:
         return f"{d.path}: obtenido {obtained} · no está en la instantánea"
     if d.kind == DifferenceKind.MISSING:
