@@ -78,9 +78,11 @@ def _heat_style(t: float) -> str:
     return f"{ink} on rgb({r},{g},{b})"
 
 
-def _text(x: float, digits: int = 0) -> str:
+def _text(x: float, digits: int | None = 0) -> str:
     """A cell's label: the value as in the JSON (3 significant digits past MAX_CELL), or with
-    `digits` significant digits when the full labels do not fit."""
+    `digits` significant digits when the full labels do not fit, or none at all (None)."""
+    if digits is None:
+        return ""
     text = json.dumps(x)
     if digits:
         return f"{x:.{digits}g}"
@@ -110,11 +112,15 @@ def heatmap_lines(
     `marked` (row, column) carry ✗."""
     label = min(max(cell_width(k) for k, _ in rows), 12)
     columns = len(rows[0][1])
-    # Exact labels, else shorter ones (the table keeps the values), else a narrower shade.
-    for digits, shade in ((0, 2), (3, 2), (2, 2), (2, 1)):
-        shade = 0 if colour else shade
+    # Exact labels, else shorter ones (the table keeps the values), else a narrower shade, else
+    # the colours (or shades) and the marks alone.
+    options: tuple[tuple[int | None, int], ...] = ((0, 2), (3, 2), (2, 2), (2, 1), (None, 2))
+    for digits, shade in options:
+        shade = 0 if colour or digits is None else shade
         texts = [[_text(x, digits) for x in r] for _, r in rows]
         cell = max(len(t) for row in texts for t in row) + (2 if marked else 1)
+        if digits is None:  # a coloured cell, or a pair of shades, with room for its ✗
+            cell = 3 if colour else 4
         needed = label + 1 + columns * (cell + shade)
         if width is None or needed <= width:
             break
@@ -129,12 +135,15 @@ def heatmap_lines(
         for j, (x, text) in enumerate(zip(row, row_texts)):
             t = (x - low) / span if span else 0.5
             mark = "✗" if (i, j) in marked else ""
-            body = (text + mark).rjust(cell)
+            level = SHADES[min(int(t * (len(SHADES) - 1) + 0.5), len(SHADES) - 1)]
+            if digits is None:
+                body = f" {mark or ' '} " if colour else f"{level * 2}{mark or ' '} "
+            else:
+                body = (level * shade if not colour else "") + (text + mark).rjust(cell)
             if colour:
                 line.append((body, _heat_style(t) + (" bold" if mark else "")))
             else:
-                level = SHADES[min(int(t * (len(SHADES) - 1) + 0.5), len(SHADES) - 1)]
-                line.append((level * shade + body, "bold red" if mark else ""))
+                line.append((body, "bold red" if mark else ""))
         out.append(line)
     scale: StyledLine = [("escala: mín " + json.dumps(low) + " ", "dim")]
     if colour:
