@@ -18,9 +18,9 @@ from typing import Literal
 Segment = tuple[str, str]  # (text, Rich style name or "")
 StyledLine = list[Segment]
 ELLIPSIS = "…"
-# Where a line may break: after a space, except before a unit (a measure stays whole: 0,5 s)
-# or before the length that ends a shortened value (`… (8)`).
-BREAK = re.compile(r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w])|\(\d+\))")
+# Where a line may break: after a space, except before a unit (a measure stays whole: 0,5 s),
+# before the length that ends a shortened value (`… (8)`) or before a closing arrow.
+BREAK = re.compile(r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w])|\(\d+\)|→)")
 # A command quoted in prose stays on one line: `compmath update 341`, `compmath run 323 -v`,
 # `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders).
 PROSE_COMMAND = re.compile(
