@@ -146,3 +146,12 @@ def test_long_lines_wrap_keeping_their_indent_and_commands_stay_whole() -> None:
 def test_a_table_without_headings() -> None:
     table = Table((Column("a"), Column("b")), ((Cell("uno"), Cell("dos")),), head=False)
     assert text([table]) == "uno  dos\n"
+
+
+def test_a_path_longer_than_the_line_breaks_after_a_slash_and_loses_nothing() -> None:
+    path = "classes/part-16-matematica-de-transformers-modelos-generativos/323-positional-encoding/expected.json"
+    for width in (30, 60, 80):
+        lines = text([para(f"· sin cambios: {path}", hang=4)], width).splitlines()
+        assert all(len(ln) <= width for ln in lines)
+        assert "".join(ln.strip() for ln in lines).endswith(path)
+        assert all(ln.rstrip()[-1] in "/-:" for ln in lines[:-1])

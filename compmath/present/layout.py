@@ -192,10 +192,11 @@ def _wrap_segments(
             current, used = ([(" " * pad, "")] if pad else []), pad
         while used + size > limit and size > 1 and limit - used > 1:
             room = limit - used
-            head = word[:room]
+            cut = max(word.rfind("/", 0, room), word.rfind("-", 0, room)) + 1
+            head = word[: cut if cut > room // 3 else room]  # a path breaks after a / or -
             current.append((head.replace(KEEP, " "), style))
             lines.append(current)
-            word = word[room:]
+            word = word[len(head) :]
             size = cell_width(word.rstrip())
             pad = indent + hang
             current, used = ([(" " * pad, "")] if pad else []), pad
