@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from compmath.authoring.snapchanges import relative
 from compmath.judging.compare import Difference, DifferenceKind
 from compmath.judging.encode import compact
 from compmath.judging.report import LabReport, Outcome, order_text
@@ -157,9 +158,8 @@ def difference_text(d: Difference) -> str:
         return f"{d.path}: esperado {expected} · falta en la salida"
     if d.kind == DifferenceKind.VALUE and d.abs_error is not None and d.tolerance is not None:
         detail = f"Δ {d.abs_error:.3g}"
-        numeric = isinstance(d.expected, (int, float)) and not isinstance(d.expected, bool)
-        if numeric and d.expected:
-            detail += f" ({percent(d.abs_error / abs(d.expected))})"
+        if (fraction := relative(d)) is not None:
+            detail += f" ({percent(fraction)})"
         detail += f" > tolerancia {d.tolerance:.3g}"
     else:
         detail = {
