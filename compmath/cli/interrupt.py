@@ -34,7 +34,13 @@ def activity(what: str, note: str = "", labs: int = 0) -> Iterator[Activity]:
     recorded for `interrupted` to tell."""
     doing = Activity(what, note, labs)
     _current.append(doing)
-    yield doing
+    try:
+        yield doing
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        _current.remove(doing)
+        raise
     _current.remove(doing)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TextIO
 
-from compmath.present.layout import Block, Para, lay_out, line, plain_text
+from compmath.present.layout import Block, Para, StyledLine, lay_out, line, plain_text
 from compmath.wording import seconds
 
 _choice: bool | None = None
@@ -64,7 +64,10 @@ def emit(blocks: Sequence[Block], stream: TextIO | None = None) -> None:
     """Lay out and print a screen: styled through Rich when colour is on, plain text otherwise."""
     target = stream or sys.stdout
     colour = colour_for(target)
-    lines = lay_out(blocks, width_for(target), colour)
+    _write(lay_out(blocks, width_for(target), colour), target, colour)
+
+
+def _write(lines: list[StyledLine], target: TextIO, colour: bool) -> None:
     if colour:
         from compmath.present.terminal import write_styled
 
@@ -89,19 +92,13 @@ def page(blocks: Sequence[Block]) -> None:
     colour = colour_for(target)
     lines = lay_out(blocks, width_for(target), colour)
     if pager is None or len(lines) < shutil.get_terminal_size().lines:
-        emit(blocks, target)
+        _write(lines, target, colour)
         return
-    if colour:
-        from io import StringIO
+    from io import StringIO
 
-        from compmath.present.terminal import write_styled
-
-        buffer = StringIO()
-        write_styled(lines, buffer)
-        text = buffer.getvalue()
-    else:
-        text = plain_text(lines)
-    _through(pager, text)
+    buffer = StringIO()
+    _write(lines, buffer, colour)
+    _through(pager, buffer.getvalue())
 
 
 def _through(command: str, text: str) -> None:
