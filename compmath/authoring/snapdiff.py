@@ -17,6 +17,7 @@ from compmath.authoring.snapchanges import (
     short,
 )
 from compmath.authoring.snaprev import at_revision, git_toplevel, resolve_revision, snapshots_at
+from compmath.course.records import Tolerance
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.judging.compare import Difference, DifferenceKind, compare, key_order_differs
@@ -44,7 +45,7 @@ def _at(value: Any, path: str) -> Any:
 
 
 def _values_within_lengths(
-    diffs: list[Difference], before: Any, after: Any, tol: Any
+    diffs: list[Difference], before: Any, after: Any, tol: Tolerance
 ) -> list[Difference]:
     """The value changes hidden behind a change of length: compare() stops at a list that grew
     or shrank; here its common elements are compared too, so a list that gains an element AND
@@ -119,7 +120,7 @@ def _value_change(name: str, before: Any, values: list[Difference]) -> OutputCha
 
 
 def _output_changes(
-    name: str, before: Any, after: Any, diffs: list[Difference], tol: Any
+    name: str, before: Any, after: Any, diffs: list[Difference], tol: Tolerance
 ) -> list[OutputChange]:
     """How one output moved: its change of type or shape, its change of values, or both."""
     structural = [d for d in diffs if d.kind != DifferenceKind.VALUE]
