@@ -22,36 +22,56 @@ def _warm_start(argv: list[str]) -> None:
     prestart(1)
 
 
+def _interrupted(args: list[str]) -> int:
+    """Say what Ctrl-C interrupted; the exit code of an interruption."""
+    from compmath.cli.interrupt import interrupted
+    from compmath.present.layout import line, para
+    from compmath.present.output import emit
+
+    what, hint = interrupted(args)
+    emit([para(("interrumpido: ", "bold yellow"), what, hang=2), line(hint)], sys.stderr)
+    return 130
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     args = sys.argv[1:] if argv is None else argv
     _warm_start(args)
     import typer
 
-    from compmath.cli import app
+    from compmath.cli import app, completion
+    from compmath.present.output import choose_colour
 
+    choose_colour(None)  # --color/--no-color of this call only (tests call main() in turn)
+    if completion.requested():
+        completion.prepare()
     try:
         result = app(args=args, prog_name="compmath", standalone_mode=False)
     except typer.Exit as exc:
-        return int(exc.exit_code)
+        result = exc.exit_code
+    except SystemExit as exc:  # the shell's completion request ends this way
+        return exc.code if isinstance(exc.code, int) else 0
     except (typer.Abort, KeyboardInterrupt):
-        from compmath.present.output import emit_error
-
-        emit_error("interrumpido", "vuelve a lanzar la orden")
-        return 130
+        return _interrupted(args)
     except Exception as exc:  # the parser's usage errors (click's classes, vendored or not)
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            ctx = getattr(exc, "ctx", None)
-            sys.stdout.write((ctx.get_help() if ctx else "") + "\n")
-            return 0
         if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
             raise
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            from compmath.cli.help import show_help
+
+            show_help(exc.ctx)  # type: ignore[attr-defined]
+            return 0
         from compmath.cli.usage import spanish_usage_error
         from compmath.present.output import emit_error
 
-        message, hint = spanish_usage_error(exc)
-        emit_error(message, hint)
+        words = [a for a in args if not a.startswith("-")]
+        names = {c.name for c in app.registered_commands}
+        typed = words[0] if words and words[0] in names else ""
+        message, suggestions, hint = spanish_usage_error(exc, typed)
+        emit_error(message, hint, suggestions)
         return 2
+    if result == 130:  # Typer catches Ctrl-C inside a command and returns its exit code, 130
+        return _interrupted(args)
     return int(result or 0)
 
 

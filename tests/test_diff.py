@@ -274,3 +274,32 @@ def test_narrow_terminal_prints_lines_instead_of_a_table(cli, repo: Path, monkey
     assert "✗ mitad: cambia el valor" in out
     assert "salida.mitad: 2.0 → 2.5 · Δ 0.5 · 25 % · real (> tol 3e-06)" in out
     assert "veredicto" not in out
+
+
+def test_a_change_of_shape_and_of_values_are_both_reported(cli, repo: Path) -> None:
+    """An output that gains an element AND moves its values: the values are not lost."""
+    edit(repo, "901-pasa", set_key("vector", [0.5, 0.833333, 1.166667, 1.5, 9.0]))
+    shape, values = by_class(as_json(cli, repo))[901]["salidas"]
+    assert (shape["salida"], shape["cambio"], shape["detalle"]) == ("vector", "forma", "longitud 4 → 5")
+    assert (values["salida"], values["cambio"]) == ("vector", "valor")
+    assert values["elementos_cambiados"] == 4 and values["fuera_de_tolerancia"] == 4
+    assert values["ruta"] == "salida.vector[0]" and values["cambio_absoluto"] == 0.5
+    out = cli("diff", "--root", str(repo)).out
+    assert "cambia la forma: longitud 4 → 5" in out and "cambia el valor: 4 de 4 elementos cambian" in out
+
+
+def test_all_lists_every_changed_element(cli, repo: Path, monkeypatch) -> None:
+    edit(repo, "901-pasa", set_key("vector", [0.0000001, 0.333333, 0.9, 1.5]))
+    document = as_json(cli, repo, "--all")
+    Draft202012Validator(DIFF_SCHEMA).validate(document)
+    (change,) = by_class(document)[901]["salidas"]
+    assert [(e["ruta"], e["real"]) for e in change["elementos"]] == [
+        ("salida.vector[0]", False), ("salida.vector[2]", True), ("salida.vector[3]", True)]
+    assert "elementos" not in by_class(as_json(cli, repo))[901]["salidas"][0]
+    for width in ("70", "200"):
+        monkeypatch.setenv("COLUMNS", width)
+        out = cli("diff", "--root", str(repo), "--all").out
+        assert "salida.vector[0]" in out and "salida.vector[2]" in out and "salida.vector[3]" in out
+        assert "salida.vector[1]" not in out
+    markdown = cli("diff", "--root", str(repo), "--all", "--format", "markdown").out
+    assert markdown.count("`salida.vector[") == 3

@@ -10,7 +10,7 @@ import pytest
 from compmath.judging.report import LabReport, Outcome
 from compmath.present.charts import heat_colour, matrix_rows, slices, vector
 from compmath.present.layout import lay_out, plain_text
-from compmath.present.screens import Header, run_screen
+from compmath.present.run_screen import Header, run_screen
 from compmath.present.terminal import write_styled
 
 INFO = Header(950, "Mapa", 90, "inicial", 1, 1, "1 hora")
@@ -85,9 +85,18 @@ def test_no_chart_with_plain_or_on_a_pipe(setting: dict) -> None:
 
 
 def test_too_wide_matrix_says_so() -> None:
-    out = screen(width=60, outputs={"m": [[1.0] * 12, [0.0] * 12]})
+    out = screen(width=60, outputs={"m": [[1.0] * 30, [0.0] * 30]})
     assert "escala:" not in out
     assert "el mapa de calor de «m» necesita" in out and "hay 60" in out
+
+
+def test_a_tight_matrix_gets_shorter_labels_before_giving_up() -> None:
+    m = [[0.841471, -0.416147, 0.0011, 0.999944] * 2 for _ in range(3)]
+    wide = screen(width=120, outputs={"m": m})
+    assert "0.841471" in wide.split("m (3×8)")[1]
+    narrow = screen(width=70, outputs={"m": m})
+    drawn = narrow.split("m (3×8)")[1].split("escala")[0]
+    assert "0.84" in drawn and "-0.42" in drawn and "0.841471" not in drawn
 
 
 def test_vector_gets_a_bar_row_and_a_tensor_one_map_per_slice() -> None:
@@ -104,7 +113,11 @@ def test_failing_cells_are_marked() -> None:
     diffs = compare(bad.expected, bad.outputs, Tolerance())
     bad = LabReport(**{**bad.__dict__, "differences": diffs})
     out = plain_text(lay_out(run_screen(bad, INFO, 100), 100))
-    assert "4.0✗" in out and "1 celda(s) fuera de tolerancia" in out
+    assert "4.0✗" in out and "1 celda fuera de tolerancia" in out
+    named = LabReport(**{**bad.__dict__, "outputs": {"m": {"a": [1.0, 2.0], "b": [3.0, 4.0]}},
+                         "differences": compare({"m": {"a": [1.0, 2.0], "b": [3.0, 4.5]}},
+                                                {"m": {"a": [1.0, 2.0], "b": [3.0, 4.0]}}, Tolerance())})
+    assert "4.0✗" in plain_text(lay_out(run_screen(named, INFO, 100), 100))
 
 
 def test_cli_run_never_draws_on_a_pipe(cli, make_lab, monkeypatch) -> None:

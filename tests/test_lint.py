@@ -137,6 +137,10 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
                         "falta additionalProperties: false"),
     "carpeta_mal_nombrada": (_touch(f"classes/{FAKE_PART}/91-corto/lab.py"), "91-corto: carpeta con nombre que no es NNN-slug"),
     "esquema_huerfano": (_touch("schemas/977-nadie.schema.json", "{}"), "977-nadie.schema.json: no hay carpeta de clase"),
+    "salida_sin_declarar": (_replace(f"classes/{FAKE_PART}/901-pasa/lab.py", '"vector": np.arange(n) / 3}',
+                                     '"vector": np.arange(n) / 3, "media": 0.5}'),
+                            "901-pasa: las salidas de run() en lab.py y class.toml difieren; faltan en "
+                            "class.toml: media — la misma lista y el mismo orden en run(), class.toml"),
     "numero_distinto": (_replace(TOML, "numero = 901", "numero = 902"), "dice numero = 902, pero su carpeta es 901-pasa"),
     "hueco_que_no_lista_su_salida": (_replace(TOML, 'salidas = ["mitad"]', 'salidas = ["vector"]'),
                                      "el código del hueco 1 alimenta también mitad, que su [[huecos]] no lista"),
@@ -199,3 +203,21 @@ def test_a_hole_that_no_output_checks_is_reported(cli, course: Path) -> None:
     assert "--no-run" not in result.out
     quick = cli("lint", "--no-run", "--root", str(course))
     assert quick.code == 0, quick.out
+
+
+@pytest.mark.parametrize(("source", "outputs"), [
+    ("def run(n: int = 2) -> dict:\n    return {'a': n, 'b': 2}\n", ["a", "b"]),
+    ("def run() -> dict:\n    if True:\n        return {'a': 1}\n    return {'a': 2}\n", ["a"]),
+    ("def run() -> dict:\n    def g():\n        return {'x': 1}\n    return {'a': g()}\n", ["a"]),
+    ("def run() -> dict:\n    out = {'a': 1}\n    return out\n", None),
+    ("def run() -> dict:\n    return {'a': 1, **extra}\n", None),
+    ("def run() -> dict:\n    if x:\n        return {'a': 1}\n    return {'b': 2}\n", None),
+    ("def otra() -> dict:\n    return {'a': 1}\n", None),
+    ("def run(:\n", None),
+])
+def test_outputs_are_read_from_the_source(tmp_path: Path, source: str, outputs: list[str] | None) -> None:
+    from compmath.authoring.labsource import returned_outputs
+
+    lab = tmp_path / "lab.py"
+    lab.write_text(source, encoding="utf-8")
+    assert returned_outputs(lab) == outputs

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from compmath.atomic import TEMP_SUFFIX
+from compmath.authoring.labsource import returned_outputs
 from compmath.course import metadata
 from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError, Problem
@@ -159,7 +160,7 @@ def _outputs_match(cls: ClassInfo, lists: dict[str, list[str] | None], found: Fi
         found.add(
             cls.path,
             what,
-            "la misma lista y el mismo orden en los tres; "
+            "la misma lista y el mismo orden en run(), class.toml, el esquema y expected.json; "
             f"tras cambiar el laboratorio: compmath update {cls.number}",
         )
 
@@ -236,6 +237,7 @@ def lint_class(course: Course, cls: ClassInfo, found: Findings) -> None:
     lint_readme(cls, found)
     data = lint_meta(cls, found)
     lists: dict[str, list[str] | None] = {
+        "run() en lab.py": returned_outputs(cls.lab) if cls.lab.exists() else None,
         "class.toml": None,
         "el esquema": None,
         "expected.json": None,

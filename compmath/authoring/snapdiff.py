@@ -4,152 +4,23 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import replace
 from typing import Any
 
+from compmath.authoring.snapchanges import (
+    ChangeKind,
+    ClassDiff,
+    ClassStatus,
+    OutputChange,
+    SnapshotDiff,
+    short,
+)
 from compmath.authoring.snaprev import at_revision, git_toplevel, resolve_revision, snapshots_at
+from compmath.course.records import Tolerance
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.judging.compare import Difference, DifferenceKind, compare, key_order_differs
 from compmath.judging.snapshot import read_snapshot
-
-
-class ChangeKind(StrEnum):
-    """How one output moved between two snapshots (the Spanish word is what the JSON says)."""
-
-    NEW = "nueva"
-    DELETED = "eliminada"
-    TYPE = "tipo"
-    SHAPE = "forma"
-    VALUE = "valor"
-
-    @property
-    def label(self) -> str:
-        return {
-            ChangeKind.NEW: "salida nueva",
-            ChangeKind.DELETED: "salida eliminada",
-            ChangeKind.TYPE: "cambia el tipo",
-            ChangeKind.SHAPE: "cambia la forma",
-            ChangeKind.VALUE: "cambia el valor",
-        }[self]
-
-
-class ClassStatus(StrEnum):
-    """How a class's snapshot moved between the revision and the working tree."""
-
-    NEW = "nueva"
-    DELETED = "eliminada"
-    CHANGED = "cambiada"
-    UNCHANGED = "sin_cambios"
-
-
-@dataclass(frozen=True)
-class OutputChange:
-    """How one output moved: its worst element's path, both values, the change and the tolerance."""
-
-    name: str
-    kind: ChangeKind
-    path: str
-    before: Any
-    after: Any
-    abs_change: float | None = None
-    rel_change: float | None = None
-    tolerance: float | None = None
-    changed: int = 1  # leaves that moved
-    beyond: int = 1  # of those, how many beyond tolerance (or structural)
-    detail: str = ""
-
-    @property
-    def real(self) -> bool:
-        return self.beyond > 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "salida": self.name,
-            "cambio": str(self.kind),
-            "ruta": self.path,
-            "antes": self.before,
-            "despues": self.after,
-            "cambio_absoluto": self.abs_change,
-            "cambio_relativo": self.rel_change,
-            "tolerancia": self.tolerance,
-            "elementos_cambiados": self.changed,
-            "fuera_de_tolerancia": self.beyond,
-            "real": self.real,
-            "detalle": self.detail,
-        }
-
-
-@dataclass(frozen=True)
-class ClassDiff:
-    """One class's snapshot at both ends: status nueva, eliminada, cambiada or sin_cambios."""
-
-    number: int
-    class_id: str
-    title: str
-    status: ClassStatus
-    snapshot: str  # path relative to the git top level
-    outputs: list[OutputChange] = field(default_factory=list)
-    order_changed: bool = False
-    count: int = 0  # outputs in the snapshot (the deleted one for a deleted class)
-
-    @property
-    def real(self) -> bool:
-        return (
-            self.status in (ClassStatus.NEW, ClassStatus.DELETED)
-            or self.order_changed
-            or any(o.real for o in self.outputs)
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "numero": self.number,
-            "clase": self.class_id,
-            "titulo": self.title,
-            "estado": str(self.status),
-            "instantanea": self.snapshot,
-            "real": self.real,
-            "orden_cambiado": self.order_changed,
-            "num_salidas": self.count,
-            "salidas": [o.to_dict() for o in self.outputs],
-        }
-
-
-@dataclass(frozen=True)
-class SnapshotDiff:
-    """Every selected class compared between revision `base` (commit `commit`) and the tree."""
-
-    base: str
-    commit: str
-    classes: list[ClassDiff]
-
-    @property
-    def real(self) -> bool:
-        return any(c.real for c in self.classes)
-
-    def with_status(self, status: ClassStatus) -> list[ClassDiff]:
-        return [c for c in self.classes if c.status == status]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON of `compmath diff --json` (schemas/diff.schema.json)."""
-        changed = self.with_status(ClassStatus.CHANGED)
-        summary = {
-            "clases": len(self.classes),
-            "cambiadas": len(changed),
-            "nuevas": len(self.with_status(ClassStatus.NEW)),
-            "eliminadas": len(self.with_status(ClassStatus.DELETED)),
-            "sin_cambios": len(self.with_status(ClassStatus.UNCHANGED)),
-            "solo_ruido": sum(not c.real for c in changed),
-        }
-        return {
-            "version": 1,
-            "base": self.base,
-            "commit": self.commit,
-            "hay_cambios_reales": self.real,
-            "resumen": summary,
-            "clases": [c.to_dict() for c in self.classes],
-        }
 
 
 def _leaves(value: Any) -> int:
@@ -165,10 +36,6 @@ def _severity(d: Difference) -> tuple[bool, float, float]:
     return (not d.within, ratio, d.abs_error or 0.0)
 
 
-def _short(x: float | None) -> float | None:
-    return None if x is None else float(f"{x:.6g}")
-
-
 def _at(value: Any, path: str) -> Any:
     """The element at a compare() path such as `salida.x.y[2]` within the output `value`."""
     for key, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path)[1:]:
@@ -176,37 +43,64 @@ def _at(value: Any, path: str) -> Any:
     return value
 
 
-def _output_change(name: str, before: Any, after: Any, diffs: list[Difference]) -> OutputChange:
-    beyond = sum(not d.within for d in diffs)
-    structural = [d for d in diffs if d.kind != DifferenceKind.VALUE]
-    if structural:
-        worst = next((d for d in structural if d.kind == DifferenceKind.TYPE), structural[0])
-        detail = {
-            DifferenceKind.TYPE: "cambia el tipo",
-            DifferenceKind.LENGTH: f"longitud {worst.expected} → {worst.obtained}",
-            DifferenceKind.MISSING: "desaparece una clave",
-            DifferenceKind.EXTRA: "aparece una clave",
-        }[worst.kind]
-        old, new = worst.expected, worst.obtained
-        if worst.kind == DifferenceKind.LENGTH:  # compare() reports the lengths; show the lists
-            try:
-                old, new = _at(before, worst.path), _at(after, worst.path)
-            except (KeyError, IndexError, TypeError):
-                pass
-        kind = ChangeKind.TYPE if worst.kind == DifferenceKind.TYPE else ChangeKind.SHAPE
-        return OutputChange(
-            name, kind, worst.path, old, new, changed=len(diffs), beyond=beyond, detail=detail
-        )
-    worst = max(diffs, key=_severity)
-    numeric = isinstance(worst.expected, (int, float)) and not isinstance(worst.expected, bool)
-    rel = (
-        worst.abs_error / abs(worst.expected)
-        if (numeric and worst.abs_error is not None and worst.expected)
-        else None
+def _values_within_lengths(
+    diffs: list[Difference], before: Any, after: Any, tol: Tolerance
+) -> list[Difference]:
+    """The value changes hidden behind a change of length: compare() stops at a list that grew
+    or shrank; here its common elements are compared too, so a list that gains an element AND
+    moves its values reports both."""
+    found: list[Difference] = []
+    for d in diffs:
+        if d.kind != DifferenceKind.LENGTH:
+            continue
+        try:
+            old, new = _at(before, d.path), _at(after, d.path)
+        except (KeyError, IndexError, TypeError):
+            continue
+        common = min(len(old), len(new))
+        for inner in compare({"x": old[:common]}, {"x": new[:common]}, tol, include_within=True):
+            found.append(replace(inner, path=d.path + inner.path[len("salida.x") :]))
+    return found
+
+
+def _shape_change(name: str, before: Any, after: Any, structural: list[Difference]) -> OutputChange:
+    """One entry for the changes of type or shape of an output (a type change first)."""
+    worst = next((d for d in structural if d.kind == DifferenceKind.TYPE), structural[0])
+    detail = {
+        DifferenceKind.TYPE: "cambia el tipo",
+        DifferenceKind.LENGTH: f"longitud {worst.expected} → {worst.obtained}",
+        DifferenceKind.MISSING: "desaparece una clave",
+        DifferenceKind.EXTRA: "aparece una clave",
+    }[worst.kind]
+    if len(structural) > 1:
+        detail += f" (y {len(structural) - 1} cambios de forma más)"
+    old, new = worst.expected, worst.obtained
+    if worst.kind == DifferenceKind.LENGTH:  # compare() reports the lengths; show the lists
+        try:
+            old, new = _at(before, worst.path), _at(after, worst.path)
+        except (KeyError, IndexError, TypeError):
+            pass
+    kind = ChangeKind.TYPE if worst.kind == DifferenceKind.TYPE else ChangeKind.SHAPE
+    return OutputChange(
+        name,
+        kind,
+        worst.path,
+        old,
+        new,
+        changed=len(structural),
+        beyond=len(structural),
+        detail=detail,
+        elements=tuple(structural),
     )
+
+
+def _value_change(name: str, before: Any, values: list[Difference]) -> OutputChange:
+    """One entry for the numbers and texts of an output that moved, told by its worst element."""
+    beyond = sum(not d.within for d in values)
+    worst = max(values, key=_severity)
     leaves = _leaves(before)
-    detail = f"{len(diffs)} de {leaves} elementos cambian" if leaves > 1 else ""
-    if leaves > 1 and 0 < beyond < len(diffs):
+    detail = f"{len(values)} de {leaves} elementos cambian" if leaves > 1 else ""
+    if leaves > 1 and 0 < beyond < len(values):
         detail += f", {beyond} fuera de tolerancia"
     return OutputChange(
         name,
@@ -214,13 +108,25 @@ def _output_change(name: str, before: Any, after: Any, diffs: list[Difference]) 
         worst.path,
         worst.expected,
         worst.obtained,
-        _short(worst.abs_error),
-        _short(rel),
-        _short(worst.tolerance),
-        len(diffs),
+        short(worst.abs_error),
+        short(worst.relative),
+        short(worst.tolerance),
+        len(values),
         beyond,
         detail,
+        tuple(values),
     )
+
+
+def _output_changes(
+    name: str, before: Any, after: Any, diffs: list[Difference], tol: Tolerance
+) -> list[OutputChange]:
+    """How one output moved: its change of type or shape, its change of values, or both."""
+    structural = [d for d in diffs if d.kind != DifferenceKind.VALUE]
+    values = [d for d in diffs if d.kind == DifferenceKind.VALUE]
+    values += _values_within_lengths(structural, before, after, tol)
+    changes = [_shape_change(name, before, after, structural)] if structural else []
+    return changes + ([_value_change(name, before, values)] if values else [])
 
 
 def diff_outputs(
@@ -238,7 +144,8 @@ def diff_outputs(
         elif diffs := compare(
             {name: base[name]}, {name: work[name]}, default, per_output, include_within=True
         ):
-            changes.append(_output_change(name, base[name], work[name], diffs))
+            tol = per_output.get(name, default)
+            changes += _output_changes(name, base[name], work[name], diffs, tol)
     return changes
 
 

@@ -6,33 +6,52 @@ from typing import Annotated
 
 import typer
 
-from compmath.cli.common import ExitCode, RootOption, app, guard, in_ci, open_course
+from compmath.cli.common import (
+    ClassArgument,
+    ExitCode,
+    PlainOption,
+    RootOption,
+    command,
+    guard,
+    in_ci,
+    open_course,
+)
 from compmath.errors import CompmathError
+from compmath.present.output import choose_colour
 
 
-@app.command("show")
+@command("show")
 def show(
-    name: Annotated[str, typer.Argument(metavar="CLASE", help="Número, id, slug o ruta.")],
+    name: ClassArgument,
+    plain: PlainOption = False,
+    no_pager: Annotated[
+        bool, typer.Option("--no-pager", help="Sin paginador ($PAGER o less) en un terminal.")
+    ] = False,
     root: RootOption = None,
 ) -> None:
     """Muestra la página de una clase: fórmulas, desarrollo, salidas, bibliografía y enlaces."""
+    if plain:
+        choose_colour(False)
     with guard():
         from compmath.present.page import class_page
 
         course = open_course(root)
         page = class_page(course, course.resolve(name))
     from compmath.present.output import emit
+    from compmath.present.output import page as paged
     from compmath.present.page_screen import page_blocks
 
-    emit(page_blocks(page))
+    (emit if no_pager else paged)(page_blocks(page))
 
 
-@app.command("new")
+@command("new")
 def new(
     number: Annotated[str, typer.Argument(metavar="NUMERO", help="Tres cifras, p. ej. 341.")],
     slug: Annotated[str, typer.Argument(metavar="SLUG", help="Minúsculas, cifras y guiones.")],
-    title: Annotated[str, typer.Option("--title", help="Título de la clase.")],
-    part: Annotated[int | None, typer.Option("--part", help="Parte a la que pertenece.")] = None,
+    title: Annotated[str, typer.Option("--title", metavar="TÍTULO", help="Título de la clase.")],
+    part: Annotated[
+        int | None, typer.Option("--part", metavar="N", help="Parte a la que pertenece.")
+    ] = None,
     root: RootOption = None,
 ) -> None:
     """Crea una clase (lab.py, class.toml, README.md y esquema) y la añade al plan de su parte."""
@@ -59,7 +78,7 @@ def new(
     )
 
 
-@app.command("lint")
+@command("lint")
 def lint(
     no_run: Annotated[
         bool,

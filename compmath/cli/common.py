@@ -7,16 +7,19 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import IntEnum
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from compmath.cli.completion import complete_class
+from compmath.cli.help import SpanishCommand, SpanishGroup
 from compmath.course.params import ParamError
 from compmath.course.tree import ClassInfo, Course, find_root, load_course
 from compmath.errors import CompmathError
 from compmath.execution.protocol import DEFAULT_MEMORY, DEFAULT_TIMEOUT
-from compmath.present.screens import Header
+from compmath.present.run_screen import Header
 from compmath.wording import measure
 
 
@@ -31,13 +34,25 @@ class ExitCode(IntEnum):
 
 app = typer.Typer(
     name="compmath",
+    cls=SpanishGroup,
     help="Ejecuta los laboratorios del curso de matemática computacional.",
-    add_completion=False,
+    add_completion=False,  # cli/toplevel.py adds Spanish --install-completion/--show-completion
     no_args_is_help=True,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+command = partial(app.command, cls=SpanishCommand)  # every command's help is Spanish too
 
+ClassArgument = Annotated[
+    str,
+    typer.Argument(metavar="CLASE", help="Número, id, slug o ruta.", autocompletion=complete_class),
+]
+ClassesArgument = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="[CLASE]...", help="Clases (por defecto, todas).", autocompletion=complete_class
+    ),
+]
 RootOption = Annotated[
     Path | None,
     typer.Option(
@@ -73,6 +88,7 @@ TimeoutOption = Annotated[
     typer.Option(
         "--timeout",
         callback=bounded(*TIMEOUT_RANGE, "s"),
+        metavar="SEGUNDOS",
         help=f"Segundos máximos por laboratorio ({span(*TIMEOUT_RANGE, 's')}).",
     ),
 ]
@@ -81,9 +97,14 @@ MemoryOption = Annotated[
     typer.Option(
         "--memory",
         callback=bounded(*MEMORY_RANGE, "GiB"),
+        metavar="GIB",
         help="Límite de memoria (espacio de direcciones) por laboratorio, en GiB "
         f"({span(*MEMORY_RANGE, 'GiB')}).",
     ),
+]
+PlainOption = Annotated[
+    bool,
+    typer.Option("--plain", help="Texto plano: sin color ni gráficos, también en un terminal."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Imprime el informe en JSON.")]
 DEFAULT_MEMORY_GIB = DEFAULT_MEMORY / 1024**3

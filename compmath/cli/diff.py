@@ -7,17 +7,15 @@ from typing import Annotated
 
 import typer
 
-from compmath.cli.common import ExitCode, RootOption, app, guard, open_course
+from compmath.cli.common import ClassesArgument, ExitCode, RootOption, command, guard, open_course
 from compmath.errors import CompmathError
 
 FORMATS = ("tabla", "markdown", "json")
 
 
-@app.command("diff")
+@command("diff")
 def diff(
-    names: Annotated[
-        list[str] | None, typer.Argument(metavar="[CLASE]...", help="Clases (por defecto, todas).")
-    ] = None,
+    names: ClassesArgument = None,
     base: Annotated[
         str, typer.Option("--base", metavar="REV", help="Revisión de git con la que comparar.")
     ] = "HEAD",
@@ -25,6 +23,10 @@ def diff(
         str, typer.Option("--format", metavar="FORMATO", help="tabla, markdown o json.")
     ] = "tabla",
     as_json: Annotated[bool, typer.Option("--json", help="Imprime el resultado en JSON.")] = False,
+    every: Annotated[
+        bool,
+        typer.Option("--all", help="Cada elemento que cambió, no solo el peor de cada salida."),
+    ] = False,
     fail_on_change: Annotated[
         bool,
         typer.Option("--fail-on-change", help="Sale con 1 si algún cambio supera la tolerancia."),
@@ -46,14 +48,14 @@ def diff(
     if fmt == "json":
         from compmath.judging.encode import dumps
 
-        sys.stdout.write(dumps(result.to_dict()))
+        sys.stdout.write(dumps(result.to_dict(elements=every)))
     elif fmt == "markdown":
         from compmath.present.diff_screen import markdown
 
-        sys.stdout.write(markdown(result))
+        sys.stdout.write(markdown(result, every))
     else:
         from compmath.present.diff_screen import diff_screen
         from compmath.present.output import emit, width_for
 
-        emit(diff_screen(result, width_for(sys.stdout)))
+        emit(diff_screen(result, width_for(sys.stdout), every))
     raise typer.Exit(ExitCode.FAILED if fail_on_change and result.real else ExitCode.OK)

@@ -13,24 +13,30 @@ import typer
 from compmath.cli.common import (
     DEFAULT_MEMORY_GIB,
     DEFAULT_TIMEOUT,
+    ClassArgument,
+    ClassesArgument,
     ExitCode,
     JsonOption,
     MemoryOption,
+    PlainOption,
     RootOption,
     TimeoutOption,
-    app,
+    command,
     guard,
     header_for,
     in_ci,
     open_course,
     require_temp_folder,
 )
+from compmath.cli.interrupt import activity
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.execution.scheduler import run_one
 from compmath.judging.batch import judge_all, preload
 from compmath.judging.judge import Case, judge, parse_params, prepare, setup_report
 from compmath.judging.report import LabReport, Outcome
+from compmath.present.output import choose_colour, waiting
+from compmath.wording import count
 
 
 def exit_code(reports: list[LabReport]) -> ExitCode:
@@ -39,9 +45,11 @@ def exit_code(reports: list[LabReport]) -> ExitCode:
     return ExitCode.OK if all(r.passed for r in reports) else ExitCode.FAILED
 
 
-@app.command("list")
+@command("list")
 def list_classes(
-    part: Annotated[int | None, typer.Option("--part", help="Solo esta parte.")] = None,
+    part: Annotated[
+        int | None, typer.Option("--part", metavar="N", help="Solo esta parte.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Imprime el índice en JSON.")] = False,
     root: RootOption = None,
 ) -> None:
@@ -61,9 +69,9 @@ def list_classes(
     emit(list_screen(index))
 
 
-@app.command("run")
+@command("run")
 def run_class(
-    name: Annotated[str, typer.Argument(metavar="CLASE", help="Número, id, slug o ruta.")],
+    name: ClassArgument,
     assignments: Annotated[
         list[str] | None,
         typer.Option("--set", metavar="NOMBRE=VALOR", help="Cambia un parámetro del laboratorio."),
@@ -71,15 +79,15 @@ def run_class(
     as_json: JsonOption = False,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,
-    plain: Annotated[
-        bool, typer.Option("--plain", help="Sin gráficos (mapas de calor, barras).")
-    ] = False,
+    plain: PlainOption = False,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Todas las diferencias.")
     ] = False,
     root: RootOption = None,
 ) -> None:
     """Ejecuta un laboratorio, valida su salida y la compara con su instantánea."""
+    if plain:
+        choose_colour(False)
     with guard():
         course = open_course(root)
         cls = course.resolve(name)
@@ -92,7 +100,10 @@ def run_class(
         if case.problem is not None:
             report = setup_report(case)
         else:  # while the lab runs, load what judging and showing it will need
-            report = judge(case, run_one(case.request, meanwhile=lambda: preload(as_json)))
+            what = f"el laboratorio {cls.number}, «{cls.title}»"
+            with activity(what, "no se escribió nada"), waiting(what, not as_json):
+                reply = run_one(case.request, meanwhile=lambda: preload(as_json))
+            report = judge(case, reply)
         elapsed = time.perf_counter() - started
         if report.outcome == Outcome.SETUP and not as_json:
             raise CompmathError(report.message, report.hint)
@@ -102,7 +113,7 @@ def run_class(
         sys.stdout.write(report_document([report], elapsed))
         raise typer.Exit(exit_code([report]))
     from compmath.present.output import emit, width_for
-    from compmath.present.screens import run_screen
+    from compmath.present.run_screen import run_screen
 
     files = (course.rel(cls.schema_path), course.rel(cls.meta_path))
     screen = run_screen(
@@ -124,14 +135,22 @@ def _cases(
     return [prepare(course, cls, {}, timeout, memory_bytes, snapshots) for cls in classes]
 
 
-@app.command("check")
+@command("check")
 def check(
-    names: Annotated[
-        list[str] | None, typer.Argument(metavar="[CLASE]...", help="Clases (por defecto, todas).")
+    names: ClassesArgument = None,
+    part: Annotated[
+        int | None, typer.Option("--part", metavar="N", help="Solo esta parte.")
     ] = None,
-    part: Annotated[int | None, typer.Option("--part", help="Solo esta parte.")] = None,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Laboratorios en paralelo.")
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            show_default="uno por núcleo",
+            help="Laboratorios en paralelo.",
+        ),
     ] = os.cpu_count() or 1,
     as_json: JsonOption = False,
     junit_xml: Annotated[
@@ -140,11 +159,14 @@ def check(
     ] = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,
+    plain: PlainOption = False,
     root: RootOption = None,
 ) -> None:
     """Ejecuta y comprueba todos los laboratorios elegidos; pensado para CI."""
     from compmath.present.output import is_terminal
 
+    if plain:
+        choose_colour(False)
     with guard():
         course = open_course(root)
         classes = course.select(names or [], part)
@@ -153,15 +175,24 @@ def check(
         require_temp_folder()
         cases = _cases(course, classes, timeout, memory)
         started = time.perf_counter()
-        if is_terminal(sys.stderr) and not as_json:
-            from compmath.present.output import colour_for
-            from compmath.present.terminal import spinner
+        runnable = sum(c.runnable for c in cases)
+        live = is_terminal(sys.stderr) and not as_json  # a spinner, and a count for Ctrl-C
+        what = f"la comprobación de {count(len(cases), 'clase', 'clases')}"
+        with activity(what, "no se escribió nada", runnable if live else 0) as doing:
+            if live:
+                from compmath.present.output import colour_for
+                from compmath.present.terminal import spinner
 
-            runnable = sum(c.runnable for c in cases)
-            with spinner(sys.stderr, runnable, "laboratorios", colour_for(sys.stderr)) as advance:
-                reports = judge_all(cases, jobs, on_done=advance)
-        else:
-            reports = judge_all(cases, jobs)
+                colour = colour_for(sys.stderr)
+                with spinner(sys.stderr, runnable, "laboratorios", colour) as advance:
+
+                    def done(key: str) -> None:
+                        advance(key)
+                        doing.advance()
+
+                    reports = judge_all(cases, jobs, on_done=done)
+            else:
+                reports = judge_all(cases, jobs)
         elapsed = time.perf_counter() - started
     if as_json:
         from compmath.present.reports import report_document
@@ -194,9 +225,9 @@ def _write_report(path: str, reports: list[LabReport], elapsed: float) -> None:
         ) from None
 
 
-@app.command("update")
+@command("update")
 def update(
-    names: Annotated[list[str] | None, typer.Argument(metavar="[CLASE]...")] = None,
+    names: ClassesArgument = None,
     all_classes: Annotated[bool, typer.Option("--all", help="Todas las clases.")] = False,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,
@@ -221,7 +252,9 @@ def update(
         classes = course.select([] if all_classes else (names or []))
         require_temp_folder()
         cases = _cases(course, classes, timeout, memory, snapshots=False)
-        reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
+        what = f"la ejecución de {count(len(cases), 'laboratorio', 'laboratorios')}"
+        with activity(what, "aún no se escribió ninguna instantánea"):
+            reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
     failed: list[LabReport] = []
     unwritten: dict[int, str] = {}  # class number -> which snapshot could not be written, why
     for cls, report in zip(classes, reports):

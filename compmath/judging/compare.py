@@ -35,6 +35,14 @@ class Difference:
     tolerance: float | None = None
     within: bool = False
 
+    @property
+    def relative(self) -> float | None:
+        """|Δ| / |expected| of a numeric element, or None."""
+        numeric = isinstance(self.expected, (int, float)) and not isinstance(self.expected, bool)
+        if not numeric or self.abs_error is None or not self.expected:
+            return None
+        return float(self.abs_error / abs(self.expected))
+
 
 def _kind(value: Any) -> str:
     if isinstance(value, bool):

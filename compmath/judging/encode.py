@@ -69,13 +69,31 @@ def dumps(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def one_line(value: Any) -> str:
+    """A value as in the canonical JSON, on one line."""
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
 def compact(value: Any, limit: int, count: bool = True) -> str:
-    """A value as in the canonical JSON, on one line, shortened with … (and its length) if long."""
-    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    if len(text) > limit:
-        size = f" ({len(value)})" if count and isinstance(value, (list, dict)) else ""
-        text = text[: max(1, limit - 1 - len(size))].rstrip(", ") + "…" + size
-    return text
+    """A value on one line, as in the canonical JSON; past `limit` characters a list or dict is
+    cut between its items, never inside a number (`[0.841471, 0.540302, … (8)`)."""
+    text = one_line(value)
+    if len(text) <= limit:
+        return text
+    if not isinstance(value, (list, dict)):
+        return text[: max(1, limit - 1)] + "…"
+    items = (
+        [one_line(v) for v in value]
+        if isinstance(value, list)
+        else [f"{one_line(k)}: {one_line(v)}" for k, v in value.items()]
+    )
+    tail = f"… ({len(value)})" if count else "…"
+    shown = "[" if isinstance(value, list) else "{"
+    for item in items:
+        if len(shown) + len(item) + 2 + len(tail) > limit and len(shown) > 1:
+            break
+        shown += item + ", "
+    return shown + tail
 
 
 def canonical_json(outputs: Any, decimals: int = DEFAULT_DECIMALS) -> str:

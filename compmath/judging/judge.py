@@ -162,10 +162,14 @@ def judge(case: Case, reply: LabReply, against_snapshot: bool = True) -> LabRepo
         )
     expected = case.snapshot if against_snapshot else None
     if issues:
+        moved = []  # what moved against the snapshot, shown beside the schema's verdict
+        if expected is not None and not case.request.params:
+            moved = compare(expected, outputs, *case.tolerances)
         return LabReport(
             outcome=Outcome.INVALID,
             expected=expected,
             schema_issues=issues,
+            differences=moved,
             message=f"{issues[0].path}: {issues[0].message}",
             **common,
         )

@@ -199,17 +199,18 @@ def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome
 def describe_difference(d: Difference) -> str:
     """One difference in `diff`'s words: path, expected, obtained, Δ, % and tolerance."""
     expected, obtained = compact(d.expected, 30, count=False), compact(d.obtained, 30, count=False)
+    if d.kind == DifferenceKind.EXTRA:
+        return f"{d.path}: obtenido {obtained} · no está en la instantánea"
+    if d.kind == DifferenceKind.MISSING:
+        return f"{d.path}: esperado {expected} · falta en la salida"
     if d.kind == DifferenceKind.VALUE and d.abs_error is not None and d.tolerance is not None:
         detail = f"Δ {d.abs_error:.3g}"
-        numeric = isinstance(d.expected, (int, float)) and not isinstance(d.expected, bool)
-        if numeric and d.expected:
-            detail += f" ({percent(d.abs_error / abs(d.expected))})"
+        if (fraction := d.relative) is not None:
+            detail += f" ({percent(fraction)})"
         detail += f" > tolerancia {d.tolerance:.3g}"
     else:
         detail = {
             DifferenceKind.TYPE: "cambia el tipo",
-            DifferenceKind.MISSING: "falta en la salida",
-            DifferenceKind.EXTRA: "no está en la instantánea",
             DifferenceKind.LENGTH: "cambia la longitud",
             DifferenceKind.VALUE: "valor distinto",
         }[d.kind]

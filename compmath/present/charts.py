@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from compmath.present.layout import Chart, StyledLine, cell_width
+from compmath.wording import count
 
 VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
 SHADES = " ░▒▓█"
@@ -77,8 +78,14 @@ def _heat_style(t: float) -> str:
     return f"{ink} on rgb({r},{g},{b})"
 
 
-def _text(x: float) -> str:
+def _text(x: float, digits: int | None = 0) -> str:
+    """A cell's label: the value as in the JSON (3 significant digits past MAX_CELL), or with
+    `digits` significant digits when the full labels do not fit, or none at all (None)."""
+    if digits is None:
+        return ""
     text = json.dumps(x)
+    if digits:
+        return f"{x:.{digits}g}"
     return text if len(text) <= MAX_CELL else f"{x:.3g}"
 
 
@@ -103,12 +110,20 @@ def heatmap_lines(
 ) -> list[StyledLine]:
     """A matrix as a grid of cells coloured (or shaded) by value, with its scale; cells in
     `marked` (row, column) carry ✗."""
-    texts = [[_text(x) for x in r] for _, r in rows]
-    cell = max(len(t) for row in texts for t in row) + (2 if marked else 1)
     label = min(max(cell_width(k) for k, _ in rows), 12)
     columns = len(rows[0][1])
-    shade = 0 if colour else 2
-    needed = label + 1 + columns * (cell + shade)
+    # Exact labels, else shorter ones (the table keeps the values), else a narrower shade, else
+    # the colours (or shades) and the marks alone.
+    options: tuple[tuple[int | None, int], ...] = ((0, 2), (3, 2), (2, 2), (2, 1), (None, 2))
+    for digits, shade in options:
+        shade = 0 if colour or digits is None else shade
+        texts = [[_text(x, digits) for x in r] for _, r in rows]
+        cell = max(len(t) for row in texts for t in row) + (2 if marked else 1)
+        if digits is None:  # a coloured cell, or a pair of shades, with room for its ✗
+            cell = 3 if colour else 4
+        needed = label + 1 + columns * (cell + shade)
+        if width is None or needed <= width:
+            break
     if (width is not None and needed > width) or len(rows) > MAX_ROWS:
         return _notice(name, needed, width or needed)
     values = [x for _, r in rows for x in r]
@@ -120,12 +135,15 @@ def heatmap_lines(
         for j, (x, text) in enumerate(zip(row, row_texts)):
             t = (x - low) / span if span else 0.5
             mark = "✗" if (i, j) in marked else ""
-            body = (text + mark).rjust(cell)
+            level = SHADES[min(int(t * (len(SHADES) - 1) + 0.5), len(SHADES) - 1)]
+            if digits is None:
+                body = f" {mark or ' '} " if colour else f"{level * 2}{mark or ' '} "
+            else:
+                body = (level * shade if not colour else "") + (text + mark).rjust(cell)
             if colour:
                 line.append((body, _heat_style(t) + (" bold" if mark else "")))
             else:
-                level = SHADES[min(int(t * (len(SHADES) - 1) + 0.5), len(SHADES) - 1)]
-                line.append((level * 2 + body, "bold red" if mark else ""))
+                line.append((body, "bold red" if mark else ""))
         out.append(line)
     scale: StyledLine = [("escala: mín " + json.dumps(low) + " ", "dim")]
     if colour:
@@ -135,7 +153,8 @@ def heatmap_lines(
     scale.append((" máx " + json.dumps(high), "dim"))
     out.append(scale)
     if marked:
-        out.append([(f"✗ {len(marked)} celda(s) fuera de tolerancia", "red")])
+        cells = count(len(marked), "celda fuera de tolerancia", "celdas fuera de tolerancia")
+        out.append([(f"✗ {cells}", "red")])
     return out
 
 
@@ -157,11 +176,20 @@ def bar_lines(name: str, values: Sequence[float], width: int | None) -> list[Sty
     ]
 
 
-def marked_cells(failing: Sequence[str], name: str) -> dict[str, frozenset[tuple[int, int]]]:
-    """Failing paths of output `name` (salida.m[1][2], salida.m[0][1][2]) as cells per slice."""
+def marked_cells(
+    failing: Sequence[str], name: str, keys: Sequence[str] = ()
+) -> dict[str, frozenset[tuple[int, int]]]:
+    """Failing paths of output `name` as cells per slice: salida.m[1][2] and salida.m[0][1][2]
+    for lists, salida.m.fila[2] for a matrix of named rows (`keys`, in order)."""
     out: dict[str, set[tuple[int, int]]] = {}
     prefix = f"salida.{name}"
+    rows = {key: i for i, key in enumerate(keys)}
     for path in failing:
+        if path.startswith(prefix + ".") and "[" in path:
+            key, _, rest = path[len(prefix) + 1 :].partition("[")
+            if key in rows and rest[:-1].isdigit():
+                out.setdefault("", set()).add((rows[key], int(rest[:-1])))
+            continue
         if not path.startswith(prefix + "["):
             continue
         indices = [int(p) for p in path[len(prefix) + 1 : -1].split("][") if p.isdigit()]
@@ -176,8 +204,8 @@ def output_charts(outputs: dict[str, Any], failing: Sequence[str] = ()) -> list[
     """A chart for each numeric vector, matrix or 3-D tensor among the outputs, in their order."""
     charts: list[Chart] = []
     for name, value in outputs.items():
-        marks = marked_cells(failing, name)
         rows = matrix_rows(value)
+        marks = marked_cells(failing, name, list(value) if isinstance(value, dict) else ())
         parts = None if rows is not None else slices(value)
         if rows is not None:
             parts = [("", rows)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compmath.authoring.snapdiff import ClassStatus, OutputChange, SnapshotDiff
+from compmath.authoring.snapchanges import ClassStatus, OutputChange, SnapshotDiff
 from compmath.judging.encode import compact
 from compmath.present.layout import BLANK, Block, Cell, Column, Table, cell_width, line, para
 from compmath.wording import count, percent
@@ -29,21 +29,49 @@ class Row:
     relative: str = ""
     verdict: str = ""
     real: bool = True
+    element: bool = False  # one element of the output above (`--all`)
 
 
 def _number(x: float) -> str:
     return f"{x:.3g}"
 
 
-def _verdict(change: OutputChange) -> str:
-    word = "real" if change.real else "ruido"
-    if change.tolerance is None:
+def _verdict(real: bool, tolerance: float | None) -> str:
+    word = "real" if real else "ruido"
+    if tolerance is None:
         return word
-    return f"{word} ({'>' if change.real else '≤'} tol {_number(change.tolerance)})"
+    return f"{word} ({'>' if real else '≤'} tol {_number(tolerance)})"
 
 
-def diff_rows(diff: SnapshotDiff) -> list[Row]:
-    """One row per changed output or new/deleted/reordered class."""
+def _element_rows(label: str, change: OutputChange) -> list[Row]:
+    """One row per element of a change but the worst (the change's own row), in the order the
+    comparison found them."""
+    rows = []
+    for d in change.elements:
+        if d.path == change.path:
+            continue
+        relative_change = d.relative
+        rows.append(
+            Row(
+                label,
+                change.name,
+                "",
+                d.path,
+                compact(d.expected, 30),
+                compact(d.obtained, 30),
+                "" if d.abs_error is None else _number(d.abs_error),
+                "" if relative_change is None else percent(relative_change),
+                _verdict(not d.within, d.tolerance),
+                not d.within,
+                element=True,
+            )
+        )
+    return rows
+
+
+def diff_rows(diff: SnapshotDiff, elements: bool = False) -> list[Row]:
+    """One row per changed output or new/deleted/reordered class; with `elements`, one more per
+    element that moved."""
     rows: list[Row] = []
     for c in diff.classes:
         label = f"{c.number} {c.title}"
@@ -63,10 +91,12 @@ def diff_rows(diff: SnapshotDiff) -> list[Row]:
                     "" if o.kind == "eliminada" else compact(o.after, 30),
                     "" if o.abs_change is None else _number(o.abs_change),
                     "" if o.rel_change is None else percent(o.rel_change),
-                    _verdict(o),
+                    _verdict(o.real, o.tolerance),
                     o.real,
                 )
             )
+            if elements:
+                rows += _element_rows(label, o)
     return rows
 
 
@@ -105,17 +135,17 @@ def _table(rows: list[Row]) -> Table:
     return Table(
         (
             Column(COLUMNS[0], 8, "keep_end"),
-            Column(COLUMNS[1], 10),
-            Column(COLUMNS[2], 8, "keep_end"),
-            Column(COLUMNS[3], 8),
-            Column(COLUMNS[4], 8),
+            Column(COLUMNS[1], 16),
+            Column(COLUMNS[2], 8, "fixed"),  # a path to look up: whole, or the stacked form
+            Column(COLUMNS[3], 12),
+            Column(COLUMNS[4], 12),
             Column(COLUMNS[5], 5, "fixed", "right"),
             Column(COLUMNS[6], 5, "fixed", "right"),
-            Column(COLUMNS[7], 8),
+            Column(COLUMNS[7], 14),
         ),
         tuple(
             (
-                Cell(r.output),
+                Cell("" if r.element else r.output),
                 Cell(r.change),
                 Cell(r.path),
                 Cell(r.before),
@@ -131,15 +161,17 @@ def _table(rows: list[Row]) -> Table:
 
 
 def _fits(rows: list[Row], width: int | None) -> bool:
-    """Whether the table fits without squeezing any column below its heading."""
+    """Whether the table fits with no column squeezed below its minimum (paths whole)."""
     if width is None:
         return True
     table = _table(rows)
-    least = sum(
-        max(cell_width(c.head), c.min_width)
-        if c.shrink != "fixed"
-        else max([cell_width(c.head)] + [cell_width(row[i].text) for row in table.rows])
+    natural = [
+        max([cell_width(c.head)] + [cell_width(row[i].text) for row in table.rows])
         for i, c in enumerate(table.columns)
+    ]
+    least = sum(
+        n if c.shrink == "fixed" else min(n, max(cell_width(c.head), c.min_width))
+        for n, c in zip(natural, table.columns)
     )
     return least + 2 * (len(table.columns) - 1) + table.indent <= width
 
@@ -147,8 +179,13 @@ def _fits(rows: list[Row], width: int | None) -> bool:
 def _stacked(row: Row) -> list[Block]:
     mark, style = (BAD, "bold red") if row.real else (OK, "green")
     change = " · ".join(x for x in (row.delta, row.relative) if x)
+    head = (
+        []
+        if row.element
+        else [para((f"{mark} {row.output}: {row.change}", style), indent=2, hang=4)]
+    )
     return [
-        para((f"{mark} {row.output}: {row.change}", style), indent=2, hang=4),
+        *head,
         para(
             f"{row.path}: {row.before or '—'} → {row.after or '—'}"
             + (f" · Δ {change}" if change else "")
@@ -159,13 +196,14 @@ def _stacked(row: Row) -> list[Block]:
     ]
 
 
-def diff_screen(diff: SnapshotDiff, width: int | None) -> list[Block]:
-    """Per class a heading and its moved outputs, then the footer."""
+def diff_screen(diff: SnapshotDiff, width: int | None, elements: bool = False) -> list[Block]:
+    """Per class a heading and its moved outputs (and every element, with `elements`), then
+    the footer."""
     blocks: list[Block] = [
         line((f"Cambios de instantáneas frente a {diff.base} ({diff.commit[:7]})", "bold"))
     ]
     groups: dict[str, list[Row]] = {}
-    for row in diff_rows(diff):
+    for row in diff_rows(diff, elements):
         groups.setdefault(row.label, []).append(row)
     for label, rows in groups.items():
         blocks += [BLANK, line((label, "bold"))]
@@ -192,10 +230,10 @@ def _md(text: str, code: bool = False) -> str:
     return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
-def markdown(diff: SnapshotDiff) -> str:
+def markdown(diff: SnapshotDiff, elements: bool = False) -> str:
     """One Markdown table for a CI job summary or a PR comment, with a heading and the footer."""
     lines = [f"### Cambios de instantáneas frente a `{_md(diff.base)}` ({diff.commit[:7]})", ""]
-    rows = diff_rows(diff)
+    rows = diff_rows(diff, elements)
     if rows:
         lines.append("| clase | " + " | ".join(COLUMNS) + " |")
         lines.append("| --- | --- | --- | --- | --- | --- | ---: | ---: | --- |")
@@ -203,7 +241,8 @@ def markdown(diff: SnapshotDiff) -> str:
         for r in rows:
             label = "" if r.label == previous else _md(r.label)
             previous = r.label
-            body = [label, _md(r.output, code=True) if r.output else "—", _md(r.change)]
+            name = "" if r.element else _md(r.output, code=True) if r.output else "—"
+            body = [label, name, _md(r.change)]
             body += [_md(cell, code=True) for cell in (r.path, r.before, r.after)]
             body += [_md(r.delta), _md(r.relative), f"**{r.verdict}**" if r.real else r.verdict]
             lines.append("| " + " | ".join(body) + " |")

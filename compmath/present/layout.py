@@ -18,8 +18,15 @@ from typing import Literal
 Segment = tuple[str, str]  # (text, Rich style name or "")
 StyledLine = list[Segment]
 ELLIPSIS = "…"
-# Where a line may break: after a space, except before a unit (a measure stays whole: 0,5 s).
-BREAK = re.compile(r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w]))")
+# Where a line may break: after a space, except before a unit (a measure stays whole: 0,5 s),
+# before the length that ends a shortened value (`… (8)`) or before a closing arrow.
+BREAK = re.compile(r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w])|\(\d+\)|→)")
+# A command quoted in prose stays on one line: `compmath update 341`, `compmath run 323 -v`,
+# `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders).
+PROSE_COMMAND = re.compile(
+    r"\bcompmath(?: [a-z]+)(?: (?:-{1,2}[\w=.-]+|\d[\w.-]*|[A-Z][A-Z_=]*\b))*"
+)
+KEEP = "\u00a0"  # a space that is not a break, while wrapping
 
 
 def cell_width(text: str) -> int:
@@ -84,7 +91,8 @@ def wrap_words(text: str, width: int) -> list[str]:
 
 @dataclass(frozen=True)
 class Line:
-    """One line printed as it is (never wrapped): headings, marks, short notes."""
+    """One line printed as it is: headings, marks, short notes, code. Only when it is wider than
+    the screen does it wrap at spaces, its continuations indented two more than its own start."""
 
     segments: tuple[Segment, ...]
 
@@ -134,6 +142,7 @@ class Table:
     indent: int = 0
     gap: int = 2
     head_style: str = "bold"
+    head: bool = True  # False: rows only (a list of names and what they do)
 
 
 @dataclass(frozen=True)
@@ -168,6 +177,7 @@ def _wrap_segments(
     """Word-wrap styled text, keeping each piece's style."""
     words: list[Segment] = []
     for text, style in segments:
+        text = PROSE_COMMAND.sub(lambda m: m.group().replace(" ", KEEP), text)
         words += [(w, style) for w in BREAK.split(text) if w]
     lines: list[StyledLine] = []
     current: StyledLine = [(" " * indent, "")] if indent else []
@@ -182,14 +192,15 @@ def _wrap_segments(
             current, used = ([(" " * pad, "")] if pad else []), pad
         while used + size > limit and size > 1 and limit - used > 1:
             room = limit - used
-            head = word[:room]
-            current.append((head, style))
+            cut = max(word.rfind("/", 0, room), word.rfind("-", 0, room)) + 1
+            head = word[: cut if cut > room // 3 else room]  # a path breaks after a / or -
+            current.append((head.replace(KEEP, " "), style))
             lines.append(current)
-            word = word[room:]
+            word = word[len(head) :]
             size = cell_width(word.rstrip())
             pad = indent + hang
             current, used = ([(" " * pad, "")] if pad else []), pad
-        current.append((word, style))
+        current.append((word.replace(KEEP, " "), style))
         used += cell_width(word)
     _trim(current)
     lines.append(current)
@@ -216,7 +227,10 @@ def _column_widths(table: Table, width: int | None) -> list[int]:
     """Natural widths, then the widest flexible column shrinks one step at a time until the
     table fits (or every flexible column is at its minimum)."""
     widths = [
-        max([cell_width(c.head)] + [cell_width(row[i].text) for row in table.rows])
+        max(
+            [cell_width(c.head) if table.head else 0]
+            + [cell_width(row[i].text) for row in table.rows]
+        )
         for i, c in enumerate(table.columns)
     ]
     if width is None:
@@ -235,7 +249,7 @@ def _table_lines(table: Table, width: int | None) -> list[StyledLine]:
     widths = _column_widths(table, width)
     heads = tuple(Cell(c.head, table.head_style) for c in table.columns)
     out: list[StyledLine] = []
-    for row in (heads, *table.rows):
+    for row in (heads, *table.rows) if table.head else table.rows:
         pieces = [
             _fit_cell(cell.text, column, w) for cell, column, w in zip(row, table.columns, widths)
         ]
@@ -285,12 +299,25 @@ def command_lines(command: Command, width: int | None) -> list[str]:
     return lines
 
 
+def _fit_line(styled: StyledLine, width: int | None) -> list[StyledLine]:
+    """A line as it is when it fits; else wrapped, keeping its leading indentation."""
+    if width is None or sum(cell_width(text) for text, _ in styled) <= width:
+        return [styled]
+    segments = [(text, style) for text, style in styled if text]
+    if not segments:
+        return [styled]
+    first, style = segments[0]
+    indent = len(first) - len(first.lstrip(" "))
+    segments[0] = (first[indent:], style)
+    return _wrap_segments(segments, width, min(indent, width // 2), 2)
+
+
 def lay_out(blocks: Sequence[Block], width: int | None, colour: bool = False) -> list[StyledLine]:
     """Every block as styled lines for `width` columns (None: a pipe, nothing is wrapped)."""
     out: list[StyledLine] = []
     for block in blocks:
         if isinstance(block, Line):
-            out.append(list(block.segments))
+            out += _fit_line(list(block.segments), width)
         elif isinstance(block, Para):
             if width is None:
                 out.append(
@@ -304,8 +331,10 @@ def lay_out(blocks: Sequence[Block], width: int | None, colour: bool = False) ->
             out += [[(text, block.style)] for text in command_lines(block, width)]
         elif isinstance(block, Table):
             out += _table_lines(block, width)
-        else:
-            out += block.draw(width, colour)
+        else:  # a chart fits by construction; what does not (a notice) wraps
+            out += [
+                piece for drawn in block.draw(width, colour) for piece in _fit_line(drawn, width)
+            ]
     return out
 
 

@@ -2,7 +2,8 @@
 
 Colour: `--color` / `--no-color` win; else NO_COLOR turns it off and FORCE_COLOR on; else a
 terminal gets colour and a pipe or a file does not. Width: COLUMNS when set, else the terminal's;
-a pipe or a file gets no width at all, so nothing it receives is hard-wrapped.
+a pipe or a file gets no width at all, so nothing it receives is hard-wrapped. A long page on
+a terminal goes through the user's pager (`page`).
 """
 
 from __future__ import annotations
@@ -10,10 +11,14 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TextIO
 
-from compmath.present.layout import Block, Para, lay_out, line, plain_text
+from compmath.present.layout import Block, Para, StyledLine, lay_out, line, plain_text
+from compmath.wording import seconds
 
 _choice: bool | None = None
 
@@ -59,7 +64,10 @@ def emit(blocks: Sequence[Block], stream: TextIO | None = None) -> None:
     """Lay out and print a screen: styled through Rich when colour is on, plain text otherwise."""
     target = stream or sys.stdout
     colour = colour_for(target)
-    lines = lay_out(blocks, width_for(target), colour)
+    _write(lay_out(blocks, width_for(target), colour), target, colour)
+
+
+def _write(lines: list[StyledLine], target: TextIO, colour: bool) -> None:
     if colour:
         from compmath.present.terminal import write_styled
 
@@ -72,6 +80,89 @@ def clear_screen(stream: TextIO) -> None:
     """Start a fresh screen on a terminal (a pipe keeps the whole history)."""
     if is_terminal(stream):
         stream.write("\x1b[2J\x1b[H")
+
+
+def pager_command() -> str | None:
+    """The pager: $PAGER (run by the shell, as git does; empty or `cat` means none), else `less`
+    when it is installed."""
+    if "PAGER" in os.environ:
+        command = os.environ["PAGER"].strip()
+        return None if command in ("", "cat") else command
+    return "less" if shutil.which("less") else None
+
+
+def page(blocks: Sequence[Block]) -> None:
+    """Print a screen through the pager when it is taller than the terminal; else as `emit`."""
+    target = sys.stdout
+    pager = pager_command() if is_terminal(target) else None
+    colour = colour_for(target)
+    lines = lay_out(blocks, width_for(target), colour)
+    if pager is None or len(lines) < shutil.get_terminal_size().lines:
+        _write(lines, target, colour)
+        return
+    from io import StringIO
+
+    buffer = StringIO()
+    _write(lines, buffer, colour)
+    _through(pager, buffer.getvalue())
+
+
+def _through(command: str, text: str) -> None:
+    """Feed `text` to the pager and wait for the reader to leave it (Ctrl-C belongs to it).
+    LESS=FRX unless the user set LESS: colours pass and the screen is not cleared on leaving."""
+    import subprocess
+
+    env = dict(os.environ)
+    env.setdefault("LESS", "FRX")
+    try:
+        proc = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env)
+    except OSError:
+        sys.stdout.write(text)
+        return
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(text.encode("utf-8"))
+        proc.stdin.close()
+    except (BrokenPipeError, OSError):  # the reader quit before the end
+        pass
+    while True:
+        try:
+            proc.wait()
+            return
+        except KeyboardInterrupt:
+            continue
+
+
+@contextmanager
+def waiting(label: str, live: bool = True, delay: float = 0.4) -> Iterator[None]:
+    """While the block runs, and once it has taken `delay` seconds, a live line on a terminal's
+    stderr: a spinner, `label` and the seconds elapsed (Rich loads only then, in that thread)."""
+    stream = sys.stderr
+    if not live or not is_terminal(stream):
+        yield
+        return
+    started = time.monotonic()
+    done = threading.Event()
+
+    def show() -> None:
+        if done.wait(delay):
+            return
+        from compmath.present.terminal import ticker
+
+        ticker(
+            stream,
+            colour_for(stream),
+            lambda: f"{label} · {seconds(time.monotonic() - started)}",
+            done,
+        )
+
+    thread = threading.Thread(target=show, name="compmath-espera", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def error_blocks(message: str, hint: str = "", suggestions: Sequence[str] = ()) -> list[Block]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
@@ -43,6 +44,14 @@ def write_styled(lines: list[StyledLine], stream: TextIO) -> None:
     console.print(out, end="")
 
 
+def _live_console(stream: TextIO, colour: bool) -> Console:
+    """A console for a live line two columns short of the terminal: room for the `^C` a
+    terminal echoes, so the line never wraps and is erased whole."""
+    console = console_for(stream, colour)
+    console.width = max(console.width - 2, 20)
+    return console
+
+
 @contextmanager
 def spinner(
     stream: TextIO, total: int, label: str, colour: bool
@@ -68,8 +77,24 @@ def spinner(
         TimeElapsedColumn(),
         TextColumn("{task.description}"),
         transient=True,
-        console=console_for(stream, colour),
+        console=_live_console(stream, colour),
     )
     with bar:
         task = bar.add_task("", total=total)
         yield lambda description: bar.update(task, advance=1, description=description)
+
+
+def ticker(stream: TextIO, colour: bool, text: Callable[[], str], done: threading.Event) -> None:
+    """A live line on `stream`, a spinner and `text()`, refreshed until `done`; then erased."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn
+
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        transient=True,
+        console=_live_console(stream, colour),
+    )
+    with bar:
+        task = bar.add_task(text())
+        while not done.wait(0.1):
+            bar.update(task, description=text())

@@ -1,0 +1,281 @@
+"""The screen of `run` as blocks: header, outputs table, charts, differences, schema issues
+with what to edit, the lab's traceback and streams, and the closing line."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any
+
+from compmath.judging.encode import compact
+from compmath.judging.report import LabReport, Outcome, describe_difference, order_text
+from compmath.present.charts import output_charts
+from compmath.present.layout import (
+    BLANK,
+    Block,
+    Cell,
+    Column,
+    Command,
+    Para,
+    Table,
+    line,
+    para,
+)
+from compmath.wording import count, seconds
+
+OK, BAD, NEUTRAL = "✓", "✗", "·"
+SHOWN_DIFFERENCES = 12
+STREAM_LINES = 15
+
+
+@dataclass(frozen=True)
+class Header:
+    """What the header of a class says: number, title, part, level, k of N, duration."""
+
+    number: int
+    title: str
+    part: int
+    level: str
+    k: int
+    n: int
+    duration: str
+
+
+def header(info: Header) -> list[Block]:
+    """Number and title, then part · level · clase k de N · duration."""
+    pieces = [f"Parte {info.part}", info.level, f"clase {info.k} de {info.n}", info.duration]
+    return [
+        line((f"{info.number} — {info.title}", "bold")),
+        line((" · ".join(p for p in pieces if p), "dim")),
+        BLANK,
+    ]
+
+
+def _under(path: str, paths: list[str]) -> bool:
+    return any(p == path or p.startswith((path + ".", path + "[")) for p in paths)
+
+
+def _status(report: LabReport, path: str, one_side_only: bool) -> Cell:
+    if report.outcome in (Outcome.EXPLORATION, Outcome.NO_SNAPSHOT) or report.expected is None:
+        return Cell(NEUTRAL, "dim")
+    failing = [d.path for d in report.differences] + [i.path for i in report.schema_issues]
+    bad = one_side_only or _under(path, failing)
+    return Cell(BAD, "bold red") if bad else Cell(OK, "green")
+
+
+def _rows(report: LabReport) -> Iterator[tuple[str, str, Any, Any, bool, bool]]:
+    """(label, path, obtained, expected, obtained missing, expected missing) in the lab's order."""
+    obtained = report.outputs or {}
+    expected = report.expected or {}
+    for key in list(obtained) + [k for k in expected if k not in obtained]:
+        path = f"salida.{key}"
+        o, e = obtained.get(key), expected.get(key)
+        yield key, path, o, e, key not in obtained, key not in expected
+        if isinstance(o, dict) or isinstance(e, dict):
+            o_dict = o if isinstance(o, dict) else {}
+            e_dict = e if isinstance(e, dict) else {}
+            for sub in list(o_dict) + [s for s in e_dict if s not in o_dict]:
+                yield (
+                    f"  {sub}",
+                    f"{path}.{sub}",
+                    o_dict.get(sub),
+                    e_dict.get(sub),
+                    sub not in o_dict,
+                    sub not in e_dict,
+                )
+
+
+def _value(value: Any, missing: bool, budget: int) -> Cell:
+    if missing:
+        return Cell("—", "dim")
+    if isinstance(value, dict):
+        return Cell("")
+    if isinstance(value, bool):
+        return Cell(OK, "green") if value else Cell(BAD, "red")
+    return Cell(compact(value, budget))
+
+
+def outputs_table(report: LabReport, width: int | None) -> Table:
+    """Output, obtained, expected, status: one row per output, nested dicts indented."""
+    exploring = report.outcome == Outcome.EXPLORATION
+    budget = 80 if width is None else max(24, (width - 30) // 2 * 3)
+    rows = []
+    for label, path, o, e, o_missing, e_missing in _rows(report):
+        want = _value(e, e_missing or report.expected is None, budget)
+        rows.append(
+            (
+                Cell(label, "cyan"),
+                _value(o, o_missing, budget),
+                Cell(want.text, "dim") if exploring else want,
+                _status(report, path, o_missing or e_missing),
+            )
+        )
+    longest = max([len("salida")] + [len(row[0].text) for row in rows])
+    return Table(
+        (
+            Column("salida", min(longest, 22), "keep_end"),
+            Column("obtenido", 12),
+            Column("esperado (no se compara)" if exploring else "esperado", 12),
+            Column("estado", 6, "fixed", "center"),
+        ),
+        tuple(rows),
+    )
+
+
+def _named(report: LabReport, phrase: str) -> list[str]:
+    """The keys the schema issues containing `phrase` name between «»."""
+    return [
+        name
+        for issue in report.schema_issues
+        if phrase in issue.message
+        for name in re.findall(r"«(.+?)»", issue.message)
+    ]
+
+
+def schema_fix(report: LabReport, schema_file: str, meta_file: str) -> list[Block]:
+    """What an instructor edits after a schema failure: which files, what in each, what next."""
+    extra, missing = _named(report, "no permitida"), _named(report, "falta la clave")
+    if not extra and not missing:
+        return [
+            para(
+                ("qué hacer: ", "bold"),
+                f"corrige el laboratorio o la regla de {schema_file}",
+                indent=2,
+                hang=2,
+            )
+        ]
+    keys = ", ".join(f"«{k}»" for k in extra or missing)
+    them = "las" if len(extra or missing) > 1 else "la"
+    if extra:
+        what = f"{'son salidas nuevas' if them == 'las' else 'es una salida nueva'}, "
+        what += f"declára{them} en el orden de run() en"
+        edits = (
+            (meta_file, "un [[salidas]] con su nombre y su descripción"),
+            (schema_file, "en properties, con su tipo, y en required"),
+        )
+    else:
+        what = f"{'ya no son salidas' if them == 'las' else 'ya no es una salida'}, quíta{them} de"
+        edits = ((meta_file, "su [[salidas]]"), (schema_file, "properties y required"))
+    return [
+        para(("qué hacer: ", "bold"), f"si {keys} {what}", indent=2, hang=2),
+        *(para("• ", (file, "cyan"), f": {where}", indent=4, hang=2) for file, where in edits),
+        para("y escribe la instantánea:", indent=2),
+        Command(f"compmath update {report.number}", indent=4),
+    ]
+
+
+def details(
+    report: LabReport, files: tuple[str, str] = ("", ""), verbose: bool = False
+) -> list[Block]:
+    """Differences, key order, schema issues, the lab's traceback and its captured streams."""
+    blocks: list[Block] = []
+    if report.differences:
+        shown = report.differences if verbose else report.differences[:SHOWN_DIFFERENCES]
+        blocks.append(line(("Diferencias:", "bold red")))
+        blocks += [
+            para((f"{BAD} {describe_difference(d)}", "red"), indent=2, hang=2) for d in shown
+        ]
+        if len(shown) < len(report.differences):
+            more = len(report.differences) - len(shown)
+            blocks.append(
+                para(f"… y {more} más: compmath run {report.number} -v las muestra todas", indent=2)
+            )
+    if report.order_differs:
+        blocks.append(para((f"{BAD} {order_text(report)}", "red"), indent=2, hang=2))
+    if report.schema_issues:
+        schema_file, meta_file = files
+        blocks.append(line((f"Esquema{f' ({schema_file})' if schema_file else ''}:", "bold red")))
+        blocks += [
+            para((f"{BAD} {i.path}: {i.message}", "red"), indent=2, hang=2)
+            for i in report.schema_issues[: None if verbose else SHOWN_DIFFERENCES]
+        ]
+        if schema_file:
+            blocks += schema_fix(report, schema_file, meta_file)
+    if report.traceback:
+        stopped = report.outcome == Outcome.TIMEOUT
+        title = "Dónde estaba el laboratorio al detenerse:" if stopped else "Traza del laboratorio:"
+        blocks.append(line((title, "bold red")))
+        blocks += [line((text, "red")) for text in report.traceback.rstrip().splitlines()]
+    for name, text, size in (
+        ("stdout", report.stdout, report.stdout_bytes),
+        ("stderr", report.stderr, report.stderr_bytes),
+    ):
+        if not text:
+            continue
+        blocks.append(line((f"{name} del laboratorio ({count(size, 'byte', 'bytes')}):", "dim")))
+        lines = text.splitlines()
+        blocks += [line(("  │ " + shown[:200], "dim")) for shown in lines[:STREAM_LINES]]
+        if size > len(text.encode("utf-8")) or len(lines) > STREAM_LINES:
+            blocks.append(line(("  │ … (recortado)", "dim")))
+    return blocks
+
+
+def stopped_at(report: LabReport) -> str:
+    """Where a timed-out lab was stopped, from the stack in its reply: `lab.py, línea 8, en run`
+    (the innermost frame); "" when the reply carries none."""
+    if report.outcome != Outcome.TIMEOUT:
+        return ""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', report.traceback)
+    if not frames:
+        return ""
+    path, number, function = frames[-1]
+    return f"{PurePath(path).name}, línea {number}, en {function}"
+
+
+def failure_text(report: LabReport) -> str:
+    """Why a lab failed, in one sentence: its message, and where a timed-out lab was."""
+    where = stopped_at(report)
+    return f"{report.full_message} · estaba en {where}" if where else report.full_message
+
+
+def summary(report: LabReport) -> Para:
+    """The closing line: how many outputs match, the schema verdict, the lab's time."""
+    total = len({**(report.expected or {}), **(report.outputs or {})})
+    if report.outcome == Outcome.MATCHES:
+        body = f"{total}/{total} salidas coinciden con la instantánea · esquema válido"
+        style = "bold green"
+    elif report.outcome == Outcome.EXPLORATION:
+        sets = ", ".join(f"{k}={v}" for k, v in report.params.items())
+        body = f"exploración ({sets}) · esquema válido · no se compara con la instantánea"
+        style = "bold yellow"
+    elif report.outcome == Outcome.DIFFERS:
+        moved = {d.path.split(".")[1].split("[")[0] for d in report.differences}
+        pieces = [
+            f"{total - len(moved)}/{total} salidas coinciden con la instantánea",
+            count(len(report.differences), "diferencia", "diferencias"),
+        ]
+        if report.order_differs:
+            pieces.append("otro orden de salidas")
+        body = " · ".join([*pieces, "esquema válido"])
+        style = "bold red"
+    else:
+        label = report.outcome.label
+        body = f"{label}: {failure_text(report)}" if report.message else label
+        if report.outcome == Outcome.INVALID and report.differences:
+            body += f" · {count(len(report.differences), 'diferencia', 'diferencias')}"
+            body += " con la instantánea"
+        style = "bold red"
+    return Para(((f"{body} · {seconds(report.duration)}", style),), hang=2)
+
+
+def run_screen(
+    report: LabReport,
+    info: Header,
+    width: int | None,
+    *,
+    files: tuple[str, str] = ("", ""),
+    charts: bool = True,
+    verbose: bool = False,
+) -> list[Block]:
+    """The whole `run` screen: header, outputs table, charts, details and the summary."""
+    blocks = header(info)
+    if report.outputs == {} and not report.expected:
+        blocks.append(para(("run() devolvió un dict vacío: no hay salidas que mostrar", "yellow")))
+    elif report.outputs is not None:
+        blocks.append(outputs_table(report, width))
+        if charts and width is not None:
+            failing = [d.path for d in report.differences]
+            blocks += output_charts(report.outputs, failing)
+    return [*blocks, *details(report, files, verbose), summary(report)]
