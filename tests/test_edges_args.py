@@ -135,7 +135,7 @@ def test_an_empty_dict_against_its_schema_names_each_missing_key(cli, make_lab) 
     text = no_traceback(result)
     assert result.code == 1
     for key in ("n", "mitad", "vector"):
-        assert text.count(f"✗ esquema: salida: falta la clave requerida «{key}»") == 1
+        assert text.count(f"✗ salida: falta la clave requerida «{key}»") == 1
     assert "n — 1 ✗" in text
     assert cli("check", "960", "--root", str(root)).code == 1
     update = cli("update", "960", "--root", str(root))

@@ -52,7 +52,7 @@ def test_each_command_help_is_spanish(cli, name: str) -> None:
 def test_option_details_are_spanish(cli) -> None:
     out = " ".join(cli("run", "--help").out.split())
     assert "CLASE Número, id, slug o ruta (obligatorio)." in out
-    assert "--timeout SEGUNDOS Segundos máximos por laboratorio (por defecto: 60; al menos 0,1)." in out
+    assert "--timeout SEGUNDOS Segundos máximos por laboratorio, de 0,1 a 86400 s (por defecto: 60)." in out
     assert "--set NOMBRE=VALOR Cambia un parámetro del laboratorio (se puede repetir)." in out
     check = " ".join(cli("check", "--help").out.split())
     assert "-j, --jobs N Laboratorios en paralelo (por defecto: uno por núcleo; al menos 1)." in check
@@ -63,7 +63,8 @@ def test_option_details_are_spanish(cli) -> None:
     (["run"], "error: falta el argumento CLASE", "prueba: compmath run --help"),
     (["run", "323", "extra"], "error: argumentos de más: extra", "prueba: compmath run --help"),
     (["run", "323", "--timeout", "0"],
-     "error: valor no válido para --timeout: 0.0 (debe ser al menos 0,1)", "prueba: compmath run --help"),
+     "error: valor no válido para --timeout: 0 no vale: debe ser un número finito de 0,1 a 86400 s",
+     "prueba: compmath run --help"),
     (["run", "323", "--timeout", "x"],
      "error: valor no válido para --timeout: «x» no es un número real", "prueba: compmath run --help"),
     (["check", "--jobs", "0"], "error: valor no válido para --jobs: 0 (debe ser al menos 1)",

@@ -89,7 +89,7 @@ TimeoutOption = Annotated[
         "--timeout",
         callback=bounded(*TIMEOUT_RANGE, "s"),
         metavar="SEGUNDOS",
-        help=f"Segundos máximos por laboratorio ({span(*TIMEOUT_RANGE, 's')}).",
+        help=f"Segundos máximos por laboratorio, {span(*TIMEOUT_RANGE, 's')}",
     ),
 ]
 MemoryOption = Annotated[
@@ -98,8 +98,8 @@ MemoryOption = Annotated[
         "--memory",
         callback=bounded(*MEMORY_RANGE, "GiB"),
         metavar="GIB",
-        help="Límite de memoria (espacio de direcciones) por laboratorio, en GiB "
-        f"({span(*MEMORY_RANGE, 'GiB')}).",
+        help="Límite de memoria (espacio de direcciones) por laboratorio, "
+        f"{span(*MEMORY_RANGE, 'GiB')}",
     ),
 ]
 PlainOption = Annotated[

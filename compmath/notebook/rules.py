@@ -122,13 +122,36 @@ class Reglas:
 
     @staticmethod
     def corto(valor: typing.Any, limite: int) -> str:
-        """Un valor en una línea, como en el JSON, acortado con … si es largo."""
-        texto = json.dumps(valor, ensure_ascii=False, separators=(", ", ": "))
-        return texto if len(texto) <= limite else texto[: limite - 1].rstrip(", ") + "…"
+        """Un valor en una línea, como en el JSON; si es largo, una lista o un dict se corta
+        entre elementos (nunca dentro de un número) y se marca con …."""
+
+        def linea(v: typing.Any) -> str:
+            return json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
+
+        texto = linea(valor)
+        if len(texto) <= limite:
+            return texto
+        if not isinstance(valor, (list, dict)):
+            return texto[: max(1, limite - 1)] + "…"
+        if isinstance(valor, list):
+            partes = [linea(v) for v in valor]
+        else:
+            partes = [f"{linea(k)}: {linea(v)}" for k, v in valor.items()]
+        hecho = "[" if isinstance(valor, list) else "{"
+        for parte in partes:
+            if len(hecho) + len(parte) + 3 > limite and len(hecho) > 1:
+                break
+            hecho += parte + ", "
+        return hecho + "…"
 
     @staticmethod
     def explicar(d: Reglas.Diferencia) -> str:
         """Una diferencia en una línea: ruta, esperado, obtenido y cuánto difieren."""
+        esperado, obtenido = Reglas.corto(d.esperado, 30), Reglas.corto(d.obtenido, 30)
+        if d.tipo == "sobra":
+            return f"{d.ruta}: obtenido {obtenido} · no está en la instantánea"
+        if d.tipo == "falta":
+            return f"{d.ruta}: esperado {esperado} · falta en la salida"
         if d.tipo == "valor" and d.error is not None and d.tolerancia is not None:
             detalle = f"Δ {d.error:.3g}"
             if not isinstance(d.esperado, bool) and d.esperado:
@@ -137,12 +160,9 @@ class Reglas:
         else:
             detalle = {
                 "tipo": "cambia el tipo",
-                "falta": "falta en la salida",
-                "sobra": "no está en la instantánea",
                 "longitud": "cambia la longitud",
                 "valor": "valor distinto",
             }[d.tipo]
-        esperado, obtenido = Reglas.corto(d.esperado, 30), Reglas.corto(d.obtenido, 30)
         return f"{d.ruta}: esperado {esperado}, obtenido {obtenido} · {detalle}"
 
     @staticmethod
