@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from compmath.cli.common import ExitCode, RootOption, app, guard, open_course
+from compmath.cli.common import ExitCode, RootOption, app, guard, open_course, require_temp_folder
+from compmath.cli.help import SpanishCommand, SpanishGroup
 
 practice_app = typer.Typer(
+    cls=SpanishGroup,
     help="Practica: escribe el corazón de cada laboratorio y mira cómo se pone en verde.",
     no_args_is_help=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(practice_app, name="practice")
+command = partial(practice_app.command, cls=SpanishCommand)
 
 FolderOption = Annotated[
     Path | None,
@@ -51,6 +56,7 @@ def practice(
     from compmath.practice.session import Session, open_class
 
     with guard():
+        require_temp_folder()
         session = Session(workspace.find(folder), _show)
         if name:
             open_class(session, name)
@@ -60,7 +66,7 @@ def practice(
         pass
 
 
-@practice_app.command("start")
+@command("start")
 def start(
     folder: Annotated[
         Path | None,
@@ -91,7 +97,7 @@ def start(
     )
 
 
-@practice_app.command("check")
+@command("check")
 def check(
     name: Annotated[
         str | None, typer.Argument(metavar="[CLASE]", help="Por defecto, todas.")
@@ -105,6 +111,7 @@ def check(
     from compmath.practice.workspace import mark_done
 
     with guard():
+        require_temp_folder()
         space = workspace.find(folder)
         progress = space.load_progress()
         classes = [space.course.resolve(name)] if name else space.classes()
@@ -125,7 +132,7 @@ def check(
     raise typer.Exit(ExitCode.OK if all(a.done for a in attempts) else ExitCode.FAILED)
 
 
-@practice_app.command("reset")
+@command("reset")
 def reset(
     name: Annotated[str, typer.Argument(metavar="CLASE", help="Número, id o slug.")],
     folder: FolderOption = None,
@@ -142,7 +149,7 @@ def reset(
     emit([line(("✓ ", "green"), f"{workspace.relative(space, cls.lab)}: ejercicio original")])
 
 
-@practice_app.command("list")
+@command("list")
 def list_progress(folder: FolderOption = None) -> None:
     """Lista las clases del espacio de práctica con tu progreso."""
     from compmath.practice import workspace
