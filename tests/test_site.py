@@ -138,9 +138,10 @@ def test_second_build_is_content_keyed(cli, course: Path, tmp_path: Path) -> Non
     readme = course / "classes" / FAKE_PART / "901-pasa" / "README.md"
     readme.write_text(README_901.replace("Con n = 4 sale 2.", "Con n = 4 sale dos."), "utf-8")
     changed = cli("site", "--root", str(course), "--out", str(out))
-    # the class's page and sources, the home, its part and the search index; not the assets
+    # the class's page, sources and two notebooks, the home, its part and the search index;
+    # not the assets
     assert "(1 ejecutada ahora)" in changed.out
-    assert "6 archivos escritos" in changed.out, changed.out
+    assert "8 archivos escritos" in changed.out, changed.out
     assert "sale dos." in page_901(out)
 
 
@@ -234,3 +235,22 @@ def test_serve_rebuilds_when_a_class_changes(course: Path, tmp_path: Path) -> No
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_each_class_page_offers_its_notebooks_and_colab_when_configured(
+    cli, course: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "web"
+    assert cli("site", "--root", str(course), "--out", str(out)).code == 0
+    html = page_901(out)
+    assert 'href="../cuadernos/901-pasa.ipynb" download>el cuaderno (.ipynb)</a>' in html
+    assert 'href="../cuadernos/practica/901-pasa.ipynb" download' in html  # 901 has a hole
+    assert "Abrir en Colab" not in html  # no repository configured
+    notebook = json.loads((out / "cuadernos" / "901-pasa.ipynb").read_text(encoding="utf-8"))
+    assert notebook["nbformat"] == 4 and (out / "cuadernos" / "practica" / "901-pasa.ipynb").is_file()
+    (course / "curso.toml").write_text(
+        'titulo = "Curso de prueba"\nrepositorio = "https://github.com/uni/curso"\n', encoding="utf-8"
+    )
+    assert cli("site", "--root", str(course), "--out", str(out)).code == 0
+    assert ('href="https://colab.research.google.com/github/uni/curso/blob/main/'
+            'cuadernos/901-pasa.ipynb">Abrir en Colab</a>') in page_901(out)

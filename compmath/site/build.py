@@ -15,6 +15,7 @@ from compmath.course.index import part_index
 from compmath.course.tree import ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError
 from compmath.judging.report import Outcome
+from compmath.notebook.build import colab_url, notebook_bytes, notebook_path
 from compmath.present.page import ClassPage, class_page
 from compmath.site import render
 from compmath.site.assets import asset_contents
@@ -94,6 +95,10 @@ class Site:
                         _key(self.base, self.digests[cls.id]),
                         partial(self.source, cls, name),
                     )
+        for cls in self.classes:
+            for path, practice in self.notebooks(cls):
+                key = _key(self.base, self.digests[cls.id], path)
+                yield Target(path, key, partial(notebook_bytes, self.course, cls, practice))
         for path, data in asset_contents():
             yield Target(path, hashlib.sha256(data).hexdigest(), partial(bytes, data))
 
@@ -112,10 +117,25 @@ class Site:
                 render.class_url(cls.id), class_keys[cls.id], partial(self.class_html, cls)
             )
 
+    def notebooks(self, cls: ClassInfo) -> list[tuple[str, bool]]:
+        """(path in the site, practice?) of the class's notebooks: the whole one when it has a
+        snapshot, the practice one when it also has holes."""
+        if not cls.snapshot.exists() or not cls.lab.exists():
+            return []
+        made = [(notebook_path(cls), False)]
+        try:
+            holes = cls.meta.holes
+        except CompmathError:
+            return made
+        return [*made, (notebook_path(cls, True), True)] if holes else made
+
     def class_html(self, cls: ClassInfo) -> str:
         page = self.page(cls)
+        labels = {False: "el cuaderno (.ipynb)", True: "la versión de práctica (.ipynb)"}
+        notebooks = [(labels[practice], path) for path, practice in self.notebooks(cls)]
+        colab = colab_url(self.course, notebook_path(cls)) if notebooks else None
         try:
-            return render.class_html(page, self.meta, self.found[cls.id])
+            return render.class_html(page, self.meta, self.found[cls.id], notebooks, colab)
         except render.FormulaError as exc:
             raise CompmathError(
                 f"la fórmula {exc.index} de la clase {cls.id} no es LaTeX válido: {exc.reason}",

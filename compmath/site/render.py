@@ -3,6 +3,7 @@ Jinja templates in templates/ (autoescaped; only MathML, prose, code and charts 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -164,8 +165,15 @@ def formulas(page: ClassPage) -> list[dict[str, str]]:
     return shown
 
 
-def class_html(page: ClassPage, course: CourseMeta, found: Verification) -> str:
-    """The class page: every section of the document, in the seed page's order."""
+def class_html(
+    page: ClassPage,
+    course: CourseMeta,
+    found: Verification,
+    notebooks: Sequence[tuple[str, str]] = (),
+    colab: str | None = None,
+) -> str:
+    """The class page: every section of the document, in the seed page's order; `notebooks`
+    are (label, path in the site) of its Jupyter notebooks, `colab` the «Abrir en Colab» link."""
     charts, charted = [], []
     for name, value in (page.sample or {}).items():
         series = series_of(name, value)
@@ -206,6 +214,8 @@ def class_html(page: ClassPage, course: CourseMeta, found: Verification) -> str:
         charts=charts,
         charted=charted,
         files=files,
+        notebooks=[{"label": label, "url": url} for label, url in notebooks],
+        colab=colab,
         previous=_neighbour(page.previous, "←"),
         next=_neighbour(page.next, "→"),
     )
