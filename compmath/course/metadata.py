@@ -76,6 +76,19 @@ def _number_problem(shown: str, written: Any, number: int, folder: str) -> list[
     ]
 
 
+def _read_checked(
+    root: Path, path: Path, kind: str
+) -> tuple[str, dict[str, Any] | None, list[Problem]]:
+    """(the file as shown, its data or None when unreadable, its problems so far): read and
+    validated against schemas/<kind>.schema.json."""
+    shown = _relative(root, path)
+    try:
+        data = read_toml(path, shown)
+    except CompmathError as exc:
+        return shown, None, [Problem(shown, exc.message.removeprefix(f"{shown} "), exc.hint)]
+    return shown, data, _schema_problems(root, data, kind, shown, path.name)
+
+
 def _output_names(schema_file: Path) -> list[str] | None:
     """The outputs an outputs schema declares (its properties), or None if it cannot say."""
     try:
@@ -98,13 +111,8 @@ def class_problems(
     folder's, a tolerance or a hole for an output the outputs schema does not declare. Content
     (for lint): malformed DOIs and ISBNs, formulas without LaTeX, unfinished placeholders.
     """
-    shown = _relative(root, path)
-    try:
-        data = read_toml(path, shown)
-    except CompmathError as exc:
-        return None, [Problem(shown, exc.message.removeprefix(f"{shown} "), exc.hint)]
-    problems = _schema_problems(root, data, "class", shown, "class.toml")
-    if problems:
+    shown, data, problems = _read_checked(root, path, "class")
+    if data is None or problems:
         return data, problems
     problems += _number_problem(shown, data["numero"], number, folder)
     declared = [o["nombre"] for o in data["salidas"]]
@@ -213,13 +221,8 @@ def part_problems(
 ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """The parsed part.toml and its problems: unreadable, against its schema, another number,
     a plan that repeats a number or a slug."""
-    shown = _relative(root, path)
-    try:
-        data = read_toml(path, shown)
-    except CompmathError as exc:
-        return None, [Problem(shown, exc.message.removeprefix(f"{shown} "), exc.hint)]
-    problems = _schema_problems(root, data, "part", shown, "part.toml")
-    if problems:
+    shown, data, problems = _read_checked(root, path, "part")
+    if data is None or problems:
         return data, problems
     problems += _number_problem(shown, data["numero"], number, folder)
     for key in ("numero", "slug"):
@@ -233,12 +236,8 @@ def part_problems(
 
 def course_problems(root: Path, path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     """The parsed curso.toml and its problems (unreadable, against its schema)."""
-    shown = _relative(root, path)
-    try:
-        data = read_toml(path, shown)
-    except CompmathError as exc:
-        return None, [Problem(shown, exc.message.removeprefix(f"{shown} "), exc.hint)]
-    return data, _schema_problems(root, data, "course", shown, "curso.toml")
+    _, data, problems = _read_checked(root, path, "course")
+    return data, problems
 
 
 def _relative(root: Path, path: Path) -> str:
