@@ -1,7 +1,7 @@
 """Interrupted and concurrent runs: SIGKILL at any moment, two `check`s on one course at once.
 
 These start `compmath` as a separate process (as a user does), kill it with SIGKILL and look at
-what is left on disk and in the process table.
+what is left on disk and in the process table (tests/processes.py).
 """
 
 from __future__ import annotations
@@ -19,20 +19,18 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FAKE_PART, REPO, snapshots
+from tests.processes import fresh_marker, leftovers, marked
 
 LABS = 8
 OLD = {"vector": [0.0], "n": 0}
 LAB = """\
-import os, pathlib
-pathlib.Path(__file__).with_name("pids").open("a").write(f"{{os.getpid()}}\\n")
 def run() -> dict:
     return {{"vector": [k / {number} for k in range(4000)], "n": {number}}}
 """
 HANGS = """\
-import os, pathlib, subprocess, time
+import subprocess, time
 def run() -> dict:
-    child = subprocess.Popen(["sleep", "300"], start_new_session=True)
-    pathlib.Path(__file__).with_name("pids").write_text(f"{os.getpid()}\\n{child.pid}\\n")
+    subprocess.Popen(["sleep", "300"], start_new_session=True)
     time.sleep(300)
     return {}
 """
@@ -46,33 +44,9 @@ def compmath(*args: str, **kwargs) -> subprocess.Popen:
                             start_new_session=True, **kwargs)
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def in_session(sid: int) -> list[int]:
-    """Processes of session `sid` (the runner's workers stay in it; labs get their own)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[3]) == sid:
-            found.append(int(entry))
-    return found
-
-
-def gone_soon(pids: list[int], limit: float = 15.0) -> list[int]:
-    """The pids still alive once they have had `limit` seconds to end (generous: not a timing test)."""
-    deadline = time.monotonic() + limit
-    while any(alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return [p for p in pids if alive(p)]
+@pytest.fixture
+def marker(monkeypatch: pytest.MonkeyPatch) -> str:
+    return fresh_marker(monkeypatch)
 
 
 @pytest.fixture
@@ -88,7 +62,7 @@ def course(fake_course: Path, make_lab) -> Path:
     return fake_course
 
 
-def test_update_killed_at_any_moment_leaves_old_or_new_snapshots(course: Path) -> None:
+def test_update_killed_at_any_moment_leaves_old_or_new_snapshots(course: Path, marker: str) -> None:
     snaps = sorted(course.rglob("expected.json"))
     old = {p: p.read_bytes() for p in snaps}
     started = time.monotonic()
@@ -98,7 +72,7 @@ def test_update_killed_at_any_moment_leaves_old_or_new_snapshots(course: Path) -
     new = {p: p.read_bytes() for p in snaps}
     assert sum(new[p] != old[p] for p in snaps) == LABS
     rng = random.Random(20261129)
-    workers: list[int] = []
+    runners: list[int] = []
     for _ in range(15):
         for path, data in old.items():
             path.write_bytes(data)
@@ -110,11 +84,10 @@ def test_update_killed_at_any_moment_leaves_old_or_new_snapshots(course: Path) -
             now = path.read_bytes()
             assert now in (old[path], new[path]), f"{path} quedó a medias"
             json.loads(now)
-        workers += in_session(proc.pid)  # the killed runner's workers must end on their own
+        runners.append(proc.pid)  # the killed runner's workers must end on their own
         proc.stdout.close()  # type: ignore[union-attr]
         proc.stderr.close()  # type: ignore[union-attr]
-    recorded = [int(x) for p in course.rglob("pids") for x in p.read_text().split()]
-    assert gone_soon(recorded + workers) == []
+    assert leftovers(marker, runners, patience=15) == []
     stale = snaps[1].parent / ".expected.json.abc.compmath-tmp"
     stale.write_text("{")
     final = compmath("update", "--all", "--root", str(course))
@@ -123,19 +96,20 @@ def test_update_killed_at_any_moment_leaves_old_or_new_snapshots(course: Path) -
     assert list(course.rglob("*.compmath-tmp")) == []
 
 
-def test_runner_killed_while_a_lab_hangs_takes_the_lab_down(fake_course: Path, make_lab) -> None:
+def test_runner_killed_while_a_lab_hangs_takes_the_lab_down(make_lab, marker: str) -> None:
     root = make_lab(970, HANGS, expected=OLD, schema={"type": "object"}, slug="cuelga-con-hijo")
-    pid_file = root / "classes" / FAKE_PART / "970-cuelga-con-hijo" / "pids"
     proc = compmath("run", "970", "--root", str(root), "--timeout", "300")
-    deadline = time.monotonic() + 30
-    while len(pid_file.read_text().split() if pid_file.exists() else []) < 2:
-        assert time.monotonic() < deadline and proc.poll() is None, "el laboratorio no arrancó"
-        time.sleep(0.05)
-    pids = [int(x) for x in pid_file.read_text().split()]
-    assert all(alive(p) for p in pids)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    assert gone_soon(pids + in_session(proc.pid)) == []  # long before the 300 s timeout
+    try:
+        deadline = time.monotonic() + 30
+        while not marked(marker):  # the lab's `sleep 300` is running
+            assert time.monotonic() < deadline and proc.poll() is None, "el laboratorio no arrancó"
+            time.sleep(0.05)
+        running = leftovers(marker, [proc.pid], patience=0)
+        assert len(running) >= 5, running  # runner, worker, supervisor, lab, sleep
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert leftovers(marker, [proc.pid], patience=15) == []  # long before the 300 s timeout
     proc.stdout.close()  # type: ignore[union-attr]
     proc.stderr.close()  # type: ignore[union-attr]
 
