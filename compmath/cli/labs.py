@@ -26,10 +26,31 @@ from compmath.cli.common import (
 )
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
-from compmath.execution.scheduler import run_one
-from compmath.judging.batch import judge_all, preload
-from compmath.judging.judge import Case, judge, parse_params, prepare, setup_report
+from compmath.execution.scheduler import missing_protections
+from compmath.judging.batch import Interrupted, judge_all, judge_one, preload
+from compmath.judging.judge import Case, parse_params, prepare, setup_report
 from compmath.judging.report import LabReport, Outcome
+
+
+def _say_what_was_missing() -> None:
+    """Once per command, on stderr: the protections the labs ran without (README, «Integridad»)."""
+    from compmath.execution.facilities import notice
+
+    text = notice(missing_protections())
+    if text:
+        from compmath.present.layout import line
+        from compmath.present.output import emit
+
+        emit([line(text)], sys.stderr)
+
+
+def _interrupted(what: str) -> typer.Exit:
+    """Ctrl-C: one line saying what was left unfinished; the workers end with their labs."""
+    from compmath.present.layout import line
+    from compmath.present.output import emit
+
+    emit([line(f"interrumpido: {what}")], sys.stderr)
+    return typer.Exit(ExitCode.INTERRUPTED)
 
 
 def exit_code(reports: list[LabReport]) -> ExitCode:
@@ -90,14 +111,18 @@ def run_class(
         if case.problem is not None:
             report = setup_report(case)
         else:  # while the lab runs, load what judging and showing it will need
-            report = judge(case, run_one(case.request, meanwhile=lambda: preload(as_json)))
+            try:
+                report = judge_one(case, meanwhile=lambda: preload(as_json))
+            except KeyboardInterrupt:
+                raise _interrupted(f"{cls.id} no llegó a terminar; no se juzgó") from None
+            _say_what_was_missing()
         elapsed = time.perf_counter() - started
         if report.outcome == Outcome.SETUP and not as_json:
             raise CompmathError(report.message, report.hint)
     if as_json:
         from compmath.present.reports import report_document
 
-        sys.stdout.write(report_document([report], elapsed))
+        sys.stdout.write(report_document([report], elapsed, missing_protections()))
         raise typer.Exit(exit_code([report]))
     from compmath.present.output import emit, width_for
     from compmath.present.screens import run_screen
@@ -147,29 +172,40 @@ def check(
             raise CompmathError("no hay clases que comprobar", "prueba: compmath list")
         cases = _cases(course, classes, timeout, memory)
         started = time.perf_counter()
-        if is_terminal(sys.stderr) and not as_json:
-            from compmath.present.output import colour_for
-            from compmath.present.terminal import spinner
+        interrupted: Interrupted | None = None
+        try:
+            if is_terminal(sys.stderr) and not as_json:
+                from compmath.present.output import colour_for
+                from compmath.present.terminal import spinner
 
-            runnable = sum(c.runnable for c in cases)
-            with spinner(sys.stderr, runnable, "laboratorios", colour_for(sys.stderr)) as advance:
-                reports = judge_all(cases, jobs, on_done=advance)
-        else:
-            reports = judge_all(cases, jobs)
+                runnable = sum(c.runnable for c in cases)
+                with spinner(sys.stderr, runnable, "laboratorios", colour_for(sys.stderr)) as tick:
+                    reports = judge_all(cases, jobs, on_done=tick)
+            else:
+                reports = judge_all(cases, jobs)
+        except Interrupted as stop:
+            interrupted, reports = stop, stop.reports
         elapsed = time.perf_counter() - started
-        if junit_xml:
+        _say_what_was_missing()
+        if junit_xml and not interrupted:
             from compmath.present.junit import write_junit
 
             write_junit(junit_xml, reports, elapsed)
     if as_json:
         from compmath.present.reports import report_document
 
-        sys.stdout.write(report_document(reports, elapsed))
+        sys.stdout.write(report_document(reports, elapsed, missing_protections()))
     else:
         from compmath.present.output import emit
         from compmath.present.screens import check_screen
 
         emit(check_screen(reports, elapsed))
+    if interrupted:
+        left = interrupted.total - len(reports)
+        raise _interrupted(
+            f"{len(reports)} de {interrupted.total} clases juzgadas; "
+            f"{left} sin terminar (arriba, el resumen parcial)"
+        )
     raise typer.Exit(exit_code(reports))
 
 
@@ -199,7 +235,14 @@ def update(
         course = open_course(root)
         classes = course.select([] if all_classes else (names or []))
         cases = _cases(course, classes, timeout, memory)
-        reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
+        try:
+            reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
+        except Interrupted as stop:
+            raise _interrupted(
+                f"{len(stop.reports)} de {stop.total} laboratorios terminados; "
+                "no se escribió ninguna instantánea"
+            ) from None
+        _say_what_was_missing()
     failed: list[LabReport] = []
     unwritable = False
     for cls, report in zip(classes, reports):

@@ -64,16 +64,6 @@ class _ActiveClock:
         return self.active
 
 
-_missing: set[str] = set()
-
-
-def missing_protections() -> tuple[str, ...]:
-    """The protections some worker of this process went without (facilities' names, in order)."""
-    from compmath.execution.facilities import FACILITIES
-
-    return tuple(name for name in FACILITIES if name in _missing)
-
-
 class WorkerHandle:
     """One worker process (compmath.execution.worker): send requests, read replies, stop it."""
 
@@ -92,6 +82,7 @@ class WorkerHandle:
         self.channel = ours
         self.buffer = b""
         self.greeted = False  # the worker's hello arrived (it is past its start-up)
+        self.missing: tuple[str, ...] = ()  # the protections it said it goes without
 
     def send(self, request: LabRequest) -> bool:
         """Hand one request to the worker; False if it is gone."""
@@ -128,8 +119,7 @@ class WorkerHandle:
                 if isinstance(item, LabReply):
                     return item
                 if item.note == "hello":
-                    self.greeted = True
-                    _missing.update(item.missing)
+                    self.greeted, self.missing = True, item.missing
                 heard = clock.now()
                 continue
             now = clock.now()

@@ -13,11 +13,17 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from compmath.cache import purge, read_json, write_json
-from compmath.execution.pool import GRACE, release_worker, take_worker
+from compmath.execution.pool import GRACE, WorkerHandle, release_worker, take_worker
 from compmath.execution.protocol import LabReply, LabRequest, ReplyState
 
 HISTORY = "duraciones.json"
 LAB_CACHES = ("bytecode", "verdicts")  # what an unconfined lab could have poisoned
+_last_missing: tuple[str, ...] = ()
+
+
+def missing_protections() -> tuple[str, ...]:
+    """The protections the labs of the last run went without (as COMPMATH_SIN names them)."""
+    return _last_missing
 
 
 def durations() -> dict[str, float]:
@@ -59,6 +65,7 @@ def _run(
     in_flight: dict[str, LabRequest] = {}
     losses: dict[str, int] = {}
     worker = take_worker()
+    used = [worker]
 
     def fill() -> None:
         # Twice the parallelism in flight: the worker starts a waiting lab the moment one ends.
@@ -84,6 +91,7 @@ def _run(
             if reply is None or reply.key not in in_flight:  # dead, stopped or not to be believed
                 worker.kill()
                 worker = take_worker()
+                used.append(worker)
                 lost = list(in_flight.values())
                 in_flight.clear()
                 for request in lost:
@@ -100,10 +108,20 @@ def _run(
     except BaseException:  # Ctrl-C: the worker takes its labs down as it ends
         worker.close()
         raise
+    finally:
+        _remember_missing(used)
     release_worker(worker)
     if any(not r.confined for r in replies.values() if r.state != ReplyState.WORKER_LOST):
         purge(LAB_CACHES)
     return replies
+
+
+def _remember_missing(used: list[WorkerHandle]) -> None:
+    global _last_missing
+    from compmath.execution.facilities import FACILITIES
+
+    missing = {name for worker in used for name in worker.missing}
+    _last_missing = tuple(name for name in FACILITIES if name in missing)
 
 
 def run_one(request: LabRequest, meanwhile: Callable[[], None] | None = None) -> LabReply:

@@ -3,6 +3,8 @@
 jsonschema is the slowest import of the runner, so a "valid" verdict is remembered on disk, keyed
 by the hash of (schema text, canonical instance text, jsonschema version): unchanged inputs are
 then accepted without importing it. Invalid verdicts are always recomputed, so errors stay exact.
+The cache is believed only for outputs of labs that Landlock kept out of it (`use_cache`): a
+lab that could write there could leave a "valid" verdict for its own invalid output.
 """
 
 from __future__ import annotations
@@ -127,10 +129,11 @@ def validate(
     instance_text: str,
     schema_label: str | Path,
     base: str = "salida",
+    use_cache: bool = True,
 ) -> list[SchemaIssue]:
     """Return the violations of `instance` against `schema` (empty when valid)."""
-    verdict = _verdict_file(schema_text, instance_text)
-    if verdict.exists():
+    verdict = _verdict_file(schema_text, instance_text) if use_cache else None
+    if verdict is not None and verdict.exists():
         return []
     import jsonschema
 
@@ -145,7 +148,7 @@ def validate(
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
     issues = [SchemaIssue(json_path(e.absolute_path, base), _spanish(e)) for e in errors]
-    if not issues:
+    if verdict is not None and not issues:
         try:
             verdict.parent.mkdir(parents=True, exist_ok=True)
             verdict.touch()
