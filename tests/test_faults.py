@@ -203,3 +203,17 @@ def test_a_limit_below_the_workers_own_size_is_explained(fake_course: Path) -> N
     outcome, message = crash_message(reply, 60.0, 50 * 1024**2)
     assert outcome == "memoria_agotada"
     assert "no alcanza ni para el trabajador con numpy cargado" in message
+
+
+def test_a_timeout_says_where_the_lab_was(cli, make_lab) -> None:
+    """The lab's stack when it was stopped: its own frames, innermost first (for `run` to show)."""
+    source = ("def espera():\n    while True:\n        pass\n\n"
+              "def run() -> dict:\n    espera()\n    return {}\n")
+    root = make_lab(992, source, expected=GOOD, slug="espera")
+    result = cli("check", "992", "--root", str(root), "--json", "--timeout", "1")
+    lab = json.loads(result.out)["clases"][0]
+    assert lab["resultado"] == "tiempo_agotado"
+    frames = [line.strip() for line in lab["traza"].splitlines() if line.strip().startswith("File")]
+    assert frames[0].endswith("lab.py\", line 3 in espera") or frames[0].endswith("line 2 in espera")
+    assert frames[1].endswith("lab.py\", line 6 in run")
+    without_compmath_frames(lab["traza"])

@@ -129,3 +129,95 @@ def test_two_checks_at_once_do_not_interfere(fake_course: Path) -> None:
     assert results[0]["901-pasa"] == results[0]["906-imprime"] == "coincide"
     assert results[0]["902-lanza"] == "excepcion" and results[0]["905-cuelga"] == "tiempo_agotado"
     assert snapshots(fake_course) == before
+
+
+SLOW = """\
+import subprocess, time
+def run() -> dict:
+    subprocess.Popen(["sleep", "300"])
+    time.sleep({seconds})
+    return {{"vector": [0.0], "n": 0}}
+"""
+
+
+def in_own_group(*args: str) -> subprocess.Popen:
+    """`compmath ARGS` as a shell job: its own process group, in the session of the test (so
+    that Ctrl-Z, which a terminal sends to the group, stops it rather than being ignored)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.Popen([sys.executable, "-m", "compmath.entry", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            process_group=0)
+
+
+def started(marker: str, proc: subprocess.Popen) -> list[int]:
+    """Wait until a lab of `proc` has started its `sleep`; the pids of those running."""
+    deadline = time.monotonic() + 30
+    while not marked(marker):
+        assert time.monotonic() < deadline and proc.poll() is None, "el laboratorio no arrancó"
+        time.sleep(0.05)
+    return marked(marker)
+
+
+def state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0].decode()
+
+
+def test_ctrl_z_stops_the_labs_and_their_clock(make_lab, marker: str) -> None:
+    root = make_lab(975, SLOW.format(seconds=2), expected={"vector": [0.0], "n": 0},
+                    schema={"type": "object"}, slug="lenta")
+    proc = in_own_group("run", "975", "--root", str(root), "--timeout", "4")
+    try:
+        (sleep,) = started(marker, proc)
+        os.killpg(proc.pid, signal.SIGTSTP)  # what Ctrl-Z does
+        time.sleep(1)
+        assert state(sleep) == "T" and state(proc.pid) == "T"
+        time.sleep(5)  # longer than the lab's timeout: stopped time does not count
+        assert state(sleep) == "T"
+        os.killpg(proc.pid, signal.SIGCONT)  # what `fg` does
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 0, out + err
+    assert "1/1 salidas coinciden" in out or "2/2 salidas coinciden" in out
+    assert leftovers(marker, [proc.pid]) == []
+
+
+def test_ctrl_c_prints_one_line_and_the_partial_summary(make_lab, marker: str) -> None:
+    for number, seconds in ((976, 0.2), (977, 300), (978, 300)):
+        root = make_lab(number, SLOW.format(seconds=seconds), expected={"vector": [0.0], "n": 0},
+                        schema={"type": "object"}, slug=f"lenta-{number}")
+    proc = in_own_group("check", "976", "977", "978", "--root", str(root), "--jobs", "1")
+    try:
+        started(marker, proc)
+        time.sleep(2)  # 976 is done (its sleep ended with it), 977 runs
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130
+    assert err.count("interrumpido:") == 1 and "Traceback" not in err
+    assert "1 de 3 clases juzgadas; 2 sin terminar" in err
+    assert "976" in out and "977" not in out  # the summary of what was judged
+    assert leftovers(marker, [proc.pid]) == []
+
+
+def test_a_lab_that_stops_its_worker_cannot_stop_the_runner(make_lab, monkeypatch, marker) -> None:
+    """Without Landlock nor namespaces the lab can SIGSTOP its worker: the runner ends anyway."""
+    from compmath.execution.pool import GRACE
+    from tests.test_hostile import hostile
+
+    monkeypatch.setenv("COMPMATH_SIN", "landlock,pidns")
+    marker = fresh_marker(monkeypatch)
+    root, class_id = hostile(make_lab, "detiene-al-trabajador")
+    started_at = time.monotonic()
+    proc = compmath("run", class_id, "--root", str(root), "--timeout", "3")
+    out, err = proc.communicate(timeout=120)
+    elapsed = time.monotonic() - started_at
+    assert proc.returncode == 1 and "Traceback" not in err
+    assert "dejó de responder 2 veces" in " ".join(out.split())
+    assert elapsed < 2 * (3 + GRACE)  # two attempts, each within the lab's timeout and a grace
+    assert leftovers(marker, [proc.pid]) == []

@@ -195,7 +195,7 @@ def check(
         from compmath.present.reports import report_document
 
         sys.stdout.write(report_document(reports, elapsed, missing_protections()))
-    else:
+    elif reports:
         from compmath.present.output import emit
         from compmath.present.screens import check_screen
 
