@@ -3,7 +3,9 @@ verdicts of the labs beside it stay true, `run` and `check` end, and nothing is 
 
 Each attack runs through `run` and through `check` (beside 901, which passes, 902, which raises,
 and 904, which differs), once with the whole sandbox and once without Landlock nor namespaces
-(COMPMATH_SIN=landlock,pidns: what an older kernel or a locked-down container offers).
+(COMPMATH_SIN=landlock,pidns: what an older kernel or a locked-down container offers). What the
+attacker achieves against its own verdict depends on what it could do there (`powers`); what
+it achieves against the others' is nothing, everywhere.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ import pytest
 
 from compmath.cache import cache_dir
 from tests.conftest import FAKE_PART
-from tests.processes import fresh_marker, leftovers
+from tests.processes import LINUX, fresh_marker, leftovers, powers
+
+pytestmark = pytest.mark.skipif(
+    not LINUX, reason="los ataques usan /proc; en macOS corren las alternativas que cubre Linux"
+)
 
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
 WRONG = {"n": 0, "mitad": 0.0, "vector": []}
@@ -145,26 +151,28 @@ def run() -> dict:
 class Attack:
     number: int
     source: str
-    seen: dict[str, tuple[str, list[str]]]  # mode -> (outcome, phrases of the message)
+    needs: str  # the power that lets the attack reach its own verdict ('' when none can)
+    seen: tuple[tuple[str, list[str]], tuple[str, list[str]]]  # (outcome, phrases) without, with
+
+    def expected(self, could: set[str]) -> tuple[str, list[str]]:
+        return self.seen[self.needs in could]
 
 
 LOST_TWICE = ("excepcion", ["murió o dejó de responder 2 veces", "lo mató o lo detuvo"])
+FAILS_ITS_OWN = ("difiere", ["3 diferencias"])
+PASSES = ("coincide", [])
 ATTACKS = {
-    "falsifica-respuestas": Attack(960, FORGE, {"sandbox": ("difiere", ["3 diferencias"]),
-                                                "sin-sandbox": LOST_TWICE}),
-    "mata-al-trabajador": Attack(961, SIGNAL_WORKER.replace("{signal}", "SIGKILL"),
-                                 {"sandbox": ("coincide", []), "sin-sandbox": LOST_TWICE}),
-    "detiene-al-trabajador": Attack(962, SIGNAL_WORKER.replace("{signal}", "SIGSTOP"),
-                                    {"sandbox": ("coincide", []), "sin-sandbox": LOST_TWICE}),
-    "reescribe-el-curso": Attack(963, REWRITE, {
-        "sandbox": ("difiere", ["3 diferencias"]),
-        "sin-sandbox": ("modifico_el_curso", ["el laboratorio modificó",
-                                              "901-pasa/expected.json", "963-reescribe-el-curso.schema.json"]),
-    }),
-    "envenena-caches": Attack(964, POISON, {"sandbox": ("esquema_invalido", ["salida.n"]),
-                                            "sin-sandbox": ("esquema_invalido", ["salida.n"])}),
-    "escapa": Attack(965, ESCAPE, {"sandbox": ("coincide", []),
-                                                     "sin-sandbox": ("coincide", [])}),
+    "falsifica-respuestas": Attack(960, FORGE, "senalar", (FAILS_ITS_OWN, LOST_TWICE)),
+    "mata-al-trabajador": Attack(961, SIGNAL_WORKER.replace("{signal}", "SIGKILL"), "senalar",
+                                 (PASSES, LOST_TWICE)),
+    "detiene-al-trabajador": Attack(962, SIGNAL_WORKER.replace("{signal}", "SIGSTOP"), "senalar",
+                                    (PASSES, LOST_TWICE)),
+    "reescribe-el-curso": Attack(963, REWRITE, "escribir", (FAILS_ITS_OWN, (
+        "modifico_el_curso",
+        ["el laboratorio modificó", "901-pasa/expected.json", "963-reescribe-el-curso.schema.json"],
+    ))),
+    "envenena-caches": Attack(964, POISON, "", (("esquema_invalido", ["salida.n"]),) * 2),
+    "escapa": Attack(965, ESCAPE, "", (PASSES, PASSES)),
 }
 
 
@@ -185,9 +193,10 @@ def hostile(make_lab, name: str) -> tuple[Path, str]:
     return root, f"{attack.number}-{name}"
 
 
-def said(result, mode: str) -> None:
+def said(result) -> None:
     """The notice of missing protections: once, and only when some are missing."""
-    assert result.err.count("aviso: protecciones ausentes") == (1 if MODES[mode] else 0), result.err
+    missing = json.loads(result.out)["protecciones_ausentes"]
+    assert result.err.count("aviso: protecciones ausentes") == (1 if missing else 0), result.err
     assert "Traceback" not in result.err
 
 
@@ -197,12 +206,13 @@ def test_run_tells_the_truth_about_a_hostile_lab(cli, make_lab, mode, marker, na
     started = time.monotonic()
     result = cli("run", class_id, "--root", str(root), "--json", "--timeout", "10")
     elapsed = time.monotonic() - started
-    report = json.loads(result.out)["clases"][0]
-    outcome, phrases = ATTACKS[name].seen[mode]
+    document = json.loads(result.out)
+    report = document["clases"][0]
+    outcome, phrases = ATTACKS[name].expected(powers(document["protecciones_ausentes"]))
     assert report["resultado"] == outcome, report
     for phrase in phrases:
         assert phrase in report["mensaje"]
-    said(result, mode)
+    said(result)
     assert elapsed < 40  # two attempts at most, each within its deadline
     assert leftovers(marker) == []
 
@@ -214,15 +224,16 @@ def test_check_keeps_the_labs_beside_it_true(cli, make_lab, mode, marker, name) 
                  "--jobs", "2")
     assert result.code == 1
     document = json.loads(result.out)
-    assert document["protecciones_ausentes"] == [m for m in MODES[mode].split(",") if m]
+    missing = document["protecciones_ausentes"]
+    assert set(MODES[mode].split(",")) - {""} <= set(missing)
     outcomes = {c["clase"]: (c["resultado"], c["mensaje"]) for c in document["clases"]}
     for beside, outcome in BESIDE.items():
         assert outcomes[beside][0] == outcome, outcomes
-    outcome, phrases = ATTACKS[name].seen[mode]
+    outcome, phrases = ATTACKS[name].expected(powers(missing))
     assert outcomes[class_id][0] == outcome, outcomes
     for phrase in phrases:
         assert phrase in outcomes[class_id][1]
-    said(result, mode)
+    said(result)
     assert leftovers(marker) == []
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FAKE_PART, REPO, snapshots
-from tests.processes import fresh_marker, leftovers, marked
+from tests.processes import fresh_marker, leftovers, marked, state_of
 
 LABS = 8
 OLD = {"vector": [0.0], "n": 0}
@@ -158,10 +158,6 @@ def started(marker: str, proc: subprocess.Popen) -> list[int]:
     return marked(marker)
 
 
-def state(pid: int) -> str:
-    return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0].decode()
-
-
 def test_ctrl_z_stops_the_labs_and_their_clock(make_lab, marker: str) -> None:
     root = make_lab(975, SLOW.format(seconds=2), expected={"vector": [0.0], "n": 0},
                     schema={"type": "object"}, slug="lenta")
@@ -170,9 +166,9 @@ def test_ctrl_z_stops_the_labs_and_their_clock(make_lab, marker: str) -> None:
         (sleep,) = started(marker, proc)
         os.killpg(proc.pid, signal.SIGTSTP)  # what Ctrl-Z does
         time.sleep(1)
-        assert state(sleep) == "T" and state(proc.pid) == "T"
+        assert state_of(sleep) == "T" and state_of(proc.pid) == "T"
         time.sleep(5)  # longer than the lab's timeout: stopped time does not count
-        assert state(sleep) == "T"
+        assert state_of(sleep) == "T"
         os.killpg(proc.pid, signal.SIGCONT)  # what `fg` does
         out, err = proc.communicate(timeout=60)
     finally:
