@@ -38,10 +38,10 @@ def _say_what_was_missing() -> None:
 
     text = notice(missing_protections())
     if text:
-        from compmath.present.layout import line
+        from compmath.present.layout import para
         from compmath.present.output import emit
 
-        emit([line(text)], sys.stderr)
+        emit([para((text, "yellow"), hang=2)], sys.stderr)
 
 
 def _interrupted(what: str) -> typer.Exit:

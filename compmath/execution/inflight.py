@@ -12,6 +12,7 @@ import shutil
 import signal
 import sys
 import time
+from dataclasses import replace
 
 from compmath.execution import sandbox, supervisor
 from compmath.execution.facilities import Facilities
@@ -91,7 +92,17 @@ def _fault_trace(fd: int) -> str:
 class Running:
     """One lab in flight: its request, supervisor's pid, files, clock and deadline."""
 
-    __slots__ = ("deadline", "files", "folder", "pid", "pidfd", "request", "started", "started_at")
+    __slots__ = (
+        "deadline",
+        "files",
+        "folder",
+        "paused",
+        "pid",
+        "pidfd",
+        "request",
+        "started",
+        "started_at",
+    )
 
     def __init__(
         self, request: LabRequest, pid: int, folder: str, files: LabFiles, pidfd: int
@@ -104,6 +115,7 @@ class Running:
             pidfd,
         )
         self.started, self.started_at = time.perf_counter(), time.time()
+        self.paused = 0.0  # seconds stopped by Ctrl-Z: they count neither as time nor timeout
         self.deadline = time.monotonic() + request.timeout
 
     def lab(self) -> int:
@@ -222,13 +234,15 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
             error_type="memoria residente",
             message=f"{peak / 1024**2:.0f} MiB al terminar; sin límite impuesto en este sistema",
         )
+    if run.paused:
+        result = replace(result, run_seconds=max(0.0, result.run_seconds - run.paused))
     for fd in run.files:
         os.close(fd)
     shutil.rmtree(run.folder, ignore_errors=True)
     return LabReply.from_child(
         run.request.key,
         result,
-        total_seconds=time.perf_counter() - run.started,
+        total_seconds=time.perf_counter() - run.started - run.paused,
         peak_memory=peak,
         signal_name=signal_name,
         stdout=stdout,

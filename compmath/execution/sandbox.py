@@ -3,8 +3,8 @@
 Whatever the lab does (raise, exit, exhaust memory, fork, close streams), the one process that
 started the lab writes exactly one result and ends with os._exit; nothing returns to the
 supervisor's code. The lab's code is loaded before the sandbox closes (its bytecode cache is
-written then, by this trusted code); then Landlock confines writes to the lab's own folder, or,
-for root where neither Landlock nor namespaces exist, every capability is dropped.
+written then, by this trusted code); then Landlock confines writes to the lab's own folder, and
+root outside a user namespace drops every capability.
 """
 
 from __future__ import annotations
@@ -63,11 +63,11 @@ def _limit_memory(memory: int) -> None:
 
 
 def _close_the_sandbox(folder: str, found: Facilities) -> None:
-    """From here on the lab may write only in its folder (Landlock), or as root has no
-    capabilities left (no Landlock, no namespaces). OSError if Landlock refuses."""
+    """From here on the lab may write only in its folder (Landlock), and as root outside a user
+    namespace has no capabilities left. OSError if Landlock refuses."""
     if found.landlock_abi:
         landlock.restrict_self(found.landlock_abi, folder)
-    elif not found.pidns:
+    if not found.pidns:
         facilities.drop_capabilities()
 
 

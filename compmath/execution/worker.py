@@ -47,7 +47,7 @@ def _pause(signum: int, frame: Any) -> None:
     gap = time.monotonic() - paused
     for run in running.values():
         run.deadline += gap
-        run.started += gap
+        run.paused += gap
         run.signal(signal.SIGCONT)
 
 

@@ -71,7 +71,7 @@ LABELS = {
     Outcome.MEMORY: "se agotó la memoria",
     Outcome.UNREPRESENTABLE: "la salida no es representable en JSON",
     Outcome.SETUP: "error en los archivos de la clase",
-    Outcome.TAMPERED: "el laboratorio modificó archivos del curso",
+    Outcome.TAMPERED: "archivos del curso modificados",
 }
 SIGNAL_NAMES = {
     "SIGSEGV": "violación de segmento",
