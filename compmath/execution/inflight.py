@@ -17,9 +17,10 @@ from dataclasses import replace
 from compmath.execution import sandbox, supervisor
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabReply, LabRequest, ReplyState
-from compmath.execution.supervisor import LabFiles
+from compmath.execution.supervisor import LabFiles, peak_bytes
 
 OUTPUT_PREVIEW = 64 * 1024
+RESULT_LIMIT = 256 * 1024**2  # a result beyond this is not read (it cannot be a lab's outputs)
 FAULT_PREVIEW = 16 * 1024
 STACK_PATIENCE = 0.3  # how long a timed-out lab has to write where it was
 
@@ -197,10 +198,6 @@ def _dump_stack(run: Running) -> None:
         size = now
 
 
-def _peak(maxrss: int) -> int:
-    return maxrss if sys.platform == "darwin" else maxrss * 1024
-
-
 def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
     """End what is left of a lab (its group, its strays) and describe how it ended."""
     timed_out = ended is None
@@ -209,7 +206,7 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
     run.signal(signal.SIGKILL)  # the lab's own children die with it
     if ended is None:
         _, status, usage = os.wait4(run.pid, 0)
-        ended = (status, _peak(usage.ru_maxrss))
+        ended = (status, peak_bytes(usage.ru_maxrss))
     del running[run.pid]
     if run.pidfd >= 0:
         os.close(run.pidfd)
@@ -219,7 +216,7 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
     status, peak = lab_end or ended  # the lab's own end, as its supervisor saw it
     stdout, stdout_bytes = _preview(run.files.stdout)
     stderr, stderr_bytes = _preview(run.files.stderr)
-    result = ChildResult.from_json(os.pread(run.files.result, 1 << 30, 0))
+    result = ChildResult.from_json(os.pread(run.files.result, RESULT_LIMIT, 0))
     signal_name = ""
     if timed_out:
         result = ChildResult(ReplyState.TIMEOUT, traceback=_fault_trace(run.files.fault))
@@ -258,4 +255,4 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
 def ended(run: Running) -> tuple[int, int] | None:
     """(wait status, peak RSS in bytes) if the lab's supervisor has ended, else None."""
     done, status, usage = os.wait4(run.pid, os.WNOHANG)
-    return (status, _peak(usage.ru_maxrss)) if done else None
+    return (status, peak_bytes(usage.ru_maxrss)) if done else None

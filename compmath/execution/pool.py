@@ -46,7 +46,7 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
-SILENCE = 4.0  # seconds without a word from a worker that has labs running: it is stopped
+SILENCE = 3.0  # seconds without a word from a worker that has labs running: it is stopped
 GRACE = 5.0  # beyond a lab's timeout, what the worker may take to kill it and reply
 SLICE = 0.5  # the longest single wait; a longer gap means this process itself was stopped
 

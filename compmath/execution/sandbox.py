@@ -26,7 +26,10 @@ from compmath.execution.protocol import ChildResult, LabRequest, ReplyState
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 STACK_SIGNAL = signal.SIGUSR2  # the worker asks for the lab's stack with it before a timeout kill
-RESULT_FD, FAULT_FD = 3, 4  # as the supervisor arranged them
+# The descriptors as the supervisor arranges them: 0-2 the lab's stdin (/dev/null), stdout and
+# stderr, then its result and faulthandler's output, then the supervisor's own report and the
+# worker's lifeline (closed here: they are not the lab's).
+RESULT_FD, FAULT_FD, STATUS_FD, LIFELINE_FD = 3, 4, 5, 6
 BALLAST_BYTES = 4 * 1024 * 1024  # address space given back when memory runs out, so the report fits
 OUT_OF_MEMORY = ChildResult(ReplyState.MEMORY, error_type="MemoryError").to_json().encode("ascii")
 MAX_FD = min(resource.getrlimit(resource.RLIMIT_NOFILE)[1], 1 << 20)
@@ -37,7 +40,7 @@ def _confine(folder: str, found: Facilities) -> None:
     """Dies with its supervisor, default signals, fault reports, Python streams on fds 1 and 2."""
     if found.prctl:
         facilities.prctl(facilities.PR_SET_PDEATHSIG, signal.SIGKILL)
-    for fd in (5, 6):  # the supervisor's report and the lifeline are not the lab's
+    for fd in (STATUS_FD, LIFELINE_FD):
         os.close(fd)
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGTSTP):
         signal.signal(signum, signal.SIG_DFL)

@@ -111,7 +111,7 @@ def _run(
     finally:
         _remember_missing(used)
     release_worker(worker)
-    if any(not r.confined for r in replies.values() if r.state != ReplyState.WORKER_LOST):
+    if any("landlock" in w.missing for w in used):
         purge(LAB_CACHES)
     return replies
 

@@ -13,16 +13,13 @@ from __future__ import annotations
 import fcntl
 import os
 import signal
+import sys
 from typing import NamedTuple, NoReturn
 
 from compmath.execution import facilities, sandbox
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabRequest, ReplyState
-
-# The descriptors every lab process has, in this order from 0: stdin (/dev/null), stdout,
-# stderr, its result, faulthandler's output. The supervisor also keeps its report and the
-# worker's lifeline.
-RESULT_FD, FAULT_FD, STATUS_FD, LIFELINE_FD = 3, 4, 5, 6
+from compmath.execution.sandbox import LIFELINE_FD, RESULT_FD, STATUS_FD
 
 
 class LabFiles(NamedTuple):
@@ -114,14 +111,12 @@ def report(status_fd: int) -> tuple[int, tuple[int, int] | None]:
         pid = int(lines[0]) if lines[0] else 0
         if len(lines) > 2 and lines[1]:
             status, peak = (int(x) for x in lines[1].split())
-            return pid, (status, _bytes(peak))
+            return pid, (status, peak_bytes(peak))
         return pid, None
     except (OSError, ValueError):
         return 0, None
 
 
-def _bytes(maxrss: int) -> int:
+def peak_bytes(maxrss: int) -> int:
     """ru_maxrss in bytes (kilobytes on Linux, bytes on macOS)."""
-    import sys
-
     return maxrss if sys.platform == "darwin" else maxrss * 1024

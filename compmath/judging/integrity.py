@@ -1,10 +1,10 @@
 """The course's files before and after labs run: a lab that changed one fails, naming it.
 
 Landlock keeps labs from writing the course at all; this is the check that holds everywhere.
-Every file and folder under classes/ and schemas/, and curso.toml, is recorded by (inode, size,
-modification and change time). The change time cannot be set by a user, so a file rewritten
-with its old contents and dates still shows, and its change time says when: the labs running
-at that moment are the ones that changed it.
+Every file and folder under classes/ and schemas/ (but `__pycache__`), and curso.toml, is
+recorded by (inode, size, modification and change time). The change time cannot be set by a
+user, so a file rewritten with its old contents and dates still shows, and its change time says
+when: the labs running at that moment are the ones that changed it.
 """
 
 from __future__ import annotations
@@ -59,7 +59,8 @@ def course_state(root: Path) -> dict[str, tuple[Stamp, float]]:
             continue
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                pending.append(entry.path)
+                if entry.name != "__pycache__":  # Python's own, written by any import
+                    pending.append(entry.path)
             elif (stamped := _stamp(entry.path)) is not None:
                 state[os.path.relpath(entry.path, base)] = stamped
     return state
@@ -74,11 +75,11 @@ def changes(
         old, new = before.get(path), after.get(path)
         if old is not None and new is not None and old[0] == new[0]:
             continue
-        if new is not None:
-            found.append(Change(path, new[1]))
-        else:
-            folder = after.get(os.path.dirname(path))
-            found.append(Change(path, folder[1] if folder else 0.0))
+        folder = path
+        while new is None and folder:  # vanished: dated by the nearest folder still there
+            folder = os.path.dirname(folder)
+            new = after.get(folder)
+        found.append(Change(path, new[1] if new else 0.0))
     # a folder whose entries changed is not news once its entries are named
     named = {os.path.dirname(c.path) for c in found}
     return [c for c in found if c.path not in named]
