@@ -38,3 +38,11 @@ def write_json(relative: str, data: Any) -> None:
         os.replace(tmp, target)
     except OSError:
         pass
+
+
+def purge(folders: tuple[str, ...]) -> None:
+    """Empty these folders of the cache (what a lab could have written there is not kept)."""
+    import shutil
+
+    for folder in folders:
+        shutil.rmtree(cache_dir() / folder, ignore_errors=True)

@@ -1,14 +1,13 @@
 """Fault matrix: whatever a lab does, `run` and `check` report it, go on, and leave nothing behind.
 
-Every faulty lab records its own pid (and those of the processes it starts) in `pids`; after each
-command none of them may still exist, not even as a zombie. Snapshots are hashed before and after.
+After each command no process of the test may still exist, not even as a zombie (tests/processes.py
+finds them by the worker's command line and an environment mark, wherever they went). Snapshots
+are hashed before and after.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import time
 from pathlib import Path
 
 import pytest
@@ -17,16 +16,10 @@ from compmath.execution.protocol import LabReply, LabRequest, ReplyState
 from compmath.execution.scheduler import run_one
 from compmath.judging.report import Outcome, crash_message
 from tests.conftest import FAKE_PART, REPO, snapshots
+from tests.processes import fresh_marker, leftovers
 
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
-RECORD = """\
-import os as _os, pathlib as _pathlib
-_PIDS = _pathlib.Path(__file__).with_name("pids")
-def _record(pid):
-    with open(_PIDS, "a") as handle:
-        handle.write(f"{pid}\\n")
-_record(_os.getpid())
-"""
+RECORD = "import os as _os\n"
 RETURN_GOOD = f"    return {GOOD!r}\n"
 
 # case id -> (body of lab.py after RECORD, phrases of the message, extra options)
@@ -51,20 +44,17 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
                         "    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n    time.sleep(300)\n"),
                        ["se agotó el tiempo", "superó el límite de 1 s"], ["--timeout", "1"]),
     "hijo-popen": (("import subprocess\ndef run() -> dict:\n"
-                    "    _record(subprocess.Popen(['sleep', '300']).pid)\n"
+                    "    subprocess.Popen(['sleep', '300'])\n"
                     "    raise RuntimeError('me voy y dejo un hijo')\n"),
                    ["RuntimeError: me voy y dejo un hijo"], []),
     "hijo-fork-cuelga": (("import time\ndef run() -> dict:\n    pid = _os.fork()\n    if pid == 0:\n"
-                          "        time.sleep(300)\n        _os._exit(0)\n    _record(pid)\n"
+                          "        time.sleep(300)\n        _os._exit(0)\n"
                           "    while True:\n        time.sleep(0.01)\n"),
                          ["se agotó el tiempo"], ["--timeout", "1"]),
     "nieto-en-otra-sesion": (("import subprocess\ndef run() -> dict:\n"
-                              "    child = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
-                              "    _record(child.pid)\n    return {'n': 1}\n"),
+                              "    subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+                              "    return {'n': 1}\n"),
                              ["no cumple su esquema", "falta la clave requerida «mitad»"], []),
-    "mata-a-su-trabajador": (("import signal, time\ndef run() -> dict:\n"
-                              "    _os.kill(_os.getppid(), signal.SIGKILL)\n    time.sleep(300)\n"),
-                             ["el proceso trabajador terminó de forma inesperada"], []),
     "nan-anidado": ("def run() -> dict:\n    return {'n': 1, 'mitad': 1.0, 'vector': [1.0, [float('nan')]]}\n",
                     ["no es representable en JSON", "salida.vector[1][0] es NaN"], []),
     "infinito-anidado": ("def run() -> dict:\n    return {'n': 1, 'mitad': 1.0, 'vector': [[1.0, float('-inf')]]}\n",
@@ -98,47 +88,30 @@ NUMBERS = {name: 950 + i for i, name in enumerate(CASES)}
 DEFAULTS = ["--timeout", "10"]
 
 
-def lingering(pid_file: Path, patience: float = 5.0) -> list[int]:
-    """The recorded pids that still exist (a zombie counts: nobody reaped it).
-
-    Normally the worker has reaped them all before it replies; only a lab that kills its own
-    worker leaves its death to the kernel (parent-death signal), hence a little patience.
-    """
-    pids = {int(line) for line in pid_file.read_text().split()} if pid_file.exists() else set()
-    deadline = time.monotonic() + patience
-    while True:
-        left = []
-        for pid in sorted(pids):
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                continue
-            left.append(pid)
-        if not left or time.monotonic() > deadline:
-            return left
-        time.sleep(0.05)
-
-
 def without_compmath_frames(text: str) -> None:
     assert str(REPO / "compmath") not in text, text
     assert 'File "compmath' not in text and "compmath/zygote.py" not in text and "sandbox.py" not in text
 
 
 @pytest.fixture
-def faulty(make_lab):
-    """Write the lab of one case; return (course root, number, its pid file)."""
+def marker(monkeypatch: pytest.MonkeyPatch) -> str:
+    return fresh_marker(monkeypatch)
 
-    def write(case: str) -> tuple[Path, int, Path]:
+
+@pytest.fixture
+def faulty(make_lab):
+    """Write the lab of one case; return (course root, number)."""
+
+    def write(case: str) -> tuple[Path, int]:
         number = NUMBERS[case]
-        root = make_lab(number, RECORD + CASES[case][0], expected=GOOD, slug=case)
-        return root, number, root / "classes" / FAKE_PART / f"{number}-{case}" / "pids"
+        return make_lab(number, RECORD + CASES[case][0], expected=GOOD, slug=case), number
 
     return write
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_run_reports_the_fault(cli, faulty, case: str) -> None:
-    root, number, pids = faulty(case)
+def test_run_reports_the_fault(cli, faulty, marker, case: str) -> None:
+    root, number = faulty(case)
     _, phrases, options = CASES[case]
     before = snapshots(root)
     result = cli("run", str(number), "--root", str(root), *DEFAULTS, *options)
@@ -148,14 +121,13 @@ def test_run_reports_the_fault(cli, faulty, case: str) -> None:
         assert phrase in shown
     assert "Traceback" not in result.err
     without_compmath_frames(result.out + result.err)
-    assert pids.exists() or case == "sintaxis"
-    assert lingering(pids) == []
+    assert leftovers(marker) == []
     assert snapshots(root) == before
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_check_reports_the_fault_and_the_good_lab_still_passes(cli, faulty, case: str) -> None:
-    root, number, pids = faulty(case)
+def test_check_reports_the_fault_and_the_good_lab_still_passes(cli, faulty, marker, case: str) -> None:
+    root, number = faulty(case)
     _, phrases, options = CASES[case]
     before = snapshots(root)
     result = cli("check", str(number), "901", "--root", str(root), "--json", *DEFAULTS, *options)
@@ -168,7 +140,7 @@ def test_check_reports_the_fault_and_the_good_lab_still_passes(cli, faulty, case
     for phrase in phrases:
         assert phrase in f"{Outcome(bad['resultado']).label}: {bad['mensaje']} {bad['traza']}"
     without_compmath_frames(bad["traza"] + bad["mensaje"])
-    assert lingering(pids) == []
+    assert leftovers(marker) == []
     assert snapshots(root) == before
 
 
@@ -193,17 +165,17 @@ def test_output_to_the_streams_never_corrupts_the_result(cli, make_lab, source, 
     assert snapshots(root) == before
 
 
-def test_a_passing_lab_may_not_leave_a_process_behind(cli, make_lab) -> None:
+def test_a_passing_lab_may_not_leave_a_process_behind(cli, make_lab, marker) -> None:
     """A lab that passes but starts a process in its own session: the process is still ended."""
     source = ("import subprocess\ndef run() -> dict:\n"
-              "    _record(subprocess.Popen(['sleep', '300'], start_new_session=True).pid)\n"
-              "    subprocess.Popen(['sh', '-c', 'sleep 301 & echo $! >> ' + str(_PIDS)],"
-              " start_new_session=True).wait()\n" + RETURN_GOOD)
+              "    subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+              "    subprocess.Popen(['sh', '-c', 'sleep 301 & echo $!'], start_new_session=True).wait()\n"
+              + RETURN_GOOD)
     root = make_lab(991, RECORD + source, expected=GOOD, slug="deja-procesos")
-    pids = root / "classes" / FAKE_PART / "991-deja-procesos" / "pids"
-    assert cli("run", "991", "--root", str(root), *DEFAULTS).code == 0
-    assert len(pids.read_text().split()) == 3  # the lab, sleep 300 and the shell's sleep 301
-    assert lingering(pids) == []
+    result = cli("run", "991", "--root", str(root), *DEFAULTS)
+    assert result.code == 0, result.out
+    assert "stdout del laboratorio" in result.out  # the shell's sleep 301 was started
+    assert leftovers(marker) == []
 
 
 @pytest.mark.parametrize(("reply", "outcome", "phrase"), [
@@ -231,3 +203,17 @@ def test_a_limit_below_the_workers_own_size_is_explained(fake_course: Path) -> N
     outcome, message = crash_message(reply, 60.0, 50 * 1024**2)
     assert outcome == "memoria_agotada"
     assert "no alcanza ni para el trabajador con numpy cargado" in message
+
+
+def test_a_timeout_says_where_the_lab_was(cli, make_lab) -> None:
+    """The lab's stack when it was stopped: its own frames, innermost first (for `run` to show)."""
+    source = ("def espera():\n    while True:\n        pass\n\n"
+              "def run() -> dict:\n    espera()\n    return {}\n")
+    root = make_lab(992, source, expected=GOOD, slug="espera")
+    result = cli("check", "992", "--root", str(root), "--json", "--timeout", "1")
+    lab = json.loads(result.out)["clases"][0]
+    assert lab["resultado"] == "tiempo_agotado"
+    frames = [line.strip() for line in lab["traza"].splitlines() if line.strip().startswith("File")]
+    assert frames[0].endswith("lab.py\", line 3 in espera") or frames[0].endswith("line 2 in espera")
+    assert frames[1].endswith("lab.py\", line 6 in run")
+    without_compmath_frames(lab["traza"])

@@ -1,7 +1,7 @@
 """Interrupted and concurrent runs: SIGKILL at any moment, two `check`s on one course at once.
 
 These start `compmath` as a separate process (as a user does), kill it with SIGKILL and look at
-what is left on disk and in the process table.
+what is left on disk and in the process table (tests/processes.py).
 """
 
 from __future__ import annotations
@@ -19,20 +19,18 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FAKE_PART, REPO, snapshots
+from tests.processes import fresh_marker, leftovers, marked, state_of
 
 LABS = 8
 OLD = {"vector": [0.0], "n": 0}
 LAB = """\
-import os, pathlib
-pathlib.Path(__file__).with_name("pids").open("a").write(f"{{os.getpid()}}\\n")
 def run() -> dict:
     return {{"vector": [k / {number} for k in range(4000)], "n": {number}}}
 """
 HANGS = """\
-import os, pathlib, subprocess, time
+import subprocess, time
 def run() -> dict:
-    child = subprocess.Popen(["sleep", "300"], start_new_session=True)
-    pathlib.Path(__file__).with_name("pids").write_text(f"{os.getpid()}\\n{child.pid}\\n")
+    subprocess.Popen(["sleep", "300"], start_new_session=True)
     time.sleep(300)
     return {}
 """
@@ -46,33 +44,9 @@ def compmath(*args: str, **kwargs) -> subprocess.Popen:
                             start_new_session=True, **kwargs)
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def in_session(sid: int) -> list[int]:
-    """Processes of session `sid` (the runner's workers stay in it; labs get their own)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[3]) == sid:
-            found.append(int(entry))
-    return found
-
-
-def gone_soon(pids: list[int], limit: float = 15.0) -> list[int]:
-    """The pids still alive once they have had `limit` seconds to end (generous: not a timing test)."""
-    deadline = time.monotonic() + limit
-    while any(alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return [p for p in pids if alive(p)]
+@pytest.fixture
+def marker(monkeypatch: pytest.MonkeyPatch) -> str:
+    return fresh_marker(monkeypatch)
 
 
 @pytest.fixture
@@ -88,7 +62,7 @@ def course(fake_course: Path, make_lab) -> Path:
     return fake_course
 
 
-def test_update_killed_at_any_moment_leaves_old_or_new_snapshots(course: Path) -> None:
+def test_update_killed_at_any_moment_leaves_old_or_new_snapshots(course: Path, marker: str) -> None:
     snaps = sorted(course.rglob("expected.json"))
     old = {p: p.read_bytes() for p in snaps}
     started = time.monotonic()
@@ -98,7 +72,7 @@ def test_update_killed_at_any_moment_leaves_old_or_new_snapshots(course: Path) -
     new = {p: p.read_bytes() for p in snaps}
     assert sum(new[p] != old[p] for p in snaps) == LABS
     rng = random.Random(20261129)
-    workers: list[int] = []
+    runners: list[int] = []
     for _ in range(15):
         for path, data in old.items():
             path.write_bytes(data)
@@ -110,11 +84,10 @@ def test_update_killed_at_any_moment_leaves_old_or_new_snapshots(course: Path) -
             now = path.read_bytes()
             assert now in (old[path], new[path]), f"{path} quedó a medias"
             json.loads(now)
-        workers += in_session(proc.pid)  # the killed runner's workers must end on their own
+        runners.append(proc.pid)  # the killed runner's workers must end on their own
         proc.stdout.close()  # type: ignore[union-attr]
         proc.stderr.close()  # type: ignore[union-attr]
-    recorded = [int(x) for p in course.rglob("pids") for x in p.read_text().split()]
-    assert gone_soon(recorded + workers) == []
+    assert leftovers(marker, runners, patience=15) == []
     stale = snaps[1].parent / ".expected.json.abc.compmath-tmp"
     stale.write_text("{")
     final = compmath("update", "--all", "--root", str(course))
@@ -123,19 +96,20 @@ def test_update_killed_at_any_moment_leaves_old_or_new_snapshots(course: Path) -
     assert list(course.rglob("*.compmath-tmp")) == []
 
 
-def test_runner_killed_while_a_lab_hangs_takes_the_lab_down(fake_course: Path, make_lab) -> None:
+def test_runner_killed_while_a_lab_hangs_takes_the_lab_down(make_lab, marker: str) -> None:
     root = make_lab(970, HANGS, expected=OLD, schema={"type": "object"}, slug="cuelga-con-hijo")
-    pid_file = root / "classes" / FAKE_PART / "970-cuelga-con-hijo" / "pids"
     proc = compmath("run", "970", "--root", str(root), "--timeout", "300")
-    deadline = time.monotonic() + 30
-    while len(pid_file.read_text().split() if pid_file.exists() else []) < 2:
-        assert time.monotonic() < deadline and proc.poll() is None, "el laboratorio no arrancó"
-        time.sleep(0.05)
-    pids = [int(x) for x in pid_file.read_text().split()]
-    assert all(alive(p) for p in pids)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    assert gone_soon(pids + in_session(proc.pid)) == []  # long before the 300 s timeout
+    try:
+        deadline = time.monotonic() + 30
+        while not marked(marker):  # the lab's `sleep 300` is running
+            assert time.monotonic() < deadline and proc.poll() is None, "el laboratorio no arrancó"
+            time.sleep(0.05)
+        running = leftovers(marker, [proc.pid], patience=0)
+        assert len(running) >= 5, running  # runner, worker, supervisor, lab, sleep
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert leftovers(marker, [proc.pid], patience=15) == []  # long before the 300 s timeout
     proc.stdout.close()  # type: ignore[union-attr]
     proc.stderr.close()  # type: ignore[union-attr]
 
@@ -155,3 +129,91 @@ def test_two_checks_at_once_do_not_interfere(fake_course: Path) -> None:
     assert results[0]["901-pasa"] == results[0]["906-imprime"] == "coincide"
     assert results[0]["902-lanza"] == "excepcion" and results[0]["905-cuelga"] == "tiempo_agotado"
     assert snapshots(fake_course) == before
+
+
+SLOW = """\
+import subprocess, time
+def run() -> dict:
+    subprocess.Popen(["sleep", "300"])
+    time.sleep({seconds})
+    return {{"vector": [0.0], "n": 0}}
+"""
+
+
+def in_own_group(*args: str) -> subprocess.Popen:
+    """`compmath ARGS` as a shell job: its own process group, in the session of the test (so
+    that Ctrl-Z, which a terminal sends to the group, stops it rather than being ignored)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.Popen([sys.executable, "-m", "compmath.entry", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            process_group=0)
+
+
+def started(marker: str, proc: subprocess.Popen) -> list[int]:
+    """Wait until a lab of `proc` has started its `sleep`; the pids of those running."""
+    deadline = time.monotonic() + 30
+    while not marked(marker):
+        assert time.monotonic() < deadline and proc.poll() is None, "el laboratorio no arrancó"
+        time.sleep(0.05)
+    return marked(marker)
+
+
+def test_ctrl_z_stops_the_labs_and_their_clock(make_lab, marker: str) -> None:
+    root = make_lab(975, SLOW.format(seconds=2), expected={"vector": [0.0], "n": 0},
+                    schema={"type": "object"}, slug="lenta")
+    proc = in_own_group("run", "975", "--root", str(root), "--timeout", "4")
+    try:
+        (sleep,) = started(marker, proc)
+        os.killpg(proc.pid, signal.SIGTSTP)  # what Ctrl-Z does
+        time.sleep(1)
+        assert state_of(sleep) == "T" and state_of(proc.pid) == "T"
+        time.sleep(5)  # longer than the lab's timeout: stopped time does not count
+        assert state_of(sleep) == "T"
+        os.killpg(proc.pid, signal.SIGCONT)  # what `fg` does
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 0, out + err
+    assert "1/1 salidas coinciden" in out or "2/2 salidas coinciden" in out
+    assert leftovers(marker, [proc.pid]) == []
+
+
+def test_ctrl_c_prints_one_line_and_the_partial_summary(make_lab, marker: str) -> None:
+    for number, seconds in ((976, 0.2), (977, 300), (978, 300)):
+        root = make_lab(number, SLOW.format(seconds=seconds), expected={"vector": [0.0], "n": 0},
+                        schema={"type": "object"}, slug=f"lenta-{number}")
+    proc = in_own_group("check", "976", "977", "978", "--root", str(root), "--jobs", "1")
+    try:
+        started(marker, proc)
+        time.sleep(2)  # 976 is done (its sleep ended with it), 977 runs
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130
+    assert err.count("interrumpido:") == 1 and "Traceback" not in err
+    assert "1 de 3 clases juzgadas; 2 sin terminar" in err
+    assert "976" in out and "977" not in out  # the summary of what was judged
+    assert leftovers(marker, [proc.pid]) == []
+
+
+def test_a_lab_that_stops_its_worker_cannot_stop_the_runner(make_lab, monkeypatch, marker) -> None:
+    """Without Landlock nor namespaces the lab can SIGSTOP its worker: the runner ends anyway."""
+    from compmath.execution.pool import GRACE
+    from tests.test_hostile import hostile
+
+    monkeypatch.setenv("COMPMATH_SIN", "landlock,pidns")
+    marker = fresh_marker(monkeypatch)
+    root, class_id = hostile(make_lab, "detiene-al-trabajador")
+    started_at = time.monotonic()
+    proc = compmath("run", class_id, "--root", str(root), "--timeout", "3")
+    out, err = proc.communicate(timeout=120)
+    elapsed = time.monotonic() - started_at
+    assert proc.returncode == 1 and "Traceback" not in err
+    assert "dejó de responder 2 veces" in " ".join(out.split())
+    assert elapsed < 2 * (3 + GRACE)  # two attempts, each within the lab's timeout and a grace
+    assert leftovers(marker, [proc.pid]) == []

@@ -31,12 +31,33 @@ from compmath.cli.common import (
 from compmath.cli.interrupt import activity
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
-from compmath.execution.scheduler import run_one
-from compmath.judging.batch import judge_all, preload
-from compmath.judging.judge import Case, judge, parse_params, prepare, setup_report
+from compmath.execution.scheduler import missing_protections
+from compmath.judging.batch import Interrupted, judge_all, judge_one, preload
+from compmath.judging.judge import Case, parse_params, prepare, setup_report
 from compmath.judging.report import LabReport, Outcome
 from compmath.present.output import choose_colour, waiting
 from compmath.wording import count
+
+
+def _say_what_was_missing() -> None:
+    """Once per command, on stderr: the protections the labs ran without (README, «Integridad»)."""
+    from compmath.execution.facilities import notice
+
+    text = notice(missing_protections())
+    if text:
+        from compmath.present.layout import para
+        from compmath.present.output import emit
+
+        emit([para((text, "yellow"), hang=2)], sys.stderr)
+
+
+def _interrupted(what: str) -> typer.Exit:
+    """Ctrl-C: one line saying what was left unfinished; the workers end with their labs."""
+    from compmath.present.layout import line
+    from compmath.present.output import emit
+
+    emit([line(f"interrumpido: {what}")], sys.stderr)
+    return typer.Exit(ExitCode.INTERRUPTED)
 
 
 def exit_code(reports: list[LabReport]) -> ExitCode:
@@ -102,15 +123,15 @@ def run_class(
         else:  # while the lab runs, load what judging and showing it will need
             what = f"el laboratorio {cls.number}, «{cls.title}»"
             with activity(what, "no se escribió nada"), waiting(what, not as_json):
-                reply = run_one(case.request, meanwhile=lambda: preload(as_json))
-            report = judge(case, reply)
+                report = judge_one(case, meanwhile=lambda: preload(as_json))
+            _say_what_was_missing()
         elapsed = time.perf_counter() - started
         if report.outcome == Outcome.SETUP and not as_json:
             raise CompmathError(report.message, report.hint)
     if as_json:
         from compmath.present.reports import report_document
 
-        sys.stdout.write(report_document([report], elapsed))
+        sys.stdout.write(report_document([report], elapsed, missing_protections()))
         raise typer.Exit(exit_code([report]))
     from compmath.present.output import emit, width_for
     from compmath.present.run_screen import run_screen
@@ -178,31 +199,42 @@ def check(
         runnable = sum(c.runnable for c in cases)
         live = is_terminal(sys.stderr) and not as_json  # a spinner, and a count for Ctrl-C
         what = f"la comprobación de {count(len(cases), 'clase', 'clases')}"
+        interrupted: Interrupted | None = None
         with activity(what, "no se escribió nada", runnable if live else 0) as doing:
-            if live:
-                from compmath.present.output import colour_for
-                from compmath.present.terminal import spinner
+            try:
+                if live:
+                    from compmath.present.output import colour_for
+                    from compmath.present.terminal import spinner
 
-                colour = colour_for(sys.stderr)
-                with spinner(sys.stderr, runnable, "laboratorios", colour) as advance:
+                    colour = colour_for(sys.stderr)
+                    with spinner(sys.stderr, runnable, "laboratorios", colour) as advance:
 
-                    def done(key: str) -> None:
-                        advance(key)
-                        doing.advance()
+                        def done(key: str) -> None:
+                            advance(key)
+                            doing.advance()
 
-                    reports = judge_all(cases, jobs, on_done=done)
-            else:
-                reports = judge_all(cases, jobs)
+                        reports = judge_all(cases, jobs, on_done=done)
+                else:
+                    reports = judge_all(cases, jobs)
+            except Interrupted as stop:  # the partial summary is shown below, then the reason
+                interrupted, reports = stop, stop.reports
         elapsed = time.perf_counter() - started
+        _say_what_was_missing()
     if as_json:
         from compmath.present.reports import report_document
 
-        sys.stdout.write(report_document(reports, elapsed))
-    else:
+        sys.stdout.write(report_document(reports, elapsed, missing_protections()))
+    elif reports:
         from compmath.present.output import emit
         from compmath.present.screens import check_screen
 
         emit(check_screen(reports, elapsed))
+    if interrupted:
+        left = interrupted.total - len(reports)
+        raise _interrupted(
+            f"{len(reports)} de {interrupted.total} clases juzgadas; "
+            f"{left} sin terminar (arriba, el resumen parcial)"
+        )
     if junit_xml is not None:  # after the summary: a report that cannot be written loses nothing
         with guard():
             _write_report(junit_xml, reports, elapsed)
@@ -255,6 +287,7 @@ def update(
         what = f"la ejecución de {count(len(cases), 'laboratorio', 'laboratorios')}"
         with activity(what, "aún no se escribió ninguna instantánea"):
             reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
+        _say_what_was_missing()
     failed: list[LabReport] = []
     unwritten: dict[int, str] = {}  # class number -> which snapshot could not be written, why
     for cls, report in zip(classes, reports):

@@ -1,18 +1,23 @@
 """The runner's side of the lab workers: a handle on each worker process, and the pool.
 
 Light on imports: the console script starts a worker with this module before it imports
-anything else, so the worker's numpy import overlaps the runner's own start-up.
+anything else, so the worker's numpy import overlaps the runner's own start-up. The runner
+keeps its own deadline: a worker that stops answering (a lab stopped or killed it) is ended,
+whatever the labs do, within a lab's timeout plus GRACE, or SILENCE seconds once it has said
+hello and goes quiet while labs run.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import select
 import subprocess
 import sys
+import time
 
 from compmath.cache import cache_dir
-from compmath.execution.protocol import LabReply, LabRequest
+from compmath.execution.protocol import LabReply, LabRequest, ProtocolError, parse_line
 
 # One BLAS thread per lab: labs are small, workers run in parallel, and a many-core machine
 # would otherwise reserve per-thread buffers that break numpy's import under the memory limit.
@@ -41,62 +46,117 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
+SILENCE = 3.0  # seconds without a word from a worker that has labs running: it is stopped
+GRACE = 5.0  # beyond a lab's timeout, what the worker may take to kill it and reply
+SLICE = 0.5  # the longest single wait; a longer gap means this process itself was stopped
+
+
+class _ActiveClock:
+    """Seconds this process has been running: a Ctrl-Z (or SIGSTOP) pause does not count."""
+
+    def __init__(self) -> None:
+        self.last, self.active = time.monotonic(), 0.0
+
+    def now(self) -> float:
+        moment = time.monotonic()
+        step, self.last = moment - self.last, moment
+        self.active += step if step <= SLICE + 1.0 else SLICE
+        return self.active
+
+
 class WorkerHandle:
     """One worker process (compmath.execution.worker): send requests, read replies, stop it."""
 
     def __init__(self) -> None:
+        import socket
+
+        ours, theirs = socket.socketpair()
         self.proc = subprocess.Popen(
-            [sys.executable, "-S", "-m", "compmath.execution.worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
+            [sys.executable, "-S", "-m", "compmath.execution.worker", str(os.getpid())],
+            stdin=theirs.fileno(),
+            stdout=theirs.fileno(),
             stderr=subprocess.DEVNULL,
             env=_worker_env(),
-            text=True,
-            encoding="utf-8",
-            bufsize=1,
         )
+        theirs.close()
+        self.channel = ours
+        self.buffer = b""
+        self.greeted = False  # the worker's hello arrived (it is past its start-up)
+        self.missing: tuple[str, ...] = ()  # the protections it said it goes without
 
     def send(self, request: LabRequest) -> bool:
         """Hand one request to the worker; False if it is gone."""
-        assert self.proc.stdin
         try:
-            self.proc.stdin.write(request.to_line())
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+            self.channel.sendall(request.to_line().encode("utf-8"))
+        except OSError:
             return False
         return True
 
-    def receive_any(self) -> LabReply | None:
-        """Wait for the next reply, whichever lab it is for; None if the worker is gone."""
-        assert self.proc.stdout
-        try:
-            line = self.proc.stdout.readline()
-        except OSError:
-            line = ""
-        if not line:
+    def _line(self) -> bytes | None:
+        line, found, rest = self.buffer.partition(b"\n")
+        if not found:
             return None
-        return LabReply.from_line(line)
+        self.buffer = rest
+        return line
 
-    def receive(self, request: LabRequest) -> LabReply:
-        """Wait for the reply to the only request in flight; a dead worker is a reply too."""
-        return self.receive_any() or LabReply.worker_lost(request.key)
+    def receive_any(self, patience: float) -> LabReply | None:
+        """The next reply, whichever lab it is for, within `patience` seconds of running time.
+
+        None when the worker is gone, has said nothing for SILENCE seconds while labs run
+        (stopped), lets `patience` pass without a reply, or writes something that is not the
+        protocol: in each case it is ended, and nothing it said afterwards is believed.
+        """
+        clock = _ActiveClock()
+        heard = 0.0
+        while True:
+            line = self._line()
+            if line is not None:
+                try:
+                    item = parse_line(line)
+                except ProtocolError:
+                    self.kill()
+                    return None
+                if isinstance(item, LabReply):
+                    return item
+                if item.note == "hello":
+                    self.greeted, self.missing = True, item.missing
+                heard = clock.now()
+                continue
+            now = clock.now()
+            limit = min(patience, heard + SILENCE) if self.greeted else patience
+            if now >= limit:
+                self.kill()
+                return None
+            ready, _, _ = select.select([self.channel], [], [], min(limit - now, SLICE))
+            if ready:
+                try:
+                    data = self.channel.recv(1 << 16)
+                except OSError:
+                    data = b""
+                if not data:
+                    return None
+                self.buffer += data
 
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def kill(self) -> None:
+        """End a worker that cannot be trusted any more; its labs die with it."""
+        try:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self.close()
+
     def close(self) -> None:
-        """Stop the worker without waiting: on SIGTERM it kills its running lab, then exits."""
+        """Stop the worker without waiting: on SIGTERM it kills its running labs, then exits."""
         if self.proc.poll() is None:
             try:
                 self.proc.terminate()
             except OSError:
                 pass
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+        self.channel.close()
 
 
 _pool: list[WorkerHandle] = []

@@ -2,8 +2,10 @@
 
 The runner sends a LabRequest; the worker forks a child that runs the lab and leaves a
 ChildResult in a file; the worker adds what it measured itself (time, memory, the captured
-streams, how the process ended) and answers with a LabReply. Kept light: the worker imports it
-before numpy.
+streams, how the process ended) and answers with a LabReply. Besides replies the worker sends
+notes: a hello with the protections it could not use, and a heartbeat while labs run, so the
+runner can tell a busy worker from a stopped one. The runner trusts nothing it cannot parse
+into these records. Kept light: the worker imports it before numpy.
 """
 
 from __future__ import annotations
@@ -28,7 +30,11 @@ class ReplyState(StrEnum):
     SIGNAL = "signal"  # killed by a signal (a segfault, an abort)
     TIMEOUT = "timeout"  # still running at its deadline
     UNREPRESENTABLE = "unrepresentable"  # outputs that canonical JSON cannot hold
-    WORKER_LOST = "worker_lost"  # the worker died with the lab in flight
+    WORKER_LOST = "worker_lost"  # the worker died or stopped answering with the lab in flight
+
+
+class ProtocolError(ValueError):
+    """A line from the worker that is not one of the protocol's records."""
 
 
 @dataclass(frozen=True)
@@ -71,16 +77,44 @@ class ChildResult:
         return json.dumps(asdict(self))
 
     @classmethod
-    def from_json(cls, text: str) -> ChildResult | None:
-        """The result a child wrote, or None when the file holds nothing sensible."""
+    def from_json(cls, text: str | bytes) -> ChildResult | None:
+        """The result a child wrote, or None when the file holds nothing sensible.
+
+        The lab runs in the process that writes this file, so every field is checked: what
+        the lab could have written is at most a reply for itself, never one that crashes
+        the runner.
+        """
         try:
             data = json.loads(text or "null")
-            return cls(**{**data, "state": ReplyState(data["state"])})
-        except (ValueError, TypeError, KeyError):
+            result: ChildResult = _typed(cls, {**data, "state": ReplyState(data["state"])})
+        except (ValueError, TypeError, KeyError, RecursionError):
             return None
+        return result
 
 
 CHILD_FIELDS = tuple(f.name for f in fields(ChildResult))
+
+
+_KINDS: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "float": (int, float),
+    "int": (int,),
+    "int | None": (int, type(None)),
+    "bool": (bool,),
+    "ReplyState": (ReplyState,),
+}
+
+
+def _typed(cls: Any, data: dict[str, Any]) -> Any:
+    """cls(**data), refusing an unknown field or a value not of its declared type (TypeError)."""
+    declared = {f.name: str(f.type) for f in fields(cls)}
+    for name, value in data.items():
+        kinds = _KINDS.get(declared.get(name, ""))
+        if kinds is None:
+            raise TypeError(f"campo inesperado {name}")
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            raise TypeError(f"campo {name} de tipo {type(value).__name__}")
+    return cls(**data)
 
 
 @dataclass(frozen=True)
@@ -103,6 +137,10 @@ class LabReply:
     stdout_bytes: int = 0
     stderr: str = ""
     stderr_bytes: int = 0
+    started_at: float = 0.0  # wall clock (epoch seconds) when the lab was forked
+    ended_at: float = 0.0  # and when it was reaped: what the course's files are checked against
+    confined: bool = False  # Landlock held the lab: nothing outside its folder was writable
+    lost: int = 0  # how many workers died or stopped answering with this lab in flight
 
     @classmethod
     def from_child(cls, key: str, result: ChildResult, **measured: Any) -> LabReply:
@@ -112,11 +150,32 @@ class LabReply:
         return json.dumps(asdict(self), ensure_ascii=False) + "\n"
 
     @classmethod
-    def from_line(cls, line: str) -> LabReply:
-        data = json.loads(line)
-        return cls(**{**data, "state": ReplyState(data["state"])})
+    def worker_lost(cls, key: str, times: int = 1) -> LabReply:
+        """The reply of a lab whose worker died (or stopped answering) under it `times` times."""
+        return cls(key=key, state=ReplyState.WORKER_LOST, lost=times)
 
-    @classmethod
-    def worker_lost(cls, key: str) -> LabReply:
-        """The reply of a lab whose worker died under it."""
-        return cls(key=key, state=ReplyState.WORKER_LOST)
+
+@dataclass(frozen=True)
+class WorkerNote:
+    """A line that is not a reply: `hello` (with the missing protections) or `alive`."""
+
+    note: str
+    missing: tuple[str, ...] = ()
+
+    def to_line(self) -> str:
+        return json.dumps({"note": self.note, "missing": list(self.missing)}) + "\n"
+
+
+def parse_line(line: str | bytes) -> LabReply | WorkerNote:
+    """One line from the worker as a reply or a note; ProtocolError for anything else."""
+    try:
+        data = json.loads(line)
+        if isinstance(data, dict) and "note" in data:
+            missing = data.get("missing", [])
+            if data["note"] not in ("hello", "alive") or not isinstance(missing, list):
+                raise TypeError("nota desconocida")
+            return WorkerNote(data["note"], tuple(str(m) for m in missing))
+        reply: LabReply = _typed(LabReply, {**data, "state": ReplyState(data["state"])})
+    except (ValueError, TypeError, KeyError, RecursionError) as exc:
+        raise ProtocolError(str(exc)[:200]) from None
+    return reply

@@ -1,8 +1,10 @@
-"""Inside the forked child: confine the process, run the lab, write how it ended to a file.
+"""Inside the lab's process: confine it, run the lab, write how it ended to its result file.
 
 Whatever the lab does (raise, exit, exhaust memory, fork, close streams), the one process that
-started the lab writes exactly one result file and ends with os._exit; nothing returns to the
-worker's own code.
+started the lab writes exactly one result and ends with os._exit; nothing returns to the
+supervisor's code. The lab's code is loaded before the sandbox closes (its bytecode cache is
+written then, by this trusted code); then Landlock confines writes to the lab's own folder, and
+root outside a user namespace drops every capability.
 """
 
 from __future__ import annotations
@@ -15,77 +17,101 @@ import signal
 import sys
 import time
 import traceback
-from typing import Any, NoReturn
+from types import CodeType
+from typing import NoReturn
 
+from compmath.execution import bytecode, facilities, landlock
+from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabRequest, ReplyState
 
-PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
-PR_SET_PDEATHSIG = 1
-PR_SET_CHILD_SUBREAPER = 36
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+STACK_SIGNAL = signal.SIGUSR2  # the worker asks for the lab's stack with it before a timeout kill
+# The descriptors as the supervisor arranges them: 0-2 the lab's stdin (/dev/null), stdout and
+# stderr, then its result and faulthandler's output, then the supervisor's own report and the
+# worker's lifeline (closed here: they are not the lab's).
+RESULT_FD, FAULT_FD, STATUS_FD, LIFELINE_FD = 3, 4, 5, 6
 BALLAST_BYTES = 4 * 1024 * 1024  # address space given back when memory runs out, so the report fits
 OUT_OF_MEMORY = ChildResult(ReplyState.MEMORY, error_type="MemoryError").to_json().encode("ascii")
 MAX_FD = min(resource.getrlimit(resource.RLIMIT_NOFILE)[1], 1 << 20)
-_libc: Any = None
 _ballast: mmap.mmap | None = None
 
 
-def load_libc() -> None:
-    """Load the C library once in the worker, so every child can call prctl cheaply."""
-    global _libc
-    try:
-        import ctypes
-
-        _libc = ctypes.CDLL(None, use_errno=True)
-    except (ImportError, OSError):
-        _libc = None
-
-
-def prctl(option: int, value: int) -> bool:
-    """Call Linux prctl(option, value); False where it is unavailable."""
-    return _libc is not None and int(_libc.prctl(option, value, 0, 0, 0)) == 0
-
-
-def _confine(request: LabRequest, out_path: str, err_path: str, fault_path: str) -> None:
-    """Own session, dies with the worker, memory limit, fds 0-2 redirected, nothing else open."""
-    os.setsid()
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    memory = request.memory
-    if memory > 0:
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard != resource.RLIM_INFINITY:
-            memory = min(memory, hard)  # never above what the environment already allows
-        try:
-            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        except (ValueError, OverflowError):  # beyond what rlim_t holds: as good as no limit
-            pass
-    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    os.dup2(os.open(out_path, os.O_WRONLY | os.O_TRUNC), 1)
-    os.dup2(os.open(err_path, os.O_WRONLY | os.O_TRUNC), 2)
-    fault = os.open(fault_path, os.O_WRONLY | os.O_TRUNC)
-    os.closerange(3, fault)  # the worker's pipes must not leak into the lab or its children
-    os.closerange(fault + 1, MAX_FD)
-    faulthandler.enable(file=fault, all_threads=False)  # where a segfault struck, for the report
+def _confine(folder: str, found: Facilities) -> None:
+    """Dies with its supervisor, default signals, fault reports, Python streams on fds 1 and 2."""
+    if found.prctl:
+        facilities.prctl(facilities.PR_SET_PDEATHSIG, signal.SIGKILL)
+    for fd in (STATUS_FD, LIFELINE_FD):
+        os.close(fd)
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGTSTP):
+        signal.signal(signum, signal.SIG_DFL)
+    for fd in (RESULT_FD, FAULT_FD):
+        os.set_inheritable(fd, False)  # programs the lab starts do not get them
+    faulthandler.enable(file=FAULT_FD, all_threads=False)  # where a segfault struck
+    faulthandler.register(STACK_SIGNAL, file=FAULT_FD, all_threads=False)  # where a timeout did
     sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    os.environ["TMPDIR"] = folder  # tempfile works, inside the one folder the lab may write
+    sys.dont_write_bytecode = True  # nothing the lab imports leaves bytecode in the course
 
 
-def run_child(
-    request: LabRequest, result_path: str, out_path: str, err_path: str, fault_path: str
-) -> NoReturn:
-    """Run one lab inside the forked child, write its result file and exit."""
+def _limit_memory(memory: int) -> None:
+    """The address-space limit, never above what the environment already allows."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        memory = min(memory, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    except (ValueError, OverflowError):  # beyond what rlim_t holds: as good as no limit
+        pass
+
+
+def _close_the_sandbox(folder: str, found: Facilities) -> None:
+    """From here on the lab may write only in its folder (Landlock), and as root outside a user
+    namespace has no capabilities left. OSError if Landlock refuses."""
+    if found.landlock_abi:
+        landlock.restrict_self(found.landlock_abi, folder)
+    if not found.pidns:
+        facilities.drop_capabilities()
+
+
+def _sandbox_failed(exc: BaseException) -> NoReturn:
+    """Fail closed: the lab never runs outside the sandbox it was promised."""
+    message = f"no se pudo preparar el aislamiento del laboratorio: {_text(exc)}"
+    _write_result(ChildResult(ReplyState.EXCEPTION, error_type="SandboxError", message=message))
+    os._exit(0)
+
+
+def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
+    """Run one lab in this process, write its result and exit."""
     global _ballast
     me = os.getpid()
-    _confine(request, out_path, err_path, fault_path)
     result: ChildResult | None
+    try:
+        _confine(folder, found)
+    except BaseException as exc:
+        _sandbox_failed(exc)
+    code: CodeType | Exception
+    try:
+        cache = os.environ.get("COMPMATH_PYCACHE") if found.landlock_abi else None
+        code = bytecode.load(request.lab, cache)
+    except Exception as exc:  # a syntax error is the lab's own, reported as it runs
+        code = exc
+    try:
+        _close_the_sandbox(folder, found)
+    except BaseException as exc:
+        _sandbox_failed(exc)
+    if request.memory > 0 and found.rlimit:
+        _limit_memory(request.memory)
     try:
         _ballast = mmap.mmap(-1, BALLAST_BYTES)  # reserved, never touched: costs no page faults
     except OSError:
         _ballast = None
     try:
-        _room_for_the_lab(request.memory)
-        result = _run_lab(request)
+        if request.memory > 0 and found.rlimit:
+            _room_for_the_lab(request.memory)
+        if isinstance(code, Exception):
+            raise code
+        result = _run_lab(request, code)
     except SystemExit as exc:
         result = _exit_result(exc)
     except BaseException as exc:
@@ -97,7 +123,7 @@ def run_child(
             stream.flush()
         except BaseException:
             pass
-    _write_result(result_path, result)
+    _write_result(result)
     os._exit(0)
 
 
@@ -159,38 +185,34 @@ def _describe(exc: BaseException) -> ChildResult:
     )
 
 
-def _write_result(path: str, result: ChildResult | None) -> None:
+def _write_result(result: ChildResult | None) -> None:
+    """Replace whatever the result file holds (the lab may have written to it) with `result`."""
     try:
         data = OUT_OF_MEMORY if result is None else result.to_json().encode("ascii")
     except MemoryError:
         data = OUT_OF_MEMORY
-    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
-    while data:
-        data = data[os.write(fd, data) :]
-    os.close(fd)
+    os.ftruncate(RESULT_FD, 0)
+    offset = 0
+    while offset < len(data):
+        offset += os.pwrite(RESULT_FD, data[offset:], offset)
 
 
-def _run_lab(request: LabRequest) -> ChildResult:
+def _run_lab(request: LabRequest, code: CodeType) -> ChildResult:
     import importlib.util
 
     from compmath.judging.encode import EncodeError, canonical_json
 
     lab = request.lab
-    # The lab's bytecode goes to compmath's cache folder, never beside the course's sources, and
-    # is reused by every later run (even where PYTHONDONTWRITEBYTECODE keeps __pycache__ away).
-    prefix = os.environ.get("COMPMATH_PYCACHE")
-    if prefix:
-        sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
     sys.argv = [lab]
     sys.path.insert(0, os.path.dirname(lab))
     spec = importlib.util.spec_from_file_location("lab", lab)
-    if spec is None or spec.loader is None:
+    if spec is None:
         return ChildResult(
             ReplyState.EXCEPTION, error_type="ImportError", message=f"no se puede cargar {lab}"
         )
     module = importlib.util.module_from_spec(spec)
     sys.modules["lab"] = module
-    spec.loader.exec_module(module)
+    exec(code, module.__dict__)
     run = getattr(module, "run", None)
     if not callable(run):
         return ChildResult(

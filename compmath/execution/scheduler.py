@@ -1,4 +1,10 @@
-"""Schedule labs on the warm worker: one lab or many in parallel, replies as they land."""
+"""Schedule labs on the warm worker: one lab or many in parallel, replies as they land.
+
+A worker that dies, stops answering or breaks the protocol is ended and its labs in flight are
+run again, one at a time, on a fresh worker; a lab that loses its worker twice is reported as
+such (it killed or stopped it). After labs ran without Landlock, the caches they could have
+written are emptied, so that nothing an unconfined lab left there is believed later.
+"""
 
 from __future__ import annotations
 
@@ -6,34 +12,35 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from compmath.cache import read_json, write_json
-from compmath.execution.pool import release_worker, take_worker
+from compmath.cache import purge, read_json, write_json
+from compmath.execution.pool import GRACE, WorkerHandle, release_worker, take_worker
 from compmath.execution.protocol import LabReply, LabRequest, ReplyState
 
-
-def run_one(request: LabRequest, meanwhile: Callable[[], None] | None = None) -> LabReply:
-    """Run one lab; call `meanwhile` after handing it over, so both processes work at once."""
-    worker = take_worker()
-    worker.send(request)
-    if meanwhile:
-        meanwhile()
-    reply = worker.receive(request)
-    release_worker(worker, healthy=reply.state != ReplyState.WORKER_LOST)
-    return reply
-
-
 HISTORY = "duraciones.json"
+LAB_CACHES = ("bytecode", "verdicts")  # what an unconfined lab could have poisoned
+_last_missing: tuple[str, ...] = ()
 
 
-def durations() -> dict[str, Any]:
-    """Each lab's last measured time, by lab path (from the user cache)."""
+def missing_protections() -> tuple[str, ...]:
+    """The protections the labs of the last run went without (as COMPMATH_SIN names them)."""
+    return _last_missing
+
+
+def durations() -> dict[str, float]:
+    """Each lab's last measured time, by lab path (from the user cache; anything odd ignored)."""
     history = read_json(HISTORY)
-    return history if isinstance(history, dict) else {}
+    if not isinstance(history, dict):
+        return {}
+    return {
+        lab: float(seconds)
+        for lab, seconds in history.items()
+        if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds >= 0
+    }
 
 
-def longest_first(requests: Iterable[LabRequest], known: dict[str, Any]) -> list[LabRequest]:
+def longest_first(requests: Iterable[LabRequest], known: dict[str, float]) -> list[LabRequest]:
     """Order labs by their last known duration, longest first, so no slot idles at the end."""
-    return sorted(requests, key=lambda r: -float(known.get(r.lab, 0.0)))
+    return sorted(requests, key=lambda r: -known.get(r.lab, 0.0))
 
 
 def remember_durations(
@@ -46,27 +53,19 @@ def remember_durations(
     write_json(HISTORY, known)
 
 
-def run_labs(
-    requests: Iterable[LabRequest],
+def _run(
+    items: list[LabRequest],
     jobs: int,
-    on_done: Callable[[LabRequest, LabReply], None] | None = None,
-    meanwhile: Callable[[], None] | None = None,
+    on_done: Callable[[LabRequest, LabReply], None] | None,
+    meanwhile: Callable[[], None] | None,
 ) -> dict[str, LabReply]:
-    """Run every request with up to `jobs` labs in flight on one worker; replies by key.
-
-    One worker imports numpy once and forks a child per lab. The next lab is handed over
-    before the last reply is judged (`on_done`), so the worker never waits for the runner;
-    `meanwhile` runs once the first labs are on their way. If a lab kills the worker, the
-    labs that were in flight with it are run again one at a time, so only the culprit fails.
-    """
-    known = durations()
-    items = longest_first(requests, known)
     replies: dict[str, LabReply] = {}
     queue = deque(items)
     retry: deque[LabRequest] = deque()
     in_flight: dict[str, LabRequest] = {}
-    retried: set[str] = set()
+    losses: dict[str, int] = {}
     worker = take_worker()
+    used = [worker]
 
     def fill() -> None:
         # Twice the parallelism in flight: the worker starts a waiting lab the moment one ends.
@@ -82,27 +81,68 @@ def run_labs(
         if on_done:
             on_done(request, reply)
 
-    fill()
-    if meanwhile:
-        meanwhile()
-    while in_flight:
-        reply = worker.receive_any()
-        if reply is None:  # the worker died with these labs in flight
-            worker.close()
-            worker = take_worker()
-            lost = list(in_flight.values())
-            in_flight.clear()
-            for request in lost:
-                if len(lost) == 1 or request.key in retried:  # alone when it died: the culprit
-                    settle(request, LabReply.worker_lost(request.key))
-                else:
-                    retried.add(request.key)
-                    retry.append(request)
-            fill()
-            continue
-        request = in_flight.pop(reply.key)
+    try:
         fill()
-        settle(request, reply)
+        if meanwhile:
+            meanwhile()
+        while in_flight:
+            patience = max(r.timeout for r in in_flight.values()) + GRACE
+            reply = worker.receive_any(patience)
+            if reply is None or reply.key not in in_flight:  # dead, stopped or not to be believed
+                worker.kill()
+                worker = take_worker()
+                used.append(worker)
+                lost = list(in_flight.values())
+                in_flight.clear()
+                for request in lost:
+                    losses[request.key] = losses.get(request.key, 0) + 1
+                    if losses[request.key] >= 2:
+                        settle(request, LabReply.worker_lost(request.key, losses[request.key]))
+                    else:
+                        retry.append(request)
+                fill()
+                continue
+            request = in_flight.pop(reply.key)
+            fill()
+            settle(request, reply)
+    except BaseException:  # Ctrl-C: the worker takes its labs down as it ends
+        worker.close()
+        raise
+    finally:
+        _remember_missing(used)
     release_worker(worker)
+    if any("landlock" in w.missing for w in used):
+        purge(LAB_CACHES)
+    return replies
+
+
+def _remember_missing(used: list[WorkerHandle]) -> None:
+    global _last_missing
+    from compmath.execution.facilities import FACILITIES
+
+    missing = {name for worker in used for name in worker.missing}
+    _last_missing = tuple(name for name in FACILITIES if name in missing)
+
+
+def run_one(request: LabRequest, meanwhile: Callable[[], None] | None = None) -> LabReply:
+    """Run one lab; call `meanwhile` after handing it over, so both processes work at once."""
+    return _run([request], 1, None, meanwhile)[request.key]
+
+
+def run_labs(
+    requests: Iterable[LabRequest],
+    jobs: int,
+    on_done: Callable[[LabRequest, LabReply], None] | None = None,
+    meanwhile: Callable[[], None] | None = None,
+) -> dict[str, LabReply]:
+    """Run every request with up to `jobs` labs in flight on one worker; replies by key.
+
+    One worker imports numpy once and forks a child per lab. The next lab is handed over
+    before the last reply is judged (`on_done`), so the worker never waits for the runner;
+    `meanwhile` runs once the first labs are on their way.
+    """
+    known = durations()
+    items = longest_first(requests, known)
+    replies = _run(items, jobs, on_done, meanwhile)
     remember_durations(known, replies, items)
     return replies

@@ -25,6 +25,7 @@ from compmath.execution.protocol import (
     ReplyState,
 )
 from compmath.judging.compare import compare, key_order_differs
+from compmath.judging.encode import canonical_json
 from compmath.judging.report import LabReport, Outcome, crash_message
 from compmath.judging.snapshot import read_snapshot
 from compmath.judging.validate import load_schema, validate
@@ -144,13 +145,26 @@ def judge(case: Case, reply: LabReply, against_snapshot: bool = True) -> LabRepo
         outcome, message = crash_message(reply, case.request.timeout, case.request.memory)
         return LabReport(outcome=outcome, message=message, traceback=reply.traceback, **common)
     text = reply.output
-    outputs = json.loads(text)
+    try:  # written by the lab's own process: it may be anything
+        outputs = json.loads(text)
+    except (ValueError, RecursionError):
+        outputs = None
+    if not isinstance(outputs, dict):
+        return LabReport(
+            outcome=Outcome.UNREPRESENTABLE,
+            message="el resultado del laboratorio no es un objeto JSON (¿escribió en su archivo?)",
+            **common,
+        )
+    if not against_snapshot:  # what update writes is canonical, whatever the lab wrote
+        text = canonical_json(outputs, case.request.decimals)
     common |= {"outputs": outputs, "output_text": text}
     assert case.schema is not None
     schema_text, schema = case.schema
     schema_path = case.cls.schema_path
     try:
-        issues = validate(schema_text, schema, outputs, text, _rel(case, schema_path))
+        issues = validate(
+            schema_text, schema, outputs, text, _rel(case, schema_path), use_cache=reply.confined
+        )
     except CompmathError as exc:
         return LabReport(outcome=Outcome.SETUP, message=exc.message, hint=exc.hint, **common)
     except Exception as exc:  # a schema jsonschema accepts but cannot apply (a dangling $ref)

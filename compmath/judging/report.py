@@ -29,6 +29,7 @@ class Outcome(StrEnum):
     MEMORY = "memoria_agotada"
     UNREPRESENTABLE = "no_representable"
     SETUP = "configuracion"
+    TAMPERED = "modifico_el_curso"
 
     @property
     def passed(self) -> bool:
@@ -70,6 +71,7 @@ LABELS = {
     Outcome.MEMORY: "se agotó la memoria",
     Outcome.UNREPRESENTABLE: "la salida no es representable en JSON",
     Outcome.SETUP: "error en los archivos de la clase",
+    Outcome.TAMPERED: "archivos del curso modificados",
 }
 SIGNAL_NAMES = {
     "SIGSEGV": "violación de segmento",
@@ -193,6 +195,11 @@ def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome
         if kind == "RecursionError":
             return Outcome.EXCEPTION, f"RecursionError: recursión sin fin ({reply.message})"
         return Outcome.EXCEPTION, f"{kind}: {reply.message}"
+    if reply.lost > 1:
+        return Outcome.EXCEPTION, (
+            f"el proceso trabajador murió o dejó de responder {reply.lost} veces con este "
+            "laboratorio en marcha: el laboratorio lo mató o lo detuvo"
+        )
     return Outcome.EXCEPTION, "el proceso trabajador terminó de forma inesperada"
 
 

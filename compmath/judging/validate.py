@@ -3,6 +3,8 @@
 jsonschema is the slowest import of the runner, so a "valid" verdict is remembered on disk, keyed
 by the hash of (schema text, canonical instance text, jsonschema version): unchanged inputs are
 then accepted without importing it. Invalid verdicts are always recomputed, so errors stay exact.
+The cache is believed only for outputs of labs that Landlock kept out of it (`use_cache`): a
+lab that could write there could leave a "valid" verdict for its own invalid output.
 """
 
 from __future__ import annotations
@@ -128,10 +130,11 @@ def validate(
     instance_text: str,
     schema_label: str | Path,
     base: str = "salida",
+    use_cache: bool = True,
 ) -> list[SchemaIssue]:
     """Return the violations of `instance` against `schema` (empty when valid)."""
-    verdict = _verdict_file(schema_text, instance_text)
-    if verdict.exists():
+    verdict = _verdict_file(schema_text, instance_text) if use_cache else None
+    if verdict is not None and verdict.exists():
         return []
     import jsonschema
 
@@ -152,7 +155,7 @@ def validate(
         if e.validator == "required":
             nth = required[path, id(e.schema)] = required.get((path, id(e.schema)), -1) + 1
         issues.append(SchemaIssue(path, _spanish(e, nth)))
-    if not issues:
+    if verdict is not None and not issues:
         try:
             verdict.parent.mkdir(parents=True, exist_ok=True)
             verdict.touch()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from compmath.judging.encode import dumps
 from compmath.judging.report import LabReport
 
 
-def report_document(reports: list[LabReport], elapsed: float) -> str:
-    """The canonical JSON text of a run or a check."""
+def report_document(reports: list[LabReport], elapsed: float, missing: Sequence[str] = ()) -> str:
+    """The canonical JSON text of a run or a check (`missing`: the protections the labs ran
+    without, as COMPMATH_SIN names them)."""
     passed = sum(r.passed for r in reports)
     return dumps(
         {
@@ -19,5 +22,6 @@ def report_document(reports: list[LabReport], elapsed: float) -> str:
                 "duracion_s": round(elapsed, 3),
             },
             "clases": [r.to_dict() for r in reports],
+            "protecciones_ausentes": list(missing),
         }
     )

@@ -1,0 +1,182 @@
+"""What this system offers to confine a lab, probed once by the worker; COMPMATH_SIN turns some off.
+
+Five facilities, each with a fallback (README, «Integridad»): Landlock (writes and signals),
+a user and PID namespace per lab (nothing it starts outlives it), pidfd (the lab's end wakes the
+worker), prctl (parent-death signals, the subreaper, a worker that cannot be traced) and an
+enforced address-space limit. `COMPMATH_SIN=landlock,pidns,pidfd,prctl,rlimit` switches any of
+them off, so that the tests can cover each fallback on Linux; it is read here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+FACILITIES = ("landlock", "pidns", "pidfd", "prctl", "rlimit")
+WHAT_IS_LOST = {
+    "landlock": "Landlock: un laboratorio puede escribir fuera de su carpeta y enviar señales",
+    "pidns": "espacio de nombres: los procesos que deja un laboratorio se barren al terminar",
+    "pidfd": "pidfd: el fin de cada laboratorio se comprueba cada 5 ms",
+    "prctl": "prctl: sin PDEATHSIG, subreaper ni trabajador protegido contra ptrace",
+    "rlimit": "límite de memoria: se comprueba cuando el laboratorio termina",
+}
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_CAPBSET_DROP = 24
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+_libc: Any = None
+
+
+def switched_off() -> frozenset[str]:
+    """The facilities COMPMATH_SIN turns off (a testing aid; unknown names are ignored)."""
+    names = os.environ.get("COMPMATH_SIN", "").replace(" ", "").lower().split(",")
+    return frozenset(name for name in names if name in FACILITIES)
+
+
+def load_libc() -> None:
+    """Load the C library once in the worker, so that every child can call it cheaply."""
+    global _libc
+    if not sys.platform.startswith("linux") or "prctl" in switched_off():
+        return
+    try:
+        import ctypes
+
+        _libc = ctypes.CDLL(None, use_errno=True)
+        _libc.syscall.restype = ctypes.c_long
+    except (ImportError, OSError):
+        _libc = None
+
+
+def libc() -> Any:
+    """The loaded C library (Linux only), or None."""
+    return _libc
+
+
+def prctl(option: int, value: int) -> bool:
+    """Call Linux prctl(option, value); False where it is unavailable or refused."""
+    return _libc is not None and int(_libc.prctl(option, value, 0, 0, 0)) == 0
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode("ascii"))
+    finally:
+        os.close(fd)
+
+
+def enter_namespaces() -> bool:
+    """Move this process's future children into a new user and PID namespace; False if refused.
+
+    The uid and gid are mapped to themselves, so files keep their owner. /proc files of a
+    process that cannot be dumped belong to root, so the process is dumpable for the mapping.
+    """
+    if _libc is None:
+        return False
+    uid, gid = os.geteuid(), os.getegid()
+    prctl(PR_SET_DUMPABLE, 1)
+    try:
+        if int(_libc.unshare(CLONE_NEWUSER | CLONE_NEWPID)) != 0:
+            return False
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"{uid} {uid} 1")
+        _write("/proc/self/gid_map", f"{gid} {gid} 1")
+        return True
+    except OSError:
+        return False
+    finally:
+        prctl(PR_SET_DUMPABLE, 0)
+
+
+def drop_capabilities() -> None:
+    """Give up every capability (root without namespaces: no ptrace of the worker, no CAP_KILL)."""
+    if _libc is None or os.geteuid() != 0:
+        return
+    import ctypes
+
+    for capability in range(64):  # the bounding set first: an exec as root regains none of them
+        if prctl(PR_CAPBSET_DROP, capability) is False and ctypes.get_errno() == 22:  # EINVAL
+            break
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: all empty
+    _libc.capset(header, data)
+
+
+def _probe_namespaces() -> int:
+    """Fork a child that tries the namespaces a lab will get; its pid (-1 if it cannot fork)."""
+    if _libc is None or "pidns" in switched_off():
+        return -1
+    pid = os.fork()
+    if pid == 0:
+        ok = enter_namespaces()
+        if ok:
+            inner = os.fork()
+            if inner == 0:
+                os._exit(0)
+            ok = os.waitpid(inner, 0)[1] == 0
+        os._exit(0 if ok else 1)
+    return pid
+
+
+@dataclass(frozen=True)
+class Facilities:
+    """What the worker can use to confine its labs."""
+
+    landlock_abi: int = 0  # 0: no Landlock
+    pidns: bool = False
+    pidfd: bool = False
+    prctl: bool = False
+    rlimit: bool = False
+
+    def missing(self) -> tuple[str, ...]:
+        """The names (as COMPMATH_SIN spells them) of the facilities this worker goes without."""
+        have = {
+            "landlock": self.landlock_abi > 0,
+            "pidns": self.pidns,
+            "pidfd": self.pidfd,
+            "prctl": self.prctl,
+            "rlimit": self.rlimit,
+        }
+        return tuple(name for name in FACILITIES if not have[name])
+
+
+class Probe:
+    """The worker's probe: started before numpy is imported (a small fork), read after."""
+
+    def __init__(self) -> None:
+        self.namespaces = _probe_namespaces()
+
+    def result(self) -> Facilities:
+        from compmath.execution import landlock
+
+        off = switched_off()
+        pidns = self.namespaces > 0 and os.waitpid(self.namespaces, 0)[1] == 0
+        has_prctl = _libc is not None
+        pidfd = False
+        if hasattr(os, "pidfd_open") and "pidfd" not in off:
+            try:
+                os.close(os.pidfd_open(os.getpid()))
+                pidfd = True
+            except OSError:
+                pass
+        return Facilities(
+            landlock_abi=landlock.abi() if has_prctl and "landlock" not in off else 0,
+            pidns=pidns,
+            pidfd=pidfd,
+            prctl=has_prctl,
+            rlimit=sys.platform.startswith("linux") and "rlimit" not in off,
+        )
+
+
+def notice(missing: tuple[str, ...] | list[str]) -> str:
+    """One Spanish line naming the protections this command ran without ('' when none)."""
+    if not missing:
+        return ""
+    return "aviso: protecciones ausentes en este sistema: " + "; ".join(
+        WHAT_IS_LOST[name] for name in missing
+    )

@@ -1,0 +1,98 @@
+"""Linux Landlock through ctypes: a lab may write only in its own folder and signal only its own.
+
+Landlock (kernel 5.13 and later) is unprivileged and stacks: a process restricts itself and
+every process it starts, irreversibly. The ruleset handles every write right the kernel's ABI
+knows and grants them beneath the lab's folder (and /dev/null); reads and execution are not
+handled, so numpy and the standard library load as usual. From ABI 6 the domain is also scoped:
+no signals and no abstract Unix sockets towards processes outside it. Whatever the ABI, a
+process in a domain cannot trace, nor open through /proc the descriptors of, one outside it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+from compmath.execution import facilities
+
+SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446  # the same on every arch
+CREATE_RULESET_VERSION = 1
+RULE_PATH_BENEATH = 1
+WRITE_FILE, TRUNCATE, IOCTL_DEV = 1 << 1, 1 << 14, 1 << 15
+# The write rights by the ABI that introduced them: remove, make (char, dir, reg, sock, fifo,
+# block, sym) and write in ABI 1; refer (rename across folders) in 2; truncate in 3; device
+# ioctl in 5.
+WRITES_BY_ABI = {
+    1: WRITE_FILE | sum(1 << bit for bit in range(4, 13)),
+    2: 1 << 13,
+    3: TRUNCATE,
+    5: IOCTL_DEV,
+}
+SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1, 2  # ABI 6
+
+
+class RulesetAttr(ctypes.Structure):
+    _fields_ = (
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    )
+
+
+class PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = (("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32))
+
+
+def abi() -> int:
+    """The kernel's Landlock ABI version; 0 where Landlock is absent or disabled."""
+    libc = facilities.libc()
+    if libc is None:
+        return 0
+    version = int(
+        libc.syscall(SYS_CREATE_RULESET, None, ctypes.c_size_t(0), CREATE_RULESET_VERSION)
+    )
+    return max(version, 0)
+
+
+def _check(result: int, what: str) -> int:
+    if result < 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"Landlock: {what}: {os.strerror(errno)}")
+    return result
+
+
+def restrict_self(version: int, writable: str) -> None:
+    """Allow writes only beneath `writable` (and to /dev/null) from now on; OSError if refused."""
+    libc = facilities.libc()
+    writes = sum(rights for since, rights in WRITES_BY_ABI.items() if since <= version)
+    scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if version >= 6 else 0
+    attr = RulesetAttr(writes, 0, scoped)
+    size = ctypes.sizeof(RulesetAttr) if version >= 6 else 16  # older kernels know two fields
+    ruleset = _check(
+        int(libc.syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)),
+        "crear las reglas",
+    )
+    try:
+        for path, rights in (
+            (writable, writes),
+            (os.devnull, writes & (WRITE_FILE | TRUNCATE | IOCTL_DEV)),
+        ):
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            try:
+                rule = PathBeneath(rights, fd)
+                _check(
+                    int(
+                        libc.syscall(
+                            SYS_ADD_RULE, ruleset, RULE_PATH_BENEATH, ctypes.byref(rule), 0
+                        )
+                    ),
+                    f"permitir {path}",
+                )
+            finally:
+                os.close(fd)
+        if not facilities.prctl(facilities.PR_SET_NO_NEW_PRIVS, 1):
+            raise OSError(1, "Landlock: no se pudo fijar no_new_privs")
+        _check(int(libc.syscall(SYS_RESTRICT_SELF, ruleset, 0)), "aplicar las reglas")
+    finally:
+        os.close(ruleset)
