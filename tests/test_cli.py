@@ -255,18 +255,7 @@ def test_outputs_in_another_order_are_named(cli, make_lab) -> None:
 
 def test_a_worker_started_far_from_the_repository_finds_compmath(fake_course: Path, tmp_path: Path) -> None:
     """The worker is a `python -S -m` child: it must import compmath from wherever it starts."""
-    from compmath.execution.pool import WorkerHandle
-    from compmath.execution.protocol import LabRequest, ReplyState
-
-    lab = fake_course / "classes" / FAKE_PART / "901-pasa" / "lab.py"
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        worker = WorkerHandle()
-    finally:
-        os.chdir(here)
-    try:
-        worker.send(LabRequest("901-pasa", str(lab)))
-        assert worker.receive(LabRequest("901-pasa", str(lab))).state == ReplyState.OK
-    finally:
-        worker.close()
+    done = subprocess.run([sys.executable, "-m", "compmath.entry", "run", "901", "--root", str(fake_course)],
+                          cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "3/3 salidas coinciden con la instantánea" in done.stdout

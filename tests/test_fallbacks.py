@@ -110,7 +110,7 @@ def test_without_prctl_a_lab_dies_with_its_worker(make_lab, monkeypatch) -> None
         running_sleep(marker, proc)  # the lab runs again on a fresh worker
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 130
-        assert "interrumpido: 968-cuelga no llegó a terminar" in proc.communicate()[1]
+        assert "interrumpido: el laboratorio 968, «Cuelga»" in proc.communicate()[1]
     finally:
         if proc.poll() is None:
             proc.kill()

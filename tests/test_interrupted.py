@@ -196,7 +196,8 @@ def test_ctrl_c_prints_one_line_and_the_partial_summary(make_lab, marker: str) -
             proc.wait()
     assert proc.returncode == 130
     assert err.count("interrumpido:") == 1 and "Traceback" not in err
-    assert "1 de 3 clases juzgadas; 2 sin terminar" in err
+    assert "interrumpido: la comprobación de 3 clases" in err
+    assert "con 1 de 3 laboratorios terminados" in err and "arriba, el resumen de lo ya juzgado" in err
     assert "976" in out and "977" not in out  # the summary of what was judged
     assert leftovers(marker, [proc.pid]) == []
 

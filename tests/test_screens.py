@@ -70,7 +70,7 @@ def test_a_removed_output_says_where_to_remove_it(cli, make_lab) -> None:
 
 
 @pytest.mark.parametrize(("args", "patched", "phrase"), [
-    (["run", "901"], "run_one", "interrumpido: el laboratorio 901, «Un laboratorio que pasa» (a los "),
+    (["run", "901"], "judge_one", "interrumpido: el laboratorio 901, «Un laboratorio que pasa» (a los "),
     (["check"], "judge_all", "interrumpido: la comprobación de 8 clases (a los "),
     (["update", "901"], "judge_all", "interrumpido: la ejecución de 1 laboratorio (a los "),
 ])

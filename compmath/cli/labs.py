@@ -51,15 +51,6 @@ def _say_what_was_missing() -> None:
         emit([para((text, "yellow"), hang=2)], sys.stderr)
 
 
-def _interrupted(what: str) -> typer.Exit:
-    """Ctrl-C: one line saying what was left unfinished; the workers end with their labs."""
-    from compmath.present.layout import line
-    from compmath.present.output import emit
-
-    emit([line(f"interrumpido: {what}")], sys.stderr)
-    return typer.Exit(ExitCode.INTERRUPTED)
-
-
 def exit_code(reports: list[LabReport]) -> ExitCode:
     if any(r.outcome == Outcome.SETUP for r in reports):
         return ExitCode.USAGE
@@ -199,7 +190,6 @@ def check(
         runnable = sum(c.runnable for c in cases)
         live = is_terminal(sys.stderr) and not as_json  # a spinner, and a count for Ctrl-C
         what = f"la comprobación de {count(len(cases), 'clase', 'clases')}"
-        interrupted: Interrupted | None = None
         with activity(what, "no se escribió nada", runnable if live else 0) as doing:
             try:
                 if live:
@@ -216,10 +206,23 @@ def check(
                         reports = judge_all(cases, jobs, on_done=done)
                 else:
                     reports = judge_all(cases, jobs)
-            except Interrupted as stop:  # the partial summary is shown below, then the reason
-                interrupted, reports = stop, stop.reports
+            except Interrupted as stop:
+                # what was judged is shown, then Ctrl-C goes on to say what was left
+                _summary(stop.reports, time.perf_counter() - started, as_json)
+                doing.labs, doing.ended = stop.total, len(stop.reports)
+                doing.note = "arriba, el resumen de lo ya juzgado; no se escribió nada"
+                raise
         elapsed = time.perf_counter() - started
         _say_what_was_missing()
+    _summary(reports, elapsed, as_json)
+    if junit_xml is not None:  # after the summary: a report that cannot be written loses nothing
+        with guard():
+            _write_report(junit_xml, reports, elapsed)
+    raise typer.Exit(exit_code(reports))
+
+
+def _summary(reports: list[LabReport], elapsed: float, as_json: bool) -> None:
+    """`check`'s report: the JSON document or the summary screen (of what was judged)."""
     if as_json:
         from compmath.present.reports import report_document
 
@@ -229,16 +232,6 @@ def check(
         from compmath.present.screens import check_screen
 
         emit(check_screen(reports, elapsed))
-    if interrupted:
-        left = interrupted.total - len(reports)
-        raise _interrupted(
-            f"{len(reports)} de {interrupted.total} clases juzgadas; "
-            f"{left} sin terminar (arriba, el resumen parcial)"
-        )
-    if junit_xml is not None:  # after the summary: a report that cannot be written loses nothing
-        with guard():
-            _write_report(junit_xml, reports, elapsed)
-    raise typer.Exit(exit_code(reports))
 
 
 def _write_report(path: str, reports: list[LabReport], elapsed: float) -> None:
