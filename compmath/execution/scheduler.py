@@ -17,7 +17,7 @@ from compmath.execution.pool import GRACE, WorkerHandle, release_worker, take_wo
 from compmath.execution.protocol import LabReply, LabRequest, ReplyState
 
 HISTORY = "duraciones.json"
-LAB_CACHES = ("bytecode", "verdicts")  # what an unconfined lab could have poisoned
+LAB_CACHES = ("bytecode", "verdicts", "web")  # what an unconfined lab could have poisoned
 _last_missing: tuple[str, ...] = ()
 
 
