@@ -193,6 +193,28 @@ def test_softmax_is_shift_invariant_and_jacobian_vanishes_when_one_hot() -> None
     assert lab.entropia(np.array([1.0, 0.0, 0.0])) == 0.0  # 0·log 0 = 0
 
 
+def test_batched_formulas_are_the_per_row_formulas() -> None:
+    """saturacion hands the 1000 draws to softmax, entropia and jacobiano_softmax at once."""
+    lab = lab_module(325)
+    rng = np.random.default_rng(11)
+    Z = rng.standard_normal((5, 8)) * 16
+    Z[0, :3] = [-1e4, 50.0, -1e4]  # exact zeros after the softmax: 0·log 0 = 0 in a batch too
+    P = lab.softmax(Z)
+    assert P.shape == (5, 8) and P[0, 0] == 0.0
+    J = lab.jacobiano_softmax(P)
+    assert J.shape == (5, 8, 8)
+    H = lab.entropia(P)
+    assert H.shape == (5,)
+    for row in range(5):
+        p = np.array(softmax(list(Z[row])))
+        assert np.allclose(P[row], p, rtol=0, atol=1e-15)
+        assert np.allclose(J[row], np.diag(p) - np.outer(p, p), rtol=0, atol=1e-15)
+        assert H[row] == pytest.approx(-sum(x * math.log(x) for x in p if x > 0), abs=1e-12)
+    peso, h, norma = lab.saturacion(Z)
+    assert np.array_equal(peso, P.max(axis=1)) and np.array_equal(h, H)
+    assert norma == pytest.approx([np.linalg.norm(np.diag(p) - np.outer(p, p)) for p in P], abs=1e-15)
+
+
 def test_scaling_by_d_instead_of_sqrt_d_undershoots() -> None:
     lab = lab_module(325)
     rng = np.random.default_rng(3)
