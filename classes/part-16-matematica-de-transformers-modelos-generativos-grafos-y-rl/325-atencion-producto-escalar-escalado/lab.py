@@ -90,11 +90,14 @@ def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION, sorteos: int =
     # Monte Carlo: Var(q·k) ≈ d_k y, tras escalar, ≈ 1
     var_sin, var_con = varianzas_producto(DIMENSIONES, pares, SEMILLA_VARIANZA)
 
-    # Saturación: cada sorteo es una consulta q y 8 claves; logits q·k con desviación √d_k
+    # Saturación: cada sorteo es una consulta q y 8 claves k_c de entradas N(0, 1). Dada q, cada
+    # logit q·k_c = Σ_i q_i k_ci es una suma de normales independientes, N(0, Σ_i q_i² = ‖q‖²):
+    # la cuenta de Var(q·k) = d_k sin promediar q. Y los 8 logits son independientes entre sí.
+    # Así se sortean, sin formar las claves: 8 aleatorios por sorteo en vez de 8·d_k.
     rng = np.random.default_rng(SEMILLA_SATURACION)
     q = rng.standard_normal((sorteos, d_k_saturacion))             # (sorteos, d_k)
-    K = rng.standard_normal((sorteos, CLAVES, d_k_saturacion))     # (sorteos, 8, d_k)
-    logits = np.einsum("scd,sd->sc", K, q)                         # (sorteos, 8)
+    norma_q = np.linalg.norm(q, axis=1, keepdims=True)             # (sorteos, 1): ‖q‖ ≈ √d_k
+    logits = norma_q * rng.standard_normal((sorteos, CLAVES))      # (sorteos, 8): los q·k_c
     # Medias sobre los sorteos, sin escalar y dividiendo los logits entre √d_k
     p_sin, h_sin, j_sin = (float(x.mean()) for x in saturacion(logits))
     p_con, h_con, j_con = (float(x.mean()) for x in saturacion(logits / np.sqrt(d_k_saturacion)))
