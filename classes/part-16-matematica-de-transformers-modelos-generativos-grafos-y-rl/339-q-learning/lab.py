@@ -26,9 +26,9 @@ ACCIONES = 2                  # 0 = izquierda, 1 = derecha
 GAMMA = 0.9
 PROB_EXITO = 0.8              # la acción se cumple; con 0.2 el agente se queda donde está
 RECOMPENSA_PASO = -1.0
-DESTINO = ((0, 0, 1),         # DESTINO[a][s]: adónde lleva a desde s si se cumple; izquierda
-           (1, 2, 3))         # (en 0 no se mueve) y derecha
-ITERACIONES_Q = 2000          # iteración de valor sobre Q para obtener Q*: como mucho
+DESTINO = ((0, 0, 1),         # DESTINO[a][s]: adónde lleva la acción a desde s si se cumple:
+           (1, 2, 3))         # izquierda (en 0 no se mueve) y derecha
+ITERACIONES_Q = 2000          # pasos de iteración de valor sobre Q para Q*, como mucho
 EPISODIOS = 4000
 CORTES = (50, 200, 1000, 4000)  # episodios tras los que se mide ‖Q − Q*‖_∞
 OMEGA = 0.8                   # α_n = 1/n^ω
@@ -63,7 +63,7 @@ def q_optimo(P: np.ndarray, R: np.ndarray, gamma: float, iteraciones: int) -> np
     """
     Q = np.zeros((ESTADOS, ACCIONES))                         # (S, A)
     for _ in range(iteraciones):
-        Q_anterior = Q
+        Q_anterior = Q.copy()                                 # copia: el paso podría escribir en Q
         ### BEGIN SOLUTION
         V = Q.max(axis=1)                                     # (S,) max_a' Q(s', a')
         Q = R + gamma * (P @ V).T                             # (S, A)
