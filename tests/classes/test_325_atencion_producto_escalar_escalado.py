@@ -86,13 +86,20 @@ def test_variance_claims_recomputed(out: dict) -> None:
     assert out["la_varianza_crece_con_dk"] and out["la_varianza_escalada_es_cercana_a_uno"]
 
 
-def saturation_draws(seed: int, draws: int, d: int = 256) -> dict[str, np.ndarray]:
-    """Per draw of one query and 8 keys: max weight, entropy and ‖J‖_F, unscaled and scaled."""
+def saturation_draws(seed: int, draws: int, d: int = 256, keys: bool = False) -> dict[str, np.ndarray]:
+    """Per draw of one query and 8 keys: max weight, entropy and ‖J‖_F, unscaled and scaled.
+
+    keys=False replays the lab's stream: given q the 8 logits are drawn as ‖q‖ times standard
+    normals. keys=True draws the 8 keys themselves and takes the dot products, as the story says.
+    """
     special = pytest.importorskip("scipy.special")
     rng = np.random.default_rng(seed)
     q = rng.standard_normal((draws, d))
-    keys = rng.standard_normal((draws, 8, d))
-    z = np.array([keys[s] @ q[s] for s in range(draws)])
+    if keys:
+        k = rng.standard_normal((draws, 8, d))
+        z = np.array([k[s] @ q[s] for s in range(draws)])
+    else:
+        z = np.sqrt((q * q).sum(axis=1))[:, None] * rng.standard_normal((draws, 8))
     out = {}
     for label, logits in (("sin_escalar", z), ("escalado", z / math.sqrt(d))):
         p = special.softmax(logits, axis=1)
@@ -122,10 +129,27 @@ def test_saturation_means_recomputed_with_the_same_stream(out: dict) -> None:
 
 
 def test_saturation_means_agree_with_a_fresh_stream_within_five_standard_errors(out: dict) -> None:
-    ours, fresh = saturation_draws(1, 1000), saturation_draws(2024, 4000)
+    """The fresh stream forms the keys: the lab's shortcut for the logits must give the same means."""
+    ours, fresh = saturation_draws(1, 1000), saturation_draws(2024, 4000, keys=True)
     for (name, leaf), key in SATURATION.items():
         se = math.sqrt(ours[key].var(ddof=1) / 1000 + fresh[key].var(ddof=1) / 4000)
         assert abs(out[name][leaf] - fresh[key].mean()) < 5 * se, (name, leaf)
+
+
+def test_given_the_query_the_logits_are_independent_normals_of_variance_norm_q_squared() -> None:
+    """The lab draws q·k_c as ‖q‖·N(0, 1) without forming k_c: check that against real keys."""
+    rng = np.random.default_rng(99)
+    n = 40_000
+    for scale in (1.0, 0.2):  # a typical query, and a short one
+        q = rng.standard_normal(256) * scale
+        z = rng.standard_normal((n, 256)) @ q  # (n,) logits against n independent keys
+        var = float(q @ q)
+        assert abs(z.mean()) < 5 * math.sqrt(var / n)
+        assert abs(z.var() / var - 1) < 5 * math.sqrt(2 / n)
+        assert abs(np.mean(z**4) / var**2 - 3) < 5 * math.sqrt(96 / n)  # normal: kurtosis 3
+        # two keys against the same query: uncorrelated (and, being jointly normal, independent)
+        z2 = rng.standard_normal((n, 256)) @ q
+        assert abs(np.corrcoef(z, z2)[0, 1]) < 5 / math.sqrt(n)
 
 
 def test_declared_tolerances_are_about_five_standard_errors() -> None:
@@ -193,6 +217,28 @@ def test_softmax_is_shift_invariant_and_jacobian_vanishes_when_one_hot() -> None
     assert lab.entropia(np.array([1.0, 0.0, 0.0])) == 0.0  # 0·log 0 = 0
 
 
+def test_batched_formulas_are_the_per_row_formulas() -> None:
+    """saturacion hands the 1000 draws to softmax, entropia and jacobiano_softmax at once."""
+    lab = lab_module(325)
+    rng = np.random.default_rng(11)
+    Z = rng.standard_normal((5, 8)) * 16
+    Z[0, :3] = [-1e4, 50.0, -1e4]  # exact zeros after the softmax: 0·log 0 = 0 in a batch too
+    P = lab.softmax(Z)
+    assert P.shape == (5, 8) and P[0, 0] == 0.0
+    J = lab.jacobiano_softmax(P)
+    assert J.shape == (5, 8, 8)
+    H = lab.entropia(P)
+    assert H.shape == (5,)
+    for row in range(5):
+        p = np.array(softmax(list(Z[row])))
+        assert np.allclose(P[row], p, rtol=0, atol=1e-15)
+        assert np.allclose(J[row], np.diag(p) - np.outer(p, p), rtol=0, atol=1e-15)
+        assert H[row] == pytest.approx(-sum(x * math.log(x) for x in p if x > 0), abs=1e-12)
+    peso, h, norma = lab.saturacion(Z)
+    assert np.array_equal(peso, P.max(axis=1)) and np.array_equal(h, H)
+    assert norma == pytest.approx([np.linalg.norm(np.diag(p) - np.outer(p, p)) for p in P], abs=1e-15)
+
+
 def test_scaling_by_d_instead_of_sqrt_d_undershoots() -> None:
     lab = lab_module(325)
     rng = np.random.default_rng(3)
@@ -207,11 +253,11 @@ def test_worked_example_figures(out: dict) -> None:
     raw = [out["varianza_sin_escalar"][str(d)] for d in DIMS]
     assert [round(raw[0], 3)] + [round(v, 2) for v in raw[1:]] == [3.990, 16.13, 64.93, 255.51]
     assert [round(out["varianza_escalada"][str(d)], 3) for d in DIMS] == [0.998, 1.008, 1.015, 0.998]
-    assert round(out["peso_maximo"]["sin_escalar"], 3) == 0.936
-    assert round(out["peso_maximo"]["escalado"], 3) == 0.360
-    assert round(out["entropia"]["sin_escalar"], 3) == 0.158
-    assert round(out["entropia"]["escalada"], 3) == 1.721
-    assert round(out["norma_jacobiano_softmax"]["sin_escalar"], 3) == 0.085
+    assert round(out["peso_maximo"]["sin_escalar"], 3) == 0.939
+    assert round(out["peso_maximo"]["escalado"], 3) == 0.363
+    assert round(out["entropia"]["sin_escalar"], 3) == 0.151
+    assert round(out["entropia"]["escalada"], 3) == 1.719
+    assert round(out["norma_jacobiano_softmax"]["sin_escalar"], 3) == 0.082
     assert round(out["norma_jacobiano_softmax"]["escalado"], 3) == 0.366
     special = pytest.importorskip("scipy.special")
     x = np.linspace(-12, 12, 200_001)

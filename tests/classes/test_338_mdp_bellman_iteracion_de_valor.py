@@ -202,7 +202,7 @@ def test_domination_claim_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     """With min instead of max the iteration finds the worst policy, and the claim says so."""
     lab = lab_module(338)
     monkeypatch.setattr(lab, "operador_bellman",
-                        lambda P, R, V, gamma: lab.valores_q(P, R, V, gamma).min(axis=1))
+                        lambda P, R, V, gamma: lab.valores_q(P, R, V, gamma).min(axis=-1))
     res = lab.run()
     assert res["v_optimo_domina"] is False
     assert res["v_optimo"][0] == pytest.approx(-10.0, abs=1e-6)
@@ -223,6 +223,18 @@ def test_contraction_on_the_labs_random_pairs(out: dict) -> None:
     loose = [max(abs(a - b) for a, b in zip(bellman(u, gamma=0.99), bellman(w, gamma=0.99)))
              > 0.9 * max(abs(a - b) for a, b in zip(u, w)) + 1e-12 for u, w in pairs]
     assert any(loose)
+
+
+def test_bellman_operator_on_columns_is_the_operator_on_each_vector() -> None:
+    """The contraction check applies T to 1001 vectors at once, one per column of V (S, N)."""
+    lab = lab_module(338)
+    P, R = lab.modelo(0.8)
+    V = np.random.default_rng(5).standard_normal((4, 7)) * 5  # (S, N)
+    Q = lab.valores_q(P, R, V, 0.9)
+    assert Q.shape == (7, 4, 2)
+    for n in range(7):
+        assert np.allclose(Q[n], lab.valores_q(P, R, V[:, n], 0.9), rtol=0, atol=1e-12)
+        assert lab.operador_bellman(P, R, V, 0.9)[n] == pytest.approx(bellman(V[:, n].tolist()), abs=1e-12)
 
 
 def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:

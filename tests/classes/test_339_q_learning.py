@@ -63,6 +63,22 @@ def test_q_star_closed_form_and_bellman_residual(out: dict) -> None:
             assert Q[s][a] == pytest.approx(target, abs=1e-5)
 
 
+@pytest.mark.parametrize(("gamma", "success"), [(0.9, 0.8), (0.99, 0.8), (0.9, 0.1), (0.0, 0.8)])
+def test_q_value_iteration_stops_at_its_fixed_point(gamma: float, success: float) -> None:
+    """Stopping once Q no longer changes gives the 2000-step Q bit for bit (28 steps by default)."""
+    lab = lab_module(339)
+    P, R = lab.modelo(success)
+    Q, history = np.zeros((4, 2)), []
+    for _ in range(2000):
+        Q = R + gamma * (P @ Q.max(axis=1)).T  # the same float operations as the lab
+        history.append(Q)
+    fixed = next(k for k in range(1, 2000) if np.array_equal(history[k], history[k - 1]))
+    assert all(np.array_equal(h, history[-1]) for h in history[fixed:])
+    assert np.array_equal(lab.q_optimo(P, R, gamma, lab.ITERACIONES_Q), history[-1])
+    if (gamma, success) == (0.9, 0.8):
+        assert fixed + 1 == 28  # the page's figure: the 28th step is the first that changes nothing
+
+
 def replay(seed: int = 0, episodes: int = 4000) -> list[list[tuple[int, int, int]]]:
     """The lab's random layout (starts, then blocks of actions and uniforms), walked apart."""
     block = lab_module(339).BLOQUE

@@ -1,6 +1,7 @@
 """Class 340: exact gradients by hand, REINFORCE against its theoretical mean and variance,
 and the KL-regularized optimum against the Gibbs closed form and a generic optimizer."""
 
+import json
 import math
 import statistics
 import tomllib
@@ -9,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from compmath.judging.encode import canonical_json
 from tests.course_labs import class_dir, emitted, lab_module, snapshot
 
 R = [1.0, 2.0, 0.5]
@@ -225,6 +227,47 @@ def test_kl_optimum_is_the_tempered_softmax(out: dict) -> None:
     a, b = out["optimo_kl"]["por_gradiente"], out["optimo_kl"]["softmax_r_sobre_beta"]
     assert out["kl_regularizado_es_softmax_con_temperatura"] == (
         max(abs(x - y) for x, y in zip(a, b)) < 1e-6) is True
+
+
+def kl_ascent(beta: float, steps: int) -> list[float]:
+    """θ ← θ + ∇F(θ) in plain floats, F = E_π r − β KL(π‖uniform), ∇F = (diag π − π πᵀ) ∇_π F."""
+    theta = [0.0] * 3
+    for _ in range(steps):
+        pi = softmax(theta)
+        d_pi = [R[j] - beta * (math.log(3 * pi[j]) + 1) for j in range(3)]  # ∂F/∂π_j
+        theta = [theta[i] + sum(((pi[i] if i == j else 0.0) - pi[i] * pi[j]) * d_pi[j]
+                                for j in range(3)) for i in range(3)]
+    return softmax(theta)
+
+
+def test_kl_ascent_stops_once_theta_stops_moving() -> None:
+    """648 steps at β = 0.5 (the page's figure); all 5000 give the same policy to 1e-9."""
+    lab = lab_module(340)
+    r, ref = np.array(R), np.full(3, 1 / 3)
+    steps = []
+
+    def counted(theta: np.ndarray) -> np.ndarray:
+        steps.append(theta)
+        return lab.gradiente_kl(theta, r, 0.5, ref)
+
+    lab.ascenso(np.zeros(3), counted, lab.PASOS_KL, lab.TASA, lab.UMBRAL_KL)
+    assert len(steps) == 648 and lab.PASOS_KL == 5000
+    raw = lab.run()["optimo_kl"]["por_gradiente"]
+    assert raw.tolist() == pytest.approx(kl_ascent(0.5, 5000), abs=1e-9)
+    # with umbral 0 the ascent never stops early: PASOS steps exactly
+    steps.clear()
+    lab.ascenso(np.zeros(3), counted, 37, 1.0)
+    assert len(steps) == 37
+
+
+@pytest.mark.parametrize("beta", [0.01, 0.2, 0.5, 1.0, 5.0, 10.0, 100.0])
+def test_stopping_early_never_changes_the_emitted_policy(beta: float) -> None:
+    """Converged or not (small β is too sharp, large β overshoots), 5000 full steps agree."""
+    lab = lab_module(340)
+    r, ref = np.array(R), np.full(3, 1 / 3)
+    full = lab.ascenso(np.zeros(3), lambda t: lab.gradiente_kl(t, r, beta, ref), 5000, 1.0)
+    emitted_policy = emitted(340, beta=beta)["optimo_kl"]["por_gradiente"]
+    assert emitted_policy == json.loads(canonical_json({"pi": lab.softmax(full)}))["pi"]
 
 
 def test_gibbs_variational_bound() -> None:

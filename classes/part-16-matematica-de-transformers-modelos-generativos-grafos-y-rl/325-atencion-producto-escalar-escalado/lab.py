@@ -43,10 +43,13 @@ def varianzas_producto(dimensiones: tuple[int, ...], pares: int, semilla: int) -
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
-    """softmax estable: exp(z − max z) / Σ exp(z − max z)."""
+    """softmax estable: exp(z − max z) / Σ exp(z − max z).
+
+    z es un vector (n,) o un lote de filas (..., n): el máximo y la suma se toman en cada fila.
+    """
     ### BEGIN SOLUTION
-    e = np.exp(z - np.max(z))                     # (n,), todas en (0, 1]
-    p = e / np.sum(e)                             # (n,), suma 1
+    e = np.exp(z - np.max(z, axis=-1, keepdims=True))      # (..., n), todas en (0, 1]
+    p = e / np.sum(e, axis=-1, keepdims=True)              # (..., n), cada fila suma 1
     ### END SOLUTION
     return p
 
@@ -58,26 +61,28 @@ def softmax_ingenua(z: np.ndarray) -> np.ndarray:
         return e / np.sum(e)
 
 
-def entropia(p: np.ndarray) -> float:
-    """H(p) = −Σ p log p, con 0·log 0 = 0."""
-    p = p[p > 0]
-    return float(-np.sum(p * np.log(p)))
+def entropia(p: np.ndarray) -> np.ndarray:
+    """H(p) = −Σ p log p de un vector (n,) o de cada fila (..., n), con 0·log 0 = 0."""
+    log_p = np.log(p, out=np.zeros_like(p), where=p > 0)   # (..., n), 0 donde p = 0
+    return -np.sum(p * log_p, axis=-1)                     # (...,), en nats
 
 
 def jacobiano_softmax(p: np.ndarray) -> np.ndarray:
-    """∂p/∂z = diag(p) − p pᵀ."""
+    """∂p/∂z = diag(p) − p pᵀ, para un vector p (n,) o para cada fila de un lote (..., n)."""
     ### BEGIN SOLUTION
-    J = np.diag(p) - np.outer(p, p)               # (n, n)
+    diag_p = p[..., :, None] * np.eye(p.shape[-1])         # (..., n, n): diag(p)
+    p_pT = p[..., :, None] * p[..., None, :]               # (..., n, n): p pᵀ
+    J = diag_p - p_pT                                      # (..., n, n)
     ### END SOLUTION
     return J
 
 
 def saturacion(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Peso máximo, entropía y ‖diag(p) − p pᵀ‖_F de la softmax de cada fila de logits."""
-    P = [softmax(fila) for fila in logits]                         # sorteos × (8,)
-    peso_maximo = np.array([p.max() for p in P])                   # (sorteos,)
-    H = np.array([entropia(p) for p in P])                         # (sorteos,), en nats
-    norma_J = np.array([np.linalg.norm(jacobiano_softmax(p)) for p in P])  # (sorteos,)
+    P = softmax(logits)                                            # (sorteos, 8)
+    peso_maximo = P.max(axis=-1)                                   # (sorteos,)
+    H = entropia(P)                                                # (sorteos,), en nats
+    norma_J = np.linalg.norm(jacobiano_softmax(P), axis=(-2, -1))  # (sorteos,): Frobenius
     return peso_maximo, H, norma_J
 
 
@@ -85,11 +90,14 @@ def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION, sorteos: int =
     # Monte Carlo: Var(q·k) ≈ d_k y, tras escalar, ≈ 1
     var_sin, var_con = varianzas_producto(DIMENSIONES, pares, SEMILLA_VARIANZA)
 
-    # Saturación: cada sorteo es una consulta q y 8 claves; logits q·k con desviación √d_k
+    # Saturación: cada sorteo es una consulta q y 8 claves k_c de entradas N(0, 1). Dada q, cada
+    # logit q·k_c = Σ_i q_i k_ci es una suma de normales independientes, N(0, Σ_i q_i² = ‖q‖²):
+    # la cuenta de Var(q·k) = d_k sin promediar q. Y los 8 logits son independientes entre sí.
+    # Así se sortean, sin formar las claves: 8 aleatorios por sorteo en vez de 8·d_k.
     rng = np.random.default_rng(SEMILLA_SATURACION)
     q = rng.standard_normal((sorteos, d_k_saturacion))             # (sorteos, d_k)
-    K = rng.standard_normal((sorteos, CLAVES, d_k_saturacion))     # (sorteos, 8, d_k)
-    logits = np.einsum("scd,sd->sc", K, q)                         # (sorteos, 8)
+    norma_q = np.linalg.norm(q, axis=1, keepdims=True)             # (sorteos, 1): ‖q‖ ≈ √d_k
+    logits = norma_q * rng.standard_normal((sorteos, CLAVES))      # (sorteos, 8): los q·k_c
     # Medias sobre los sorteos, sin escalar y dividiendo los logits entre √d_k
     p_sin, h_sin, j_sin = (float(x.mean()) for x in saturacion(logits))
     p_con, h_con, j_con = (float(x.mean()) for x in saturacion(logits / np.sqrt(d_k_saturacion)))

@@ -52,7 +52,11 @@ def modelo(prob_exito: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def valores_q(P: np.ndarray, R: np.ndarray, V: np.ndarray, gamma: float) -> np.ndarray:
-    """Q(s,a) = R(s,a) + γ Σ_s' P(s'|s,a) V(s')."""
+    """Q(s,a) = R(s,a) + γ Σ_s' P(s'|s,a) V(s').
+
+    V es un vector (S,) y Q sale (S, A). Con N vectores en las columnas de V, (S, N), sale una
+    tabla por vector, (N, S, A): .T invierte todos los ejes de P @ V, (A, S, N) → (N, S, A).
+    """
     ### BEGIN SOLUTION
     futuro = (P @ V).T                                        # (S, A): Σ_s' P(s'|s,a) V(s')
     Q = R + gamma * futuro                                    # (S, A)
@@ -61,8 +65,8 @@ def valores_q(P: np.ndarray, R: np.ndarray, V: np.ndarray, gamma: float) -> np.n
 
 
 def operador_bellman(P: np.ndarray, R: np.ndarray, V: np.ndarray, gamma: float) -> np.ndarray:
-    """(T V)(s) = max_a Q(s,a)."""
-    return valores_q(P, R, V, gamma).max(axis=1)              # (S,)
+    """(T V)(s) = max_a Q(s,a), para V (S,) o para cada columna de V (S, N)."""
+    return valores_q(P, R, V, gamma).max(axis=-1)             # (S,), o (N, S)
 
 
 def evaluar_politica(P_pi: np.ndarray, r_pi: np.ndarray, gamma: float) -> np.ndarray:
@@ -137,16 +141,16 @@ def run(umbral: float = UMBRAL, gamma: float = GAMMA, prob_exito: float = PROB_E
     v_det = valores_deterministas(P, R, gamma)                # (8, S)
     v_exacto = v_det.max(axis=0)                              # (S,) una de ellas gana en todos
 
-    # Contracción: ‖T U − T W‖_∞ ≤ γ ‖U − W‖_∞ para la pareja fija y 1000 parejas al azar
+    # Contracción: ‖T U − T W‖_∞ ≤ γ ‖U − W‖_∞ para la pareja fija y 1000 parejas al azar,
+    # las 1001 a la vez: una pareja (U, W) por fila, y T aplicado a cada columna de Uᵀ y Wᵀ
     rng = np.random.default_rng(SEMILLA)
-    parejas = [(np.array(U1), np.array(U2))] + [
-        tuple(ESCALA_AL_AZAR * rng.standard_normal((2, ESTADOS))) for _ in range(PAREJAS_AL_AZAR)
-    ]
-    es_contraccion = all(
-        np.max(np.abs(operador_bellman(P, R, u, gamma) - operador_bellman(P, R, w, gamma)))
-        <= gamma * np.max(np.abs(u - w)) + HOLGURA
-        for u, w in parejas
-    )
+    al_azar = ESCALA_AL_AZAR * rng.standard_normal((PAREJAS_AL_AZAR, 2, ESTADOS))  # (1000, 2, S)
+    U = np.vstack([U1, al_azar[:, 0]])                        # (1001, S)
+    W = np.vstack([U2, al_azar[:, 1]])                        # (1001, S)
+    TU, TW = operador_bellman(P, R, U.T, gamma), operador_bellman(P, R, W.T, gamma)  # (1001, S)
+    distancia_T = np.max(np.abs(TU - TW), axis=1)             # (1001,) ‖T U − T W‖_∞
+    distancia = np.max(np.abs(U - W), axis=1)                 # (1001,) ‖U − W‖_∞
+    es_contraccion = np.all(distancia_T <= gamma * distancia + HOLGURA)
 
     # Cota geométrica del error frente al V* exacto en cada iteración k = 0..K
     error_inicial = np.max(np.abs(historia[0] - v_exacto))

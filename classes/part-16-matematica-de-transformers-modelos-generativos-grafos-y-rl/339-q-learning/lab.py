@@ -26,7 +26,9 @@ ACCIONES = 2                  # 0 = izquierda, 1 = derecha
 GAMMA = 0.9
 PROB_EXITO = 0.8              # la acción se cumple; con 0.2 el agente se queda donde está
 RECOMPENSA_PASO = -1.0
-ITERACIONES_Q = 2000          # iteración de valor sobre Q para obtener Q*
+DESTINO = ((0, 0, 1),         # DESTINO[a][s]: adónde lleva la acción a desde s si se cumple:
+           (1, 2, 3))         # izquierda (en 0 no se mueve) y derecha
+ITERACIONES_Q = 2000          # pasos de iteración de valor sobre Q para Q*, como mucho
 EPISODIOS = 4000
 CORTES = (50, 200, 1000, 4000)  # episodios tras los que se mide ‖Q − Q*‖_∞
 OMEGA = 0.8                   # α_n = 1/n^ω
@@ -44,9 +46,9 @@ def modelo(prob_exito: float) -> tuple[np.ndarray, np.ndarray]:
     """P[a, s, s'] y R[s, a] del pasillo de la clase 338."""
     P = np.zeros((ACCIONES, ESTADOS, ESTADOS))                # (A, S, S)
     for s in range(META):
-        for a, paso in enumerate((-1, 1)):
-            P[a, s, max(s + paso, 0)] += prob_exito          # en 0, «izquierda» no se mueve
-            P[a, s, s] += 1.0 - prob_exito
+        for a in range(ACCIONES):
+            P[a, s, DESTINO[a][s]] += prob_exito              # la acción se cumple...
+            P[a, s, s] += 1.0 - prob_exito                    # ...o el agente se queda
     P[:, META, META] = 1.0                                    # meta absorbente
     R = np.full((ESTADOS, ACCIONES), RECOMPENSA_PASO)         # (S, A)
     R[META] = 0.0
@@ -54,13 +56,20 @@ def modelo(prob_exito: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def q_optimo(P: np.ndarray, R: np.ndarray, gamma: float, iteraciones: int) -> np.ndarray:
-    """Iteración de valor sobre Q: Q ← R + γ P max_a' Q."""
+    """Iteración de valor sobre Q: Q ← R + γ P max_a' Q, hasta que Q deja de cambiar.
+
+    Para en el punto fijo exacto (en coma flotante), 28 pasos en el pasillo: desde ahí cada paso
+    devolvería la misma Q bit a bit, así que es la Q de `iteraciones` pasos, el máximo.
+    """
     Q = np.zeros((ESTADOS, ACCIONES))                         # (S, A)
     for _ in range(iteraciones):
+        Q_anterior = Q.copy()                                 # copia: el paso podría escribir en Q
         ### BEGIN SOLUTION
         V = Q.max(axis=1)                                     # (S,) max_a' Q(s', a')
         Q = R + gamma * (P @ V).T                             # (S, A)
         ### END SOLUTION
+        if np.array_equal(Q, Q_anterior):                     # punto fijo: ya no cambia ni un bit
+            break
     return Q
 
 
@@ -85,8 +94,7 @@ def experiencia(prob_exito: float, episodios: int, semilla: int) -> list[list[tu
         episodio = []
         while s != META:
             a, u = next(azar)
-            paso = 1 if a == 1 else -1
-            s2 = max(s + paso, 0) if u < prob_exito else s    # se mueve con prob_exito
+            s2 = DESTINO[a][s] if u < prob_exito else s       # se mueve con prob_exito
             episodio.append((s, a, RECOMPENSA_PASO, s2))
             s = s2
         vividos.append(episodio)

@@ -22,14 +22,15 @@ ERRORES_TIPICOS = 5             # «insesgado»: la media a menos de 5 errores t
 SEMILLA = 0
 H = 1e-6                        # paso de las diferencias centrales
 PASOS = 500                     # ascenso exacto sobre J
-PASOS_KL = 5000                 # ascenso exacto sobre J − β KL
+PASOS_KL = 5000                 # ascenso exacto sobre J − β KL: como mucho...
+UMBRAL_KL = 1e-10               # ...hasta que un paso mueva θ menos que esto (punto fijo)
 TASA = 1.0                      # tamaño de paso del ascenso
 BETA = 0.5                      # peso del freno KL (la «temperatura»)
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
     """Softmax estable: se resta el máximo antes de exponenciar."""
-    e = np.exp(z - np.max(z))                                  # (A,)
+    e = np.exp(z - z.max())                                    # (A,)
     return e / e.sum()                                         # (A,)
 
 
@@ -89,10 +90,17 @@ def reinforce(theta: np.ndarray, r: np.ndarray, muestras: int, semilla: int) -> 
 
 
 def ascenso(theta: np.ndarray, direccion: Callable[[np.ndarray], np.ndarray], pasos: int,
-            tasa: float) -> np.ndarray:
-    """θ ← θ + tasa · direccion(θ), repetido `pasos` veces."""
+            tasa: float, umbral: float = 0.0) -> np.ndarray:
+    """θ ← θ + tasa · direccion(θ), `pasos` veces o hasta que un paso mueva θ menos que `umbral`.
+
+    Con umbral 0 da siempre los `pasos` pasos. Si los pasos se acortan en una razón ρ, lo que
+    queda por recorrer al parar es umbral · ρ/(1 − ρ) como mucho: con 1e-10, lejos de la 6.ª cifra.
+    """
     for _ in range(pasos):
-        theta = theta + tasa * direccion(theta)                # (A,)
+        paso = tasa * direccion(theta)                         # (A,)
+        theta = theta + paso                                   # (A,)
+        if np.abs(paso).max() < umbral:                        # ‖θ_{k+1} − θ_k‖_∞ < umbral
+            break
     return theta
 
 
@@ -122,9 +130,11 @@ def run(beta: float = BETA, muestras: int = MUESTRAS, tasa: float = TASA,
     pi_final = softmax(ascenso(theta0, lambda t: gradiente_exacto(t, r), PASOS, tasa))  # (A,)
     mejor = int(np.argmax(r))
 
-    # Ascenso exacto sobre J − β KL(π‖uniforme) frente a la forma cerrada softmax(r/β)
+    # Ascenso exacto sobre J − β KL(π‖uniforme) hasta que θ deja de moverse (648 pasos con
+    # β = 0,5), frente a la forma cerrada softmax(r/β)
     pi_ref = np.full(len(r), 1.0 / len(r))                     # (A,)
-    theta_kl = ascenso(theta0, lambda t: gradiente_kl(t, r, beta, pi_ref), PASOS_KL, tasa)
+    theta_kl = ascenso(theta0, lambda t: gradiente_kl(t, r, beta, pi_ref), PASOS_KL, tasa,
+                       UMBRAL_KL)
     pi_kl = softmax(theta_kl)                                  # (A,)
     pi_cerrada = softmax(r / beta)                             # (A,)
 
