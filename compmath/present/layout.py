@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 Segment = tuple[str, str]  # (text, Rich style name or "")
@@ -341,14 +341,3 @@ def lay_out(blocks: Sequence[Block], width: int | None, colour: bool = False) ->
 def plain_text(lines: list[StyledLine]) -> str:
     """Styled lines as plain text, trailing spaces trimmed."""
     return "".join("".join(text for text, _ in styled).rstrip() + "\n" for styled in lines)
-
-
-@dataclass
-class Screen:
-    """A screen under construction: blocks appended in order."""
-
-    blocks: list[Block] = field(default_factory=list)
-
-    def add(self, *blocks: Block) -> Screen:
-        self.blocks.extend(blocks)
-        return self

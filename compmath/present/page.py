@@ -16,7 +16,6 @@ from typing import Any
 from compmath.course.params import ParamSpec, specs_from_source
 from compmath.course.records import ClassMeta, Formula, Link, OutputSpec, PartMeta, Reference
 from compmath.course.tree import ClassInfo, Course
-from compmath.errors import CompmathError
 from compmath.judging.snapshot import read_snapshot
 
 FILE_ROLES = {
@@ -189,14 +188,6 @@ def class_page(course: Course, cls: ClassInfo) -> ClassPage:
         previous=_neighbour(course, before),
         next=_neighbour(course, after),
     )
-
-
-def safe_class_page(course: Course, cls: ClassInfo) -> ClassPage | CompmathError:
-    """The page, or the error that prevents building it (for builders that go on)."""
-    try:
-        return class_page(course, cls)
-    except CompmathError as exc:
-        return exc
 
 
 def abridge(value: Any, indent: int = 0, max_items: int = 8, shown: int = 6) -> str:
