@@ -48,6 +48,9 @@ def test_hanging_lab_times_out(cli, fake_course: Path) -> None:
     result = cli("run", "905", "--root", str(fake_course), "--timeout", "0.5")
     assert result.code == 1
     assert "superó el límite de 0,5 s" in result.out
+    # where it was when it was stopped: the worker's stack of the lab, its innermost frame
+    assert "estaba en lab.py, línea 8, en run" in result.out
+    assert "Stack (most recent call first)" not in result.out
 
 
 def test_lab_prints_are_captured_apart(cli, fake_course: Path) -> None:

@@ -26,6 +26,7 @@ from compmath.present.layout import (
 from compmath.wording import count, seconds
 
 OK, BAD, NEUTRAL = "✓", "✗", "·"
+FAULTHANDLER_HEADS = ("Stack (most recent call first)", "Current thread", "Thread 0x")
 SHOWN_DIFFERENCES = 12
 STREAM_LINES = 15
 
@@ -197,7 +198,11 @@ def details(
         stopped = report.outcome == Outcome.TIMEOUT
         title = "Dónde estaba el laboratorio al detenerse:" if stopped else "Traza del laboratorio:"
         blocks.append(line((title, "bold red")))
-        blocks += [line((text, "red")) for text in report.traceback.rstrip().splitlines()]
+        blocks += [
+            line((text, "red"))
+            for text in report.traceback.rstrip().splitlines()
+            if not text.startswith(FAULTHANDLER_HEADS)  # its English heading: the title says it
+        ]
     for name, text, size in (
         ("stdout", report.stdout, report.stdout_bytes),
         ("stderr", report.stderr, report.stderr_bytes),
@@ -217,10 +222,12 @@ def stopped_at(report: LabReport) -> str:
     (the innermost frame); "" when the reply carries none."""
     if report.outcome != Outcome.TIMEOUT:
         return ""
-    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', report.traceback)
+    frames = re.findall(r'File "([^"]+)", line (\d+),? in (\S+)', report.traceback)
     if not frames:
         return ""
-    path, number, function = frames[-1]
+    # faulthandler (a timeout's stack) lists the innermost frame first; a traceback, last
+    innermost = 0 if "most recent call first" in report.traceback else -1
+    path, number, function = frames[innermost]
     return f"{PurePath(path).name}, línea {number}, en {function}"
 
 
