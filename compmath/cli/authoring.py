@@ -17,7 +17,6 @@ from compmath.cli.common import (
     open_course,
 )
 from compmath.errors import CompmathError
-from compmath.present.output import choose_colour
 
 
 @command("show")
@@ -30,8 +29,6 @@ def show(
     root: RootOption = None,
 ) -> None:
     """Muestra la página de una clase: fórmulas, desarrollo, salidas, bibliografía y enlaces."""
-    if plain:
-        choose_colour(False)
     with guard():
         from compmath.present.page import class_page
 

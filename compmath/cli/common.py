@@ -102,9 +102,24 @@ MemoryOption = Annotated[
         f"{span(*MEMORY_RANGE, 'GiB')}",
     ),
 ]
+
+
+def _plain(value: bool) -> bool:
+    """`--plain`: colour off for this command, decided where every colour decision is."""
+    if value:
+        from compmath.present.output import choose_colour
+
+        choose_colour(False)
+    return value
+
+
 PlainOption = Annotated[
     bool,
-    typer.Option("--plain", help="Texto plano: sin color ni gráficos, también en un terminal."),
+    typer.Option(
+        "--plain",
+        callback=_plain,
+        help="Texto plano: sin color ni gráficos, también en un terminal.",
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Imprime el informe en JSON.")]
 DEFAULT_MEMORY_GIB = DEFAULT_MEMORY / 1024**3

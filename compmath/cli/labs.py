@@ -35,7 +35,7 @@ from compmath.execution.scheduler import missing_protections
 from compmath.judging.batch import Interrupted, judge_all, judge_one, preload
 from compmath.judging.judge import Case, parse_params, prepare, setup_report
 from compmath.judging.report import LabReport, Outcome
-from compmath.present.output import choose_colour, waiting
+from compmath.present.output import waiting
 from compmath.wording import count
 
 
@@ -98,8 +98,6 @@ def run_class(
     root: RootOption = None,
 ) -> None:
     """Ejecuta un laboratorio, valida su salida y la compara con su instantánea."""
-    if plain:
-        choose_colour(False)
     with guard():
         course = open_course(root)
         cls = course.resolve(name)
@@ -177,8 +175,6 @@ def check(
     """Ejecuta y comprueba todos los laboratorios elegidos; pensado para CI."""
     from compmath.present.output import is_terminal
 
-    if plain:
-        choose_colour(False)
     with guard():
         course = open_course(root)
         classes = course.select(names or [], part)
