@@ -18,7 +18,7 @@ from tests.conftest import REPO
 SECTIONS_323 = [
     "Inicio · Parte 16 — Matemática de Transformers, modelos generativos, grafos y RL",
     "323 — Positional encoding",
-    "experto · clase 3 de 20 · 4 horas\n",
+    "experto · clase 3 de 20 · 4 horas · demostración · positional_encoding\n",
     "Sin una señal de posición, la atención ve una bolsa de tokens",
     "\nFórmulas\n",
     "PE(pos, 2i)   = sin(pos / 10000^{2i/d})",
@@ -65,7 +65,7 @@ def test_show_prints_every_section_in_the_seed_order(cli) -> None:
         found = result.out.find(phrase, position)
         assert found >= 0, f"falta o está fuera de orden: {phrase!r}"
         position = found + len(phrase)
-    assert "demostración" not in result.out  # the demo name is internal
+    assert result.out.count("demostración · positional_encoding") == 1  # the seed's header
 
 
 def test_plain_page_has_no_markdown_markup(cli) -> None:

@@ -75,6 +75,7 @@ class ClassPage:
     schema: tuple[str, bool]  # (path relative to the root, exists)
     previous: Neighbour | None
     next: Neighbour | None
+    demo: str = ""  # class.toml's demo name, shown as the seed does: «demostración · nombre»
 
     @property
     def breadcrumb(self) -> tuple[str, str]:
@@ -82,9 +83,10 @@ class ClassPage:
 
     @property
     def facts(self) -> list[str]:
-        """The metadata line: level · clase k de N · duration."""
+        """The metadata line: level · clase k de N · duration · demostración · demo name."""
         k, n = self.position
-        return [f for f in (self.level, f"clase {k} de {n}", self.duration) if f]
+        kind = ("demostración", self.demo) if self.demo else ()
+        return [f for f in (self.level, f"clase {k} de {n}", self.duration, *kind) if f]
 
 
 def readme_sections(path: Path) -> dict[str, str]:
@@ -187,6 +189,7 @@ def class_page(course: Course, cls: ClassInfo) -> ClassPage:
         schema=(course.rel(cls.schema_path), cls.schema_path.exists()),
         previous=_neighbour(course, before),
         next=_neighbour(course, after),
+        demo=meta.demo,
     )
 
 

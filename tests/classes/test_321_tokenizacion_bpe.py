@@ -8,7 +8,7 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "vocabulario_inicial",
+    "corpus_inicial",
     "fusiones",
     "frecuencia_de_cada_fusion",
     "simbolos_en_el_corpus",
@@ -60,7 +60,7 @@ def out() -> dict:
 
 def test_keys_in_the_syllabus_order(out: dict) -> None:
     assert list(out) == KEYS
-    assert out["vocabulario_inicial"] == CORPUS
+    assert out["corpus_inicial"] == CORPUS
 
 
 def test_merges_match_the_papers_algorithm(out: dict) -> None:

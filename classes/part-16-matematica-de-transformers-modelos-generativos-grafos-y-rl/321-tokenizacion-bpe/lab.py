@@ -120,7 +120,7 @@ def run(numero_de_fusiones: int = FUSIONES) -> dict:
     caracteres = sum(len(p) * frec for p, frec in zip(originales, CORPUS.values()))
 
     return {
-        "vocabulario_inicial": dict(CORPUS),
+        "corpus_inicial": dict(CORPUS),
         "fusiones": [list(par) for par in lista],
         "frecuencia_de_cada_fusion": frecuencias,
         "simbolos_en_el_corpus": tamanos,
