@@ -50,9 +50,27 @@ def test_products_and_claim_recomputed_from_emitted_numbers(out: dict) -> None:
     # closed form: PE(0)·PE(k) = Σ_i cos(k ω_i)
     omega = [10000 ** (-2 * i / 8) for i in range(4)]
     assert out["producto_pos0_pos1"] == pytest.approx(sum(math.cos(w) for w in omega), abs=1e-6)
-    assert out["la_similitud_decae_con_la_distancia"] == (
-        out["producto_pos0_pos1"] > out["producto_pos0_pos5"]
+    # the claim's sense: strictly decreasing over k = 0..3, where every k·ω_i is within [0, π]
+    short = [sum(a * b for a, b in zip(enc["pos_0"], enc[f"pos_{k}"])) for k in range(4)]
+    assert out["la_similitud_decae_con_la_distancia"] == all(
+        short[k] > short[k + 1] for k in range(3)
     )
+    assert out["la_similitud_decae_con_la_distancia"] is True
+    assert 3 * max(omega) <= math.pi < 4 * max(omega)  # why the window stops at k = 3
+
+
+@pytest.mark.parametrize("d", [2, 4, 8, 64, 512])
+def test_short_range_decay_holds_in_every_dimension(d: int) -> None:
+    products = [sum(math.cos(k * 10000 ** (-2 * i / d)) for i in range(d // 2)) for k in range(4)]
+    assert all(products[k] > products[k + 1] for k in range(3))
+    assert emitted(323, dimension=d)["la_similitud_decae_con_la_distancia"] is True
+
+
+def test_wrong_frequencies_break_the_decay_claim(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile: every hand twice as fast (ω_0 = 2 turns half a revolution before k = 2)."""
+    lab = lab_module(323)
+    monkeypatch.setattr(lab, "frecuencias", lambda d: 2 / 10000.0 ** (2 * np.arange(d // 2) / d))
+    assert lab.run()["la_similitud_decae_con_la_distancia"] is False
 
 
 def test_norms_are_sqrt_half_d(out: dict) -> None:
@@ -99,17 +117,34 @@ def test_dimension_two_and_a_far_position() -> None:
     assert emitted(323, dimension=2)["extrapola_a_secuencias_mas_largas"] is True
 
 
+@pytest.mark.parametrize("far", [10**6, 10**9, 10**12])
+def test_far_claim_turns_false_when_rounding_eats_the_geometry(far: int) -> None:
+    claim = emitted(323, posicion_lejana=far)["extrapola_a_secuencias_mas_largas"]
+    assert claim == keeps_geometry(far, 8)
+    assert claim is (far < 10**9)  # the page: «hacia L = 10⁹ el error pasa de 1e-9»
+
+
 def test_odd_dimension_is_refused() -> None:
     with pytest.raises(ValueError, match="par"):
         lab_module(323).run(dimension=7)
 
 
+def keeps_geometry(far: int, d: int) -> bool:
+    """The far claim recomputed in plain Python: finite, norm √(d/2), neighbours' products kept."""
+    table = [reference_pe(far + k, d) for k in range(6)]
+    near = [reference_pe(k, d) for k in range(6)]
+    products = [sum(a * b for a, b in zip(table[0], table[k])) for k in range(6)]
+    offsets = [sum(a * b for a, b in zip(near[0], near[k])) for k in range(6)]
+    return (
+        all(math.isfinite(x) for row in table for x in row)
+        and abs(math.sqrt(sum(x * x for x in table[0])) - math.sqrt(d / 2)) < 1e-12
+        and max(abs(products[k] - offsets[k]) for k in range(1, 6)) < 1e-9
+    )
+
+
 def test_literal_facts_and_far_claim(out: dict) -> None:
-    far = reference_pe(10_000, out["dimension"])
-    finite_and_norm = all(math.isfinite(x) for x in far) and abs(
-        math.sqrt(sum(x * x for x in far)) - math.sqrt(out["dimension"] / 2)
-    ) < 1e-9
-    assert out["extrapola_a_secuencias_mas_largas"] == finite_and_norm
+    assert out["extrapola_a_secuencias_mas_largas"] == keeps_geometry(10_000, out["dimension"])
+    assert out["extrapola_a_secuencias_mas_largas"] is True
     assert out["parametros_aprendidos"] == 0
     assert out["alternativas"] == ["posiciones aprendidas", "RoPE", "ALiBi"]
 

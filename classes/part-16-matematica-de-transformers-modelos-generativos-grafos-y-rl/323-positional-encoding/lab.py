@@ -17,6 +17,12 @@ POSICIONES = 6           # posiciones 0..5 que se muestran
 POSICIONES_CON_NORMA = 3  # pos_0..pos_2 en la tabla de normas
 POSICION_LEJANA = 10_000  # muy lejos de cualquier longitud "vista"
 BASE = 10_000.0
+# Distancias k = 0..3 en que la similitud decae por fuerza: la aguja más rápida (ω_0 = 1) da
+# media vuelta en k = π, y mientras todos los ángulos k·ω_i están en [0, π] cada coseno baja.
+DISTANCIA_CORTA = 3
+VECINAS = 5               # PE(L)·PE(L+k) se compara con PE(0)·PE(k) para k = 1..5
+TOL_NORMA = 1e-12         # identidad exacta: solo ruido de redondeo
+TOL_GEOMETRIA = 1e-9      # el redondeo de los ángulos L·ω_i crece con L: con L = 10^9 ya la supera
 
 
 def frecuencias(d: int) -> np.ndarray:
@@ -49,15 +55,23 @@ def run(dimension: int = DIMENSION, posiciones: int = POSICIONES,
     # Cada par (sin, cos) aporta 1 a la norma al cuadrado: ‖PE(pos)‖ = √(d/2) siempre.
     normas = np.linalg.norm(pe[:POSICIONES_CON_NORMA], axis=1)  # (3,)
 
-    # Similitud con la posición 0 medida con el producto escalar
-    producto_1 = float(pe[0] @ pe[1])
-    producto_5 = float(pe[0] @ pe[5])
+    # Similitud con la posición 0 medida con el producto escalar: PE(0)·PE(k) = Σ cos(k·ω_i)
+    productos = pe[0] @ pe.T                         # (posiciones,)
+    producto_1 = float(productos[1])
+    producto_5 = float(productos[5])
 
-    # Solo se puede *evaluar* en una posición lejana: finita y con la misma norma.
-    lejana = codificacion(np.array([posicion_lejana]), dimension)[0]
-    se_puede_evaluar_lejos = bool(
-        np.all(np.isfinite(lejana))
-        and abs(np.linalg.norm(lejana) - np.sqrt(dimension / 2)) < 1e-12
+    # Decae a corta distancia: estrictamente decreciente en k = 0..3 (más allá no es regla)
+    decae_cerca = bool(np.all(np.diff(productos[: DISTANCIA_CORTA + 1]) < 0))
+
+    # Lejos de lo visto, la tabla conserva su geometría: es finita, su norma sigue siendo √(d/2)
+    # y el producto con sus vecinas PE(L)·PE(L+k) es el mismo que PE(0)·PE(k). No dice nada de
+    # cómo se comporta allí un modelo entrenado con secuencias cortas.
+    lejanas = codificacion(np.arange(posicion_lejana, posicion_lejana + VECINAS + 1), dimension)
+    productos_lejos = lejanas[0] @ lejanas.T          # (VECINAS + 1,)
+    conserva_geometria = bool(
+        np.all(np.isfinite(lejanas))
+        and abs(np.linalg.norm(lejanas[0]) - np.sqrt(dimension / 2)) < TOL_NORMA
+        and np.max(np.abs(productos_lejos[1:] - productos[1 : VECINAS + 1])) < TOL_GEOMETRIA
     )
 
     return {
@@ -66,11 +80,11 @@ def run(dimension: int = DIMENSION, posiciones: int = POSICIONES,
         "normas": {f"pos_{p}": normas[p] for p in range(POSICIONES_CON_NORMA)},
         "producto_pos0_pos1": producto_1,
         "producto_pos0_pos5": producto_5,
-        # Compara solo dos distancias (1 y 5); no dice que el producto decaiga siempre.
-        "la_similitud_decae_con_la_distancia": producto_1 > producto_5,
+        # A corta distancia (k ≤ 3); no dice que el producto decaiga siempre.
+        "la_similitud_decae_con_la_distancia": decae_cerca,
         # Hecho del método: la tabla es una fórmula fija, no hay pesos que entrenar.
         "parametros_aprendidos": 0,
-        "extrapola_a_secuencias_mas_largas": se_puede_evaluar_lejos,
+        "extrapola_a_secuencias_mas_largas": conserva_geometria,
         # Hecho del campo: alternativas conocidas a la codificación sinusoidal.
         "alternativas": ["posiciones aprendidas", "RoPE", "ALiBi"],
     }
