@@ -202,6 +202,35 @@ def test_parameters_are_counted_on_the_arrays_built_for_each_h() -> None:
     assert lab.contar_parametros(lab.proyecciones_por_cabeza(w, w, w, 4), w) == 4 * 8**2
 
 
+def test_parameter_claim_comes_from_independently_built_layers(out: dict) -> None:
+    lab = lab_module(327)
+    rng = np.random.default_rng(0)
+    for h in (1, 2, 4):
+        projections, w_o = lab.construir_capa(4, h, rng)
+        blocks = [m for matrices in projections.values() for m in matrices]
+        assert [m.shape for m in blocks] == [(4, 4 // h)] * (3 * h) and w_o.shape == (4, 4)
+        # drawn one by one: no head is a view of, or equal to, another head's matrix
+        for i, m in enumerate(blocks):
+            for other in blocks[i + 1:]:
+                assert not np.shares_memory(m, other) and not np.array_equal(m, other)
+        assert out["parametros_sin_sesgo"][str(h)] == 3 * h * 4 * (4 // h) + h * (4 // h) * 4
+
+
+def test_full_size_heads_make_the_parameter_claim_false(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile: heads of dimension d (each with its own d×d matrices) cost 4·h·d², and the claim
+    must see it — a count that only slices shared d×d matrices could never be false."""
+    lab = lab_module(327)
+
+    def full_heads(d: int, h: int, rng: np.random.Generator) -> tuple[dict, np.ndarray]:
+        proj = {n: [rng.standard_normal((d, d)) for _ in range(h)] for n in ("W_Q", "W_K", "W_V")}
+        return proj, rng.standard_normal((h * d, d))
+
+    monkeypatch.setattr(lab, "construir_capa", full_heads)
+    result = lab.run()
+    assert result["parametros_sin_sesgo"] == {"1": 64, "2": 128, "4": 256}
+    assert result["parametros_no_dependen_de_h"] is False
+
+
 def test_cache_figures_in_the_worked_example() -> None:
     tokens, layers = 8192, 32
     assert 2 * 8 * 64 * tokens * layers == 268_435_456  # "268 millones"

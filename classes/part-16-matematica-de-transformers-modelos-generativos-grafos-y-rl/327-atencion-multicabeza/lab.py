@@ -33,6 +33,7 @@ W_O = 0.5 * np.array([[1.0, 0.0, 0.0, 1.0],
                       [1.0, 1.0, 0.0, 0.0]])
 CABEZAS = 2                  # h
 CABEZAS_PARA_CONTAR = (1, 2, 4)  # valores de h para el conteo de parámetros con d = 4
+SEMILLA_CONTEO = 0           # las capas del conteo se sortean: nada se corta de W_Q, W_K, W_V
 TOLERANCIA = 1e-12           # identidades exactas salvo redondeo
 UMBRAL_DISTINTAS = 1e-3      # max|A_1 − A_2| por encima de esto: patrones distintos
 
@@ -107,6 +108,21 @@ def una_cabeza_por_circuitos(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_
     return pesos @ x @ w_ov                                  # (n, d)
 
 
+def construir_capa(d: int, h: int,
+                   rng: np.random.Generator) -> tuple[dict[str, list[np.ndarray]], np.ndarray]:
+    """Una capa nueva de h cabezas: cada cabeza sortea sus propias W_Q^(i), W_K^(i), W_V^(i).
+
+    Cada una tiene forma (d, d_h) con d_h = d/h, y W_O tiene una fila por columna de Concat.
+    """
+    if d % h:
+        raise ValueError(f"el número de cabezas debe dividir d = {d}; se recibió {h}")
+    d_h = d // h
+    proyecciones = {nombre: [rng.standard_normal((d, d_h)) for _ in range(h)]  # h × (d, d_h)
+                    for nombre in ("W_Q", "W_K", "W_V")}
+    w_o = rng.standard_normal((h * d_h, d))                                   # (h·d_h, d)
+    return proyecciones, w_o
+
+
 def contar_parametros(proyecciones: dict[str, list[np.ndarray]], w_o: np.ndarray) -> int:
     """Suma los tamaños de las matrices construidas: las h de Q, K y V de cada cabeza y W_O."""
     return sum(w.size for matrices in proyecciones.values() for w in matrices) + w_o.size
@@ -133,9 +149,16 @@ def run(cabezas: int = CABEZAS) -> dict:
     otra_ruta = una_cabeza_por_circuitos(X, W_Q, W_K, W_V, W_O)                # (n, d)
     una_es_simple = np.max(np.abs(una - otra_ruta)) < TOLERANCIA
 
-    # Parámetros de las matrices realmente construidas para cada h
-    conteo = {str(h): contar_parametros(proyecciones_por_cabeza(W_Q, W_K, W_V, h), W_O)
-              for h in CABEZAS_PARA_CONTAR}
+    # Parámetros de una capa construida de cero para cada h, con las matrices de cada cabeza
+    # sorteadas por separado; la capa se usa sobre X (su salida debe ser (n, d)) y se cuenta.
+    rng = np.random.default_rng(SEMILLA_CONTEO)
+    conteo = {}
+    for h in CABEZAS_PARA_CONTAR:
+        proyecciones, w_o = construir_capa(d, h, rng)
+        forma = multicabeza(X, proyecciones, w_o)[2].shape
+        if forma != X.shape:
+            raise ValueError(f"la capa de {h} cabezas devuelve {forma}; se esperaba {X.shape}")
+        conteo[str(h)] = contar_parametros(proyecciones, w_o)
 
     return {
         "configuracion": {"d_modelo": d, "cabezas": cabezas, "dim_cabeza": d // cabezas},
