@@ -134,8 +134,25 @@ def test_zero_temperature_apart_and_the_limit(out: dict) -> None:
     assert out["distancia_al_argmax"]["0.02"] == pytest.approx(
         sum(ratios) / (1 + sum(ratios)), rel=1e-5)
     bound_ok = all(d <= 5 * math.exp(-gap / t) for d, t in zip(dist, temps))
+    unique_max = sorted(out["logits"].values())[-1] > sorted(out["logits"].values())[-2]
     assert out["t_hacia_cero_tiende_al_argmax"] == (
-        all(a > b for a, b in zip(dist, dist[1:])) and bound_ok)
+        unique_max and all(a > b for a, b in zip(dist, dist[1:])) and bound_ok)
+    # the page's mass at T = 1: Σ_{j≠max} e^{z_j − z_max} / (1 + that sum), not that sum / Z
+    ratios_1 = sum(math.exp(z - 2.0) for z in Z[1:])
+    assert ratios_1 == pytest.approx(1.213256, abs=1e-6)
+    assert out["distancia_al_argmax"]["1.0"] == pytest.approx(ratios_1 / (1 + ratios_1), abs=1e-6)
+    assert ratios_1 / sum(math.exp(z) for z in Z) == pytest.approx(0.0742, abs=1e-4)  # the slip
+
+
+def test_tied_maximum_is_not_the_one_hot_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile: two logits tie at the top; T → 0⁺ gives 1/2 each, and the claim must say false."""
+    lab = lab_module(330)
+    tied = np.array([2.0, 2.0, 0.8, 0.3, -0.5, -1.2])
+    assert lab.con_temperatura(tied, 0.01)[:2] == pytest.approx([0.5, 0.5], abs=1e-12)
+    monkeypatch.setattr(lab, "LOGITS", tied)
+    result = lab.run()
+    assert result["distancia_al_argmax"]["0.02"] == pytest.approx(0.5, abs=1e-12)
+    assert result["t_hacia_cero_tiende_al_argmax"] is False
 
 
 def test_top_k_and_top_p(out: dict) -> None:

@@ -1,7 +1,8 @@
 """Temperatura, top-k y top-p: reescribir la distribución antes de muestrear.
 
-    p_T = softmax(z / T);   T → 0⁺: argmax (T = 0 se trata aparte, sin dividir);   T → ∞: uniforme
-    1 − máx_i p_T,i ≤ (V − 1) · e^(−Δ/T),  Δ = z_(1) − z_(2)    (la velocidad del límite T → 0⁺)
+    p_T = softmax(z / T);   T → ∞: uniforme;   T → 0⁺: argmax si el máximo es único (con m logits
+                            empatados, 1/m a cada uno); T = 0 se trata aparte, sin dividir
+    1 − máx_i p_T,i ≤ Σ_{j≠máx} e^((z_j − z_(1))/T) ≤ (V − 1) · e^(−Δ/T),  Δ = z_(1) − z_(2) > 0
     dH(p_T)/dT = Var_{p_T}(z) / T³ ≥ 0       (la entropía nunca baja al subir T)
     top-k: conservar los k tokens más probables y renormalizar
     top-p (núcleo): sobre la distribución q que llega, V_p = prefijo mínimo de los tokens en orden
@@ -26,7 +27,7 @@ P = 0.9                          # masa del núcleo
 TUBERIA = (2.0, 4, 0.9)          # (T, k, p): aquí el top-k recorta y el orden cambia el núcleo
 MUESTRAS = 20_000
 SEMILLA = 0
-ERRORES_TIPICOS = 4              # frecuencia aceptada si |emp − p| < 4·√(p(1 − p)/n)
+ERRORES_TIPICOS = 4              # frecuencia aceptada si |emp − q_i| < 4·√(q_i(1 − q_i)/n)
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -36,7 +37,10 @@ def softmax(z: np.ndarray) -> np.ndarray:
 
 
 def con_temperatura(z: np.ndarray, t: float) -> np.ndarray:
-    """p_T = softmax(z/T); T = 0 es el argmax explícito (one-hot), sin dividir entre cero."""
+    """p_T = softmax(z/T); T = 0 es el argmax explícito (one-hot), sin dividir entre cero.
+
+    Con empates en el máximo, np.argmax elige el primero; el límite T → 0⁺ los repartiría.
+    """
     if t < 0:
         raise ValueError(f"la temperatura no puede ser negativa; se recibió {t}")
     ### BEGIN SOLUTION
@@ -120,7 +124,9 @@ def run(semilla: int = SEMILLA, muestras: int = MUESTRAS) -> dict:
     z_ordenados = np.sort(LOGITS)[::-1]
     hueco = z_ordenados[0] - z_ordenados[1]                                # Δ = z_(1) − z_(2)
     cotas = [(len(LOGITS) - 1) * np.exp(-hueco / t) for t in TEMPERATURAS_HACIA_CERO]
-    tiende = (all(a > b for a, b in zip(d, d[1:]))
+    # Solo con un máximo único (Δ > 0) el límite es el one-hot; con empates la cota no dice nada
+    tiende = (hueco > 0
+              and all(a > b for a, b in zip(d, d[1:]))
               and all(di <= c for di, c in zip(d, cotas)))
 
     # Truncados con T = 1
@@ -138,7 +144,7 @@ def run(semilla: int = SEMILLA, muestras: int = MUESTRAS) -> dict:
     n_sin_k = top_p(con_temperatura(LOGITS, t_tub), p_tub)[2]
     al_final, n_final = tuberia_temperatura_al_final(LOGITS, t_tub, k_tub, p_tub)
 
-    # Muestreo de la tubería de transformers; error típico de cada frecuencia √(p(1 − p)/n)
+    # Muestreo de la tubería de transformers; error típico de cada frecuencia √(q_i(1 − q_i)/n)
     rng = np.random.default_rng(semilla)
     indices = rng.choice(len(LOGITS), size=muestras, p=teorica)           # (muestras,)
     empirica = np.bincount(indices, minlength=len(LOGITS)) / muestras      # (V,)
