@@ -253,7 +253,7 @@ def test_a_wrong_hole_or_a_hole_that_raises_is_reported_and_the_notebook_goes_on
     with redirect_stdout(wrong):
         namespace["comprobacion"].hueco(1)
     assert "  ✗ codificaciones" in wrong.getvalue()
-    assert wrong.getvalue().rstrip().endswith("hueco 1: 1/4 salidas coinciden con la instantánea")
+    assert wrong.getvalue().rstrip().endswith("hueco 1: 2/5 salidas coinciden con la instantánea")
     second = _cell(notebook, "codigo-codificacion")
     second["source"] = source(second).replace(
         "pe[:, 0::2] = np.sin(angulos)", "pe[:, 0::2] = 1 / 0"
