@@ -7,6 +7,10 @@ Cada par de componentes (2i, 2i+1) gira con frecuencia ω_i = 10000^(-2i/d): las
 giran rápido, las últimas casi no se mueven. No hay parámetros que aprender. En el artículo la
 tabla se suma al embedding ya multiplicado por √d_model (sección 3.4).
 
+    PE(p)·PE(q) = Σ_i cos((p − q)·ω_i)     baja con |p − q| mientras todos los (p − q)·ω_i ≤ π,
+                                          es decir, para distancias 0..3; más allá no es regla
+    PE(L)·PE(L + k) = PE(0)·PE(k)          lejos, la tabla conserva su geometría (no el modelo)
+
 Referencia: Vaswani et al., «Attention Is All You Need», NeurIPS 2017, secciones 3.4 y 3.5.
 """
 
