@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -18,10 +17,14 @@ from compmath.execution.facilities import FACILITIES
 from tests.conftest import REPO
 from tests.processes import LINUX, fresh_marker, leftovers, marked, parent_of, powers
 from tests.test_hostile import ATTACKS, BESIDE, GOOD, hostile
+from tests.waiting import wait_until
 
-pytestmark = pytest.mark.skipif(
-    not LINUX, reason="apaga las protecciones de Linux; en macOS ya corren sus alternativas"
-)
+pytestmark = [
+    pytest.mark.lento,
+    pytest.mark.skipif(
+        not LINUX, reason="apaga las protecciones de Linux; en macOS ya corren sus alternativas"
+    ),
+]
 
 EXPECTED = {"901-pasa": "coincide", "902-lanza": "excepcion", "903-forma-erronea": "esquema_invalido",
             "904-deriva": "difiere", "905-cuelga": "tiempo_agotado", "906-imprime": "coincide",
@@ -103,27 +106,23 @@ def test_without_prctl_a_lab_dies_with_its_worker(make_lab, monkeypatch) -> None
     try:
         first = running_sleep(marker, proc)
         os.kill(worker_of(marker, proc), signal.SIGKILL)
-        deadline = time.monotonic() + 15
-        while first in marked(marker):  # the lab and what it started end with their worker
-            assert time.monotonic() < deadline, "el laboratorio sobrevivió a su trabajador"
-            time.sleep(0.05)
+        # the lab and what it started end with their worker
+        wait_until(lambda: first not in marked(marker), "el laboratorio muere con su trabajador")
         running_sleep(marker, proc)  # the lab runs again on a fresh worker
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 130
+        assert proc.wait(timeout=120) == 130
         assert "interrumpido: el laboratorio 968, «Cuelga»" in proc.communicate()[1]
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert leftovers(marker, [proc.pid], patience=15) == []
+    assert leftovers(marker, [proc.pid], patience=60) == []
 
 
 def running_sleep(marker: str, proc: subprocess.Popen) -> int:
     """Wait until a lab of `proc` has started its `sleep`; its pid."""
-    deadline = time.monotonic() + 30
-    while not marked(marker):
-        assert time.monotonic() < deadline and proc.poll() is None, "el laboratorio no arrancó"
-        time.sleep(0.05)
+    wait_until(lambda: marked(marker) or proc.poll() is not None, "el laboratorio arranca")
+    assert proc.poll() is None, "el ejecutor terminó antes de que el laboratorio arrancara"
     return marked(marker)[0]
 
 

@@ -18,6 +18,8 @@ from compmath.judging.report import Outcome, crash_message
 from tests.conftest import FAKE_PART, REPO, snapshots
 from tests.processes import fresh_marker, leftovers
 
+pytestmark = pytest.mark.lento  # a process per fault, some of them waiting for a timeout
+
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
 RECORD = "import os as _os\n"
 RETURN_GOOD = f"    return {GOOD!r}\n"

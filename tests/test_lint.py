@@ -46,6 +46,7 @@ def test_minimal_course_passes(cli, course: Path) -> None:
     assert "el curso está en orden · 1 clase revisada" in result.out
 
 
+@pytest.mark.lento  # runs every class's exercises and solutions
 def test_real_course_passes(cli) -> None:
     result = cli("lint", "--root", str(REPO))
     assert result.code == 0, result.out

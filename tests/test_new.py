@@ -71,6 +71,7 @@ def real_copy(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.lento  # the whole real course is linted, hole checks included
 def test_new_class_goes_through_update_run_and_lint(cli, real_copy: Path) -> None:
     root = str(real_copy)
     result = cli("new", "341", "suma-de-cubos", "--title", "Suma de cubos", "--part", "17", "--root", root)

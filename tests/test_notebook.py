@@ -264,6 +264,7 @@ def test_a_wrong_hole_or_a_hole_that_raises_is_reported_and_the_notebook_goes_on
     assert "no hay salidas que comprobar" in printed["comprobar"]
 
 
+@pytest.mark.lento  # imports matplotlib and draws every matrix
 def test_heatmaps_are_drawn_for_each_matrix_when_matplotlib_is_there(monkeypatch) -> None:
     monkeypatch.delitem(sys.modules, "matplotlib")
     plt = pytest.importorskip("matplotlib.pyplot")

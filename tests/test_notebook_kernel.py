@@ -22,7 +22,7 @@ from compmath.notebook.cells import dumps_notebook
 from compmath.notebook.rules import Reglas
 from tests.test_notebook import COURSE
 
-pytestmark = pytest.mark.cuadernos
+pytestmark = [pytest.mark.cuadernos, pytest.mark.lento]
 ALL = os.environ.get("COMPMATH_CUADERNOS", "") == "todos"
 SELECTED = COURSE.classes if ALL else [COURSE.resolve("323")]
 WITHOUT_MATPLOTLIB = "import sys\nsys.modules['matplotlib'] = None  # como donde no está instalado"
