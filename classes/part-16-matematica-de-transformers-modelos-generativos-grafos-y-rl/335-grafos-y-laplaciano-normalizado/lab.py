@@ -1,4 +1,4 @@
-"""Grafos y Laplaciano normalizado: qué hacer con un nodo de grado cero.
+"""Grafos y laplaciano normalizado: qué hacer con un nodo de grado cero.
 
     d_i = Σ_j A_ij,   L = D − A,   xᵀ L x = Σ_{(i,j)∈E} (x_i − x_j)² ≥ 0
     L_sym = D^{−1/2} L D^{−1/2}   con   (D^{−1/2})_uu = 0 si d_u = 0     (convención de Chung)
