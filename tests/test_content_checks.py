@@ -79,6 +79,7 @@ def test_integer_tuples_that_read_as_decimals_are_found(text: str, found: list[s
         "s(0,5) = ½ tanh 0,5 y N(0,5; 5)",
         "la media (0,5) y la varianza",
         "en código `[[1,0],[0,1]]` no cuenta",
+        "ni en TeX: $0{,}767918 \\cdot (1,1)$ y $$W = [[1,0],[0,1]]$$",
         "e^(−0,231059) y √(1,13/200 000)",
     ],
 )
@@ -211,6 +212,18 @@ def test_lint_reports_each_content_problem(course: Path) -> None:
     assert f"{rel}/README.md: línea 5: «[1,0]», «[0,1]» se leen como decimales" in whats
     assert f"{rel}/class.toml: salidas[0].descripcion: «(1,1)» se lee como un decimal" in whats
     assert f"{rel}/lab.py: línea 12: la afirmación «cierto» es un literal (True)" in whats
+
+
+def test_code_blocks_and_display_math_are_not_prose(course: Path) -> None:
+    readme = course / "classes" / FAKE_PART / "901-pasa" / "README.md"
+    readme.write_text(
+        README.format("```\nW = [[1,0],[0,1]]\n```\n\n$$\nW = [[1,0],[0,1]]\n$$\n\nY (1,1)·W."),
+        encoding="utf-8",
+    )
+    assert _whats(course) == [
+        f"classes/{FAKE_PART}/901-pasa/README.md: línea 13: «(1,1)» se lee como un decimal con "
+        "la coma decimal del curso"
+    ]
 
 
 def test_lint_reports_a_capitalised_title_in_the_plan(course: Path) -> None:

@@ -47,7 +47,8 @@ SQUARE_PAIR = re.compile(rf"\[{_INT},{_INT}\]")
 ROUND_PAIR = re.compile(rf"\({_INT},{_INT}\)")
 VECTOR_NEIGHBOUR = re.compile(r"[·×)\]]")  # what before a pair makes it a vector: 0,5·(2,0)
 SEPARATOR = re.compile(r"\s*(?:[,;]|y|e)\s*")  # between pairs of a sequence: (0,1), (2,3)
-INLINE_CODE = re.compile(r"`[^`\n]*`")
+# Code and TeX are not prose: in TeX «(1,1)» is a pair and a decimal is written 0{,}5.
+CODE_AND_MATH = re.compile(r"`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
 
 # Common nouns of the course's titles: lowercase unless they open the title.
 COMMON_NOUNS = frozenset(
@@ -76,7 +77,7 @@ def _lookalikes(text: str) -> Iterator[tuple[int, str]]:
 
 def _decimal_tuples(text: str) -> Iterator[str]:
     """Each integer tuple or list written without spaces, which reads as a decimal."""
-    text = INLINE_CODE.sub(" ", text)
+    text = CODE_AND_MATH.sub(" ", text)
     for match in THREE_OR_MORE.finditer(text):
         yield match.group()
     for match in SQUARE_PAIR.finditer(text):
@@ -99,12 +100,14 @@ def _decimal_tuples(text: str) -> Iterator[str]:
 
 
 def _readme_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """(line number, line) of a README outside fenced code blocks."""
-    fenced = False
+    """(line number, line) of a README's prose: fenced code and display math left out."""
+    fenced = display = False
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.lstrip().startswith("```"):
             fenced = not fenced
-        elif not fenced:
+        elif not fenced and line.count("$$") % 2 == 1:
+            display = not display
+        elif not (fenced or display):
             yield number, line
 
 
