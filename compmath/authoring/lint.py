@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from compmath.atomic import TEMP_SUFFIX
+from compmath.authoring.content_checks import content_problems
 from compmath.authoring.labsource import returned_outputs
 from compmath.course import metadata
 from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
@@ -349,6 +350,7 @@ def lint_course(course: Course, run_labs: bool = True, jobs: int = 2) -> list[Pr
             except CompmathError as exc:
                 found.add(cls.path, exc.message, exc.hint)
     lint_tree(course, found)
+    found += content_problems(course)
     if run_labs:
         from compmath.authoring.exercises import exercise_problems
 

@@ -124,7 +124,7 @@ def run(umbral: float = UMBRAL, gamma: float = GAMMA, prob_exito: float = PROB_E
     r_pi = R.mean(axis=1)                                     # (S,)
     v_pi = evaluar_politica(P_pi, r_pi, gamma)                # (S,)
 
-    # La misma V^π iterando la ecuación de expectativa desde 0
+    # La misma V^π iterando la ecuación de evaluación desde 0
     v_iter = np.zeros(ESTADOS)
     for _ in range(ITERACIONES_EVALUACION):
         v_iter = r_pi + gamma * P_pi @ v_iter                 # (S,)
