@@ -256,7 +256,7 @@ def lint_class(course: Course, cls: ClassInfo, found: Findings) -> None:
     ):
         schema = loaded
         lists["el esquema"] = list(loaded[1].get("properties", {}))
-    regenerate = f"regénérala: compmath update {cls.number}"
+    regenerate = f"regenérala: compmath update {cls.number}"
     if not cls.snapshot.exists():
         found.add(cls.snapshot, "falta la instantánea", f"escríbela: compmath update {cls.number}")
     elif (snap := _read_json(cls.snapshot, found, regenerate)) is not None:

@@ -52,7 +52,7 @@ def _refuse_non_finite(data: Any, label: str, hint: str, path: str = "salida") -
 def read_snapshot(path: Path, shown: str, number: int) -> tuple[str, dict[str, Any]] | None:
     """Return (text, data) of class `number`'s snapshot, None if absent; CompmathError if it is
     corrupt (named `shown` in the message)."""
-    regenerate = f"regénéralo: compmath update {number}"
+    regenerate = f"regenéralo: compmath update {number}"
     try:
         if why := not_a_file(os.stat(path).st_mode):  # a folder, or a FIFO that would hang
             raise CompmathError(f"no se puede leer {shown}: {why}", f"bórralo y {regenerate}")

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from compmath.judging.encode import compact
 from compmath.judging.report import LabReport, Outcome, describe_difference, order_text
 from compmath.present.charts import output_charts
 from compmath.present.layout import (
@@ -23,7 +22,7 @@ from compmath.present.layout import (
     line,
     para,
 )
-from compmath.wording import count, seconds
+from compmath.wording import SHOWN_NUMBERS, count, seconds, value_text
 
 OK, BAD, NEUTRAL = "✓", "✗", "·"
 FAULTHANDLER_HEADS = ("Stack (most recent call first)", "Current thread", "Thread 0x")
@@ -88,20 +87,21 @@ def _rows(report: LabReport) -> Iterator[tuple[str, str, Any, Any, bool, bool]]:
                 )
 
 
-def _value(value: Any, missing: bool, budget: int) -> Cell:
+def _value(value: Any, missing: bool, limit: int | None) -> Cell:
     if missing:
         return Cell("—", "dim")
     if isinstance(value, dict):
         return Cell("")
     if isinstance(value, bool):
         return Cell(OK, "green") if value else Cell(BAD, "red")
-    return Cell(compact(value, budget))
+    return Cell(value_text(value, limit))
 
 
-def outputs_table(report: LabReport, width: int | None) -> Table:
-    """Output, obtained, expected, status: one row per output, nested dicts indented."""
+def outputs_table(report: LabReport, verbose: bool = False) -> Table:
+    """Output, obtained, expected, status: one row per output, nested dicts indented; values
+    whole up to SHOWN_NUMBERS numbers (all of them with `verbose`), wrapped, never cut."""
     exploring = report.outcome == Outcome.EXPLORATION
-    budget = 80 if width is None else max(24, (width - 30) // 2 * 3)
+    budget = None if verbose else SHOWN_NUMBERS
     rows = []
     for label, path, o, e, o_missing, e_missing in _rows(report):
         want = _value(e, e_missing or report.expected is None, budget)
@@ -116,7 +116,7 @@ def outputs_table(report: LabReport, width: int | None) -> Table:
     longest = max([len("salida")] + [len(row[0].text) for row in rows])
     return Table(
         (
-            Column("salida", min(longest, 22), "keep_end"),
+            Column("salida", min(longest, 22), "name"),
             Column("obtenido", 12),
             Column("esperado (no se compara)" if exploring else "esperado", 12),
             Column("estado", 6, "fixed", "center"),
@@ -281,7 +281,7 @@ def run_screen(
     if report.outputs == {} and not report.expected:
         blocks.append(para(("run() devolvió un dict vacío: no hay salidas que mostrar", "yellow")))
     elif report.outputs is not None:
-        blocks.append(outputs_table(report, width))
+        blocks.append(outputs_table(report, verbose))
         if charts and width is not None:
             failing = [d.path for d in report.differences]
             blocks += output_charts(report.outputs, failing)
