@@ -28,7 +28,7 @@ def _edit(text: str, old: str, new: str) -> str:
 CASES = {
     "class-vacio": (CLASS, lambda t: "", ["901-pasa/class.toml", "está vacío"]),
     "class-no-toml": (CLASS, lambda t: 'numero = 901\ntitulo = "sin cerrar\n',
-                      ["901-pasa/class.toml", "no es TOML válido", "line 2"]),
+                      ["901-pasa/class.toml", "no es TOML válido", "línea 2"]),
     "class-numero-texto": (CLASS, lambda t: _edit(t, "numero = 901", 'numero = "x"'),
                            ["901-pasa/class.toml no cumple su esquema", "numero", "entero"]),
     "class-decimales-texto": (CLASS, lambda t: 'decimales = "x"\n' + t,
@@ -44,7 +44,7 @@ CASES = {
                                  'descripcion = "no existe"\ntolerancia = { atol = 0.1 }\n',
                                  ["901-pasa/class.toml declara tolerancia para «fantasma»"]),
     "part-vacio": (PART, lambda t: "", ["part.toml", "está vacío"]),
-    "part-no-toml": (PART, lambda t: "numero = 90\n[[plan]\n", ["part.toml", "no es TOML válido", "line 2"]),
+    "part-no-toml": (PART, lambda t: "numero = 90\n[[plan]\n", ["part.toml", "no es TOML válido", "línea 2"]),
     "part-plan-texto": (PART, lambda t: t.split("[[plan]]")[0] + 'plan = "x"\n',
                         ["part.toml no cumple su esquema", "plan", "lista"]),
     "part-plan-numeros": (PART, lambda t: t.split("[[plan]]")[0] + "plan = [901, 902]\n",

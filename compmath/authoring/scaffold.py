@@ -12,6 +12,7 @@ from compmath.atomic import WriteError, write_atomic
 from compmath.course.records import Link
 from compmath.course.tree import Course, PartInfo
 from compmath.errors import CompmathError, os_reason
+from compmath.errors_es import toml_problem
 
 NUMBER = re.compile(r"^\d{3}$")
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -311,9 +312,11 @@ def scaffold_class(
             "corrígelo antes de añadir clases (compmath lint)",
         ) from None
     except tomllib.TOMLDecodeError as exc:
+        located = toml_problem(exc, part_text)
         raise CompmathError(
-            f"{course.rel(part.meta_path)} no es TOML válido: {exc}",
+            f"{course.rel(part.meta_path)} no es TOML válido: {located.sentence()}",
             "corrígelo antes de añadir clases (compmath lint)",
+            located=located,
         ) from None
     if number not in [e.get("numero") for e in part_meta.get("plan", []) if isinstance(e, dict)]:
         part_text = with_plan_entry(part_text, number, plan_entry(number, slug, title, demo))

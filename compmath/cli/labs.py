@@ -133,6 +133,7 @@ def run_class(
         files=files,
         charts=not plain,
         verbose=verbose,
+        root=str(course.root),
     )
     emit(screen)
     raise typer.Exit(exit_code([report]))

@@ -191,6 +191,8 @@ def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome
         return Outcome.UNREPRESENTABLE, f"la salida {reply.path} {reply.message}"
     if state == ReplyState.EXCEPTION:
         kind = reply.error_type or "Exception"
+        if kind in ("SyntaxError", "IndentationError", "TabError"):  # the message is Spanish
+            return Outcome.EXCEPTION, f"error de sintaxis: {reply.message}"
         if kind == "RecursionError":
             return Outcome.EXCEPTION, f"RecursionError: recursión sin fin ({reply.message})"
         return Outcome.EXCEPTION, f"{kind}: {reply.message}"

@@ -21,13 +21,14 @@ def parse_snapshot(raw: bytes, label: str, hint: str) -> tuple[str, dict[str, An
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        problem = (
-            "el archivo está vacío"
-            if not text.strip()
-            else f"línea {exc.lineno}, columna {exc.colno}: {exc.msg}"
-        )
+        from compmath.errors_es import json_problem
+
+        located = json_problem(exc)
+        problem = "el archivo está vacío" if not text.strip() else located.sentence()
         raise CompmathError(
-            f"la instantánea {label} está corrupta: no es JSON válido ({problem})", hint
+            f"la instantánea {label} está corrupta: no es JSON válido: {problem}",
+            hint,
+            located=located if text.strip() else None,
         ) from None
     if not isinstance(data, dict):
         raise CompmathError(f"la instantánea {label} no es un objeto JSON", hint)

@@ -15,6 +15,7 @@ from compmath.present.layout import (
     line,
     para,
 )
+from compmath.present.output import excerpt_chart
 from compmath.present.run_screen import BAD, NEUTRAL, OK, failure_text
 from compmath.wording import count, seconds
 
@@ -132,10 +133,12 @@ def update_line(shown: str, written: bool | None, problem: str = "") -> Para:
 def lint_screen(problems: list[Problem], classes: int) -> list[Block]:
     """One paragraph per problem (file: what — hint), then a count."""
     checked = count(classes, "clase revisada", "clases revisadas")
-    blocks: list[Block] = [
-        Para(((f"{p.file}: ", "bold"), (p.what, "red"), (f" — {p.hint}", "")), hang=4)
-        for p in problems
-    ]
+    blocks: list[Block] = []
+    for p in problems:
+        what = ((f"{p.file}: ", "bold"), (p.what, "red"), (f" — {p.hint}", ""))
+        blocks.append(Para(what, hang=4))
+        if p.located is not None:
+            blocks.append(excerpt_chart(p.located))
     if problems:
         blocks.append(
             para((f"{count(len(problems), 'problema', 'problemas')} · {checked}", "bold red"))
