@@ -85,13 +85,14 @@ def written_phrase(written: int, total: int) -> str:
     return f"{written} de {total} clases escritas"
 
 
-def list_screen(parts: list[PartIndex]) -> list[Block]:
-    """Per part a heading, its classes in plan order (pending ones dimmed), how many are written."""
+def list_screen(parts: list[PartIndex], verbose: bool = False) -> list[Block]:
+    """Per part a heading, its classes in plan order (pending ones dimmed, broken ones red), how
+    many are written; with `verbose`, why each broken class is broken."""
     blocks: list[Block] = []
     for part in parts:
         rows = tuple(
             tuple(
-                Cell(text, "dim" if row.state == ClassState.PENDING else "")
+                Cell(text, _row_style(row.state))
                 for text in (str(row.number), row.title, row.level, row.duration, str(row.state))
             )
             for row in part.rows
@@ -110,9 +111,21 @@ def list_screen(parts: list[PartIndex]) -> list[Block]:
                 rows,
             ),
             line((written_phrase(written, len(part.rows)), "dim")),
-            BLANK,
         ]
+        broken = [row for row in part.rows if row.reason]
+        if verbose:
+            blocks += [
+                para((f"{BAD} {row.number}: {row.reason}", "red"), indent=2, hang=4)
+                for row in broken
+            ]
+        elif broken:
+            blocks.append(para(("por qué está rota: compmath list -v", "dim")))
+        blocks.append(BLANK)
     return blocks
+
+
+def _row_style(state: ClassState) -> str:
+    return {ClassState.PENDING: "dim", ClassState.BROKEN: "red"}.get(state, "")
 
 
 # --- update --------------------------------------------------------------------------------
