@@ -205,11 +205,17 @@ def toml_problem(exc: ValueError, text: str) -> Located:
 
 
 def json_problem(exc: ValueError) -> Located:
-    """A json.JSONDecodeError in Spanish."""
+    """A json.JSONDecodeError in Spanish; at the end of the text, the position is just after
+    its last character (where the missing part should have been)."""
     message = getattr(exc, "msg", str(exc))
     line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+    doc: str = getattr(exc, "doc", "") or ""
+    body = doc.rstrip()
+    if body and getattr(exc, "pos", 0) >= len(body):
+        line = body.count("\n") + 1
+        column = len(_line_of(body, line)) + 1
     what = _translate(message, JSON_CAUSES, (), "no es JSON válido")
-    return Located(what, line, column, _line_of(getattr(exc, "doc", "") or "", line))
+    return Located(what, line, column, _line_of(doc, line))
 
 
 def syntax_problem(exc: SyntaxError, source: str = "") -> Located:
