@@ -88,7 +88,8 @@ def wrap_words(text: str, width: int) -> list[str]:
 
 def wrap_name(text: str, width: int) -> list[str]:
     """A name (an output, nested under its parent by its leading spaces) wrapped to `width`
-    columns after its `_`, its continuations two further in: nothing of it is cut."""
+    columns after its `_`, its continuations four further in (a nested name is two): nothing
+    of it is cut."""
     if width <= 0 or cell_width(text) <= width:
         return [text]
     indent = min(len(text) - len(text.lstrip(" ")), max(width // 2 - 2, 0))
@@ -98,11 +99,11 @@ def wrap_name(text: str, width: int) -> list[str]:
     for piece in pieces:
         if current.strip() and cell_width(current + piece) > width:
             lines.append(current)
-            current = " " * (indent + 2)
+            current = " " * (indent + 4)
         while cell_width(current + piece) > width:  # wider than any line: split it
             room = max(width - cell_width(current), 1)
             lines.append(current + piece[:room])
-            current, piece = " " * (indent + 2), piece[room:]
+            current, piece = " " * (indent + 4), piece[room:]
         current += piece
     lines.append(current)
     return [piece for piece in lines if piece.strip()]
