@@ -148,6 +148,7 @@ class Column:
     min_width: int = 4
     shrink: Literal["fixed", "wrap", "name", "keep_end", "cut"] = "wrap"
     align: Literal["left", "right", "center"] = "left"
+    hang: int = 0  # how much further in a wrapped cell's continuation lines start
 
 
 @dataclass(frozen=True)
@@ -245,7 +246,11 @@ def _fit_cell(text: str, column: Column, width: int) -> list[str]:
         return [keep_end(text, width)]
     if column.shrink == "cut":
         return [cut_end(text, width)]
-    return wrap_words(text, width)
+    lines = wrap_words(text, width)
+    if column.hang and len(lines) > 1 and width > 2 * column.hang:
+        rest = wrap_words(text[len(lines[0]) :].strip(), width - column.hang)
+        lines = [lines[0], *(" " * column.hang + piece for piece in rest)]
+    return lines
 
 
 def _column_widths(table: Table, width: int | None) -> list[int]:

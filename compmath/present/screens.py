@@ -38,7 +38,7 @@ def check_screen(reports: list[LabReport], elapsed: float) -> list[Block]:
     widest = max(len(row[1].text) for row in rows)  # the verdict stays on one line if it can
     table = Table(
         (
-            Column("clase", 14),
+            Column("clase", 14, hang=2),
             Column("resultado", min(widest, 34)),
             Column("tiempo", 6, "fixed", "right"),
         ),
