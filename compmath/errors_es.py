@@ -45,7 +45,7 @@ TOML_PATTERNS = (
 JSON_CAUSES = {
     "Expecting value": "se esperaba un valor (un número, un texto entre comillas, [ o {)",
     "Expecting property name enclosed in double quotes": (
-        "se esperaba el nombre de una clave entre comillas dobles (¿una coma de más?)"
+        "se esperaba el nombre de una clave entre comillas dobles"
     ),
     "Expecting ',' delimiter": "falta una coma «,» entre dos elementos",
     "Expecting ':' delimiter": "falta «:» entre la clave y su valor",
@@ -215,6 +215,9 @@ def json_problem(exc: ValueError) -> Located:
         line = body.count("\n") + 1
         column = len(_line_of(body, line)) + 1
     what = _translate(message, JSON_CAUSES, (), "no es JSON válido")
+    pos = getattr(exc, "pos", 0)
+    if message.startswith("Expecting property name") and doc[pos : pos + 1] == "}":
+        what = "coma sobrante antes de «}»"  # what json says of a trailing comma before 3.13
     return Located(what, line, column, _line_of(doc, line))
 
 

@@ -78,7 +78,7 @@ CASES = {
     "instantanea-no-json": (SNAPSHOT, lambda t: '{\n  "n": 4,\n', ["901-pasa/expected.json", "corrupta",
                                                                  "línea 2, columna 10"]),
     "instantanea-coma-final": (SNAPSHOT, lambda t: '{\n  "n": 4,\n}\n',
-                               ["901-pasa/expected.json", "corrupta", "¿una coma de más?", "línea 3, columna 1"]),
+                               ["901-pasa/expected.json", "corrupta", "coma sobrante antes de «}»", "línea 3, columna 1"]),
     "instantanea-lista": (SNAPSHOT, lambda t: "[1, 2]\n", ["901-pasa/expected.json", "no es un objeto JSON"]),
     "instantanea-nan": (SNAPSHOT, lambda t: _edit(t, '"mitad": 2.0', '"mitad": NaN'),
                         ["901-pasa/expected.json", "nan en salida.mitad", "regenéralo: compmath update 901"]),
