@@ -3,7 +3,7 @@
 The one rule: every number shown to people (a lab's value in a table or a heatmap, a Δ, a
 tolerance, a duration, a percentage, a limit) takes the decimal comma, and a power of ten is
 written 3,2·10⁻⁵; only JSON (`--json`, the files, the JSON sample of a page) keeps JSON's form,
-and what is typed as input (`--set escala=0.5`, parameter defaults) keeps the point it is typed with.
+and what is typed as input (`--set escala=0.5`, parameter defaults) keeps its point.
 `number` is the one function that writes them (the terminal and the website share it); lists of
 them separate their items with `; ` (`value_text`: a long list is shown by whole items up to
 `limit` numbers, then `… (N)`, N its length; a single item is never left out). The screen
