@@ -6,6 +6,8 @@ import errno
 import stat
 from typing import NamedTuple
 
+from compmath.errors_es import Located
+
 OS_REASONS = {
     errno.EACCES: "no hay permiso",
     errno.EPERM: "no hay permiso",
@@ -35,11 +37,19 @@ def os_reason(exc: OSError) -> str:
 class CompmathError(Exception):
     """A usage or setup error the CLI shows as `error: ...` plus a hint, with exit code 2."""
 
-    def __init__(self, message: str, hint: str = "", *, suggestions: list[str] | None = None):
+    def __init__(
+        self,
+        message: str,
+        hint: str = "",
+        *,
+        suggestions: list[str] | None = None,
+        located: Located | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.hint = hint
         self.suggestions = suggestions or []
+        self.located = located  # a parse error's line, shown under the message
 
 
 class Problem(NamedTuple):
@@ -51,6 +61,7 @@ class Problem(NamedTuple):
     file: str
     what: str
     hint: str
+    located: Located | None = None  # a parse error's line and column
 
     def line(self) -> str:
         """The problem as the one line `compmath lint` prints."""
@@ -58,4 +69,4 @@ class Problem(NamedTuple):
 
     def error(self) -> CompmathError:
         """The problem as the error a command stops with."""
-        return CompmathError(f"{self.file} {self.what}", self.hint)
+        return CompmathError(f"{self.file} {self.what}", self.hint, located=self.located)

@@ -1,17 +1,23 @@
 """Broken class files: empty, unparseable, the wrong type or inconsistent, through run and check.
 
-`run` stops with one `error:` line naming the file (and the line when the parser gives one), exit 2.
-`check` reports the class as `configuracion`, still runs the others, and exits 2 at the end.
+`run` stops with one `error:` line naming the file (and the line when the parser gives one, shown
+under it with a caret), exit 2. `check` reports the class as `configuracion`, still runs the
+others, and exits 2 at the end. `list` shows it as `rota`. What tomllib, json and Python's parser
+say reaches the user in Spanish only; a lab run without compmath installed says how to install it.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import FAKE_PART
+from tests.conftest import FAKE_PART, REPO
 
 CLASS = f"classes/{FAKE_PART}/901-pasa/class.toml"
 PART = f"classes/{FAKE_PART}/part.toml"
@@ -28,7 +34,12 @@ def _edit(text: str, old: str, new: str) -> str:
 CASES = {
     "class-vacio": (CLASS, lambda t: "", ["901-pasa/class.toml", "está vacío"]),
     "class-no-toml": (CLASS, lambda t: 'numero = 901\ntitulo = "sin cerrar\n',
-                      ["901-pasa/class.toml", "no es TOML válido", "line 2"]),
+                      ["901-pasa/class.toml", "no es TOML válido", "falta la comilla de cierre",
+                       "línea 2, columna 21"]),
+    "class-clave-repetida": (CLASS, lambda t: _edit(t, "numero = 901\n", "numero = 901\nnumero = 901\n"),
+                             ["901-pasa/class.toml", "no es TOML válido", "está repetida"]),
+    "class-sin-igual": (CLASS, lambda t: _edit(t, 'demo = "pasa"', 'demo "pasa"'),
+                        ["901-pasa/class.toml", "falta «=» después de la clave", "línea 3, columna 6"]),
     "class-numero-texto": (CLASS, lambda t: _edit(t, "numero = 901", 'numero = "x"'),
                            ["901-pasa/class.toml no cumple su esquema", "numero", "entero"]),
     "class-decimales-texto": (CLASS, lambda t: 'decimales = "x"\n' + t,
@@ -44,7 +55,7 @@ CASES = {
                                  'descripcion = "no existe"\ntolerancia = { atol = 0.1 }\n',
                                  ["901-pasa/class.toml declara tolerancia para «fantasma»"]),
     "part-vacio": (PART, lambda t: "", ["part.toml", "está vacío"]),
-    "part-no-toml": (PART, lambda t: "numero = 90\n[[plan]\n", ["part.toml", "no es TOML válido", "line 2"]),
+    "part-no-toml": (PART, lambda t: "numero = 90\n[[plan]\n", ["part.toml", "no es TOML válido", "línea 2"]),
     "part-plan-texto": (PART, lambda t: t.split("[[plan]]")[0] + 'plan = "x"\n',
                         ["part.toml no cumple su esquema", "plan", "lista"]),
     "part-plan-numeros": (PART, lambda t: t.split("[[plan]]")[0] + "plan = [901, 902]\n",
@@ -55,16 +66,22 @@ CASES = {
                          ["part.toml dice numero = 91", "part-90"]),
     "esquema-vacio": (SCHEMA, lambda t: "", ["901-pasa.schema.json", "no es JSON válido", "línea 1"]),
     "esquema-no-json": (SCHEMA, lambda t: '{\n  "type": "object",\n  vaya\n}\n',
-                        ["901-pasa.schema.json", "no es JSON válido", "línea 3"]),
+                        ["901-pasa.schema.json", "no es JSON válido", "nombre de una clave entre comillas",
+                         "línea 3, columna 3"]),
+    "esquema-sin-coma": (SCHEMA, lambda t: '{\n  "type": "object"\n  "required": []\n}\n',
+                         ["901-pasa.schema.json", "falta una coma", "línea 3, columna 3"]),
     "esquema-lista": (SCHEMA, lambda t: "[]\n", ["901-pasa.schema.json no es un JSON Schema válido"]),
     "esquema-tipo-inventado": (SCHEMA, lambda t: '{"type": "objeto"}', ["901-pasa.schema.json no es un JSON Schema válido"]),
     "esquema-ref-a-nada": (SCHEMA, lambda t: '{"$ref": "#/$defs/nada"}',
                            ["901-pasa.schema.json no se puede aplicar", "nada"]),
     "instantanea-vacia": (SNAPSHOT, lambda t: "", ["901-pasa/expected.json", "está vacío", "compmath update 901"]),
-    "instantanea-no-json": (SNAPSHOT, lambda t: '{\n  "n": 4,\n', ["901-pasa/expected.json", "corrupta", "línea 3"]),
+    "instantanea-no-json": (SNAPSHOT, lambda t: '{\n  "n": 4,\n', ["901-pasa/expected.json", "corrupta",
+                                                                 "línea 2, columna 10"]),
+    "instantanea-coma-final": (SNAPSHOT, lambda t: '{\n  "n": 4,\n}\n',
+                               ["901-pasa/expected.json", "corrupta", "coma sobrante antes de «}»", "línea 3, columna 1"]),
     "instantanea-lista": (SNAPSHOT, lambda t: "[1, 2]\n", ["901-pasa/expected.json", "no es un objeto JSON"]),
     "instantanea-nan": (SNAPSHOT, lambda t: _edit(t, '"mitad": 2.0', '"mitad": NaN'),
-                        ["901-pasa/expected.json", "nan en salida.mitad", "compmath update 901"]),
+                        ["901-pasa/expected.json", "nan en salida.mitad", "regenéralo: compmath update 901"]),
 }
 
 
@@ -131,3 +148,112 @@ def test_update_with_broken_metadata_is_a_setup_error(cli, fake_course) -> None:
     assert result.code == 2
     assert "class.toml" in result.out and "no se escribe la instantánea" in result.out
     assert snap.read_bytes() == before
+
+
+# What tomllib, json and Python's parser say in English; none of it may reach the user.
+ENGLISH = re.compile(
+    r"\b(line|column|Illegal|character|Expecting|property|enclosed|quotes|delimiter|Extra data|"
+    r"Unterminated|unterminated|Invalid|invalid|syntax|never closed|unmatched|expected(?!\.json)|"
+    r"indent|unindent|literal|Perhaps|Maybe|cannot|assign|end of document|Traceback|File)\b"
+)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_no_english_from_the_parsers_reaches_the_user(cli, fake_course: Path, case: str) -> None:
+    break_file(fake_course, case)
+    for args in (["run", "901"], ["check", "901"], ["lint"], ["list", "-v"]):
+        result = cli(*args, "--root", str(fake_course))
+        shown = result.out + result.err
+        assert ENGLISH.search(shown) is None, (args, shown)
+
+
+@pytest.mark.parametrize("case", ["class-no-toml", "esquema-no-json", "instantanea-no-json"])
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_a_parse_error_shows_its_line_and_a_caret(cli, fake_course: Path, monkeypatch, case: str,
+                                                  width: int) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    break_file(fake_course, case)
+    err = cli("run", "901", "--root", str(fake_course)).err
+    lines = err.splitlines()
+    code = next(i for i, ln in enumerate(lines) if re.match(r" +\d+ │ ", ln))
+    caret = lines[code + 1]
+    assert re.fullmatch(r" +│ *\^", caret), err
+    _, number, column = re.search(r"línea (\d+)(?:, columna (\d+))?", one_line(err)).group(0, 1, 2)
+    assert lines[code].split("│")[0].strip() == number
+    text = (fake_course / CASES[case][0]).read_text(encoding="utf-8").splitlines()[int(number) - 1]
+    assert lines[code].split("│ ", 1)[1] == text  # the file's own line, untouched
+    if column:
+        assert caret.index("^") - caret.index("│") - 2 == int(column) - 1
+    assert all(len(ln) <= width for ln in lines)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if CASES[c][0] == CLASS])
+def test_list_shows_a_broken_class_as_rota_and_says_why_with_v(cli, fake_course: Path, case: str) -> None:
+    break_file(fake_course, case)
+    out = cli("list", "--root", str(fake_course)).out
+    row = next(ln for ln in out.splitlines() if ln.startswith("901 "))
+    assert row.split()[-1] == "rota", out
+    assert "compmath list -v" in out
+    verbose = one_line(cli("list", "-v", "--root", str(fake_course)).out)
+    assert "✗ 901: " in verbose and CASES[case][2][-1] in verbose
+    listed = json.loads(cli("list", "--json", "--root", str(fake_course)).out)
+    (entry,) = [c for p in listed["partes"] for c in p["clases"] if c["numero"] == 901]
+    assert entry["estado"] == "rota" and entry["motivo"]
+    healthy = next(ln for ln in out.splitlines() if ln.startswith("902 "))
+    assert healthy.split()[-1] == "lista"
+
+
+# lab source -> (the Spanish cause, the line it names)
+SYNTAX = {
+    "parentesis": ("def run() -> dict:\n    return {'n': (2}\n", "«}» no cierra el «(» abierto", 2),
+    "sin-cerrar": ("def run() -> dict:\n    x = (1,\n    return {}\n", "«(» se abrió y no se cerró nunca", 2),
+    "dos-puntos": ("def run() -> dict\n    return {}\n", "falta «:»", 1),
+    "sangria": ("def run() -> dict:\n    x = 1\n      return {}\n", "sangría inesperada", 3),
+    "desangrado": ("def run() -> dict:\n    if True:\n        x = 1\n      return {}\n",
+                   "la sangría no coincide con la de ningún bloque exterior", 4),
+    "bloque": ("def run() -> dict:\n    if True:\n    return {}\n",
+               "falta el bloque sangrado después del «if» de la línea 2", 3),
+    "texto": ("def run() -> dict:\n    return {'n': 'abc}\n", "texto sin cerrar", 2),
+    "coma": ("def run() -> dict:\n    return {'n': [1 2]}\n", "sintaxis no válida: ¿falta una coma?", 2),
+    "asignar": ("def run() -> dict:\n    f() = 3\n    return {}\n", "no se puede asignar a una llamada a función", 2),
+    "cerrar-de-mas": ("def run() -> dict:\n    return {'n': 1})\n", "«)» cierra algo que no se abrió", 2),
+}
+
+
+@pytest.mark.parametrize("case", list(SYNTAX))
+def test_a_syntax_error_in_a_lab_is_told_in_spanish(cli, make_lab, monkeypatch, case: str) -> None:
+    source, cause, line = SYNTAX[case]
+    root = make_lab(951, source, expected={"n": 1})
+    monkeypatch.setenv("COLUMNS", "60")
+    result = cli("run", "951", "--root", str(root))
+    assert result.code == 1
+    out = one_line(result.out)
+    assert f"error de sintaxis: {cause}" in out and f"(lab.py, línea {line}" in out, result.out
+    assert f"{line} │ " in result.out and re.search(r"\n +│ *\^\n", result.out)
+    assert ENGLISH.search(result.out + result.err) is None, result.out
+
+
+BLOCK_COMPMATH = """
+import importlib.abc, runpy, sys
+class Blocker(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "compmath" or name.startswith("compmath."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+sys.meta_path.insert(0, Blocker())
+for module in [m for m in sys.modules if m.startswith("compmath")]:
+    del sys.modules[module]
+sys.argv = [sys.argv[1]]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("lab", sorted(REPO.glob("classes/*/*/lab.py")), ids=lambda p: p.parent.name[:3])
+def test_a_lab_run_without_compmath_says_how_to_install_it(lab: Path, tmp_path: Path) -> None:
+    """`python lab.py` where compmath cannot be imported: one Spanish line, exit 1."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-c", BLOCK_COMPMATH, str(lab)], capture_output=True,
+                          text=True, cwd=tmp_path, env=env, timeout=120)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr == "error: falta compmath; instálalo en la raíz del curso: pip install -e .\n"

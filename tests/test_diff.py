@@ -88,7 +88,7 @@ def test_value_beyond_tolerance_is_real(cli, repo: Path) -> None:
     result = cli("diff", "--root", str(repo))
     assert result.code == 0
     assert "901 Un laboratorio que pasa" in result.out
-    assert re.search(r"mitad +cambia el valor +salida\.mitad +2\.0 +2\.5 +0\.5 +25 % +✗ real", result.out)
+    assert re.search(r"mitad +cambia el valor +salida\.mitad +2,0 +2,5 +0,5 +25 % +✗ real", result.out)
     assert "sin cambios: 7 clases" in result.out and "hay cambios reales" in result.out
 
 
@@ -102,7 +102,7 @@ def test_change_within_tolerance_is_noise(cli, repo: Path) -> None:
     assert classes[901]["salidas"][0]["ruta"] == "salida.vector[1]"
     result = cli("diff", "--root", str(repo), "--fail-on-change")
     assert result.code == 0
-    assert "ruido (≤ tol 2.5e-06)" in result.out and "solo ruido" in result.out
+    assert "ruido (≤ tol 2,5·10⁻⁶)" in result.out and "solo ruido" in result.out
 
 
 def test_worst_element_is_the_one_beyond_tolerance(cli, repo: Path) -> None:
@@ -223,7 +223,7 @@ def test_markdown_is_one_clean_table(cli, repo: Path) -> None:
     assert {len(cells) for cells in rows} == {9}
     assert rows[1][0].strip() == "---" and len(rows) == 2 + 3
     assert "`\"a\\|b\"`" in result.out
-    assert "| **real (> tol 2.5e-06)** |" in result.out
+    assert "| **real (> tol 2,5·10⁻⁶)** |" in result.out
     assert "sin cambios: 5 clases (903, 905, 906, 907, 908)" in result.out
 
 
@@ -272,7 +272,7 @@ def test_narrow_terminal_prints_lines_instead_of_a_table(cli, repo: Path, monkey
     monkeypatch.setenv("COLUMNS", "70")
     out = cli("diff", "--root", str(repo)).out
     assert "✗ mitad: cambia el valor" in out
-    assert "salida.mitad: 2.0 → 2.5 · Δ 0.5 · 25 % · real (> tol 3e-06)" in out
+    assert "salida.mitad: 2,0 → 2,5 · Δ 0,5 · 25 % · real (> tol 3·10⁻⁶)" in out
     assert "veredicto" not in out
 
 

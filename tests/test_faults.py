@@ -29,7 +29,7 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
     "lanza": ("def run() -> dict:\n    raise ValueError('dato imposible')\n",
               ["el laboratorio lanzó una excepción", "ValueError: dato imposible"], []),
     "sintaxis": ("def run() -> dict\n    return {}\n",
-                 ["el laboratorio lanzó una excepción", "SyntaxError"], []),
+                 ["el laboratorio lanzó una excepción", "error de sintaxis: falta «:»", "línea 2"], []),
     "modulo-inexistente": ("import modulo_que_no_existe\ndef run() -> dict:\n    return {}\n",
                            ["ModuleNotFoundError", "modulo_que_no_existe"], []),
     "sys-exit-0": ("import sys\ndef run() -> dict:\n    sys.exit(0)\n",

@@ -66,14 +66,14 @@ def test_colour_terminal_draws_each_matrix_with_its_scale(monkeypatch) -> None:
     monkeypatch.setenv("COLORTERM", "truecolor")
     out = screen(colour=True)
     assert "pesos (3×2)" in out and "filas (2×3)" in out
-    assert "escala: mín 0.0" in out and "máx 1.0" in out and "escala: mín 1" in out and "máx 6" in out
+    assert "escala: mín 0,0" in out and "máx 1,0" in out and "escala: mín 1" in out and "máx 6" in out
     assert "48;2;68;1;84" in out and "48;2;253;231;37" in out  # the scale's two ends as backgrounds
     assert out.index("pesos (3×2)") > out.index("salida") and "n (" not in out
 
 
 def test_terminal_without_colour_draws_with_shades() -> None:
     out = screen(colour=False)
-    assert "pesos (3×2)" in out and "escala: mín 0.0 ░▒▓█" in out and "\x1b[" not in out
+    assert "pesos (3×2)" in out and "escala: mín 0,0 ░▒▓█" in out and "\x1b[" not in out
     assert "██" in out  # the largest value, shaded full
 
 
@@ -93,10 +93,10 @@ def test_too_wide_matrix_says_so() -> None:
 def test_a_tight_matrix_gets_shorter_labels_before_giving_up() -> None:
     m = [[0.841471, -0.416147, 0.0011, 0.999944] * 2 for _ in range(3)]
     wide = screen(width=120, outputs={"m": m})
-    assert "0.841471" in wide.split("m (3×8)")[1]
+    assert "0,841471" in wide.split("m (3×8)")[1]
     narrow = screen(width=70, outputs={"m": m})
     drawn = narrow.split("m (3×8)")[1].split("escala")[0]
-    assert "0.84" in drawn and "-0.42" in drawn and "0.841471" not in drawn
+    assert "0,84" in drawn and "-0,42" in drawn and "0,841471" not in drawn
 
 
 def test_vector_gets_a_bar_row_and_a_tensor_one_map_per_slice() -> None:
@@ -113,11 +113,11 @@ def test_failing_cells_are_marked() -> None:
     diffs = compare(bad.expected, bad.outputs, Tolerance())
     bad = LabReport(**{**bad.__dict__, "differences": diffs})
     out = plain_text(lay_out(run_screen(bad, INFO, 100), 100))
-    assert "4.0✗" in out and "1 celda fuera de tolerancia" in out
+    assert "4,0✗" in out and "1 celda fuera de tolerancia" in out
     named = LabReport(**{**bad.__dict__, "outputs": {"m": {"a": [1.0, 2.0], "b": [3.0, 4.0]}},
                          "differences": compare({"m": {"a": [1.0, 2.0], "b": [3.0, 4.5]}},
                                                 {"m": {"a": [1.0, 2.0], "b": [3.0, 4.0]}}, Tolerance())})
-    assert "4.0✗" in plain_text(lay_out(run_screen(named, INFO, 100), 100))
+    assert "4,0✗" in plain_text(lay_out(run_screen(named, INFO, 100), 100))
 
 
 def test_cli_run_never_draws_on_a_pipe(cli, make_lab, monkeypatch) -> None:
@@ -128,4 +128,4 @@ def test_cli_run_never_draws_on_a_pipe(cli, make_lab, monkeypatch) -> None:
     """, schema={"type": "object"})
     for extra in ([], ["--plain"]):
         result = cli("run", "951", "--root", str(root), *extra)
-        assert "[[1.0, 2.0], [3.0, 4.0]]" in result.out and "escala:" not in result.out
+        assert "[[1,0; 2,0]; [3,0; 4,0]]" in result.out and "escala:" not in result.out

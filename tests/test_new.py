@@ -132,7 +132,7 @@ def test_scaffolded_files_follow_the_contracts(cli, fake_course: Path) -> None:
     # The placeholder output is computed from the parameter, not typed in.
     result = cli("run", "910", "--set", "n=3", "--root", str(fake_course))
     assert result.code == 0, result.out
-    assert "14.0" in result.out
+    assert "14,0" in result.out
 
 
 def test_planned_class_keeps_its_plan_entry(cli, fake_course: Path) -> None:

@@ -181,7 +181,7 @@ def test_reset_asks_then_puts_the_exercise_back(space: workspace.Workspace) -> N
 
 
 @pytest.mark.parametrize(("code", "phrase"), [
-    ("    q = (", "SyntaxError"),
+    ("    q = (", "error de sintaxis: «(» se abrió y no se cerró nunca"),
     ("    while True:\n        pass", "superó el límite"),
 ])
 def test_a_broken_answer_is_a_verdict_not_a_crash(space: workspace.Workspace, code: str, phrase: str) -> None:

@@ -43,7 +43,7 @@ def test_junit_xml_is_valid_and_carries_differences(cli, fake_course: Path, tmp_
     schema.validate(str(target))
     text = target.read_text()
     assert 'tests="8" failures="2" errors="4"' in text
-    assert "salida.mitad: esperado 1.5, obtenido 1.6" in text
+    assert "salida.mitad: esperado 1,5, obtenido 1,6" in text
     assert '<testcase name="901-pasa"' in text
 
 

@@ -4,6 +4,7 @@ lab, a long page on a terminal, and the layout rules they rest on."""
 from __future__ import annotations
 
 import io
+import re
 import time
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def test_an_undeclared_output_names_the_files_to_edit(cli, make_lab) -> None:
     result = cli("run", "951", "--root", str(root))
     assert result.code == 1
     out = " ".join(result.out.split())
-    assert "mitad 1.5 1.0 ✗" in out and "media 0.5 — ✗" in out and "n 2 2 ✓" in out
+    assert "mitad 1,5 1,0 ✗" in out and "media 0,5 — ✗" in out and "n 2 2 ✓" in out
     assert "Esquema (schemas/951-ad-hoc.schema.json):" in out
     assert "✗ salida: clave no permitida «media»" in out
     assert "qué hacer: si «media» es una salida nueva, declárala en el orden de run() en" in out
@@ -66,7 +67,7 @@ def test_a_removed_output_says_where_to_remove_it(cli, make_lab) -> None:
     """, expected={"n": 2, "mitad": 1.0, "vector": [1.0]}, schema=SIMPLE_SCHEMA)
     out = " ".join(cli("run", "952", "--root", str(root)).out.split())
     assert "qué hacer: si «vector» ya no es una salida, quítala de" in out
-    assert "salida.vector: esperado [1.0] · falta en la salida" in out
+    assert "salida.vector: esperado [1,0] · falta en la salida" in out
 
 
 @pytest.mark.parametrize(("args", "patched", "phrase"), [
@@ -103,7 +104,7 @@ def test_a_slow_lab_shows_a_live_line_with_its_time(monkeypatch) -> None:
         while "el laboratorio 999 · " not in stream.getvalue() and time.monotonic() < deadline:
             time.sleep(0.05)
     shown = stream.getvalue()
-    assert "el laboratorio 999 · 0," in shown and " s" in shown
+    assert re.search(r"el laboratorio 999 · (\d+ ms|<1 ms|\d+,\d\d s)", shown)
     quiet = Terminal()
     monkeypatch.setattr("sys.stderr", quiet)
     with output.waiting("rápido", delay=5.0):
@@ -155,3 +156,79 @@ def test_a_path_longer_than_the_line_breaks_after_a_slash_and_loses_nothing() ->
         assert all(len(ln) <= width for ln in lines)
         assert "".join(ln.strip() for ln in lines).endswith(path)
         assert all(ln.rstrip()[-1] in "/-:" for ln in lines[:-1])
+
+
+# --- the numbers, names and parse errors people read ----------------------------------------
+
+
+def test_one_rule_for_numbers_decimal_comma_and_powers_of_ten() -> None:
+    from compmath.wording import number, seconds
+
+    assert [number(x) for x in (2, 2.0, 0.841471, -0.5, 3.2e-05, 1.5e16)] == [
+        "2", "2,0", "0,841471", "-0,5", "3,2·10⁻⁵", "1,5·10¹⁶"]
+    assert [number(x, 3) for x in (3.23456e-05, 0.5, 1234.5)] == ["3,23·10⁻⁵", "0,5", "1,23·10³"]
+    assert [seconds(x) for x in (0.0, 0.0004, 0.004, 0.0094, 0.012, 1.666)] == [
+        "<1 ms", "<1 ms", "4 ms", "9 ms", "0,01 s", "1,67 s"]
+
+
+def test_a_long_list_is_shown_by_whole_items_and_never_hides_just_one() -> None:
+    from compmath.wording import value_text
+
+    assert value_text([0.5, 1.0, 2]) == "[0,5; 1,0; 2]"
+    assert value_text(list(range(41)), 40) == "[" + "; ".join(map(str, range(41))) + "]"  # one more
+    assert value_text(list(range(50)), 40) == "[" + "; ".join(map(str, range(40))) + "; … (50)]"
+    rows = [[float(i)] * 8 for i in range(10)]  # rows are never cut inside
+    shown = value_text(rows, 40)
+    assert shown.endswith("; … (10)]") and shown.count("[") == 6
+    assert value_text(rows, None).count("[") == 11
+    assert value_text({"a": True, "b": "x", "c": None}) == '{"a": verdadero; "b": "x"; "c": nulo}'
+
+
+@pytest.mark.parametrize("width", [12, 16, 22])
+def test_a_long_name_wraps_after_its_underscores_keeping_its_nesting(width: int) -> None:
+    from compmath.present.layout import wrap_name
+
+    for name in ("  multiplicidad_del_cero", "ingenuo_produce_inf_o_nan", "  abcdefghijklmnopqrstuvwxyz"):
+        pieces = wrap_name(name, width)
+        assert "".join(p.strip() for p in pieces) == name.strip()
+        assert pieces[0].startswith(name[: len(name) - len(name.lstrip())])
+        indent = len(name) - len(name.lstrip())
+        assert all(p.startswith(" " * (indent + 4)) for p in pieces[1:])
+        assert all(len(p) <= width for p in pieces) and "…" not in "".join(pieces)
+
+
+def test_parse_errors_are_translated_from_their_fields() -> None:
+    import json
+    import tomllib
+
+    from compmath.errors_es import excerpt, json_problem, syntax_problem, toml_problem
+
+    text = 'numero = 901\ntitulo = "sin cerrar\n'
+    with pytest.raises(tomllib.TOMLDecodeError) as toml_error:
+        tomllib.loads(text)
+    located = toml_problem(toml_error.value, text)
+    assert located.sentence() == (
+        "salto de línea dentro de un texto: falta la comilla de cierre (línea 2, columna 21)")
+    assert excerpt(located) == ['    2 │ titulo = "sin cerrar', "      │ " + " " * 20 + "^"]
+    with pytest.raises(json.JSONDecodeError) as json_error:
+        json.loads('{"a": 1 "b": 2}')
+    assert json_problem(json_error.value).sentence() == (
+        "falta una coma «,» entre dos elementos (línea 1, columna 9)")
+    with pytest.raises(SyntaxError) as syntax:
+        compile("x = (1,\n", "lab.py", "exec")
+    assert syntax_problem(syntax.value).what == "«(» se abrió y no se cerró nunca"
+    with pytest.raises(SyntaxError) as unknown:  # no translation known: Python's words kept
+        compile("a, b += 1\n", "lab.py", "exec")
+    assert "error de sintaxis (Python dice: «'tuple' is an illegal" in syntax_problem(unknown.value).what
+
+
+def test_a_wide_offending_line_wraps_with_its_caret_under_the_column() -> None:
+    from compmath.errors_es import Located, excerpt
+
+    text = "x = " + "a" * 40 + "(" + "b" * 60
+    lines = excerpt(Located("", 7, 45, text), 60)
+    assert all(len(ln) <= 60 for ln in lines) and "…" not in "".join(lines)
+    caret = next(i for i, ln in enumerate(lines) if ln.rstrip().endswith("^"))
+    above = lines[caret - 1]
+    assert above[lines[caret].index("^")] == "("
+    assert "".join(ln.split("│ ", 1)[1] for ln in lines if not ln.rstrip().endswith("^")) == text

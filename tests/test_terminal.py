@@ -120,3 +120,98 @@ def test_lines_of_a_long_command_each_fit(cli, monkeypatch) -> None:
     continued = [ln for ln in out.splitlines() if ln.endswith("\\")]
     assert continued and all(cell_width(ln) <= 60 for ln in continued)
     assert json.dumps(too_wide(out, 60)) == "[]"
+
+
+# --- nothing hidden: what wraps never shows `…` ------------------------------------------------
+
+
+@pytest.fixture
+def screen(cli, monkeypatch: pytest.MonkeyPatch) -> Callable[..., str]:
+    """A command's stdout at a width (plain), after checking it fits."""
+
+    def at(width: int, *args: str) -> str:
+        monkeypatch.setenv("COLUMNS", str(width))
+        result = cli(*args, "--plain")
+        assert too_wide(result.out, width) == [], result.out
+        return result.out
+
+    return at
+
+
+def column(out: str, head: str, after: str | None) -> list[str]:
+    """The cells of a table's column `head` (up to column `after`), one per screen line."""
+    rows = out.splitlines()
+    top = next(i for i, ln in enumerate(rows) if re.match(rf"(\S+ +)*{re.escape(head)}\b", ln))
+    start = rows[top].index(head)
+    end = rows[top].index(after) if after else None
+    cells = []
+    for ln in rows[top + 1 :]:
+        if not ln.strip() or re.match(r"\d+/\d+ salidas|\d+ laboratorios", ln):  # its end
+            break
+        cells.append(ln[start:end].rstrip())
+    return cells
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_check_wraps_titles_and_times_in_ms(screen, width: int) -> None:
+    out = screen(width, "check", "321", "325", "335", "--root", str(REPO))
+    assert "…" not in out
+    titles = " ".join(" ".join(column(out, "clase", "resultado")).split())
+    assert "321 Tokenización por pares de bytes (BPE)" in titles
+    assert "325 Atención por producto escalar escalado" in titles
+    assert "0,00 s" not in out
+    times = [t.strip() for t in column(out, "resultado", None) if t.strip()]
+    assert all(re.search(r"(\d+ ms|<1 ms|\d+,\d\d s)$", t) for t in times), times
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_run_shows_every_value_of_every_vector(cli, screen, width: int) -> None:
+    outputs = json.loads(cli("run", "323", "--json", "--root", str(REPO)).out)["clases"][0]["salidas"]
+    out = screen(width, "run", "323", "--root", str(REPO))
+    assert "…" not in out and "(8)" not in out
+    for head, after in (("obtenido", "esperado"), ("esperado", "estado")):
+        cells = " ".join(" ".join(column(out, head, after)).split())
+        for name, vector in outputs["codificaciones"].items():
+            shown = "[" + "; ".join(repr(float(x)).replace(".", ",") for x in vector) + "]"
+            assert shown in cells, (head, name)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_run_keeps_long_names_whole_and_nested(screen, width: int) -> None:
+    out = screen(width, "run", "335", "-v", "--root", str(REPO))
+    assert "…" not in out
+    names: list[str] = []  # the name column read back: a wrapped piece has no status of its own
+    for cell, status in zip(column(out, "salida", "obtenido"), column(out, "estado", None)):
+        if not cell.strip():  # a value's continuation
+            continue
+        if not status.strip():
+            assert cell.startswith(" " * (len(names[-1]) - len(names[-1].lstrip()) + 4)), cell
+            names[-1] += cell.strip()
+        else:
+            names.append(cell.rstrip())
+    assert "conteo" in names and "convencion_diagonal_uno" in names
+    for parent in ("conteo", "convencion_diagonal_uno"):  # each keeps its nested output
+        children = names[names.index(parent) + 1 :]
+        assert "  multiplicidad_del_cero" in children[: children.index("  multiplicidad_del_cero") + 1]
+    assert names.count("  multiplicidad_del_cero") == 2
+    assert "ingenuo_produce_inf_o_nan" in names
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_one_rule_for_numbers_shown_to_people(screen, fake_course: Path, width: int) -> None:
+    out = screen(width, "run", "904", "--root", str(fake_course))
+    detail = " ".join(out.split("Diferencias:")[1].split())
+    assert "salida.mitad: esperado 1,5, obtenido 1,6 · Δ 0,1 (6,67 %) > tolerancia 2,5·10⁻⁶" in detail
+    assert not re.search(r"\d\.\d|\de[-+]\d", out)  # no decimal point, no e-notation, anywhere
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_labs_exception_says_its_message_first_then_its_frames(screen, width: int) -> None:
+    out = screen(width, "run", "323", "--set", "dimension=7", "--root", str(REPO))
+    first, _, rest = " ".join(out.split()).partition("Dónde falló:")
+    assert "el laboratorio lanzó una excepción: ValueError: la dimensión debe ser par" in first
+    where = " ".join(out.split("Dónde falló:")[1].split())
+    assert "classes/part-16-" in where.replace("- ", "-") and str(REPO) not in out
+    assert "línea 47, en run" in where and "línea 34, en codificacion" in where
+    assert "Traceback" not in out and "compmath/" not in where
+    assert "ValueError: la dimensión" not in rest  # said once, first

@@ -19,6 +19,7 @@ from compmath.authoring.labsource import returned_outputs
 from compmath.course import metadata
 from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError, Problem
+from compmath.errors_es import Located, json_problem
 from compmath.judging.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 
 README_SECTIONS = ("## Desarrollo", "## Ejemplo trabajado")
@@ -39,8 +40,8 @@ class Findings(list[Problem]):
         super().__init__()
         self.course = course
 
-    def add(self, path: Path, what: str, hint: str) -> None:
-        self.append(Problem(self.course.rel(path), what, hint))
+    def add(self, path: Path, what: str, hint: str, located: Located | None = None) -> None:
+        self.append(Problem(self.course.rel(path), what, hint, located))
 
 
 def _read_json(path: Path, found: Findings, hint: str) -> tuple[str, Any] | None:
@@ -50,9 +51,8 @@ def _read_json(path: Path, found: Findings, hint: str) -> tuple[str, Any] | None
     except (OSError, UnicodeDecodeError) as exc:
         found.add(path, f"no se puede leer ({exc})", hint)
     except json.JSONDecodeError as exc:
-        found.add(
-            path, f"no es JSON válido (línea {exc.lineno}, columna {exc.colno}: {exc.msg})", hint
-        )
+        located = json_problem(exc)
+        found.add(path, f"no es JSON válido: {located.sentence()}", hint, located)
     return None
 
 
@@ -257,7 +257,7 @@ def lint_class(course: Course, cls: ClassInfo, found: Findings) -> None:
     ):
         schema = loaded
         lists["el esquema"] = list(loaded[1].get("properties", {}))
-    regenerate = f"regénérala: compmath update {cls.number}"
+    regenerate = f"regenérala: compmath update {cls.number}"
     if not cls.snapshot.exists():
         found.add(cls.snapshot, "falta la instantánea", f"escríbela: compmath update {cls.number}")
     elif (snap := _read_json(cls.snapshot, found, regenerate)) is not None:

@@ -12,6 +12,7 @@ from compmath.atomic import WriteError, write_atomic
 from compmath.course.records import Link
 from compmath.course.tree import Course, PartInfo
 from compmath.errors import CompmathError, os_reason
+from compmath.errors_es import toml_problem
 
 NUMBER = re.compile(r"^\d{3}$")
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -70,7 +71,11 @@ def run(n: int = N) -> dict:
 
 
 if __name__ == "__main__":
-    from compmath.labmain import main
+    try:
+        from compmath.labmain import main
+    except ModuleNotFoundError:  # sin el ejecutor instalado
+        aviso = "error: falta compmath; instálalo en la raíz del curso: pip install -e ."
+        raise SystemExit(aviso) from None
 
     main(run)
 '''
@@ -311,9 +316,11 @@ def scaffold_class(
             "corrígelo antes de añadir clases (compmath lint)",
         ) from None
     except tomllib.TOMLDecodeError as exc:
+        located = toml_problem(exc, part_text)
         raise CompmathError(
-            f"{course.rel(part.meta_path)} no es TOML válido: {exc}",
+            f"{course.rel(part.meta_path)} no es TOML válido: {located.sentence()}",
             "corrígelo antes de añadir clases (compmath lint)",
+            located=located,
         ) from None
     if number not in [e.get("numero") for e in part_meta.get("plan", []) if isinstance(e, dict)]:
         part_text = with_plan_entry(part_text, number, plan_entry(number, slug, title, demo))

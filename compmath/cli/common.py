@@ -139,7 +139,7 @@ def guard() -> Iterator[None]:
     except CompmathError as exc:
         from compmath.present.output import emit_error
 
-        emit_error(exc.message, exc.hint, exc.suggestions)
+        emit_error(exc.message, exc.hint, exc.suggestions, exc.located)
         raise typer.Exit(ExitCode.USAGE) from None
     except ParamError as exc:
         from compmath.present.output import emit_error

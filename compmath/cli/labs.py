@@ -63,6 +63,9 @@ def list_classes(
         int | None, typer.Option("--part", metavar="N", help="Solo esta parte.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Imprime el índice en JSON.")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Por qué está rota cada clase rota.")
+    ] = False,
     root: RootOption = None,
 ) -> None:
     """Lista las clases por parte: número, título, nivel y duración (sin ejecutar nada)."""
@@ -78,7 +81,7 @@ def list_classes(
     from compmath.present.output import emit
     from compmath.present.screens import list_screen
 
-    emit(list_screen(index))
+    emit(list_screen(index, verbose))
 
 
 @command("run")
@@ -133,6 +136,7 @@ def run_class(
         files=files,
         charts=not plain,
         verbose=verbose,
+        root=str(course.root),
     )
     emit(screen)
     raise typer.Exit(exit_code([report]))

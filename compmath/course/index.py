@@ -1,8 +1,9 @@
 """`compmath list`: the course's index from folder names and metadata, with no lab imported.
 
-Each class.toml contributes its title, level and duration, read as an index (its top-level keys,
-no schema validation: broken files show as such and `lint` says why). That is fast enough for a
-course of a thousand classes that no cache is kept: a first `list` costs what the next one does.
+Each class.toml contributes its title, level and duration, read as an index (its top-level keys),
+and is checked as `run` checks it (TOML, schema, numbers; the schema's verdict is remembered by
+content, so an unchanged file costs a parse and a hash): a file `run` would refuse shows as
+`rota`, with the reason for `list -v`.
 """
 
 from __future__ import annotations
@@ -10,8 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from compmath import __version__
+from compmath.cache import cache_dir
 from compmath.course.metadata import index_fields, index_plan
-from compmath.course.tree import Course, PartInfo
+from compmath.course.tree import ClassInfo, Course, PartInfo
+from compmath.errors import CompmathError
 
 
 class ClassState(StrEnum):
@@ -20,7 +24,7 @@ class ClassState(StrEnum):
     READY = "lista"
     PENDING = "pendiente"
     NO_LAB = "sin lab.py"
-    BROKEN = "ficha rota"
+    BROKEN = "rota"
 
 
 @dataclass(frozen=True)
@@ -32,15 +36,19 @@ class IndexRow:
     level: str
     duration: str
     state: ClassState
+    reason: str = ""  # why a broken class is broken
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        row: dict[str, object] = {
             "numero": self.number,
             "titulo": self.title,
             "nivel": self.level,
             "duracion": self.duration,
             "estado": str(self.state),
         }
+        if self.reason:
+            row["motivo"] = self.reason
+        return row
 
 
 @dataclass(frozen=True)
@@ -81,12 +89,11 @@ def part_index(part: PartInfo) -> PartIndex:
         if cls is None:
             rows.append(IndexRow(number, planned[number], level, duration, ClassState.PENDING))
             continue
-        fields = index_fields(cls.meta_path)
-        if fields is None:
+        fields = index_fields(cls.meta_path) or {}
+        state = ClassState.READY if cls.lab.exists() else ClassState.NO_LAB
+        reason = broken_reason(cls)
+        if reason:
             state = ClassState.BROKEN
-            fields = {}
-        else:
-            state = ClassState.READY if cls.lab.exists() else ClassState.NO_LAB
         rows.append(
             IndexRow(
                 number,
@@ -94,9 +101,37 @@ def part_index(part: PartInfo) -> PartIndex:
                 fields.get("nivel") or level,
                 fields.get("duracion") or duration,
                 state,
+                reason,
             )
         )
     return PartIndex(part.number, part_fields.get("titulo", part.path.name), rows)
+
+
+def broken_reason(cls: ClassInfo) -> str:
+    """Why `run` would refuse the class's metadata ("" when it would not). A sound verdict is
+    remembered by the content of what it rests on (class.toml, its outputs schema and the
+    class schema), so an unchanged class costs three reads and a hash, not a TOML parse."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{__version__}\0{cls.id}".encode())
+    for path in (cls.meta_path, cls.schema_path, cls.root / "schemas" / "class.schema.json"):
+        try:
+            digest.update(b"\0" + path.read_bytes())
+        except OSError:
+            digest.update(b"\0-")
+    sound = cache_dir() / "index" / digest.hexdigest()
+    if sound.exists():
+        return ""
+    try:
+        cls.meta  # noqa: B018 - checked as `run` checks it
+    except CompmathError as exc:
+        return exc.message
+    try:
+        sound.parent.mkdir(parents=True, exist_ok=True)
+        sound.touch()
+    except OSError:
+        pass  # an unwritable cache only costs time
+    return ""
 
 
 def course_index(course: Course, part_number: int | None) -> list[PartIndex]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from compmath.errors import CompmathError, Problem, os_reason
+from compmath.errors_es import toml_problem
 from compmath.judging.encode import DEFAULT_DECIMALS
 
 DOI = re.compile(r"^10\.\d{4,9}/\S+$")
@@ -42,8 +43,11 @@ def read_toml(path: Path, shown: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        located = toml_problem(exc, text)
         raise CompmathError(
-            f"{shown} no es TOML válido: {exc}", "corrige la línea indicada"
+            f"{shown} no es TOML válido: {located.sentence()}",
+            "corrige la línea indicada",
+            located=located,
         ) from None
 
 
@@ -85,7 +89,8 @@ def _read_checked(
     try:
         data = read_toml(path, shown)
     except CompmathError as exc:
-        return shown, None, [Problem(shown, exc.message.removeprefix(f"{shown} "), exc.hint)]
+        what = exc.message.removeprefix(f"{shown} ")
+        return shown, None, [Problem(shown, what, exc.hint, exc.located)]
     return shown, data, _schema_problems(root, data, kind, shown, path.name)
 
 

@@ -171,6 +171,8 @@ def _describe_safely(exc: BaseException) -> ChildResult | None:
 
 
 def _describe(exc: BaseException) -> ChildResult:
+    if isinstance(exc, SyntaxError):
+        return _describe_syntax(exc)
     frames = [
         f
         for f in traceback.extract_tb(exc.__traceback__)
@@ -182,6 +184,21 @@ def _describe(exc: BaseException) -> ChildResult:
         error_type=type(exc).__name__,
         message=_text(exc),
         traceback=_text("Traceback (most recent call last):\n" + "".join(lines)),
+    )
+
+
+def _describe_syntax(exc: SyntaxError) -> ChildResult:
+    """A syntax error in Spanish, from its fields (errors_es): the cause, the file and the
+    position as the message; the offending line and a caret as the traceback."""
+    from compmath.errors_es import excerpt, syntax_problem
+
+    located = syntax_problem(exc)
+    where = ", ".join(p for p in (os.path.basename(exc.filename or ""), located.where()) if p)
+    return ChildResult(
+        ReplyState.EXCEPTION,
+        error_type=type(exc).__name__,
+        message=_text(f"{located.what} ({where})" if where else located.what),
+        traceback=_text("\n".join(excerpt(located))),
     )
 
 

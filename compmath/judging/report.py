@@ -8,9 +8,8 @@ from typing import Any
 
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.judging.compare import Difference, DifferenceKind
-from compmath.judging.encode import compact
 from compmath.judging.validate import SchemaIssue
-from compmath.wording import gib, limit_seconds, mib, percent
+from compmath.wording import DETAIL_NUMBERS, gib, limit_seconds, mib, number, percent, value_text
 
 
 class Outcome(StrEnum):
@@ -192,6 +191,8 @@ def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome
         return Outcome.UNREPRESENTABLE, f"la salida {reply.path} {reply.message}"
     if state == ReplyState.EXCEPTION:
         kind = reply.error_type or "Exception"
+        if kind in ("SyntaxError", "IndentationError", "TabError"):  # the message is Spanish
+            return Outcome.EXCEPTION, f"error de sintaxis: {reply.message}"
         if kind == "RecursionError":
             return Outcome.EXCEPTION, f"RecursionError: recursión sin fin ({reply.message})"
         return Outcome.EXCEPTION, f"{kind}: {reply.message}"
@@ -205,16 +206,17 @@ def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome
 
 def describe_difference(d: Difference) -> str:
     """One difference in `diff`'s words: path, expected, obtained, Δ, % and tolerance."""
-    expected, obtained = compact(d.expected, 30, count=False), compact(d.obtained, 30, count=False)
+    expected = value_text(d.expected, DETAIL_NUMBERS)
+    obtained = value_text(d.obtained, DETAIL_NUMBERS)
     if d.kind == DifferenceKind.EXTRA:
         return f"{d.path}: obtenido {obtained} · no está en la instantánea"
     if d.kind == DifferenceKind.MISSING:
         return f"{d.path}: esperado {expected} · falta en la salida"
     if d.kind == DifferenceKind.VALUE and d.abs_error is not None and d.tolerance is not None:
-        detail = f"Δ {d.abs_error:.3g}"
+        detail = f"Δ {number(d.abs_error, 3)}"
         if (fraction := d.relative) is not None:
             detail += f" ({percent(fraction)})"
-        detail += f" > tolerancia {d.tolerance:.3g}"
+        detail += f" > tolerancia {number(d.tolerance, 3)}"
     else:
         detail = {
             DifferenceKind.TYPE: "cambia el tipo",

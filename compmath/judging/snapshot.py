@@ -21,13 +21,14 @@ def parse_snapshot(raw: bytes, label: str, hint: str) -> tuple[str, dict[str, An
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        problem = (
-            "el archivo está vacío"
-            if not text.strip()
-            else f"línea {exc.lineno}, columna {exc.colno}: {exc.msg}"
-        )
+        from compmath.errors_es import json_problem
+
+        located = json_problem(exc)
+        problem = "el archivo está vacío" if not text.strip() else located.sentence()
         raise CompmathError(
-            f"la instantánea {label} está corrupta: no es JSON válido ({problem})", hint
+            f"la instantánea {label} está corrupta: no es JSON válido: {problem}",
+            hint,
+            located=located if text.strip() else None,
         ) from None
     if not isinstance(data, dict):
         raise CompmathError(f"la instantánea {label} no es un objeto JSON", hint)
@@ -52,7 +53,7 @@ def _refuse_non_finite(data: Any, label: str, hint: str, path: str = "salida") -
 def read_snapshot(path: Path, shown: str, number: int) -> tuple[str, dict[str, Any]] | None:
     """Return (text, data) of class `number`'s snapshot, None if absent; CompmathError if it is
     corrupt (named `shown` in the message)."""
-    regenerate = f"regénéralo: compmath update {number}"
+    regenerate = f"regenéralo: compmath update {number}"
     try:
         if why := not_a_file(os.stat(path).st_mode):  # a folder, or a FIFO that would hang
             raise CompmathError(f"no se puede leer {shown}: {why}", f"bórralo y {regenerate}")

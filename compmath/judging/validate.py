@@ -71,9 +71,13 @@ def load_schema(path: Path, shown: str | None = None) -> tuple[str, Any]:
     try:
         return text, json.loads(text)
     except json.JSONDecodeError as exc:
+        from compmath.errors_es import json_problem
+
+        located = json_problem(exc)
         raise CompmathError(
-            f"{label} no es JSON válido (línea {exc.lineno}, columna {exc.colno}: {exc.msg})",
+            f"{label} no es JSON válido: {located.sentence()}",
             "corrige el esquema y vuelve a ejecutar",
+            located=located,
         ) from None
 
 

@@ -71,7 +71,10 @@ def lab_cells(source: str) -> list[CodeCell]:
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
-        raise LabCodeError(f"línea {exc.lineno}: no es Python válido ({exc.msg})") from None
+        from compmath.errors_es import syntax_problem
+
+        what = syntax_problem(exc).what
+        raise LabCodeError(f"línea {exc.lineno}: no es Python válido ({what})") from None
     lines = source.splitlines()
     cells: list[CodeCell] = []
     pending: list[str] = []  # the preamble's statements not yet closed by a definition

@@ -100,7 +100,10 @@ def solution_regions(source: str) -> list[Region]:
     try:
         spans = _function_lines(source)
     except SyntaxError as exc:
-        raise HoleError(exc.lineno or 1, f"el laboratorio no es Python válido: {exc.msg}") from None
+        from compmath.errors_es import syntax_problem
+
+        what = syntax_problem(exc).what
+        raise HoleError(exc.lineno or 1, f"el laboratorio no es Python válido: {what}") from None
     for region in regions:
         if not any(line.strip() and not line.strip().startswith("#") for line in region.body):
             raise HoleError(region.begin + 1, "la región no contiene código")

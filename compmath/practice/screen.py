@@ -6,12 +6,12 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from compmath.judging.encode import compact
 from compmath.judging.report import Outcome, describe_difference
 from compmath.practice.attempt import Attempt, HoleStatus
 from compmath.practice.holes import solution_regions
 from compmath.practice.workspace import Progress, Workspace, relative
 from compmath.present.layout import BLANK, Block, Command, Line, line, para
+from compmath.wording import value_text
 
 MARKS = {
     HoleStatus.RIGHT: ("✓", "green"),
@@ -79,8 +79,8 @@ def attempt_blocks(workspace: Workspace, attempt: Attempt, progress: Progress) -
         name, obtained, expected = _around(wrong.path, report.outputs, report.expected)
         blocks += [
             para(("primera salida distinta: ", "bold red"), (name, "bold")),
-            para(("  obtenido  ", "dim"), compact(obtained, 400), hang=12),
-            para(("  esperado  ", "dim"), compact(expected, 400), hang=12),
+            para(("  obtenido  ", "dim"), value_text(obtained), hang=12),
+            para(("  esperado  ", "dim"), value_text(expected), hang=12),
             para(("  ", ""), describe_difference(wrong), hang=4),
         ]
     elif attempt.open_hole is not None:

@@ -27,6 +27,7 @@ from typing import Any
 from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo, Course, load_course
 from compmath.errors import CompmathError
+from compmath.errors_es import syntax_problem
 from compmath.practice.holes import HoleError, exercise_source
 
 MARKER = "practica.json"
@@ -155,8 +156,9 @@ def _exercises(course: Course) -> list[tuple[ClassInfo, str]]:
         try:
             source = exercise_source(cls.lab.read_text(encoding="utf-8"), [h.task for h in holes])
         except (HoleError, SyntaxError) as exc:
+            why = syntax_problem(exc).sentence() if isinstance(exc, SyntaxError) else str(exc)
             raise CompmathError(
-                f"no se puede generar el ejercicio de {cls.id}: {exc}",
+                f"no se puede generar el ejercicio de {cls.id}: {why}",
                 "revisa las marcas ### BEGIN/END SOLUTION y [[huecos]]; compmath lint lo detalla",
             ) from None
         made.append((cls, source))

@@ -6,13 +6,12 @@ A chart that does not fit the width says so in one line instead of disappearing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
 from compmath.present.layout import Chart, StyledLine, cell_width
-from compmath.wording import count
+from compmath.wording import count, number
 
 VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
 SHADES = " ░▒▓█"
@@ -79,14 +78,15 @@ def _heat_style(t: float) -> str:
 
 
 def _text(x: float, digits: int | None = 0) -> str:
-    """A cell's label: the value as in the JSON (3 significant digits past MAX_CELL), or with
-    `digits` significant digits when the full labels do not fit, or none at all (None)."""
+    """A cell's label: the value as written (3 significant digits past MAX_CELL), or with
+    `digits` significant digits when the full labels do not fit, or none at all (None); a
+    decimal comma, as every number shown to people (wording.number)."""
     if digits is None:
         return ""
-    text = json.dumps(x)
     if digits:
-        return f"{x:.{digits}g}"
-    return text if len(text) <= MAX_CELL else f"{x:.3g}"
+        return number(x, digits)
+    text = number(x)
+    return text if len(text) <= MAX_CELL else number(x, 3)
 
 
 def _notice(name: str, needed: int, width: int) -> list[StyledLine]:
@@ -145,12 +145,12 @@ def heatmap_lines(
             else:
                 line.append((body, "bold red" if mark else ""))
         out.append(line)
-    scale: StyledLine = [("escala: mín " + json.dumps(low) + " ", "dim")]
+    scale: StyledLine = [("escala: mín " + number(low) + " ", "dim")]
     if colour:
         scale += [("  ", _heat_style(step / 11)) for step in range(12)]
     else:
         scale.append((SHADES[1:] * 2, ""))
-    scale.append((" máx " + json.dumps(high), "dim"))
+    scale.append((" máx " + number(high), "dim"))
     out.append(scale)
     if marked:
         cells = count(len(marked), "celda fuera de tolerancia", "celdas fuera de tolerancia")
@@ -172,7 +172,7 @@ def bar_lines(name: str, values: Sequence[float], width: int | None) -> list[Sty
         return _notice(name, needed, width)
     return [
         [(head, "bold"), (bars, "cyan")],
-        [(" " * cell_width(head) + f"mín {json.dumps(low)} · máx {json.dumps(high)}", "dim")],
+        [(" " * cell_width(head) + f"mín {number(low)} · máx {number(high)}", "dim")],
     ]
 
 

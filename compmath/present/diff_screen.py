@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compmath.authoring.snapchanges import ClassStatus, OutputChange, SnapshotDiff
-from compmath.judging.encode import compact
 from compmath.present.layout import BLANK, Block, Cell, Column, Table, cell_width, line, para
-from compmath.wording import count, percent
+from compmath.wording import DETAIL_NUMBERS, count, number, percent, value_text
 
 OK, BAD = "✓", "✗"
 COLUMNS = ("salida", "cambio", "elemento", "antes", "después", "Δ abs", "Δ rel", "veredicto")
@@ -33,7 +32,12 @@ class Row:
 
 
 def _number(x: float) -> str:
-    return f"{x:.3g}"
+    return number(x, 3)
+
+
+def _shown(value: object) -> str:
+    """A value before or after, as a difference quotes it (wording.value_text)."""
+    return value_text(value, DETAIL_NUMBERS)
 
 
 def _verdict(real: bool, tolerance: float | None) -> str:
@@ -57,8 +61,8 @@ def _element_rows(label: str, change: OutputChange) -> list[Row]:
                 change.name,
                 "",
                 d.path,
-                compact(d.expected, 30),
-                compact(d.obtained, 30),
+                _shown(d.expected),
+                _shown(d.obtained),
                 "" if d.abs_error is None else _number(d.abs_error),
                 "" if relative_change is None else percent(relative_change),
                 _verdict(not d.within, d.tolerance),
@@ -87,8 +91,8 @@ def diff_rows(diff: SnapshotDiff, elements: bool = False) -> list[Row]:
                     o.name,
                     o.kind.label + (f": {o.detail}" if o.detail else ""),
                     o.path,
-                    "" if o.kind == "nueva" else compact(o.before, 30),
-                    "" if o.kind == "eliminada" else compact(o.after, 30),
+                    "" if o.kind == "nueva" else _shown(o.before),
+                    "" if o.kind == "eliminada" else _shown(o.after),
                     "" if o.abs_change is None else _number(o.abs_change),
                     "" if o.rel_change is None else percent(o.rel_change),
                     _verdict(o.real, o.tolerance),

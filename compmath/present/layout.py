@@ -86,6 +86,29 @@ def wrap_words(text: str, width: int) -> list[str]:
     return lines
 
 
+def wrap_name(text: str, width: int) -> list[str]:
+    """A name (an output, nested under its parent by its leading spaces) wrapped to `width`
+    columns after its `_`, its continuations four further in (a nested name is two): nothing
+    of it is cut."""
+    if width <= 0 or cell_width(text) <= width:
+        return [text]
+    indent = min(len(text) - len(text.lstrip(" ")), max(width // 2 - 2, 0))
+    pieces = re.split(r"(?<=_)", text.lstrip(" "))
+    lines: list[str] = []
+    current = " " * indent
+    for piece in pieces:
+        if current.strip() and cell_width(current + piece) > width:
+            lines.append(current)
+            current = " " * (indent + 4)
+        while cell_width(current + piece) > width:  # wider than any line: split it
+            room = max(width - cell_width(current), 1)
+            lines.append(current + piece[:room])
+            current, piece = " " * (indent + 4), piece[room:]
+        current += piece
+    lines.append(current)
+    return [piece for piece in lines if piece.strip()]
+
+
 # --- blocks --------------------------------------------------------------------------------
 
 
@@ -123,8 +146,9 @@ class Column:
 
     head: str
     min_width: int = 4
-    shrink: Literal["fixed", "wrap", "keep_end", "cut"] = "wrap"
+    shrink: Literal["fixed", "wrap", "name", "keep_end", "cut"] = "wrap"
     align: Literal["left", "right", "center"] = "left"
+    hang: int = 0  # how much further in a wrapped cell's continuation lines start
 
 
 @dataclass(frozen=True)
@@ -216,11 +240,17 @@ def _trim(line_: StyledLine) -> None:
 
 
 def _fit_cell(text: str, column: Column, width: int) -> list[str]:
+    if column.shrink == "name":
+        return wrap_name(text, width)
     if column.shrink == "keep_end":
         return [keep_end(text, width)]
     if column.shrink == "cut":
         return [cut_end(text, width)]
-    return wrap_words(text, width)
+    lines = wrap_words(text, width)
+    if column.hang and len(lines) > 1 and width > 2 * column.hang:
+        rest = wrap_words(text[len(lines[0]) :].strip(), width - column.hang)
+        lines = [lines[0], *(" " * column.hang + piece for piece in rest)]
+    return lines
 
 
 def _column_widths(table: Table, width: int | None) -> list[int]:

@@ -17,7 +17,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TextIO
 
-from compmath.present.layout import Block, Para, StyledLine, lay_out, line, plain_text
+from compmath.errors_es import Located, excerpt
+from compmath.present.layout import Block, Chart, Para, StyledLine, lay_out, line, plain_text
 from compmath.wording import seconds
 
 _choice: bool | None = None
@@ -165,9 +166,17 @@ def waiting(label: str, live: bool = True, delay: float = 0.4) -> Iterator[None]
         thread.join()
 
 
-def error_blocks(message: str, hint: str = "", suggestions: Sequence[str] = ()) -> list[Block]:
-    """`error: ...` in bold red, then the closest names and the next command."""
+def error_blocks(
+    message: str,
+    hint: str = "",
+    suggestions: Sequence[str] = (),
+    located: Located | None = None,
+) -> list[Block]:
+    """`error: ...` in bold red, the offending line of a parse error with a caret under its
+    column, then the closest names and the next command."""
     blocks: list[Block] = [Para((("error: ", "bold red"), (message, "")), hang=2)]
+    if located is not None:
+        blocks.append(excerpt_chart(located))
     if suggestions:
         blocks.append(Para(((f"¿quisiste decir {' o '.join(suggestions)}?", ""),), hang=2))
     if hint:
@@ -175,6 +184,16 @@ def error_blocks(message: str, hint: str = "", suggestions: Sequence[str] = ()) 
     return blocks
 
 
-def emit_error(message: str, hint: str = "", suggestions: Sequence[str] = ()) -> None:
+def emit_error(
+    message: str,
+    hint: str = "",
+    suggestions: Sequence[str] = (),
+    located: Located | None = None,
+) -> None:
     """Print a usage or setup error on stderr."""
-    emit(error_blocks(message, hint, suggestions), sys.stderr)
+    emit(error_blocks(message, hint, suggestions, located), sys.stderr)
+
+
+def excerpt_chart(located: Located) -> Chart:
+    """The offending line and its caret, fitted to the width when drawn (errors_es.excerpt)."""
+    return Chart(lambda width, _colour: [[(text, "dim")] for text in excerpt(located, width)])

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from compmath.judging.encode import compact
 from compmath.judging.report import LabReport, Outcome, describe_difference, order_text
 from compmath.present.charts import output_charts
 from compmath.present.layout import (
@@ -23,10 +22,10 @@ from compmath.present.layout import (
     line,
     para,
 )
-from compmath.wording import count, seconds
+from compmath.present.trace import trace_blocks
+from compmath.wording import SHOWN_NUMBERS, count, seconds, value_text
 
 OK, BAD, NEUTRAL = "✓", "✗", "·"
-FAULTHANDLER_HEADS = ("Stack (most recent call first)", "Current thread", "Thread 0x")
 SHOWN_DIFFERENCES = 12
 STREAM_LINES = 15
 
@@ -88,20 +87,21 @@ def _rows(report: LabReport) -> Iterator[tuple[str, str, Any, Any, bool, bool]]:
                 )
 
 
-def _value(value: Any, missing: bool, budget: int) -> Cell:
+def _value(value: Any, missing: bool, limit: int | None) -> Cell:
     if missing:
         return Cell("—", "dim")
     if isinstance(value, dict):
         return Cell("")
     if isinstance(value, bool):
         return Cell(OK, "green") if value else Cell(BAD, "red")
-    return Cell(compact(value, budget))
+    return Cell(value_text(value, limit))
 
 
-def outputs_table(report: LabReport, width: int | None) -> Table:
-    """Output, obtained, expected, status: one row per output, nested dicts indented."""
+def outputs_table(report: LabReport, verbose: bool = False) -> Table:
+    """Output, obtained, expected, status: one row per output, nested dicts indented; values
+    whole up to SHOWN_NUMBERS numbers (all of them with `verbose`), wrapped, never cut."""
     exploring = report.outcome == Outcome.EXPLORATION
-    budget = 80 if width is None else max(24, (width - 30) // 2 * 3)
+    budget = None if verbose else SHOWN_NUMBERS
     rows = []
     for label, path, o, e, o_missing, e_missing in _rows(report):
         want = _value(e, e_missing or report.expected is None, budget)
@@ -116,7 +116,7 @@ def outputs_table(report: LabReport, width: int | None) -> Table:
     longest = max([len("salida")] + [len(row[0].text) for row in rows])
     return Table(
         (
-            Column("salida", min(longest, 22), "keep_end"),
+            Column("salida", min(longest, 22), "name"),
             Column("obtenido", 12),
             Column("esperado (no se compara)" if exploring else "esperado", 12),
             Column("estado", 6, "fixed", "center"),
@@ -168,9 +168,10 @@ def schema_fix(report: LabReport, schema_file: str, meta_file: str) -> list[Bloc
 
 
 def details(
-    report: LabReport, files: tuple[str, str] = ("", ""), verbose: bool = False
+    report: LabReport, files: tuple[str, str] = ("", ""), verbose: bool = False, root: str = ""
 ) -> list[Block]:
-    """Differences, key order, schema issues, the lab's traceback and its captured streams."""
+    """Differences, key order, schema issues, the lab's frames (paths relative to the course
+    `root`) and its captured streams."""
     blocks: list[Block] = []
     if report.differences:
         shown = report.differences if verbose else report.differences[:SHOWN_DIFFERENCES]
@@ -195,14 +196,7 @@ def details(
         if schema_file:
             blocks += schema_fix(report, schema_file, meta_file)
     if report.traceback:
-        stopped = report.outcome == Outcome.TIMEOUT
-        title = "Dónde estaba el laboratorio al detenerse:" if stopped else "Traza del laboratorio:"
-        blocks.append(line((title, "bold red")))
-        blocks += [
-            line((text, "red"))
-            for text in report.traceback.rstrip().splitlines()
-            if not text.startswith(FAULTHANDLER_HEADS)  # its English heading: the title says it
-        ]
+        blocks += trace_blocks(report.traceback, root, report.outcome == Outcome.TIMEOUT)
     for name, text, size in (
         ("stdout", report.stdout, report.stdout_bytes),
         ("stderr", report.stderr, report.stderr_bytes),
@@ -237,8 +231,16 @@ def failure_text(report: LabReport) -> str:
     return f"{report.full_message} · estaba en {where}" if where else report.full_message
 
 
-def summary(report: LabReport) -> Para:
-    """The closing line: how many outputs match, the schema verdict, the lab's time."""
+def failure_first(report: LabReport) -> list[Block]:
+    """A failure with a traceback says why first, above where (the summary then only names it)."""
+    if not report.traceback or not report.message:
+        return []
+    return [para((f"{report.outcome.label}: {failure_text(report)}", "bold red"), hang=2)]
+
+
+def summary(report: LabReport, told: bool = False) -> Para:
+    """The closing line: how many outputs match, the schema verdict, the lab's time (`told`:
+    the failure's message is already on the screen)."""
     total = len({**(report.expected or {}), **(report.outputs or {})})
     if report.outcome == Outcome.MATCHES:
         body = f"{total}/{total} salidas coinciden con la instantánea · esquema válido"
@@ -259,7 +261,7 @@ def summary(report: LabReport) -> Para:
         style = "bold red"
     else:
         label = report.outcome.label
-        body = f"{label}: {failure_text(report)}" if report.message else label
+        body = f"{label}: {failure_text(report)}" if report.message and not told else label
         if report.outcome == Outcome.INVALID and report.differences:
             body += f" · {count(len(report.differences), 'diferencia', 'diferencias')}"
             body += " con la instantánea"
@@ -275,14 +277,21 @@ def run_screen(
     files: tuple[str, str] = ("", ""),
     charts: bool = True,
     verbose: bool = False,
+    root: str = "",
 ) -> list[Block]:
     """The whole `run` screen: header, outputs table, charts, details and the summary."""
     blocks = header(info)
     if report.outputs == {} and not report.expected:
         blocks.append(para(("run() devolvió un dict vacío: no hay salidas que mostrar", "yellow")))
     elif report.outputs is not None:
-        blocks.append(outputs_table(report, width))
+        blocks.append(outputs_table(report, verbose))
         if charts and width is not None:
             failing = [d.path for d in report.differences]
             blocks += output_charts(report.outputs, failing)
-    return [*blocks, *details(report, files, verbose), summary(report)]
+    first = failure_first(report)
+    return [
+        *blocks,
+        *first,
+        *details(report, files, verbose, root),
+        summary(report, told=bool(first)),
+    ]

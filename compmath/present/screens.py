@@ -15,6 +15,7 @@ from compmath.present.layout import (
     line,
     para,
 )
+from compmath.present.output import excerpt_chart
 from compmath.present.run_screen import BAD, NEUTRAL, OK, failure_text
 from compmath.wording import count, seconds
 
@@ -37,7 +38,7 @@ def check_screen(reports: list[LabReport], elapsed: float) -> list[Block]:
     widest = max(len(row[1].text) for row in rows)  # the verdict stays on one line if it can
     table = Table(
         (
-            Column("clase", 14, "cut"),
+            Column("clase", 14, hang=2),
             Column("resultado", min(widest, 34)),
             Column("tiempo", 6, "fixed", "right"),
         ),
@@ -84,13 +85,14 @@ def written_phrase(written: int, total: int) -> str:
     return f"{written} de {total} clases escritas"
 
 
-def list_screen(parts: list[PartIndex]) -> list[Block]:
-    """Per part a heading, its classes in plan order (pending ones dimmed), how many are written."""
+def list_screen(parts: list[PartIndex], verbose: bool = False) -> list[Block]:
+    """Per part a heading, its classes in plan order (pending ones dimmed, broken ones red), how
+    many are written; with `verbose`, why each broken class is broken."""
     blocks: list[Block] = []
     for part in parts:
         rows = tuple(
             tuple(
-                Cell(text, "dim" if row.state == ClassState.PENDING else "")
+                Cell(text, _row_style(row.state))
                 for text in (str(row.number), row.title, row.level, row.duration, str(row.state))
             )
             for row in part.rows
@@ -109,9 +111,21 @@ def list_screen(parts: list[PartIndex]) -> list[Block]:
                 rows,
             ),
             line((written_phrase(written, len(part.rows)), "dim")),
-            BLANK,
         ]
+        broken = [row for row in part.rows if row.reason]
+        if verbose:
+            blocks += [
+                para((f"{BAD} {row.number}: {row.reason}", "red"), indent=2, hang=4)
+                for row in broken
+            ]
+        elif broken:
+            blocks.append(para(("por qué está rota: compmath list -v", "dim")))
+        blocks.append(BLANK)
     return blocks
+
+
+def _row_style(state: ClassState) -> str:
+    return {ClassState.PENDING: "dim", ClassState.BROKEN: "red"}.get(state, "")
 
 
 # --- update --------------------------------------------------------------------------------
@@ -132,10 +146,12 @@ def update_line(shown: str, written: bool | None, problem: str = "") -> Para:
 def lint_screen(problems: list[Problem], classes: int) -> list[Block]:
     """One paragraph per problem (file: what — hint), then a count."""
     checked = count(classes, "clase revisada", "clases revisadas")
-    blocks: list[Block] = [
-        Para(((f"{p.file}: ", "bold"), (p.what, "red"), (f" — {p.hint}", "")), hang=4)
-        for p in problems
-    ]
+    blocks: list[Block] = []
+    for p in problems:
+        what = ((f"{p.file}: ", "bold"), (p.what, "red"), (f" — {p.hint}", ""))
+        blocks.append(Para(what, hang=4))
+        if p.located is not None:
+            blocks.append(excerpt_chart(p.located))
     if problems:
         blocks.append(
             para((f"{count(len(problems), 'problema', 'problemas')} · {checked}", "bold red"))

@@ -95,6 +95,10 @@ def run(dimension: int = DIMENSION, posiciones: int = POSICIONES,
 
 
 if __name__ == "__main__":
-    from compmath.labmain import main
+    try:
+        from compmath.labmain import main
+    except ModuleNotFoundError:  # sin el ejecutor instalado
+        aviso = "error: falta compmath; instálalo en la raíz del curso: pip install -e ."
+        raise SystemExit(aviso) from None
 
     main(run)

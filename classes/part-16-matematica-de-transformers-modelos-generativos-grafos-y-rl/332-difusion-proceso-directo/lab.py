@@ -222,6 +222,10 @@ def run(beta_inicial: float = BETA_INICIAL, beta_final: float = BETA_FINAL, x0: 
 
 
 if __name__ == "__main__":
-    from compmath.labmain import main
+    try:
+        from compmath.labmain import main
+    except ModuleNotFoundError:  # sin el ejecutor instalado
+        aviso = "error: falta compmath; instálalo en la raíz del curso: pip install -e ."
+        raise SystemExit(aviso) from None
 
     main(run)

@@ -183,6 +183,10 @@ def run(x1: float = X1, x2: float = X2, capas: int = CAPAS, limite: float = LIMI
 
 
 if __name__ == "__main__":
-    from compmath.labmain import main
+    try:
+        from compmath.labmain import main
+    except ModuleNotFoundError:  # sin el ejecutor instalado
+        aviso = "error: falta compmath; instálalo en la raíz del curso: pip install -e ."
+        raise SystemExit(aviso) from None
 
     main(run)

@@ -182,6 +182,10 @@ def run(umbral: float = UMBRAL, gamma: float = GAMMA, prob_exito: float = PROB_E
 
 
 if __name__ == "__main__":
-    from compmath.labmain import main
+    try:
+        from compmath.labmain import main
+    except ModuleNotFoundError:  # sin el ejecutor instalado
+        aviso = "error: falta compmath; instálalo en la raíz del curso: pip install -e ."
+        raise SystemExit(aviso) from None
 
     main(run)

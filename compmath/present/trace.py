@@ -1,0 +1,85 @@
+"""Where a lab failed, as the `run` screen shows it: the lab's own frames, paths relative to the
+course, each frame's line of code; frames of libraries are counted, not listed.
+
+The worker sends Python's traceback text (or faulthandler's stack for a timeout, innermost frame
+first), already without compmath's frames; its `File "…", line N, in f` lines are what is read
+here. A syntax error arrives as the offending line and its caret (errors_es), shown as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+from typing import NamedTuple
+
+from compmath.errors_es import from_excerpt
+from compmath.present.layout import Block, Para, line, para
+from compmath.present.output import excerpt_chart
+
+FRAME = re.compile(r'\s*File "([^"]+)", line (\d+),? in (\S+)')
+CARETS = re.compile(r"\s*[\^~]+\s*$")
+FAULTHANDLER_HEADS = ("Stack (most recent call first)", "Current thread", "Thread 0x")
+
+
+class Frame(NamedTuple):
+    """One frame: its file, line and function, and the code on that line ("" if not given)."""
+
+    path: str
+    number: int
+    function: str
+    code: str
+
+
+def frames(traceback: str) -> list[Frame]:
+    """The frames of a traceback (or a faulthandler stack), in the order they are written."""
+    found: list[Frame] = []
+    for text in traceback.splitlines():
+        match = FRAME.match(text)
+        if match:
+            found.append(Frame(match.group(1), int(match.group(2)), match.group(3), ""))
+        elif found and not found[-1].code and text.startswith("    ") and not CARETS.match(text):
+            found[-1] = found[-1]._replace(code=text.strip())
+    return found
+
+
+def relative(path: str, root: str) -> str | None:
+    """`path` relative to the course `root`, or None when it lies outside the course."""
+    if not root:
+        return None
+    try:
+        return PurePath(path).relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+def trace_blocks(traceback: str, root: str, stopped: bool) -> list[Block]:
+    """The lab's frames as blocks: `ruta:línea, en función` and its code, under a title."""
+    title = "Dónde estaba el laboratorio al detenerse:" if stopped else "Dónde falló:"
+    found = frames(traceback)
+    if not found:  # a syntax error's line and caret, or a stack without frames: as it came
+        located = from_excerpt(traceback)
+        if located is not None:
+            return [line((title, "bold red")), excerpt_chart(located)]
+        shown = [t for t in traceback.rstrip().splitlines() if not t.startswith(FAULTHANDLER_HEADS)]
+        return [line((title, "bold red")), *(line((t, "red")) for t in shown)] if shown else []
+    blocks: list[Block] = [line((title, "bold red"))]
+    elsewhere: list[str] = []
+    current = ""
+    for frame in found:
+        shown_path = relative(frame.path, root) if root else frame.path
+        if shown_path is None:
+            elsewhere.append(PurePath(frame.path).name)
+            continue
+        if shown_path != current:  # consecutive frames of one file under its path, once
+            blocks.append(Para(((shown_path, "cyan"),), 2, 2))
+            current = shown_path
+        blocks.append(para(f"línea {frame.number}, en {frame.function}", indent=4, hang=2))
+        if frame.code:
+            blocks.append(line(("      " + frame.code, "")))
+    if elsewhere:
+        names = ", ".join(dict.fromkeys(elsewhere))
+        what = "marco" if len(elsewhere) == 1 else "marcos"
+        blocks.append(
+            para((f"(y {len(elsewhere)} {what} fuera del curso: {names})", "dim"), indent=2)
+        )
+    return blocks
