@@ -211,7 +211,7 @@ def test_lint_reports_each_content_problem(course: Path) -> None:
     assert f"{rel}/README.md: línea 5: «1e‑12» lleva U+2011" in whats
     assert f"{rel}/README.md: línea 5: «[1,0]», «[0,1]» se leen como decimales" in whats
     assert f"{rel}/class.toml: salidas[0].descripcion: «(1,1)» se lee como un decimal" in whats
-    assert f"{rel}/lab.py: línea 12: la afirmación «cierto» es un literal (True)" in whats
+    assert f"{rel}/lab.py: línea 12: la afirmación «cierto» es un valor fijo (True)" in whats
 
 
 def test_code_blocks_and_display_math_are_not_prose(course: Path) -> None:

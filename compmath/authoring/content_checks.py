@@ -193,7 +193,7 @@ def _check_class(cls: ClassInfo, report: _Report) -> None:
         for output, row, source in literal_claims(cls.lab):
             report.add(
                 cls.lab,
-                f"línea {row}: la afirmación «{output}» es un literal ({source})",
+                f"línea {row}: la afirmación «{output}» es un valor fijo ({source})",
                 "calcúlala a partir de los números del laboratorio (DESIGN §2)",
             )
 
