@@ -17,6 +17,7 @@ from compmath.judging.case import Broken, Case, Explore, Ready, Record, Referenc
 from compmath.judging.compare import compare, key_order_differs
 from compmath.judging.encode import canonical_json
 from compmath.judging.report import LabReport, Outcome, crash_message
+from compmath.judging.stack import innermost
 from compmath.judging.validate import validate
 
 
@@ -73,10 +74,12 @@ def judge(case: Case, reply: LabReply, *, reference: LabReport | None = None) ->
     common = _common(case, reply)
     if reply.state != ReplyState.OK:
         outcome, message = crash_message(reply, case.request.timeout, case.request.memory)
+        where = innermost(reply.traceback) if outcome == Outcome.TIMEOUT else None
         return LabReport(
             outcome=outcome,
             message=message,
             traceback=reply.traceback,
+            stopped_at=where,
             **common,
         )
     text = reply.output

@@ -9,6 +9,7 @@ from typing import Any
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.judging.compare import Difference, DifferenceKind
 from compmath.judging.encode import compact
+from compmath.judging.stack import Frame
 from compmath.judging.validate import SchemaIssue
 from compmath.wording import gib, limit_seconds, mib, percent
 
@@ -108,6 +109,7 @@ class LabReport:
     stderr_bytes: int = 0
     duration: float = 0.0
     worker_lost: bool = False  # the worker died or stopped answering with it in flight, twice
+    stopped_at: Frame | None = None  # where a timed-out lab was when it was stopped
 
     @property
     def passed(self) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
+from compmath.judging.compare import Difference
 from compmath.present.layout import Chart, StyledLine, cell_width
 from compmath.wording import count
 
@@ -177,22 +178,23 @@ def bar_lines(name: str, values: Sequence[float], width: int | None) -> list[Sty
 
 
 def marked_cells(
-    failing: Sequence[str], name: str, keys: Sequence[str] = ()
+    failing: Sequence[Difference], name: str, keys: Sequence[str] = ()
 ) -> dict[str, frozenset[tuple[int, int]]]:
-    """Failing paths of output `name` as cells per slice: salida.m[1][2] and salida.m[0][1][2]
-    for lists, salida.m.fila[2] for a matrix of named rows (`keys`, in order)."""
+    """The differences in output `name` as cells per slice: m[1][2] and m[0][1][2] for lists,
+    m.fila[2] for a matrix of named rows (`keys`, in order)."""
     out: dict[str, set[tuple[int, int]]] = {}
-    prefix = f"salida.{name}"
     rows = {key: i for i, key in enumerate(keys)}
-    for path in failing:
-        if path.startswith(prefix + ".") and "[" in path:
-            key, _, rest = path[len(prefix) + 1 :].partition("[")
-            if key in rows and rest[:-1].isdigit():
-                out.setdefault("", set()).add((rows[key], int(rest[:-1])))
+    for d in failing:
+        if d.output != name:
             continue
-        if not path.startswith(prefix + "["):
+        steps = d.steps
+        if len(steps) == 2 and isinstance(steps[0], str) and isinstance(steps[1], int):
+            if steps[0] in rows:
+                out.setdefault("", set()).add((rows[steps[0]], steps[1]))
             continue
-        indices = [int(p) for p in path[len(prefix) + 1 : -1].split("][") if p.isdigit()]
+        if not all(isinstance(step, int) for step in steps):
+            continue
+        indices = [int(step) for step in steps]
         if len(indices) == 2:
             out.setdefault("", set()).add((indices[0], indices[1]))
         elif len(indices) == 3:
@@ -200,7 +202,7 @@ def marked_cells(
     return {k: frozenset(v) for k, v in out.items()}
 
 
-def output_charts(outputs: dict[str, Any], failing: Sequence[str] = ()) -> list[Chart]:
+def output_charts(outputs: dict[str, Any], failing: Sequence[Difference] = ()) -> list[Chart]:
     """A chart for each numeric vector, matrix or 3-D tensor among the outputs, in their order."""
     charts: list[Chart] = []
     for name, value in outputs.items():

@@ -3,10 +3,8 @@ with what to edit, the lab's traceback and streams, and the closing line."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import Any
 
 from compmath.judging.encode import compact
@@ -125,19 +123,14 @@ def outputs_table(report: LabReport, width: int | None) -> Table:
     )
 
 
-def _named(report: LabReport, phrase: str) -> list[str]:
-    """The keys the schema issues containing `phrase` name between «»."""
-    return [
-        name
-        for issue in report.schema_issues
-        if phrase in issue.message
-        for name in re.findall(r"«(.+?)»", issue.message)
-    ]
+def _named(report: LabReport, rule: str) -> list[str]:
+    """The keys the schema issues breaking `rule` name (missing or disallowed keys)."""
+    return [issue.key for issue in report.schema_issues if issue.rule == rule and issue.key]
 
 
 def schema_fix(report: LabReport, schema_file: str, meta_file: str) -> list[Block]:
     """What an instructor edits after a schema failure: which files, what in each, what next."""
-    extra, missing = _named(report, "no permitida"), _named(report, "falta la clave")
+    extra, missing = _named(report, "additionalProperties"), _named(report, "required")
     if not extra and not missing:
         return [
             para(
@@ -218,17 +211,8 @@ def details(
 
 
 def stopped_at(report: LabReport) -> str:
-    """Where a timed-out lab was stopped, from the stack in its reply: `lab.py, línea 8, en run`
-    (the innermost frame); "" when the reply carries none."""
-    if report.outcome != Outcome.TIMEOUT:
-        return ""
-    frames = re.findall(r'File "([^"]+)", line (\d+),? in (\S+)', report.traceback)
-    if not frames:
-        return ""
-    # faulthandler (a timeout's stack) lists the innermost frame first; a traceback, last
-    innermost = 0 if "most recent call first" in report.traceback else -1
-    path, number, function = frames[innermost]
-    return f"{PurePath(path).name}, línea {number}, en {function}"
+    """Where a timed-out lab was stopped: `lab.py, línea 8, en run` ("" when unknown)."""
+    return str(report.stopped_at) if report.stopped_at else ""
 
 
 def failure_text(report: LabReport) -> str:
@@ -283,6 +267,5 @@ def run_screen(
     elif report.outputs is not None:
         blocks.append(outputs_table(report, width))
         if charts and width is not None:
-            failing = [d.path for d in report.differences]
-            blocks += output_charts(report.outputs, failing)
+            blocks += output_charts(report.outputs, report.differences)
     return [*blocks, *details(report, files, verbose), summary(report)]
