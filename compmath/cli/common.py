@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from compmath.cli.completion import complete_class
-from compmath.cli.help import SpanishCommand, SpanishGroup
+from compmath.cli.spanish import SpanishCommand, SpanishGroup
 from compmath.course.params import ParamError
 from compmath.course.tree import ClassInfo, Course, find_root, load_course
 from compmath.errors import CompmathError

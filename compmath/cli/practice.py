@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from compmath.cli.common import ExitCode, RootOption, app, guard, open_course, require_temp_folder
-from compmath.cli.help import SpanishCommand, SpanishGroup
+from compmath.cli.spanish import SpanishCommand, SpanishGroup
 
 practice_app = typer.Typer(
     cls=SpanishGroup,
