@@ -15,10 +15,10 @@ from typing import Any
 
 from compmath.atomic import TEMP_SUFFIX
 from compmath.authoring.labsource import returned_outputs
+from compmath.base.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 from compmath.course import metadata
 from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError, Problem
-from compmath.judging.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 
 README_SECTIONS = ("## Desarrollo", "## Ejemplo trabajado")
 META_SCHEMAS = (
@@ -280,7 +280,7 @@ def lint_class(course: Course, cls: ClassInfo, found: Findings) -> None:
 def _snapshot_conforms(
     cls: ClassInfo, schema: tuple[str, Any], body: dict[str, Any], text: str, found: Findings
 ) -> None:
-    from compmath.judging.validate import validate
+    from compmath.base.validate import validate
 
     try:
         issues = validate(schema[0], schema[1], body, text, cls.schema_path.name)

@@ -41,7 +41,7 @@ from compmath.wording import count
 
 def preload(*, screens: bool) -> None:
     """While labs run: import what judging them and (with `screens`) showing them will need."""
-    import compmath.judging.validate
+    import compmath.base.validate
 
     if screens:
         import compmath.present.screens  # noqa: F401
@@ -79,7 +79,7 @@ def list_classes(
 
         index = course_index(open_course(root), part)
     if as_json:
-        from compmath.judging.encode import dumps
+        from compmath.base.encode import dumps
 
         sys.stdout.write(dumps({"version": 1, "partes": [p.to_dict() for p in index]}))
         return

@@ -120,7 +120,7 @@ def check(
         if attempt.done:
             mark_done(space, progress, attempt.cls)
     if as_json:
-        from compmath.judging.encode import dumps
+        from compmath.base.encode import dumps
         from compmath.practice.report import attempts_document
 
         sys.stdout.write(dumps(attempts_document(attempts, progress)))

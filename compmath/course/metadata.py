@@ -3,7 +3,7 @@
 `class_problems` and `part_problems` list everything wrong with a file (what `lint` prints);
 course.tree turns a file without fatal problems into its record (course.records) and raises the
 first problem of a broken one as a CompmathError (what `run` stops with). Validation verdicts are
-remembered by content (judging.validate), so an unchanged file costs a TOML parse and a hash,
+remembered by content (base.validate), so an unchanged file costs a TOML parse and a hash,
 not a jsonschema import. Kept free of dataclasses: `python lab.py` reads its decimals here.
 """
 
@@ -15,8 +15,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from compmath.base.encode import DEFAULT_DECIMALS
 from compmath.errors import CompmathError, Problem, os_reason
-from compmath.judging.encode import DEFAULT_DECIMALS
 
 DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 PLACEHOLDER = "Por escribir"
@@ -51,7 +51,7 @@ def _schema_problems(
     root: Path, data: dict[str, Any], kind: str, shown: str, base: str
 ) -> list[Problem]:
     """Violations of schemas/<kind>.schema.json, one problem each (none if the schema is absent)."""
-    from compmath.judging.validate import load_schema, validate
+    from compmath.base.validate import load_schema, validate
 
     schema_file = root / "schemas" / f"{kind}.schema.json"
     if not schema_file.exists():

@@ -190,7 +190,7 @@ def preload() -> None:
     """Import what every lab needs, once, before any request arrives."""
     import numpy  # noqa: F401
 
-    import compmath.judging.encode  # noqa: F401  (labs run in-process never reach their __main__ block)
+    import compmath.base.encode  # noqa: F401  (labs run in-process never reach their __main__ block)
 
 
 def preload_extras() -> None:

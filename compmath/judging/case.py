@@ -13,13 +13,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from compmath.base.validate import load_schema
 from compmath.course.params import parse_assignments, specs_from_source
 from compmath.course.records import ClassMeta, Tolerance
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.execution.protocol import DEFAULT_MEMORY, DEFAULT_TIMEOUT, LabRequest
 from compmath.judging.snapshot import read_snapshot
-from compmath.judging.validate import load_schema
 
 
 @dataclass(frozen=True)

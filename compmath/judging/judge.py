@@ -11,14 +11,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from compmath.base.encode import canonical_json
+from compmath.base.validate import validate
 from compmath.errors import CompmathError
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.judging.case import Broken, Case, Explore, Ready, Record, Reference, Snapshot
 from compmath.judging.compare import compare, key_order_differs
-from compmath.judging.encode import canonical_json
 from compmath.judging.report import LabReport, Outcome, crash_message
 from compmath.judging.stack import innermost
-from compmath.judging.validate import validate
 
 
 def setup_report(case: Broken) -> LabReport:

@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from compmath.base.encode import compact
+from compmath.base.validate import SchemaIssue
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.judging.compare import Difference, DifferenceKind
-from compmath.judging.encode import compact
 from compmath.judging.stack import Frame
-from compmath.judging.validate import SchemaIssue
 from compmath.wording import gib, limit_seconds, mib, percent
 
 

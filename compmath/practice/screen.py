@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from compmath.judging.encode import compact
+from compmath.base.encode import compact
 from compmath.judging.report import Outcome, describe_difference
 from compmath.practice.attempt import Attempt, HoleStatus
 from compmath.practice.holes import solution_regions

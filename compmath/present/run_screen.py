@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from compmath.judging.encode import compact
+from compmath.base.encode import compact
 from compmath.judging.report import LabReport, Outcome, describe_difference, order_text
 from compmath.present.charts import output_charts
 from compmath.present.layout import (

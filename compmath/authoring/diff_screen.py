@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compmath.authoring.snapchanges import ClassStatus, OutputChange, SnapshotDiff
-from compmath.judging.encode import compact
+from compmath.base.encode import compact
 from compmath.present.layout import BLANK, Block, Cell, Column, Table, cell_width, line, para
 from compmath.wording import count, percent
 

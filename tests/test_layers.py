@@ -1,0 +1,85 @@
+"""The packages of compmath read top-down: no module imports one from a layer above its own.
+
+Every import counts, also those inside functions (they are there for start-up time, not to hide
+a dependency). The layers, from the bottom: what any module may use, then the course's files,
+running labs, judging them, showing the verdicts, and the commands that use all of them.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.conftest import REPO
+
+LAYERS = (
+    "errors",
+    "wording",
+    "atomic",
+    "cache",
+    "base",  # canonical JSON and schema validation
+    "course",
+    "labmain",
+    "execution",
+    "judging",
+    "present",
+    "practice",
+    "authoring",
+    "notebook",
+    "site",
+    "cli",
+    "entry",
+)
+PACKAGE = REPO / "compmath"
+
+
+def _node(module: str) -> str:
+    """The layer of `compmath.x.y` (x) or of a top-level module `compmath.x`."""
+    return module.split(".")[1]
+
+
+def imports(path: Path) -> set[str]:
+    """The compmath modules `path` imports, anywhere in it."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return {m for m in found if m.startswith("compmath.") and _node(m) in LAYERS}
+
+
+def graph() -> dict[str, set[str]]:
+    """Layer → the layers it imports (itself left out)."""
+    edges: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        here = path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+        if here == "__init__":
+            continue
+        edges.setdefault(here, set()).update(_node(m) for m in imports(path) if _node(m) != here)
+    return edges
+
+
+def test_every_module_is_in_a_layer() -> None:
+    assert set(graph()) <= set(LAYERS), set(graph()) - set(LAYERS)
+
+
+def test_every_import_points_down() -> None:
+    upward = [
+        f"{a} → {b}"
+        for a, targets in graph().items()
+        for b in sorted(targets)
+        if LAYERS.index(b) > LAYERS.index(a)
+    ]
+    assert upward == []
+
+
+def test_judging_never_imports_the_screens() -> None:
+    assert "present" not in graph()["judging"]
+
+
+if __name__ == "__main__":  # the graph as the closing note shows it
+    for layer in reversed(LAYERS):
+        targets = graph().get(layer, set())
+        print(f"{layer} → {', '.join(sorted(targets, key=LAYERS.index, reverse=True)) or '—'}")
