@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from compmath.atomic import write_atomic
 from compmath.course.index import part_index
 from compmath.course.tree import ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError
@@ -218,10 +219,7 @@ def make_changed(targets: Iterator[Target], old: dict[str, str], out: Path) -> l
 
 def _write(path: Path, content: str | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = content.encode("utf-8") if isinstance(content, str) else content
-    tmp = path.with_name(f".{path.name}.compmath-tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    write_atomic(path, content, durable=False)  # a page can be made again: no fsync
 
 
 def write_site(made: list[Made], old: dict[str, str], out: Path) -> tuple[int, int, int]:
