@@ -203,10 +203,12 @@ def written_plan(part: PartInfo) -> tuple[Link, ...]:
         return ()
 
 
-def choose_part(course: Course, number: int, wanted: int | None) -> PartInfo | None:
-    """The part the class goes into (None: part `wanted` must be created)."""
+def choose_part(course: Course, number: int, wanted: int | None) -> PartInfo:
+    """The part the class goes into (a new one when part `wanted` does not exist yet)."""
     if wanted is not None:
-        return next((p for p in course.parts if p.number == wanted), None)
+        found = next((p for p in course.parts if p.number == wanted), None)
+        folder = course.root / "classes" / f"part-{wanted:02d}-parte-{wanted}"
+        return found or PartInfo(wanted, folder)
     for part in course.parts:
         if number in [e.number for e in written_plan(part)]:
             return part
@@ -237,7 +239,7 @@ def _after(part: PartInfo) -> int | None:
     return after.number if after else None
 
 
-def _check_free(course: Course, number: int, slug: str, title: str, part: PartInfo | None) -> None:
+def _check_free(course: Course, number: int, slug: str, title: str, part: PartInfo) -> None:
     for cls in course.classes:
         if cls.number == number:
             raise CompmathError(
@@ -289,11 +291,6 @@ def scaffold_class(
     schema = course.root / "schemas" / f"{class_id}.schema.json"
     if schema.exists():
         raise CompmathError(f"ya existe {course.rel(schema)}", "bórralo o elige otro número")
-    if part is None:
-        assert part_number is not None
-        part = PartInfo(
-            part_number, course.root / "classes" / f"part-{part_number:02d}-parte-{part_number}"
-        )
     folder = part.path / class_id
     if folder.exists():
         raise CompmathError(f"ya existe {course.rel(folder)}", "no se sobrescribe una clase")

@@ -99,6 +99,17 @@ def _output_names(schema_file: Path) -> list[str] | None:
     return list(props) if isinstance(props, dict) else None
 
 
+def require(found: tuple[dict[str, Any] | None, list[Problem]]) -> dict[str, Any]:
+    """The data of a file read by a `*_problems` function; its first problem, as the error,
+    when it has any (a file whose data could not be read always has one)."""
+    data, problems = found
+    if problems:
+        raise problems[0].error()
+    if data is None:
+        raise CompmathError("un archivo del curso no se pudo leer", "compmath lint dice cuál")
+    return data
+
+
 # --- class.toml ----------------------------------------------------------------------------
 
 
@@ -317,8 +328,5 @@ def lab_decimals(lab_dir: Path) -> int:
         return DEFAULT_DECIMALS
     root = lab_dir.parent.parent.parent
     schema_file = root / "schemas" / f"{lab_dir.name}.schema.json"
-    data, problems = class_problems(root, meta, int(number), lab_dir.name, schema_file)
-    if problems:
-        raise problems[0].error()
-    assert data is not None
+    data = require(class_problems(root, meta, int(number), lab_dir.name, schema_file))
     return int(data.get("decimales", DEFAULT_DECIMALS))

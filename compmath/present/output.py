@@ -119,10 +119,10 @@ def _through(command: str, text: str) -> None:
     except OSError:
         sys.stdout.write(text)
         return
-    assert proc.stdin is not None
     try:
-        proc.stdin.write(text.encode("utf-8"))
-        proc.stdin.close()
+        if proc.stdin is not None:  # always, with stdin=PIPE
+            proc.stdin.write(text.encode("utf-8"))
+            proc.stdin.close()
     except (BrokenPipeError, OSError):  # the reader quit before the end
         pass
     while True:
