@@ -35,17 +35,21 @@ def _interrupted(args: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
-    args = sys.argv[1:] if argv is None else argv
+    """Run the command line; return the exit code. Each call runs in a context of its own, so
+    what one call chose (colour) or was doing (for Ctrl-C) is never seen by another."""
+    import contextvars
+
+    return contextvars.copy_context().run(_main, sys.argv[1:] if argv is None else argv)
+
+
+def _main(args: list[str]) -> int:
     _warm_start(args)
     import typer
 
     from compmath.cli import app, completion
     from compmath.cli.clicklib import UsageError
     from compmath.cli.common import ExitCode
-    from compmath.present.output import choose_colour
 
-    choose_colour(None)  # --color/--no-color of this call only (tests call main() in turn)
     if completion.requested():
         completion.prepare()
     try:

@@ -15,24 +15,27 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TextIO
 
 from compmath.present.layout import Block, Para, StyledLine, lay_out, line, plain_text
 from compmath.wording import seconds
 
-_choice: bool | None = None
+# `--color` / `--no-color` / `--plain` of the command being run: one value per call of the
+# command line (entry.main runs each in a context of its own), never shared between calls.
+CHOICE: ContextVar[bool | None] = ContextVar("compmath_colour", default=None)
 
 
 def choose_colour(choice: bool | None) -> None:
     """Record `--color` (True) or `--no-color` (False); None leaves it to the environment."""
-    global _choice
-    _choice = choice
+    CHOICE.set(choice)
 
 
 def colour_for(stream: TextIO) -> bool:
     """Whether `stream` gets colour (the one decision every command shares)."""
-    if _choice is not None:
-        return _choice
+    choice = CHOICE.get()
+    if choice is not None:
+        return choice
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR", "") not in ("", "0"):
@@ -143,18 +146,14 @@ def waiting(label: str, *, live: bool = True, delay: float = 0.4) -> Iterator[No
         return
     started = time.monotonic()
     done = threading.Event()
+    colour = colour_for(stream)  # decided here: the thread does not see this call's context
 
     def show() -> None:
         if done.wait(delay):
             return
         from compmath.present.terminal import ticker
 
-        ticker(
-            stream,
-            colour_for(stream),
-            lambda: f"{label} · {seconds(time.monotonic() - started)}",
-            done,
-        )
+        ticker(stream, colour, lambda: f"{label} · {seconds(time.monotonic() - started)}", done)
 
     thread = threading.Thread(target=show, name="compmath-espera", daemon=True)
     thread.start()
