@@ -144,6 +144,7 @@ def validate(
     instance_text: str,
     schema_label: str | Path,
     base: str = "salida",
+    *,
     use_cache: bool = True,
 ) -> list[SchemaIssue]:
     """Return the violations of `instance` against `schema` (empty when valid)."""

@@ -52,10 +52,10 @@ def diff(
     elif fmt == "markdown":
         from compmath.authoring.diff_screen import markdown
 
-        sys.stdout.write(markdown(result, every))
+        sys.stdout.write(markdown(result, elements=every))
     else:
         from compmath.authoring.diff_screen import diff_screen
         from compmath.present.output import emit, width_for
 
-        emit(diff_screen(result, width_for(sys.stdout), every))
+        emit(diff_screen(result, width_for(sys.stdout), elements=every))
     raise typer.Exit(ExitCode.FAILED if fail_on_change and result.real else ExitCode.OK)

@@ -210,7 +210,7 @@ def check(
                     from compmath.present.terminal import spinner
 
                     colour = colour_for(sys.stderr)
-                    with spinner(sys.stderr, runnable, "laboratorios", colour) as advance:
+                    with spinner(sys.stderr, runnable, "laboratorios", colour=colour) as advance:
 
                         def done(case: Case, _report: LabReport) -> None:
                             if not isinstance(case, Broken):

@@ -177,7 +177,7 @@ def take_worker() -> WorkerHandle:
     return WorkerHandle()
 
 
-def release_worker(worker: WorkerHandle, healthy: bool = True) -> None:
+def release_worker(worker: WorkerHandle, *, healthy: bool = True) -> None:
     """Give a worker back to the pool, or end it if it can no longer be trusted."""
     if healthy and worker.alive():
         _pool.append(worker)

@@ -106,6 +106,7 @@ def heatmap_lines(
     name: str,
     rows: list[tuple[str, list[float]]],
     width: int | None,
+    *,
     colour: bool,
     marked: frozenset[tuple[int, int]] = frozenset(),
 ) -> list[StyledLine]:
@@ -227,10 +228,15 @@ def _heatmap_chart(
     rows: list[tuple[str, list[float]]],
     marked: frozenset[tuple[int, int]],
     width: int | None,
-    colour: bool,
+    colour: bool,  # positional: Chart.draw(width, colour) calls it
 ) -> list[StyledLine]:
-    return heatmap_lines(name, rows, width, colour, marked)
+    return heatmap_lines(name, rows, width, colour=colour, marked=marked)
 
 
-def _bar_chart(name: str, values: list[float], width: int | None, colour: bool) -> list[StyledLine]:
+def _bar_chart(
+    name: str,
+    values: list[float],
+    width: int | None,
+    colour: bool,  # as Chart.draw calls it
+) -> list[StyledLine]:
     return [[], *bar_lines(name, values, width)]

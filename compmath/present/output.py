@@ -67,10 +67,10 @@ def emit(blocks: Sequence[Block], stream: TextIO | None = None) -> None:
     """Lay out and print a screen: styled through Rich when colour is on, plain text otherwise."""
     target = stream or sys.stdout
     colour = colour_for(target)
-    _write(lay_out(blocks, width_for(target), colour), target, colour)
+    _write(lay_out(blocks, width_for(target), colour=colour), target, colour=colour)
 
 
-def _write(lines: list[StyledLine], target: TextIO, colour: bool) -> None:
+def _write(lines: list[StyledLine], target: TextIO, *, colour: bool) -> None:
     if colour:
         from compmath.present.terminal import write_styled
 
@@ -99,14 +99,14 @@ def page(blocks: Sequence[Block]) -> None:
     target = sys.stdout
     pager = pager_command() if is_terminal(target) else None
     colour = colour_for(target)
-    lines = lay_out(blocks, width_for(target), colour)
+    lines = lay_out(blocks, width_for(target), colour=colour)
     if pager is None or len(lines) < shutil.get_terminal_size().lines:
-        _write(lines, target, colour)
+        _write(lines, target, colour=colour)
         return
     from io import StringIO
 
     buffer = StringIO()
-    _write(lines, buffer, colour)
+    _write(lines, buffer, colour=colour)
     _through(pager, buffer.getvalue())
 
 
@@ -153,7 +153,12 @@ def waiting(label: str, *, live: bool = True, delay: float = 0.4) -> Iterator[No
             return
         from compmath.present.terminal import ticker
 
-        ticker(stream, colour, lambda: f"{label} · {seconds(time.monotonic() - started)}", done)
+        ticker(
+            stream,
+            colour=colour,
+            text=lambda: f"{label} · {seconds(time.monotonic() - started)}",
+            done=done,
+        )
 
     thread = threading.Thread(target=show, name="compmath-espera", daemon=True)
     thread.start()

@@ -56,7 +56,7 @@ def _under(path: str, paths: list[str]) -> bool:
     return any(p == path or p.startswith((path + ".", path + "[")) for p in paths)
 
 
-def _status(report: LabReport, path: str, one_side_only: bool) -> Cell:
+def _status(report: LabReport, path: str, *, one_side_only: bool) -> Cell:
     if report.outcome in (Outcome.EXPLORATION, Outcome.NO_SNAPSHOT) or report.expected is None:
         return Cell(NEUTRAL, "dim")
     failing = [d.path for d in report.differences] + [i.path for i in report.schema_issues]
@@ -86,7 +86,7 @@ def _rows(report: LabReport) -> Iterator[tuple[str, str, Any, Any, bool, bool]]:
                 )
 
 
-def _value(value: Any, missing: bool, budget: int) -> Cell:
+def _value(value: Any, *, missing: bool, budget: int) -> Cell:
     if missing:
         return Cell("—", "dim")
     if isinstance(value, dict):
@@ -102,13 +102,13 @@ def outputs_table(report: LabReport, width: int | None) -> Table:
     budget = 80 if width is None else max(24, (width - 30) // 2 * 3)
     rows = []
     for label, path, o, e, o_missing, e_missing in _rows(report):
-        want = _value(e, e_missing or report.expected is None, budget)
+        want = _value(e, missing=e_missing or report.expected is None, budget=budget)
         rows.append(
             (
                 Cell(label, "cyan"),
-                _value(o, o_missing, budget),
+                _value(o, missing=o_missing, budget=budget),
                 Cell(want.text, "dim") if exploring else want,
-                _status(report, path, o_missing or e_missing),
+                _status(report, path, one_side_only=o_missing or e_missing),
             )
         )
     longest = max([len("salida")] + [len(row[0].text) for row in rows])
@@ -161,7 +161,7 @@ def schema_fix(report: LabReport, schema_file: str, meta_file: str) -> list[Bloc
 
 
 def details(
-    report: LabReport, files: tuple[str, str] = ("", ""), verbose: bool = False
+    report: LabReport, files: tuple[str, str] = ("", ""), *, verbose: bool = False
 ) -> list[Block]:
     """Differences, key order, schema issues, the lab's traceback and its captured streams."""
     blocks: list[Block] = []
@@ -268,4 +268,4 @@ def run_screen(
         blocks.append(outputs_table(report, width))
         if charts and width is not None:
             blocks += output_charts(report.outputs, report.differences)
-    return [*blocks, *details(report, files, verbose), summary(report)]
+    return [*blocks, *details(report, files, verbose=verbose), summary(report)]

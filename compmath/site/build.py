@@ -99,7 +99,7 @@ class Site:
         for cls in self.classes:
             for path, practice in self.notebooks(cls):
                 key = _key(self.base, self.digests[cls.id], path)
-                made = partial(notebook_bytes, self.course, cls, practice, validate=False)
+                made = partial(notebook_bytes, self.course, cls, practice=practice, validate=False)
                 yield Target(path, key, made)
         for path, data in asset_contents():
             yield Target(path, hashlib.sha256(data).hexdigest(), partial(bytes, data))
@@ -129,7 +129,7 @@ class Site:
             holes = cls.meta.holes
         except CompmathError:
             return made
-        return [*made, (notebook_path(cls, True), True)] if holes else made
+        return [*made, (notebook_path(cls, practice=True), True)] if holes else made
 
     def class_html(self, cls: ClassInfo) -> str:
         page = self.page(cls)
@@ -244,6 +244,7 @@ def build_site(
     jobs: int,
     timeout: float,
     memory: int,
+    *,
     allow_stale: bool = False,
     on_done: Callable[[str], None] | None = None,
 ) -> BuildResult:
