@@ -162,22 +162,26 @@ def plan_entry(number: int, slug: str, title: str, demo: str) -> str:
     )
 
 
-def with_plan_entry(text: str, number: int, entry: str) -> str:
-    """part.toml's text with a [[plan]] entry added in number order, comments kept."""
-    old = tomllib.loads(text)
-    plan = old.get("plan", [])
+def _inserted(text: str, plan: list[Any], number: int, entry: str) -> str:
+    """The text with `entry` before the first plan entry of a higher number, else at the end."""
     later = [
         i for i, e in enumerate(plan) if isinstance(e.get("numero"), int) and e["numero"] > number
     ]
     lines = text.splitlines(keepends=True)
     headers = [i for i, line in enumerate(lines) if PLAN_HEADER.match(line)]
-    if later and len(headers) == len(plan):
-        at = headers[later[0]]
-        while at > 0 and lines[at - 1].lstrip().startswith("#"):
-            at -= 1  # keep the comments above the next entry with that entry
-        new = "".join(lines[:at]) + entry + "\n" + "".join(lines[at:])
-    else:
-        new = text.rstrip("\n") + "\n\n" + entry
+    if not later or len(headers) != len(plan):
+        return text.rstrip("\n") + "\n\n" + entry
+    at = headers[later[0]]
+    while at > 0 and lines[at - 1].lstrip().startswith("#"):
+        at -= 1  # keep the comments above the next entry with that entry
+    return "".join(lines[:at]) + entry + "\n" + "".join(lines[at:])
+
+
+def with_plan_entry(text: str, number: int, entry: str) -> str:
+    """part.toml's text with a [[plan]] entry added in number order, comments kept."""
+    old = tomllib.loads(text)
+    plan = old.get("plan", [])
+    new = _inserted(text, plan, number, entry)
     try:
         parsed = tomllib.loads(new)
     except tomllib.TOMLDecodeError:

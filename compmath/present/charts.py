@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -102,6 +103,58 @@ def _notice(name: str, needed: int, width: int) -> list[StyledLine]:
     ]
 
 
+@dataclass(frozen=True)
+class _Grid:
+    """How a heatmap's cells are drawn: digits shown (None: none), shade width, cell width."""
+
+    digits: int | None
+    shade: int
+    cell: int
+    texts: list[list[str]]
+    needed: int  # columns the whole grid takes
+
+
+def _grid(
+    rows: list[tuple[str, list[float]]], width: int | None, label: int, *, colour: bool, marks: bool
+) -> _Grid:
+    """The widest way of drawing the cells that fits: exact labels, else shorter ones (the
+    table keeps the values), else a narrower shade, else the colours (or shades) and marks."""
+    columns = len(rows[0][1])
+    options: tuple[tuple[int | None, int], ...] = ((0, 2), (3, 2), (2, 2), (2, 1), (None, 2))
+    for digits, wanted in options:
+        shade = 0 if colour or digits is None else wanted
+        texts = [[_text(x, digits) for x in r] for _, r in rows]
+        cell = max(len(t) for row in texts for t in row) + (2 if marks else 1)
+        if digits is None:  # a coloured cell, or a pair of shades, with room for its ✗
+            cell = 3 if colour else 4
+        grid = _Grid(digits, shade, cell, texts, label + 1 + columns * (cell + shade))
+        if width is None or grid.needed <= width:
+            break
+    return grid
+
+
+def _cell(grid: _Grid, t: float, text: str, mark: str, *, colour: bool) -> tuple[str, str]:
+    """One cell (its text and style) of a value at `t` between the minimum (0) and maximum (1)."""
+    level = SHADES[min(int(t * (len(SHADES) - 1) + 0.5), len(SHADES) - 1)]
+    if grid.digits is None:
+        body = f" {mark or ' '} " if colour else f"{level * 2}{mark or ' '} "
+    else:
+        body = (level * grid.shade if not colour else "") + (text + mark).rjust(grid.cell)
+    if colour:
+        return body, _heat_style(t) + (" bold" if mark else "")
+    return body, "bold red" if mark else ""
+
+
+def _scale(low: float, high: float, *, colour: bool) -> StyledLine:
+    scale: StyledLine = [("escala: mín " + json.dumps(low) + " ", "dim")]
+    if colour:
+        scale += [("  ", _heat_style(step / 11)) for step in range(12)]
+    else:
+        scale.append((SHADES[1:] * 2, ""))
+    scale.append((" máx " + json.dumps(high), "dim"))
+    return scale
+
+
 def heatmap_lines(
     name: str,
     rows: list[tuple[str, list[float]]],
@@ -113,47 +166,20 @@ def heatmap_lines(
     """A matrix as a grid of cells coloured (or shaded) by value, with its scale; cells in
     `marked` (row, column) carry ✗."""
     label = min(max(cell_width(k) for k, _ in rows), 12)
-    columns = len(rows[0][1])
-    # Exact labels, else shorter ones (the table keeps the values), else a narrower shade, else
-    # the colours (or shades) and the marks alone.
-    options: tuple[tuple[int | None, int], ...] = ((0, 2), (3, 2), (2, 2), (2, 1), (None, 2))
-    for digits, shade in options:
-        shade = 0 if colour or digits is None else shade
-        texts = [[_text(x, digits) for x in r] for _, r in rows]
-        cell = max(len(t) for row in texts for t in row) + (2 if marked else 1)
-        if digits is None:  # a coloured cell, or a pair of shades, with room for its ✗
-            cell = 3 if colour else 4
-        needed = label + 1 + columns * (cell + shade)
-        if width is None or needed <= width:
-            break
-    if (width is not None and needed > width) or len(rows) > MAX_ROWS:
-        return _notice(name, needed, width or needed)
+    grid = _grid(rows, width, label, colour=colour, marks=bool(marked))
+    if (width is not None and grid.needed > width) or len(rows) > MAX_ROWS:
+        return _notice(name, grid.needed, width or grid.needed)
     values = [x for _, r in rows for x in r]
     low, high = min(values), max(values)
     span = high - low
-    out: list[StyledLine] = [[], [(f"{name} ({len(rows)}×{columns})", "bold")]]
-    for i, ((key, row), row_texts) in enumerate(zip(rows, texts)):
+    out: list[StyledLine] = [[], [(f"{name} ({len(rows)}×{len(rows[0][1])})", "bold")]]
+    for i, ((key, row), row_texts) in enumerate(zip(rows, grid.texts)):
         line: StyledLine = [(key[:label].rjust(label) + " ", "dim")]
         for j, (x, text) in enumerate(zip(row, row_texts)):
-            t = (x - low) / span if span else 0.5
             mark = "✗" if (i, j) in marked else ""
-            level = SHADES[min(int(t * (len(SHADES) - 1) + 0.5), len(SHADES) - 1)]
-            if digits is None:
-                body = f" {mark or ' '} " if colour else f"{level * 2}{mark or ' '} "
-            else:
-                body = (level * shade if not colour else "") + (text + mark).rjust(cell)
-            if colour:
-                line.append((body, _heat_style(t) + (" bold" if mark else "")))
-            else:
-                line.append((body, "bold red" if mark else ""))
+            line.append(_cell(grid, (x - low) / span if span else 0.5, text, mark, colour=colour))
         out.append(line)
-    scale: StyledLine = [("escala: mín " + json.dumps(low) + " ", "dim")]
-    if colour:
-        scale += [("  ", _heat_style(step / 11)) for step in range(12)]
-    else:
-        scale.append((SHADES[1:] * 2, ""))
-    scale.append((" máx " + json.dumps(high), "dim"))
-    out.append(scale)
+    out.append(_scale(low, high, colour=colour))
     if marked:
         cells = count(len(marked), "celda fuera de tolerancia", "celdas fuera de tolerancia")
         out.append([(f"✗ {cells}", "red")])
