@@ -24,8 +24,8 @@ def _warm_start(argv: list[str]) -> None:
 
 def _interrupted(args: list[str]) -> int:
     """Say what Ctrl-C interrupted; the exit code of an interruption."""
-    from compmath.cli.common import ExitCode
     from compmath.cli.interrupt import interrupted
+    from compmath.errors import ExitCode
     from compmath.present.layout import line, para
     from compmath.present.output import emit
 
@@ -48,7 +48,7 @@ def _main(args: list[str]) -> int:
 
     from compmath.cli import app, completion
     from compmath.cli.clicklib import UsageError
-    from compmath.cli.common import ExitCode
+    from compmath.errors import ExitCode
 
     if completion.requested():
         completion.prepare()
@@ -87,6 +87,7 @@ def console() -> None:
     left to do once the output is flushed and the workers are ended.
     """
     code = main()
+    from compmath.errors import ExitCode
     from compmath.execution.pool import shutdown
 
     shutdown()
@@ -94,7 +95,7 @@ def console() -> None:
         try:
             stream.flush()
         except (OSError, ValueError):
-            code = code or 1
+            code = code or ExitCode.FAILED
     os._exit(code)
 
 
