@@ -79,6 +79,33 @@ def test_judging_never_imports_the_screens() -> None:
     assert "present" not in graph()["judging"]
 
 
+def test_the_readme_map_names_every_module() -> None:
+    """README's «Estructura» names each module under its package (or at the top)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Estructura")
+    block = text[text.index("```", start) + 3 : text.index("```", text.index("```", start) + 3)]
+    package, named = "", set()
+    for row in block.splitlines():
+        words = row.split()
+        if not words:
+            continue
+        indent = len(row) - len(row.lstrip())
+        if indent == 2 and words[0].endswith("/"):
+            package = words[0]
+        elif indent == 2 and words[0].endswith(".py"):
+            package = ""
+            named.add(words[0])
+        elif indent == 4 and words[0].endswith(".py"):
+            named.add(package + words[0])
+    modules = {
+        str(p.relative_to(PACKAGE))
+        for p in PACKAGE.rglob("*.py")
+        if p.name != "__init__.py"
+    }
+    assert modules - named == set()
+    assert named - modules == set()
+
+
 if __name__ == "__main__":  # the graph as the closing note shows it
     for layer in reversed(LAYERS):
         targets = graph().get(layer, set())

@@ -159,6 +159,9 @@ class WorkerHandle:
         self.channel.close()
 
 
+# The warm workers this process owns: module state on purpose. They are operating-system
+# processes of this process (atexit must reach them all), started by entry.py before the CLI
+# loads and taken by the scheduler, and kept warm from one in-process call to the next.
 _pool: list[WorkerHandle] = []
 
 
