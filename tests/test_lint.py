@@ -235,3 +235,17 @@ def test_a_hole_check_that_could_not_run_is_a_problem_not_silence(course: Path) 
     whats = [p.what for p in problems]
     assert "no se pudo comprobar la variante «solución»: el laboratorio superó el límite de 1 s" in " ".join(whats)
     assert not any("la solución no coincide" in w for w in whats), whats
+
+
+def test_ctrl_c_during_the_hole_checks_says_what_it_stopped(cli, course: Path, monkeypatch) -> None:
+    """Lint's labs go through the one pipeline: Ctrl-C there is told as for `check`."""
+    from compmath.judging import pipeline
+
+    def interrupt(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "run_labs", interrupt)
+    result = cli("lint", "--root", str(course))
+    assert result.code == 130
+    assert "interrumpido: la comprobación del curso (a los " in result.err, result.err
+    assert "Traceback" not in result.err
