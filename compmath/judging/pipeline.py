@@ -4,9 +4,10 @@ check the course's files, and hand each report to the caller's consumer.
 Every command that runs labs (`run`, `check`, `update`, `site`, `practice`, `lint`'s hole
 checks, `grade`) calls `judge_cases`, so the course-integrity check, the limits, Ctrl-C and the
 reasons a lab failed are the same for all of them. A report reaches the consumer once it is
-final: the course's files are looked at after each lab lands, and a lab that ended while they
-were still untouched cannot have changed them; once a change shows, the reports still to come
-wait for the end, when the labs running at the time of the change are blamed.
+final. A lab Landlock confined could write only in its own temporary folder: its report is
+final as it lands. For a lab run without Landlock the course's files are looked at as it lands:
+a lab that ended while they were still untouched cannot have changed them; once a change shows,
+such reports wait for the end, when the labs running at the time of the change are blamed.
 """
 
 from __future__ import annotations
@@ -101,7 +102,11 @@ class _Collector:
         reference = None
         if isinstance(case, Ready) and isinstance(case.expected, Reference):
             reference = self.judged(case.expected.key)
-        report = judge(case, self.replies[key], reference=reference)
+        reply = self.replies[key]
+        report = judge(case, reply, reference=reference)
+        if reply.confined:  # Landlock let it write only in its own temporary folder
+            self._deliver(key, report)
+            return
         if not self.changed:
             self.changed = any(course_state(r) != self.before[r] for r in self.roots)
         if self.changed:
