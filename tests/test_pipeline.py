@@ -3,11 +3,13 @@ handed to a consumer as they land, and the same integrity check for a spliced la
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from compmath.course.tree import load_course
+from compmath.execution import pool
 from compmath.judging.case import Broken, Case, Explore, Ready, Reference, prepare, variant
 from compmath.judging.pipeline import judge_cases
 from compmath.judging.report import LabReport, Outcome
@@ -88,13 +90,22 @@ def test_a_reference_to_nothing_is_refused(fake_course: Path) -> None:
         judge_cases([variant(base, key="x", expected=Reference("no-existe"))])
 
 
+@pytest.fixture
+def unconfined(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Labs without Landlock for this test only: its workers end with it, so no later test
+    gets a worker that runs labs unconfined."""
+    monkeypatch.setenv("COMPMATH_SIN", "landlock")
+    fresh_marker(monkeypatch)
+    yield
+    pool.shutdown()
+
+
+@pytest.mark.usefixtures("unconfined")
 def test_a_spliced_lab_that_rewrites_the_course_is_blamed_like_any_other(
-    fake_course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake_course: Path, tmp_path: Path
 ) -> None:
     """Without Landlock a lab outside the course can write into it: the check after the run
     fails that lab, and only that one, even though its file is not the course's lab.py."""
-    monkeypatch.setenv("COMPMATH_SIN", "landlock")
-    fresh_marker(monkeypatch)
     target = fake_course / "classes" / FAKE_PART / "901-pasa" / "expected.json"
     hostile = HONEST.replace(
         "    mitad = n * escala\n",
