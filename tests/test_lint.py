@@ -249,3 +249,28 @@ def test_ctrl_c_during_the_hole_checks_says_what_it_stopped(cli, course: Path, m
     assert result.code == 130
     assert "interrumpido: la comprobación del curso (a los " in result.err, result.err
     assert "Traceback" not in result.err
+
+
+def test_an_exercise_that_hides_its_hole_behind_an_exit_is_not_in_order(cli, course: Path) -> None:
+    """Hostile: the lab catches its hole's NotImplementedError and leaves with os._exit, so
+    the exercise never reaches a verdict; lint says the check could not run, and why."""
+    lab = cls_dir(course) / "lab.py"
+    edit(lab, "    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n",
+         "    try:\n        ### BEGIN SOLUTION\n        mitad = n * escala\n        ### END SOLUTION\n"
+         "    except NotImplementedError:\n        import os\n        os._exit(3)\n")
+    result = cli("lint", "--root", str(course))
+    assert result.code == 1, result.out
+    assert "no se pudo comprobar la variante «ejercicio»: el proceso del laboratorio terminó" in result.out
+    assert "en orden" not in result.out
+
+
+def test_a_region_that_writes_an_attribute_is_nudged_by_its_own_names(cli, course: Path) -> None:
+    """Honest beside it: a region that also writes into a module-level object nudges only the
+    names it binds (nudging the object would make it local and break the lab)."""
+    lab = cls_dir(course) / "lab.py"
+    edit(lab, "N = 4\n", "N = 4\nESTADO = type('Estado', (), {})()\n")
+    edit(lab, "    mitad = n * escala\n", "    ESTADO.mitad = n * escala\n    mitad = ESTADO.mitad\n")
+    assert cli("lint", "--root", str(course)).code == 0
+    edit(cls_dir(course) / "class.toml", 'salidas = ["mitad"]', 'salidas = ["vector"]')
+    result = cli("lint", "--root", str(course))
+    assert "el código del hueco 1 alimenta también mitad, que su [[huecos]] no lista" in result.out

@@ -45,16 +45,32 @@ def {NUDGE}(value, _done=set()):  # added by compmath lint: move floats a little
 
 def {NUDGE}_all(value):
     import numpy as _np
+    # towards zero, so a probability stays in [0, 1] and a positive quantity positive; a zero
+    # moves up, so it shows too
     if isinstance(value, float):
-        return value * (1 + 1e-3) + 1e-3
+        return value * (1 - 1e-3) if value else 1e-3
     if isinstance(value, _np.ndarray) and _np.issubdtype(value.dtype, _np.floating):
-        return value * (1 + 1e-3) + 1e-3
+        return _np.where(value == 0, 1e-3, value * (1 - 1e-3))
     if isinstance(value, (list, tuple)):
         return type(value)({NUDGE}_all(v) for v in value)
     if isinstance(value, dict):
         return {{k: {NUDGE}_all(v) for k, v in value.items()}}
     return value
 """
+
+
+def _bound(target: ast.expr) -> list[str]:
+    """The local names an assignment target rebinds or writes into: `x`, `a, b`, `x[i]`
+    (never `obj.attr`: the object is not the region's result, and may be a module)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _bound(element)]
+    if isinstance(target, ast.Starred):
+        return _bound(target.value)
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+        return [target.value.id]
+    return []
 
 
 def _assigned(region: Region) -> list[str]:
@@ -73,10 +89,7 @@ def _assigned(region: Region) -> list[str]:
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
             targets = [node.target]
         for target in targets:
-            for sub in ast.walk(target):
-                base = sub.value if isinstance(sub, ast.Subscript) else sub
-                if isinstance(base, ast.Name) and base.id not in names:
-                    names.append(base.id)
+            names += [name for name in _bound(target) if name not in names]
     return names
 
 
@@ -216,23 +229,36 @@ def exercise_problems(
     return problems
 
 
+def _judged(found: Variant, report: LabReport) -> bool:
+    """Whether the variant ran to a verdict this check can read: the solution to any (its
+    problem is reported with the reason), the exercise and a hole alone to their own
+    NotImplementedError (or to outputs to compare), a nudged solution to outputs."""
+    if report.worker_lost or report.outcome == Outcome.TAMPERED:
+        return False
+    if found.kind == Kind.SOLUTION:
+        return report.outcome not in NOT_JUDGED
+    comparable = report.outcome in (Outcome.MATCHES, Outcome.DIFFERS, Outcome.INVALID)
+    if found.kind == Kind.NUDGED:
+        return comparable
+    return comparable or report.error_type == "NotImplementedError"
+
+
 def _verdict(found: Variant, report: LabReport) -> list[Problem]:
     """What is wrong, by the report of one variant (nothing: it behaved as it should)."""
     cls = found.cls
     shown = str(cls.lab.relative_to(cls.root))
-    if report.outcome in NOT_JUDGED or report.outcome == Outcome.TAMPERED or report.worker_lost:
-        if found.kind == Kind.NUDGED and report.outcome == Outcome.SETUP:
-            return []  # the solution gave no outputs to nudge against: reported for itself
+    if found.kind == Kind.NUDGED and report.outcome == Outcome.SETUP:
+        return []  # the solution gave no outputs to nudge against: reported for itself
+    if not _judged(found, report):
         return [
             Problem(
                 shown,
                 f"no se pudo comprobar la variante «{found.label}»: {report.full_message}",
-                f"compmath run {cls.number}; repite compmath lint con la máquina menos cargada",
+                f"compmath run {cls.number}; si es el tiempo, repite con la máquina menos cargada",
             )
         ]
     if found.kind == Kind.NUDGED:
-        moved = {d.output for d in report.differences}
-        return _undeclared(cls, found.hole, moved, shown)
+        return _undeclared(cls, found.hole, {d.output for d in report.differences}, shown)
     matches = report.outcome == Outcome.MATCHES
     if found.kind == Kind.SOLUTION and not matches:
         return [

@@ -80,6 +80,7 @@ def judge(case: Case, reply: LabReply, *, reference: LabReport | None = None) ->
             message=message,
             traceback=reply.traceback,
             stopped_at=where,
+            error_type=reply.error_type if reply.state == ReplyState.EXCEPTION else "",
             **common,
         )
     text = reply.output

@@ -110,6 +110,7 @@ class LabReport:
     duration: float = 0.0
     worker_lost: bool = False  # the worker died or stopped answering with it in flight, twice
     stopped_at: Frame | None = None  # where a timed-out lab was when it was stopped
+    error_type: str = ""  # the exception's class name, when the lab raised (`excepcion`)
 
     @property
     def passed(self) -> bool:

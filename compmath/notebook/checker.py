@@ -71,9 +71,7 @@ class Comprobacion(Reglas):
         print(f"{quien}: {cierre}" if quien else cierre)
         return bien == len(elegidas) and not (orden and nombres is None)
 
-    def de_la_salida(
-        self, nombre: str, obtenido: dict[str, typing.Any]
-    ) -> list[Reglas.Diferencia]:
+    def de_la_salida(self, nombre: str, obtenido: dict[str, typing.Any]) -> list[Reglas.Diferencia]:
         """Las diferencias de una salida: se compara ella sola, con su tolerancia."""
         esperada = {nombre: self.esperado[nombre]} if nombre in self.esperado else {}
         suya = {nombre: obtenido[nombre]} if nombre in obtenido else {}
