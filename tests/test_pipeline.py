@@ -4,11 +4,13 @@ handed to a consumer as they land, and the same integrity check for a spliced la
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from compmath.course.tree import load_course
+from compmath.errors import CompmathError
 from compmath.execution import pool
 from compmath.judging.case import Broken, Case, Explore, Ready, Reference, prepare, variant
 from compmath.judging.pipeline import judge_cases
@@ -86,8 +88,21 @@ def test_a_reference_that_gives_nothing_fails_what_depends_on_it(
 
 def test_a_reference_to_nothing_is_refused(fake_course: Path) -> None:
     base = _ready(fake_course)
-    with pytest.raises(ValueError, match="refers to no runnable oracle case"):
+    with pytest.raises(ValueError, match="refers to no oracle case"):
         judge_cases([variant(base, key="x", expected=Reference("no-existe"))])
+
+
+def test_a_broken_reference_fails_what_depends_on_it(fake_course: Path, tmp_path: Path) -> None:
+    base = _ready(fake_course)
+    problem = CompmathError("la clase está rota", "arréglala")
+    cases: list[Case] = [
+        Broken(base.cls, replace(base.request, key="ref"), problem),
+        variant(base, key="alumno", lab=_lab(tmp_path, "a", HONEST), expected=Reference("ref")),
+    ]
+    reports = judge_cases(cases).by_key()
+    assert reports["ref"].outcome == Outcome.SETUP
+    assert reports["alumno"].outcome == Outcome.SETUP
+    assert reports["alumno"].message == "la referencia ref no dio salidas: la clase está rota"
 
 
 @pytest.fixture
