@@ -124,6 +124,17 @@ def test_no_function_above_complexity_c_without_saying_why() -> None:
     assert unexplained == []
 
 
+def test_no_assert_stands_for_an_invariant() -> None:
+    """`python -O` drops asserts: the package states its invariants as types or errors."""
+    found = [
+        f"{path.relative_to(REPO)}:{node.lineno}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Assert)
+    ]
+    assert found == []
+
+
 if __name__ == "__main__":  # the graph as the closing note shows it
     for layer in reversed(LAYERS):
         targets = graph().get(layer, set())
