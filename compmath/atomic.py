@@ -1,4 +1,8 @@
-"""Write a file atomically: the old bytes or the new ones, never half of each, mode kept."""
+"""Write a file atomically: the old bytes or the new ones, never half of each, mode kept.
+
+The one writer of the runner: snapshots, reports, notebooks, the site's pages and the cache's
+JSON files all go through `write_atomic`.
+"""
 
 from __future__ import annotations
 
@@ -64,14 +68,17 @@ def _locked_temporary(target: Path) -> tuple[int, str]:
         os.close(fd)  # a cleaner took it between its creation and our lock: make another
 
 
-def write_atomic(path: Path, text: str) -> bool:
-    """Write `text` to `path` atomically; return False (and touch nothing) if already equal.
+def write_atomic(path: Path, content: str | bytes, *, durable: bool = True) -> bool:
+    """Write `content` (text as UTF-8) to `path` atomically; return False (and touch nothing)
+    if it already holds those bytes.
 
-    The new file keeps the mode of the one it replaces (a new file follows the umask). Errors
-    are WriteErrors naming the file and the reason in Spanish.
+    The new file keeps the mode of the one it replaces (a new file follows the umask). With
+    `durable`, the data and the rename reach the disk before this returns (fsync); files that
+    can be made again (the site, the cache) skip it. Errors are WriteErrors naming the file and
+    the reason in Spanish.
     """
     target = regular_target(path)
-    data = text.encode("utf-8")
+    data = content.encode("utf-8") if isinstance(content, str) else content
     try:
         old_mode = stat.S_IMODE(os.stat(target).st_mode)
         if target.read_bytes() == data:
@@ -87,14 +94,12 @@ def write_atomic(path: Path, text: str) -> bool:
             os.fchmod(handle.fileno(), old_mode)
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
             os.replace(tmp, target)  # still locked: a cleaner never sees it half-renamed
         tmp = ""
-        directory = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+        if durable:
+            _sync_folder(target.parent)
     except OSError as exc:
         raise WriteError(path, os_reason(exc)) from None
     finally:
@@ -104,6 +109,14 @@ def write_atomic(path: Path, text: str) -> bool:
             except OSError:
                 pass
     return True
+
+
+def _sync_folder(folder: Path) -> None:
+    directory = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
 
 
 def stale_temporaries(folder: Path) -> list[Path]:

@@ -27,16 +27,13 @@ def read_json(relative: str) -> Any:
 
 def write_json(relative: str, data: Any) -> None:
     """Replace a cached JSON document atomically; an unwritable cache only costs speed."""
-    import tempfile
+    from compmath.atomic import WriteError, write_atomic
 
     target = cache_dir() / relative
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False, default=str)
-        os.replace(tmp, target)
-    except OSError:
+        write_atomic(target, json.dumps(data, ensure_ascii=False, default=str), durable=False)
+    except (OSError, WriteError):
         pass
 
 

@@ -25,24 +25,31 @@ def _warm_start(argv: list[str]) -> None:
 def _interrupted(args: list[str]) -> int:
     """Say what Ctrl-C interrupted; the exit code of an interruption."""
     from compmath.cli.interrupt import interrupted
+    from compmath.errors import ExitCode
     from compmath.present.layout import line, para
     from compmath.present.output import emit
 
     what, hint = interrupted(args)
     emit([para(("interrumpido: ", "bold yellow"), what, hang=2), line(hint)], sys.stderr)
-    return 130
+    return ExitCode.INTERRUPTED
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
-    args = sys.argv[1:] if argv is None else argv
+    """Run the command line; return the exit code. Each call runs in a context of its own, so
+    what one call chose (colour) or was doing (for Ctrl-C) is never seen by another."""
+    import contextvars
+
+    return contextvars.copy_context().run(_main, sys.argv[1:] if argv is None else argv)
+
+
+def _main(args: list[str]) -> int:
     _warm_start(args)
     import typer
 
     from compmath.cli import app, completion
-    from compmath.present.output import choose_colour
+    from compmath.cli.clicklib import UsageError
+    from compmath.errors import ExitCode
 
-    choose_colour(None)  # --color/--no-color of this call only (tests call main() in turn)
     if completion.requested():
         completion.prepare()
     try:
@@ -53,14 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 0
     except (typer.Abort, KeyboardInterrupt):
         return _interrupted(args)
-    except Exception as exc:  # the parser's usage errors (click's classes, vendored or not)
-        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
-            raise
-        if type(exc).__name__ == "NoArgsIsHelpError":
+    except UsageError as exc:  # the parser's usage errors
+        if type(exc).__name__ == "NoArgsIsHelpError" and exc.ctx is not None:
             from compmath.cli.help import show_help
 
-            show_help(exc.ctx)  # type: ignore[attr-defined]
-            return 0
+            show_help(exc.ctx)
+            return ExitCode.OK
         from compmath.cli.usage import spanish_usage_error
         from compmath.present.output import emit_error
 
@@ -69,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         typed = words[0] if words and words[0] in names else ""
         message, suggestions, hint = spanish_usage_error(exc, typed)
         emit_error(message, hint, suggestions)
-        return 2
-    if result == 130:  # Typer catches Ctrl-C inside a command and returns its exit code, 130
+        return ExitCode.USAGE
+    if result == ExitCode.INTERRUPTED:  # Typer catches Ctrl-C inside a command: its exit code
         return _interrupted(args)
     return int(result or 0)
 
@@ -82,6 +87,7 @@ def console() -> None:
     left to do once the output is flushed and the workers are ended.
     """
     code = main()
+    from compmath.errors import ExitCode
     from compmath.execution.pool import shutdown
 
     shutdown()
@@ -89,7 +95,7 @@ def console() -> None:
         try:
             stream.flush()
         except (OSError, ValueError):
-            code = code or 1
+            code = code or ExitCode.FAILED
     os._exit(code)
 
 

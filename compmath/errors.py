@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import stat
+from enum import IntEnum
 from typing import NamedTuple
 
 from compmath.errors_es import Located
@@ -70,3 +71,12 @@ class Problem(NamedTuple):
     def error(self) -> CompmathError:
         """The problem as the error a command stops with."""
         return CompmathError(f"{self.file} {self.what}", self.hint, located=self.located)
+
+
+class ExitCode(IntEnum):
+    """The documented exit codes (README, «Códigos de salida»)."""
+
+    OK = 0
+    FAILED = 1  # a lab failed: raised, timed out, invalid, differs from or lacks its snapshot
+    USAGE = 2  # usage or setup error: unknown class, bad --set, no course root, broken files
+    INTERRUPTED = 130  # Ctrl-C

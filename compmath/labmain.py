@@ -8,10 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from compmath.base.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 from compmath.course.metadata import lab_decimals
 from compmath.course.params import ParamError, parse_assignments, specs_from_function
 from compmath.errors import CompmathError
-from compmath.judging.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 
 USAGE = "uso: python lab.py [--set NOMBRE=VALOR]..."
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from compmath.judging.encode import canonical_json
+from compmath.base.encode import canonical_json
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSES = ROOT / "classes"

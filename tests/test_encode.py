@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from compmath.judging.encode import EncodeError, canonical_float, canonical_json, normalize
+from compmath.base.encode import EncodeError, canonical_float, canonical_json, normalize
 
 
 @pytest.mark.parametrize(("value", "expected"), [

@@ -25,7 +25,7 @@ def report(outputs: dict) -> LabReport:
 
 def screen(width: int | None = 100, colour: bool = False, charts: bool = True,
            outputs: dict = OUTPUTS) -> str:
-    lines = lay_out(run_screen(report(outputs), INFO, width, charts=charts), width, colour)
+    lines = lay_out(run_screen(report(outputs), INFO, width, charts=charts), width, colour=colour)
     if not colour:
         return plain_text(lines)
     out = StringIO()

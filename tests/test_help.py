@@ -7,14 +7,15 @@ import re
 from pathlib import Path
 
 import pytest
+import typer.main
 
 from compmath.cli import app, completion
 from tests.conftest import REPO
 
-COMMANDS = ("list", "run", "check", "update", "show", "new", "lint", "diff")
 ENGLISH = ("Usage", "Options", "Arguments", "Commands", "Show this message", "[required]",
-           "default:", "x>=", "range>", "Missing", "Got unexpected", "Try '", "Error:",
-           "No such", "Did you mean")
+           "default:", "[default", "x>=", "<=x", "x<=", "range>", "Missing", "Got unexpected",
+           "Try '", "Error:", "No such", "Did you mean", "does not", "requires", "is not",
+           "Invalid value", "unexpected", "Aborted")
 CUT = re.compile(r"\w\.\.\.")  # a description cut short: `salidas,...` (not `[CLASE]...`)
 
 
@@ -22,6 +23,26 @@ def no_english(text: str) -> None:
     for word in ENGLISH:
         assert word not in text, f"{word!r} en:\n{text}"
     assert not CUT.search(text), text
+
+
+def every_command(command: object = None, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The path of every command and group the app registers, walked from Click's own tree."""
+    command = typer.main.get_command(app) if command is None else command
+    found = [path] if path else []
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        if not sub.hidden:
+            found += every_command(sub, (*path, name))
+    return found
+
+
+COMMANDS = every_command()
+
+
+def test_the_walk_finds_every_command_and_subcommand() -> None:
+    names = {" ".join(path) for path in COMMANDS}
+    assert {"run", "check", "site", "notebook", "practice", "practice start", "practice check",
+            "practice list", "practice reset"} <= names
+    assert {info.name for info in app.registered_commands} <= names
 
 
 def test_app_help_lists_every_command_with_its_whole_sentence(cli) -> None:
@@ -39,14 +60,48 @@ def test_app_help_lists_every_command_with_its_whole_sentence(cli) -> None:
     assert cli().out == result.out  # no arguments: the same help, exit 0
 
 
-@pytest.mark.parametrize("name", COMMANDS)
-def test_each_command_help_is_spanish(cli, name: str) -> None:
-    result = cli(name, "--help")
+@pytest.mark.parametrize("width", [60, 120])
+@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+def test_each_command_help_is_spanish(cli, monkeypatch, path: tuple[str, ...], width: int) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    result = cli(*path, "--help")
     assert result.code == 0 and result.err == ""
-    assert result.out.startswith(f"uso: compmath {name} [OPCIONES]")
+    assert result.out.startswith(f"uso: compmath {' '.join(path)} [OPCIONES]")
     assert "Opciones:" in result.out and "-h, --help" in result.out
-    assert "Todas las órdenes: compmath --help" in result.out
+    assert "Muestra esta ayuda y sale." in result.out
+    assert "Todas las órdenes: compmath --help" in result.out or "ORDEN --help" in result.out
+    assert max(len(line) for line in result.out.splitlines()) <= width, result.out
     no_english(result.out)
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+def test_each_command_refuses_an_unknown_option_in_spanish(cli, path: tuple[str, ...]) -> None:
+    result = cli(*path, "--no-existe")
+    assert result.code == 2
+    assert result.err.startswith("error: opción desconocida --no-existe\n"), result.err
+    assert f"prueba: compmath {' '.join(path)} --help" in result.err
+    no_english(result.err)
+
+
+def test_a_command_registered_without_the_spanish_class_is_spanish_anyway() -> None:
+    """The group gives its class to whatever is registered under it (Click's command_class)."""
+    from compmath.cli.spanish import SpanishGroup
+
+    sub = typer.Typer(cls=SpanishGroup, add_completion=False)
+
+    @sub.command("nueva")
+    def nueva(veces: int = 1) -> None:
+        """Una orden registrada sin la clase española."""
+
+    @sub.command("otra")
+    def otra() -> None:
+        """Otra más, para que el grupo sea un grupo."""
+
+    group = typer.main.get_command(sub)
+    command = group.commands["nueva"]  # type: ignore[attr-defined]
+    text = command.get_help(command.make_context("nueva", [], resilient_parsing=True))
+    assert text.startswith("uso: ") and "Muestra esta ayuda y sale." in text
+    no_english(text)
 
 
 def test_option_details_are_spanish(cli) -> None:

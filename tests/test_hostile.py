@@ -109,8 +109,8 @@ from importlib.util import source_hash
 
 from compmath.cache import cache_dir
 from compmath.execution import bytecode
-from compmath.judging.encode import canonical_json
-from compmath.judging.validate import _verdict_file
+from compmath.base.encode import canonical_json
+from compmath.base.validate import _verdict_file
 
 
 def run() -> dict:

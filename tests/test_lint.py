@@ -223,3 +223,56 @@ def test_outputs_are_read_from_the_source(tmp_path: Path, source: str, outputs: 
     lab = tmp_path / "lab.py"
     lab.write_text(source, encoding="utf-8")
     assert returned_outputs(lab) == outputs
+
+
+def test_a_hole_check_that_could_not_run_is_a_problem_not_silence(course: Path) -> None:
+    """A solution that sleeps past the limit: lint says the check could not run (and why),
+    never that the course is in order; the same course without the sleep is in order."""
+    from compmath.authoring.exercises import exercise_problems
+
+    assert exercise_problems(load_course(course), jobs=2, timeout=5.0) == []  # the honest one
+    lab = cls_dir(course) / "lab.py"
+    edit(lab, "    mitad = n * escala\n", "    import time\n    time.sleep(60)\n    mitad = n * escala\n")
+    problems = exercise_problems(load_course(course), jobs=2, timeout=1.0)
+    whats = [p.what for p in problems]
+    assert "no se pudo comprobar la variante «solución»: el laboratorio superó el límite de 1 s" in " ".join(whats)
+    assert not any("la solución no coincide" in w for w in whats), whats
+
+
+def test_ctrl_c_during_the_hole_checks_says_what_it_stopped(cli, course: Path, monkeypatch) -> None:
+    """Lint's labs go through the one pipeline: Ctrl-C there is told as for `check`."""
+    from compmath.judging import pipeline
+
+    def interrupt(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "run_labs", interrupt)
+    result = cli("lint", "--root", str(course))
+    assert result.code == 130
+    assert "interrumpido: la comprobación del curso (a los " in result.err, result.err
+    assert "Traceback" not in result.err
+
+
+def test_an_exercise_that_hides_its_hole_behind_an_exit_is_not_in_order(cli, course: Path) -> None:
+    """Hostile: the lab catches its hole's NotImplementedError and leaves with os._exit, so
+    the exercise never reaches a verdict; lint says the check could not run, and why."""
+    lab = cls_dir(course) / "lab.py"
+    edit(lab, "    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n",
+         "    try:\n        ### BEGIN SOLUTION\n        mitad = n * escala\n        ### END SOLUTION\n"
+         "    except NotImplementedError:\n        import os\n        os._exit(3)\n")
+    result = cli("lint", "--root", str(course))
+    assert result.code == 1, result.out
+    assert "no se pudo comprobar la variante «ejercicio»: el proceso del laboratorio terminó" in result.out
+    assert "en orden" not in result.out
+
+
+def test_a_region_that_writes_an_attribute_is_nudged_by_its_own_names(cli, course: Path) -> None:
+    """Honest beside it: a region that also writes into a module-level object nudges only the
+    names it binds (nudging the object would make it local and break the lab)."""
+    lab = cls_dir(course) / "lab.py"
+    edit(lab, "N = 4\n", "N = 4\nESTADO = type('Estado', (), {})()\n")
+    edit(lab, "    mitad = n * escala\n", "    ESTADO.mitad = n * escala\n    mitad = ESTADO.mitad\n")
+    assert cli("lint", "--root", str(course)).code == 0
+    edit(cls_dir(course) / "class.toml", 'salidas = ["mitad"]', 'salidas = ["vector"]')
+    result = cli("lint", "--root", str(course))
+    assert "el código del hueco 1 alimenta también mitad, que su [[huecos]] no lista" in result.out

@@ -152,9 +152,9 @@ def test_the_cells_of_323_follow_the_page_then_the_lab_then_the_check() -> None:
 @pytest.mark.parametrize("practice", [False, True], ids=["completo", "practica"])
 @pytest.mark.parametrize("cls", CLASSES, ids=IDS)
 def test_every_notebook_is_valid_and_regenerates_byte_identically(cls, practice: bool) -> None:
-    data = notebook_bytes(COURSE, cls, practice)
-    assert notebook_bytes(COURSE, cls, practice) == data
-    assert notebook_bytes(COURSE, cls, practice, validate=False) == data  # what the site writes
+    data = notebook_bytes(COURSE, cls, practice=practice)
+    assert notebook_bytes(COURSE, cls, practice=practice) == data
+    assert notebook_bytes(COURSE, cls, practice=practice, validate=False) == data  # what the site writes
     text = data.decode("utf-8")
     notebook = nbformat.reads(text, as_version=4)
     nbformat.validate(notebook)

@@ -1,5 +1,5 @@
 """The notebook's rules (compmath/notebook/rules.py, embedded in every notebook) agree with the
-runner: canonical rounding as judging/encode.py does it, comparison as judging/compare.py does it,
+runner: canonical rounding as base/encode.py does it, comparison as judging/compare.py does it,
 a difference worded as the run screen words it, case by case; and the tools import nothing but
 the standard library (matplotlib when it is there)."""
 
@@ -11,9 +11,9 @@ import sys
 import numpy as np
 import pytest
 
+from compmath.base.encode import EncodeError, normalize
 from compmath.course.records import Tolerance
 from compmath.judging.compare import compare
-from compmath.judging.encode import EncodeError, normalize
 from compmath.judging.report import describe_difference as difference_text
 from compmath.notebook.rules import Reglas
 from compmath.notebook.tools import tools_source

@@ -11,12 +11,17 @@ from pathlib import Path
 import pytest
 
 from compmath.cli import labs
+from compmath.course.tree import load_course
+from compmath.execution.protocol import LabReply, ReplyState
+from compmath.judging.case import prepare
+from compmath.judging.judge import judge
 from compmath.judging.report import LabReport, Outcome
+from compmath.judging.stack import Frame, innermost
 from compmath.present import output
 from compmath.present.layout import Cell, Column, Table, lay_out, line, para, plain_text
 from compmath.present.run_screen import Header, run_screen
 from compmath.present.screens import check_screen
-from tests.conftest import FAKE_PART, REPO, SIMPLE_SCHEMA
+from tests.conftest import FAKE, FAKE_PART, REPO, SIMPLE_SCHEMA
 
 INFO = Header(905, "Cuelga", 90, "inicial", 5, 9, "1 hora")
 STACK = '''Traceback (most recent call last):
@@ -32,8 +37,12 @@ def text(blocks: list, width: int | None = 80) -> str:
 
 
 def test_a_timeout_says_where_the_lab_was() -> None:
-    report = LabReport("905-cuelga", 905, "Cuelga", Outcome.TIMEOUT, traceback=STACK,
-                       message="el laboratorio superó el límite de 1 s y se detuvo (súbelo con --timeout)")
+    course = load_course(FAKE)
+    case = prepare(course, course.resolve("905"), timeout=1.0)
+    report = judge(case, LabReply("905-cuelga", ReplyState.TIMEOUT, traceback=STACK))
+    assert report.stopped_at == Frame("lab.py", 8, "espera")  # read once, when judged
+    dumped = "Stack (most recent call first):\n" + "\n".join(reversed(STACK.splitlines()[1:]))
+    assert innermost(dumped) == Frame("lab.py", 8, "espera")  # faulthandler: innermost first
     out = " ".join(text(run_screen(report, INFO, 80)).split())
     assert "Dónde estaba el laboratorio al detenerse:" in out
     assert "se detuvo (súbelo con --timeout) · estaba en lab.py, línea 8, en espera" in out
@@ -71,9 +80,9 @@ def test_a_removed_output_says_where_to_remove_it(cli, make_lab) -> None:
 
 
 @pytest.mark.parametrize(("args", "patched", "phrase"), [
-    (["run", "901"], "judge_one", "interrumpido: el laboratorio 901, «Un laboratorio que pasa» (a los "),
-    (["check"], "judge_all", "interrumpido: la comprobación de 8 clases (a los "),
-    (["update", "901"], "judge_all", "interrumpido: la ejecución de 1 laboratorio (a los "),
+    (["run", "901"], "judge_cases", "interrumpido: el laboratorio 901, «Un laboratorio que pasa» (a los "),
+    (["check"], "judge_cases", "interrumpido: la comprobación de 8 clases (a los "),
+    (["update", "901"], "judge_cases", "interrumpido: la ejecución de 1 laboratorio (a los "),
 ])
 def test_ctrl_c_says_what_it_stopped(cli, fake_course: Path, monkeypatch, args, patched, phrase) -> None:
     def interrupt(*_args: object, **_kwargs: object) -> None:

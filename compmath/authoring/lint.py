@@ -16,11 +16,11 @@ from typing import Any
 from compmath.atomic import TEMP_SUFFIX
 from compmath.authoring.content_checks import content_problems
 from compmath.authoring.labsource import returned_outputs
+from compmath.base.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 from compmath.course import metadata
 from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError, Problem
 from compmath.errors_es import Located, json_problem
-from compmath.judging.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 
 README_SECTIONS = ("## Desarrollo", "## Ejemplo trabajado")
 META_SCHEMAS = (
@@ -281,7 +281,7 @@ def lint_class(course: Course, cls: ClassInfo, found: Findings) -> None:
 def _snapshot_conforms(
     cls: ClassInfo, schema: tuple[str, Any], body: dict[str, Any], text: str, found: Findings
 ) -> None:
-    from compmath.judging.validate import validate
+    from compmath.base.validate import validate
 
     try:
         issues = validate(schema[0], schema[1], body, text, cls.schema_path.name)
@@ -326,7 +326,7 @@ def lint_tree(course: Course, found: Findings) -> None:
             found.add(schema, f"no hay carpeta de clase {stem}", "bórralo o crea la clase")
 
 
-def lint_course(course: Course, run_labs: bool = True, jobs: int = 2) -> list[Problem]:
+def lint_course(course: Course, *, run_labs: bool = True, jobs: int = 2) -> list[Problem]:
     """Every problem of the course, in file order; an empty list means it is in order.
 
     With `run_labs`, the practice exercises are checked too (their labs run: see
@@ -354,5 +354,5 @@ def lint_course(course: Course, run_labs: bool = True, jobs: int = 2) -> list[Pr
     if run_labs:
         from compmath.authoring.exercises import exercise_problems
 
-        found += exercise_problems(course, jobs)
+        found += exercise_problems(course, jobs=jobs)
     return list(found)

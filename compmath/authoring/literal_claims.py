@@ -14,27 +14,31 @@ _BOOL_CASTS = {"bool", "int", "float", "abs", "round"}
 _NUMPY_BOOLS = {"True_", "False_", "bool_"}
 
 
+def _assignments(module: ast.Module, run: ast.FunctionDef) -> dict[str, list[ast.expr]]:
+    """Every value bound to each name at module level and inside run() (a name bound by
+    unpacking or through a subscript gets the target itself: never constant)."""
+    assigned: dict[str, list[ast.expr]] = {}
+    for node in [*module.body, *ast.walk(run)]:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(node.value)
+                    continue
+                for inner in ast.walk(target):
+                    if isinstance(inner, ast.Name):
+                        assigned.setdefault(inner.id, []).append(target)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
+            bound = node.value if isinstance(node, ast.AnnAssign) else None
+            assigned.setdefault(node.target.id, []).append(bound or node.target)
+    return assigned
+
+
 class _Constants:
     """Which names hold a constant: module assignments and run()'s own, if only ever constant."""
 
     def __init__(self, module: ast.Module, run: ast.FunctionDef) -> None:
         self.names: set[str] = set()
-        assigned: dict[str, list[ast.expr]] = {}
-        for scope in (module.body, list(ast.walk(run))):
-            for node in scope:
-                if isinstance(node, ast.Assign):
-                    for target in node.targets:
-                        if isinstance(target, ast.Name):
-                            assigned.setdefault(target.id, []).append(node.value)
-                        else:  # tuple unpacking and subscripts: never constant
-                            for inner in ast.walk(target):
-                                if isinstance(inner, ast.Name):
-                                    assigned.setdefault(inner.id, []).append(target)
-                elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(
-                    node.target, ast.Name
-                ):
-                    bound = node.value if isinstance(node, ast.AnnAssign) else None
-                    assigned.setdefault(node.target.id, []).append(bound or node.target)
+        assigned = _assignments(module, run)
         params = {a.arg for a in run.args.args + run.args.kwonlyargs}
         changed = True
         while changed:  # a name is constant when every value bound to it is
@@ -48,7 +52,9 @@ class _Constants:
         self.bools = {name for name in self.names if any(_booleanish(v) for v in assigned[name])}
 
     def constant(self, node: ast.expr) -> bool:
-        """True when the expression's value cannot depend on anything the lab computes."""
+        """True when the expression's value cannot depend on anything the lab computes.
+
+        Complexity D, on purpose: one case per kind of expression, read as a table."""
         if isinstance(node, ast.Constant):
             return True
         if isinstance(node, ast.Name):

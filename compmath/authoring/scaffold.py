@@ -167,22 +167,26 @@ def plan_entry(number: int, slug: str, title: str, demo: str) -> str:
     )
 
 
-def with_plan_entry(text: str, number: int, entry: str) -> str:
-    """part.toml's text with a [[plan]] entry added in number order, comments kept."""
-    old = tomllib.loads(text)
-    plan = old.get("plan", [])
+def _inserted(text: str, plan: list[Any], number: int, entry: str) -> str:
+    """The text with `entry` before the first plan entry of a higher number, else at the end."""
     later = [
         i for i, e in enumerate(plan) if isinstance(e.get("numero"), int) and e["numero"] > number
     ]
     lines = text.splitlines(keepends=True)
     headers = [i for i, line in enumerate(lines) if PLAN_HEADER.match(line)]
-    if later and len(headers) == len(plan):
-        at = headers[later[0]]
-        while at > 0 and lines[at - 1].lstrip().startswith("#"):
-            at -= 1  # keep the comments above the next entry with that entry
-        new = "".join(lines[:at]) + entry + "\n" + "".join(lines[at:])
-    else:
-        new = text.rstrip("\n") + "\n\n" + entry
+    if not later or len(headers) != len(plan):
+        return text.rstrip("\n") + "\n\n" + entry
+    at = headers[later[0]]
+    while at > 0 and lines[at - 1].lstrip().startswith("#"):
+        at -= 1  # keep the comments above the next entry with that entry
+    return "".join(lines[:at]) + entry + "\n" + "".join(lines[at:])
+
+
+def with_plan_entry(text: str, number: int, entry: str) -> str:
+    """part.toml's text with a [[plan]] entry added in number order, comments kept."""
+    old = tomllib.loads(text)
+    plan = old.get("plan", [])
+    new = _inserted(text, plan, number, entry)
     try:
         parsed = tomllib.loads(new)
     except tomllib.TOMLDecodeError:
@@ -208,10 +212,12 @@ def written_plan(part: PartInfo) -> tuple[Link, ...]:
         return ()
 
 
-def choose_part(course: Course, number: int, wanted: int | None) -> PartInfo | None:
-    """The part the class goes into (None: part `wanted` must be created)."""
+def choose_part(course: Course, number: int, wanted: int | None) -> PartInfo:
+    """The part the class goes into (a new one when part `wanted` does not exist yet)."""
     if wanted is not None:
-        return next((p for p in course.parts if p.number == wanted), None)
+        found = next((p for p in course.parts if p.number == wanted), None)
+        folder = course.root / "classes" / f"part-{wanted:02d}-parte-{wanted}"
+        return found or PartInfo(wanted, folder)
     for part in course.parts:
         if number in [e.number for e in written_plan(part)]:
             return part
@@ -242,7 +248,7 @@ def _after(part: PartInfo) -> int | None:
     return after.number if after else None
 
 
-def _check_free(course: Course, number: int, slug: str, title: str, part: PartInfo | None) -> None:
+def _check_free(course: Course, number: int, slug: str, title: str, part: PartInfo) -> None:
     for cls in course.classes:
         if cls.number == number:
             raise CompmathError(
@@ -294,11 +300,6 @@ def scaffold_class(
     schema = course.root / "schemas" / f"{class_id}.schema.json"
     if schema.exists():
         raise CompmathError(f"ya existe {course.rel(schema)}", "bórralo o elige otro número")
-    if part is None:
-        assert part_number is not None
-        part = PartInfo(
-            part_number, course.root / "classes" / f"part-{part_number:02d}-parte-{part_number}"
-        )
     folder = part.path / class_id
     if folder.exists():
         raise CompmathError(f"ya existe {course.rel(folder)}", "no se sobrescribe una clase")

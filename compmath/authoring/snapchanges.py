@@ -79,7 +79,7 @@ class OutputChange:
     def real(self) -> bool:
         return self.beyond > 0
 
-    def to_dict(self, elements: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, elements: bool = False) -> dict[str, Any]:
         """The JSON of one change; with `elements`, every element that moved as well."""
         body = {
             "salida": self.name,
@@ -121,7 +121,7 @@ class ClassDiff:
             or any(o.real for o in self.outputs)
         )
 
-    def to_dict(self, elements: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, elements: bool = False) -> dict[str, Any]:
         return {
             "numero": self.number,
             "clase": self.class_id,
@@ -131,7 +131,7 @@ class ClassDiff:
             "real": self.real,
             "orden_cambiado": self.order_changed,
             "num_salidas": self.count,
-            "salidas": [o.to_dict(elements) for o in self.outputs],
+            "salidas": [o.to_dict(elements=elements) for o in self.outputs],
         }
 
 
@@ -150,7 +150,7 @@ class SnapshotDiff:
     def with_status(self, status: ClassStatus) -> list[ClassDiff]:
         return [c for c in self.classes if c.status == status]
 
-    def to_dict(self, elements: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, elements: bool = False) -> dict[str, Any]:
         """The JSON of `compmath diff --json` (schemas/diff.schema.json); `elements` for --all."""
         changed = self.with_status(ClassStatus.CHANGED)
         summary = {
@@ -167,5 +167,5 @@ class SnapshotDiff:
             "commit": self.commit,
             "hay_cambios_reales": self.real,
             "resumen": summary,
-            "clases": [c.to_dict(elements) for c in self.classes],
+            "clases": [c.to_dict(elements=elements) for c in self.classes],
         }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -19,7 +18,13 @@ from compmath.authoring.snaprev import at_revision, git_toplevel, resolve_revisi
 from compmath.course.records import Tolerance
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
-from compmath.judging.compare import Difference, DifferenceKind, compare, key_order_differs
+from compmath.judging.compare import (
+    Difference,
+    DifferenceKind,
+    Step,
+    compare,
+    key_order_differs,
+)
 from compmath.judging.snapshot import read_snapshot
 
 
@@ -36,10 +41,10 @@ def _severity(d: Difference) -> tuple[bool, float, float]:
     return (not d.within, ratio, d.abs_error or 0.0)
 
 
-def _at(value: Any, path: str) -> Any:
-    """The element at a compare() path such as `salida.x.y[2]` within the output `value`."""
-    for key, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path)[1:]:
-        value = value[int(index)] if index else value[key]
+def _at(value: Any, steps: tuple[Step, ...]) -> Any:
+    """The element a difference's `steps` lead to within the output `value`."""
+    for step in steps:
+        value = value[step]
     return value
 
 
@@ -54,12 +59,12 @@ def _values_within_lengths(
         if d.kind != DifferenceKind.LENGTH:
             continue
         try:
-            old, new = _at(before, d.path), _at(after, d.path)
+            old, new = _at(before, d.steps), _at(after, d.steps)
         except (KeyError, IndexError, TypeError):
             continue
         common = min(len(old), len(new))
         for inner in compare({"x": old[:common]}, {"x": new[:common]}, tol, include_within=True):
-            found.append(replace(inner, path=d.path + inner.path[len("salida.x") :]))
+            found.append(replace(inner, output=d.output, steps=d.steps + inner.steps))
     return found
 
 
@@ -77,7 +82,7 @@ def _shape_change(name: str, before: Any, after: Any, structural: list[Differenc
     old, new = worst.expected, worst.obtained
     if worst.kind == DifferenceKind.LENGTH:  # compare() reports the lengths; show the lists
         try:
-            old, new = _at(before, worst.path), _at(after, worst.path)
+            old, new = _at(before, worst.steps), _at(after, worst.steps)
         except (KeyError, IndexError, TypeError):
             pass
     kind = ChangeKind.TYPE if worst.kind == DifferenceKind.TYPE else ChangeKind.SHAPE

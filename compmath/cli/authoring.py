@@ -90,9 +90,11 @@ def lint(
         import os
 
         from compmath.authoring.lint import lint_course
+        from compmath.cli.interrupt import activity
 
         course = open_course(root)
-        problems = lint_course(course, run_labs=not no_run, jobs=os.cpu_count() or 1)
+        with activity("la comprobación del curso", "no se escribió nada"):
+            problems = lint_course(course, run_labs=not no_run, jobs=os.cpu_count() or 1)
     from compmath.present.output import emit
     from compmath.present.screens import lint_screen
 

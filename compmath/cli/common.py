@@ -6,7 +6,6 @@ import math
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import IntEnum
 from functools import partial
 from pathlib import Path
 from typing import Annotated
@@ -14,23 +13,13 @@ from typing import Annotated
 import typer
 
 from compmath.cli.completion import complete_class
-from compmath.cli.help import SpanishCommand, SpanishGroup
+from compmath.cli.spanish import SpanishCommand, SpanishGroup
 from compmath.course.params import ParamError
 from compmath.course.tree import ClassInfo, Course, find_root, load_course
-from compmath.errors import CompmathError
+from compmath.errors import CompmathError, ExitCode
 from compmath.execution.protocol import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 from compmath.present.run_screen import Header
 from compmath.wording import measure
-
-
-class ExitCode(IntEnum):
-    """The documented exit codes (README, «Códigos de salida»)."""
-
-    OK = 0
-    FAILED = 1  # a lab failed: raised, timed out, invalid, differs from or lacks its snapshot
-    USAGE = 2  # usage or setup error: unknown class, bad --set, no course root, broken files
-    INTERRUPTED = 130  # Ctrl-C
-
 
 app = typer.Typer(
     name="compmath",
@@ -123,7 +112,7 @@ PlainOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Imprime el informe en JSON.")]
 DEFAULT_MEMORY_GIB = DEFAULT_MEMORY / 1024**3
-__all__ = ["DEFAULT_MEMORY_GIB", "DEFAULT_TIMEOUT"]
+__all__ = ["DEFAULT_MEMORY_GIB", "DEFAULT_TIMEOUT", "ExitCode"]
 
 
 def in_ci() -> bool:

@@ -13,6 +13,8 @@ from typing import Any
 
 import typer
 
+from compmath.errors import ExitCode
+
 PROG = "compmath"
 COMPLETE_VAR = "_COMPMATH_COMPLETE"
 SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
@@ -69,7 +71,7 @@ def install_completion(ctx: Any, _param: Any, value: bool) -> None:
             Command("compmath run 32<Tab>"),
         ]
     )
-    raise typer.Exit(0)
+    raise typer.Exit(ExitCode.OK)
 
 
 def show_completion(ctx: Any, _param: Any, value: bool) -> None:
@@ -85,7 +87,7 @@ def show_completion(ctx: Any, _param: Any, value: bool) -> None:
             prog_name=PROG, complete_var=COMPLETE_VAR, shell=_shell_or_fail()
         )
     typer.echo(script)
-    raise typer.Exit(0)
+    raise typer.Exit(ExitCode.OK)
 
 
 def complete_class(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:

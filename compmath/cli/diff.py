@@ -46,16 +46,16 @@ def diff(
 
         result = diff_snapshots(open_course(root), names or [], base)
     if fmt == "json":
-        from compmath.judging.encode import dumps
+        from compmath.base.encode import dumps
 
         sys.stdout.write(dumps(result.to_dict(elements=every)))
     elif fmt == "markdown":
-        from compmath.present.diff_screen import markdown
+        from compmath.authoring.diff_screen import markdown
 
-        sys.stdout.write(markdown(result, every))
+        sys.stdout.write(markdown(result, elements=every))
     else:
-        from compmath.present.diff_screen import diff_screen
+        from compmath.authoring.diff_screen import diff_screen
         from compmath.present.output import emit, width_for
 
-        emit(diff_screen(result, width_for(sys.stdout), every))
+        emit(diff_screen(result, width_for(sys.stdout), elements=every))
     raise typer.Exit(ExitCode.FAILED if fail_on_change and result.real else ExitCode.OK)

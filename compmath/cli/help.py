@@ -11,8 +11,6 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-import typer.core
-
 from compmath.present.layout import (
     BLANK,
     Block,
@@ -183,11 +181,3 @@ class SpanishHelp:
 
     def get_help(self, ctx: Any) -> str:
         return plain_text(lay_out(help_blocks(ctx), None)).rstrip("\n")
-
-
-class SpanishCommand(SpanishHelp, typer.core.TyperCommand):
-    """A command whose help is Spanish."""
-
-
-class SpanishGroup(SpanishHelp, typer.core.TyperGroup):
-    """The app: Spanish help, and commands listed with their whole first sentence."""

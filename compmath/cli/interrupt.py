@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from compmath.wording import seconds
@@ -25,7 +26,9 @@ class Activity:
         self.ended += 1
 
 
-_current: list[Activity] = []
+# The work under way in this call of the command line (entry.main runs each call in a context
+# of its own): innermost last.
+CURRENT: ContextVar[tuple[Activity, ...]] = ContextVar("compmath_activity", default=())
 
 
 @contextmanager
@@ -33,24 +36,26 @@ def activity(what: str, note: str = "", labs: int = 0) -> Iterator[Activity]:
     """Record `what` as the work under way while the block runs; an interruption leaves it
     recorded for `interrupted` to tell."""
     doing = Activity(what, note, labs)
-    _current.append(doing)
+    outer = CURRENT.get()
+    CURRENT.set((*outer, doing))
     try:
         yield doing
     except KeyboardInterrupt:
-        raise
+        raise  # left recorded: `interrupted` tells it
     except BaseException:
-        _current.remove(doing)
+        CURRENT.set(outer)
         raise
-    _current.remove(doing)
+    CURRENT.set(outer)
 
 
 def interrupted(args: list[str]) -> tuple[str, str]:
     """What Ctrl-C stopped (after how long, how far it got) and the command that starts it over."""
     typed = " ".join(["compmath", *args])
-    if not _current:
+    under_way = CURRENT.get()
+    if not under_way:
         return typed, f"vuelve a lanzarla: {typed}"
-    doing = _current[-1]
-    _current.clear()
+    doing = under_way[-1]
+    CURRENT.set(())
     detail = f"a los {seconds(time.monotonic() - doing.started)}"
     if doing.labs > 1:
         detail += f", con {doing.ended} de {doing.labs} laboratorios terminados"

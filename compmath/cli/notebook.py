@@ -43,12 +43,12 @@ def _state_line(state: State, shown: str, problem: CompmathError | None = None) 
     return blocks + ([para(problem.hint, indent=2, hang=2)] if problem.hint else [])
 
 
-def _one(course: Course, cls: ClassInfo, target: Path, practice: bool, check: bool) -> State:
+def _one(course: Course, cls: ClassInfo, target: Path, *, practice: bool, check: bool) -> State:
     """Write (or, with `check`, compare) one notebook; raise CompmathError if it cannot be built."""
     from compmath.atomic import write_atomic
     from compmath.notebook.build import notebook_bytes
 
-    data = notebook_bytes(course, cls, practice)
+    data = notebook_bytes(course, cls, practice=practice)
     if not check:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -64,14 +64,18 @@ def _one(course: Course, cls: ClassInfo, target: Path, practice: bool, check: bo
 
 
 def _next_steps(
-    course: Course, classes: list[ClassInfo], practice: bool, stale: bool
+    course: Course, classes: list[ClassInfo], *, practice: bool, stale: bool
 ) -> list[Block]:
     from compmath.notebook.build import colab_url, notebook_path
 
     if stale:
         flag = " --practice" if practice else ""
         return [line("regenéralos y sube el cambio:"), Command(f"compmath notebook --all{flag}")]
-    url = colab_url(course, notebook_path(classes[0], practice)) if len(classes) == 1 else None
+    url = (
+        colab_url(course, notebook_path(classes[0], practice=practice))
+        if len(classes) == 1
+        else None
+    )
     # A Line, never wrapped: an address split by the layout could not be copied whole.
     return (
         [line("en Colab, una vez subido al repositorio:"), line(("  " + url, "cyan"))]
@@ -125,9 +129,9 @@ def notebook(
     blocks: list[Block] = []
     states: list[State] = []
     for cls in classes:
-        target = base / notebook_path(cls, practice).removeprefix(f"{FOLDER}/")
+        target = base / notebook_path(cls, practice=practice).removeprefix(f"{FOLDER}/")
         try:
-            states.append(_one(course, cls, target, practice, check))
+            states.append(_one(course, cls, target, practice=practice, check=check))
             blocks += _state_line(states[-1], course.rel(target))
         except CompmathError as exc:
             if len(classes) == 1:  # one class: the usual one-line error and its hint
@@ -136,7 +140,7 @@ def notebook(
             states.append(State.BROKEN)
             blocks += _state_line(State.BROKEN, course.rel(target), exc)
     stale = any(s in (State.STALE, State.MISSING) for s in states)
-    emit(blocks + _next_steps(course, classes, practice, stale))
+    emit(blocks + _next_steps(course, classes, practice=practice, stale=stale))
     if State.BROKEN in states:
         raise typer.Exit(ExitCode.USAGE)
     raise typer.Exit(ExitCode.FAILED if stale else ExitCode.OK)

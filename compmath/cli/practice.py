@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from compmath.cli.common import ExitCode, RootOption, app, guard, open_course, require_temp_folder
-from compmath.cli.help import SpanishCommand, SpanishGroup
+from compmath.cli.spanish import SpanishCommand, SpanishGroup
 
 practice_app = typer.Typer(
     cls=SpanishGroup,
@@ -120,7 +120,7 @@ def check(
         if attempt.done:
             mark_done(space, progress, attempt.cls)
     if as_json:
-        from compmath.judging.encode import dumps
+        from compmath.base.encode import dumps
         from compmath.practice.report import attempts_document
 
         sys.stdout.write(dumps(attempts_document(attempts, progress)))

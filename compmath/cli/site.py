@@ -25,7 +25,7 @@ from compmath.errors import CompmathError
 
 
 def build_once(
-    course: Course, out: Path, jobs: int, timeout: float, memory: float, allow_stale: bool
+    course: Course, out: Path, jobs: int, timeout: float, memory: float, *, allow_stale: bool
 ) -> ExitCode:
     """Build the site and print what happened; the exit code of the build."""
     from compmath.present.output import emit, is_terminal
@@ -38,11 +38,13 @@ def build_once(
         from compmath.present.terminal import spinner
 
         with spinner(
-            sys.stderr, len(course.classes), "laboratorios", colour_for(sys.stderr)
+            sys.stderr, len(course.classes), "laboratorios", colour=colour_for(sys.stderr)
         ) as tick:
-            result = build_site(course, out, jobs, timeout, limit, allow_stale, on_done=tick)
+            result = build_site(
+                course, out, jobs, timeout, limit, allow_stale=allow_stale, on_done=tick
+            )
     else:
-        result = build_site(course, out, jobs, timeout, limit, allow_stale)
+        result = build_site(course, out, jobs, timeout, limit, allow_stale=allow_stale)
     emit(site_screen(result, course.rel(out)))
     return ExitCode.FAILED if result.stale and not allow_stale else ExitCode.OK
 
@@ -88,7 +90,7 @@ def site(
                 f"--out {target} es la raíz de un curso; la web necesita su propia carpeta",
                 "prueba: compmath site --out _site",
             )
-        code = build_once(course, target, jobs, timeout, memory, allow_stale)
+        code = build_once(course, target, jobs, timeout, memory, allow_stale=allow_stale)
         if not serve or code != ExitCode.OK:
             raise typer.Exit(code)
         from compmath.site.serve import serve_forever
@@ -98,6 +100,6 @@ def site(
             target,
             port,
             lambda: build_once(
-                open_course(course.root), target, jobs, timeout, memory, allow_stale
+                open_course(course.root), target, jobs, timeout, memory, allow_stale=allow_stale
             ),
         )

@@ -8,6 +8,7 @@ import typer
 
 from compmath.cli.common import app
 from compmath.cli.completion import install_completion, show_completion
+from compmath.errors import ExitCode
 
 
 def _version(ctx: Any, _param: Any, value: bool) -> None:
@@ -18,7 +19,7 @@ def _version(ctx: Any, _param: Any, value: bool) -> None:
     from compmath.present.output import emit
 
     emit([line(f"compmath {__version__}")])
-    raise typer.Exit(0)
+    raise typer.Exit(ExitCode.OK)
 
 
 @app.callback()

@@ -1,28 +1,22 @@
-"""Spanish wording for the command-line parser's own usage errors.
+"""Spanish usage errors of the command-line parser, built from what the parser knows as data.
 
-Click's errors carry what they are about (the parameter, the unknown option, the close names);
-the message is built here from those, and only the few texts with no structure behind them
-(type conversions, extra arguments) are recognised by their English words.
+The command classes (cli/spanish.py) catch Click's errors where they are raised and raise a
+`SpanishUsage` instead, worded here from the parameter, its type and the value typed; Click's
+own error classes that already carry their facts (an unknown option and the close names, a
+missing parameter) are worded from those fields. No English text of Click's is read.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from compmath.cli import clicklib as click
 from compmath.cli.help import param_label, range_text
 
 # Options of the app itself, which go before the command (`compmath --no-color run 323`).
 APP_OPTIONS = ("--color", "--no-color", "--version", "--install-completion", "--show-completion")
-CONVERSIONS = [
-    (r"^'?(.*?)'? is not a valid (?:integer|int)(?: range)?\.?$", "«{0}» no es un número entero"),
-    (r"^'?(.*?)'? is not a valid float(?: range)?\.?$", "«{0}» no es un número real"),
-    (r"^'?(.*?)'? is not a valid boolean\.?$", "«{0}» no es un sí o un no"),
-    (r"^'?(.*?)'? is not one of (.*?)\.?$", "«{0}» no es ninguno de {1}"),
-    (r"^'?(.*?)'? is not '(.*?)'\.?$", "«{0}» no es {1}"),
-    (r"^(?:File|Directory|Path) '(.*?)' does not exist\.?$", "no existe «{0}»"),
-]
 
 
 class UsageText(NamedTuple):
@@ -33,30 +27,99 @@ class UsageText(NamedTuple):
     hint: str
 
 
-def _kind(exc: Any) -> str:
-    """The name of the parser's error class (Click's, vendored by Typer or not)."""
-    names = [cls.__name__ for cls in type(exc).__mro__]
-    for name in ("MissingParameter", "NoSuchOption", "BadOptionUsage", "BadParameter"):
-        if name in names:
-            return name
-    return names[0]
+class SpanishUsage(click.UsageError):
+    """A usage error already worded in Spanish (raised by the command classes' hooks)."""
+
+    def __init__(self, text: UsageText, ctx: click.Context | None = None) -> None:
+        super().__init__(text.message, ctx)
+        self.text = text
 
 
-def _value_problem(exc: Any) -> str:
-    """What was wrong with a value, in Spanish (a range in words, a type by its name)."""
-    text = str(getattr(exc, "message", "") or "").strip()
-    param = getattr(exc, "param", None)
-    match = re.match(r"^(.*?) is not in the range .*$", text)
-    if match and param is not None:
-        return f"{match.group(1)} (debe ser {range_text(param.type)})"
-    for pattern, spanish in CONVERSIONS:
-        match = re.match(pattern, text)
-        if match:
-            return spanish.format(*(g.replace("'", "") for g in match.groups()))
-    return text
+def help_hint(ctx: click.Context | None, command: str = "") -> str:
+    path = ctx.command_path if ctx is not None else f"compmath {command}".strip()
+    return f"prueba: {path} --help"
 
 
-def _option_message(exc: Any, ctx: Any, help_hint: str) -> UsageText:
+NUMBERS = {
+    "int": (int, "un número entero"),
+    "integer": (int, "un número entero"),
+    "int range": (int, "un número entero"),
+    "integer range": (int, "un número entero"),
+    "float": (float, "un número real"),
+    "float range": (float, "un número real"),
+}
+
+
+def conversion_problem(kind: Any, value: Any) -> str:
+    """Why `value` is not of the parameter's type, in Spanish, from the type's own fields
+    (its name, its choices, its bounds)."""
+    shown = str(value)
+    number = NUMBERS.get(str(getattr(kind, "name", "")))
+    if number is not None:
+        cast, what = number
+        try:
+            cast(shown)
+        except ValueError:
+            return f"«{shown}» no es {what}"
+        bounds = range_text(kind)
+        return f"{shown} (debe ser {bounds})" if bounds else f"«{shown}» no vale"
+    if getattr(kind, "name", "") == "boolean":
+        return f"«{shown}» no es un sí o un no"
+    if choices := getattr(kind, "choices", None):
+        return f"«{shown}» no es ninguno de {', '.join(map(str, choices))}"
+    if getattr(kind, "exists", False):
+        return f"no existe «{shown}»"
+    return f"«{shown}» no vale"
+
+
+def bad_value(exc: click.BadParameter, raw: dict[str, Any], ctx: click.Context) -> click.UsageError:
+    """The Spanish error for a value the parser refused: a conversion (worded from the type and
+    the typed value) or a check of ours (its message is already Spanish)."""
+    param = exc.param
+    if param is None or isinstance(exc, click.MissingParameter):
+        return exc
+    typed = raw.get(param.name or "")
+    values: Iterable[Any] = typed if isinstance(typed, (list, tuple)) else [typed]
+    problem = exc.message  # a callback of ours: Spanish already
+    for value in values:
+        if value is None:
+            continue
+        try:
+            param.type.convert(value, param, ctx)
+        except click.BadParameter:
+            problem = conversion_problem(param.type, value)
+            break
+    return SpanishUsage(
+        UsageText(f"valor no válido para {param_label(param)}: {problem}", [], help_hint(ctx)),
+        ctx,
+    )
+
+
+def option_usage(exc: click.BadOptionUsage, ctx: click.Context) -> SpanishUsage:
+    """An option given a value it does not take, or none when it needs one."""
+    name = exc.option_name
+    option = next(
+        (p for p in ctx.command.get_params(ctx) if name in (*p.opts, *p.secondary_opts)), None
+    )
+    takes_value = option is not None and not getattr(option, "is_flag", False)
+    what = "necesita un valor" if takes_value else "no lleva valor"
+    return SpanishUsage(UsageText(f"la opción {name} {what}", [], help_hint(ctx)), ctx)
+
+
+def extra_arguments(args: list[str], ctx: click.Context) -> SpanishUsage:
+    return SpanishUsage(UsageText(f"argumentos de más: {' '.join(args)}", [], help_hint(ctx)), ctx)
+
+
+def unknown_command(name: str, ctx: click.Context, commands: Iterable[str]) -> SpanishUsage:
+    close = difflib.get_close_matches(name, list(commands), n=3, cutoff=0.5)
+    return SpanishUsage(UsageText(f"no existe la orden «{name}»", close, help_hint(ctx)), ctx)
+
+
+def missing_command(ctx: click.Context) -> SpanishUsage:
+    return SpanishUsage(UsageText("falta la orden", [], help_hint(ctx)), ctx)
+
+
+def _option_message(exc: click.NoSuchOption, ctx: click.Context | None, hint: str) -> UsageText:
     name = str(exc.option_name)
     if name in APP_OPTIONS and ctx is not None and ctx.parent is not None:
         return UsageText(
@@ -64,38 +127,20 @@ def _option_message(exc: Any, ctx: Any, help_hint: str) -> UsageText:
             [],
             f"ponla antes de la orden: compmath {name} {ctx.info_name} …",
         )
-    close = sorted(getattr(exc, "possibilities", None) or [])
-    return UsageText(f"opción desconocida {name}", close, help_hint)
+    close = sorted(exc.possibilities or [])
+    return UsageText(f"opción desconocida {name}", close, hint)
 
 
-def spanish_usage_error(exc: Any, command: str = "") -> UsageText:
+def spanish_usage_error(exc: click.UsageError, command: str = "") -> UsageText:
     """Return the Spanish message, suggestions and hint for a parser usage error; `command` is
     the command typed, for the errors the parser raises without its context."""
-    ctx = getattr(exc, "ctx", None)
-    path = ctx.command_path if ctx is not None else f"compmath {command}".strip()
-    help_hint = f"prueba: {path} --help"
-    kind = _kind(exc)
-    param = getattr(exc, "param", None)
-    if kind == "NoSuchOption":
-        return _option_message(exc, ctx, help_hint)
-    if kind == "MissingParameter" and param is not None:
-        what = "el argumento" if param.param_type_name == "argument" else "la opción"
-        return UsageText(f"falta {what} {param_label(param)}", [], help_hint)
-    if kind == "BadParameter" and param is not None:
-        problem = _value_problem(exc)
-        return UsageText(f"valor no válido para {param_label(param)}: {problem}", [], help_hint)
-    text = str(exc.format_message() if hasattr(exc, "format_message") else exc)
-    if match := re.search(r"No such command '(.+?)'", text):
-        name = match.group(1)
-        commands = list(getattr(ctx.command, "commands", {})) if ctx is not None else []
-        close = difflib.get_close_matches(name, commands, n=3, cutoff=0.5)
-        return UsageText(f"no existe la orden «{name}»", close, help_hint)
-    if match := re.search(r"Got unexpected extra argument(?:s|\(s\))? \((.+)\)", text):
-        return UsageText(f"argumentos de más: {match.group(1)}", [], help_hint)
-    if match := re.search(r"Option '(.+?)' requires an? (?:argument|value)", text):
-        return UsageText(f"la opción {match.group(1)} necesita un valor", [], help_hint)
-    if match := re.search(r"Option '(.+?)' does not take a value", text):
-        return UsageText(f"la opción {match.group(1)} no lleva valor", [], help_hint)
-    if "Missing command" in text:
-        return UsageText("falta la orden", [], help_hint)
-    return UsageText(f"uso incorrecto: {text}", [], help_hint)
+    if isinstance(exc, SpanishUsage):
+        return exc.text
+    ctx = exc.ctx
+    hint = help_hint(ctx, command)
+    if isinstance(exc, click.NoSuchOption):
+        return _option_message(exc, ctx, hint)
+    if isinstance(exc, click.MissingParameter) and exc.param is not None:
+        what = "el argumento" if exc.param.param_type_name == "argument" else "la opción"
+        return UsageText(f"falta {what} {param_label(exc.param)}", [], hint)
+    return UsageText("uso incorrecto de la orden", [], hint)  # no English shown, ever

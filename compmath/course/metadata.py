@@ -3,7 +3,7 @@
 `class_problems` and `part_problems` list everything wrong with a file (what `lint` prints);
 course.tree turns a file without fatal problems into its record (course.records) and raises the
 first problem of a broken one as a CompmathError (what `run` stops with). Validation verdicts are
-remembered by content (judging.validate), so an unchanged file costs a TOML parse and a hash,
+remembered by content (base.validate), so an unchanged file costs a TOML parse and a hash,
 not a jsonschema import. Kept free of dataclasses: `python lab.py` reads its decimals here.
 """
 
@@ -15,9 +15,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from compmath.base.encode import DEFAULT_DECIMALS
 from compmath.errors import CompmathError, Problem, os_reason
 from compmath.errors_es import toml_problem
-from compmath.judging.encode import DEFAULT_DECIMALS
 
 DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 PLACEHOLDER = "Por escribir"
@@ -55,7 +55,7 @@ def _schema_problems(
     root: Path, data: dict[str, Any], kind: str, shown: str, base: str
 ) -> list[Problem]:
     """Violations of schemas/<kind>.schema.json, one problem each (none if the schema is absent)."""
-    from compmath.judging.validate import load_schema, validate
+    from compmath.base.validate import load_schema, validate
 
     schema_file = root / "schemas" / f"{kind}.schema.json"
     if not schema_file.exists():
@@ -102,6 +102,17 @@ def _output_names(schema_file: Path) -> list[str] | None:
         return None
     props = body.get("properties") if isinstance(body, dict) else None
     return list(props) if isinstance(props, dict) else None
+
+
+def require(found: tuple[dict[str, Any] | None, list[Problem]]) -> dict[str, Any]:
+    """The data of a file read by a `*_problems` function; its first problem, as the error,
+    when it has any (a file whose data could not be read always has one)."""
+    data, problems = found
+    if problems:
+        raise problems[0].error()
+    if data is None:
+        raise CompmathError("un archivo del curso no se pudo leer", "compmath lint dice cuál")
+    return data
 
 
 # --- class.toml ----------------------------------------------------------------------------
@@ -322,8 +333,5 @@ def lab_decimals(lab_dir: Path) -> int:
         return DEFAULT_DECIMALS
     root = lab_dir.parent.parent.parent
     schema_file = root / "schemas" / f"{lab_dir.name}.schema.json"
-    data, problems = class_problems(root, meta, int(number), lab_dir.name, schema_file)
-    if problems:
-        raise problems[0].error()
-    assert data is not None
+    data = require(class_problems(root, meta, int(number), lab_dir.name, schema_file))
     return int(data.get("decimales", DEFAULT_DECIMALS))

@@ -126,7 +126,7 @@ class PartMeta:
         return next((entry for entry in self.plan if entry.number == number), None)
 
 
-def _tolerance(entry: dict[str, Any] | None, base: Tolerance, declared: bool) -> Tolerance:
+def _tolerance(entry: dict[str, Any] | None, base: Tolerance, *, declared: bool) -> Tolerance:
     entry = entry or {}
     return Tolerance(
         float(entry.get("atol", base.atol)), float(entry.get("rtol", base.rtol)), declared
@@ -135,7 +135,7 @@ def _tolerance(entry: dict[str, Any] | None, base: Tolerance, declared: bool) ->
 
 def class_record(data: dict[str, Any]) -> ClassMeta:
     """The typed record of a class.toml that passed its checks."""
-    default = _tolerance(data.get("tolerancia"), Tolerance(), False)
+    default = _tolerance(data.get("tolerancia"), Tolerance(), declared=False)
     return ClassMeta(
         number=data["numero"],
         title=data["titulo"],
@@ -151,7 +151,7 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
             OutputSpec(
                 o["nombre"],
                 o["descripcion"],
-                _tolerance(o["tolerancia"], default, True) if "tolerancia" in o else None,
+                _tolerance(o["tolerancia"], default, declared=True) if "tolerancia" in o else None,
             )
             for o in data.get("salidas", [])
         ),

@@ -69,13 +69,10 @@ class ClassInfo:
         if not self.meta_path.exists():
             planned = self.part.planned_title(self.number)
             return ClassMeta(self.number, planned or self.default_title, present=False)
-        data, problems = metadata.class_problems(
+        found = metadata.class_problems(
             self.root, self.meta_path, self.number, self.id, self.schema_path
         )
-        if problems:
-            raise problems[0].error()
-        assert data is not None
-        return class_record(data)
+        return class_record(metadata.require(found))
 
     @property
     def default_title(self) -> str:
@@ -112,13 +109,8 @@ class PartInfo:
         problem of a broken file as a CompmathError."""
         if not self.meta_path.exists():
             return PartMeta(self.number, self.path.name, present=False)
-        data, problems = metadata.part_problems(
-            self.root, self.meta_path, self.number, self.path.name
-        )
-        if problems:
-            raise problems[0].error()
-        assert data is not None
-        return part_record(data)
+        found = metadata.part_problems(self.root, self.meta_path, self.number, self.path.name)
+        return part_record(metadata.require(found))
 
     @property
     def title(self) -> str:
@@ -176,11 +168,7 @@ class Course:
         first problem of a broken file as a CompmathError."""
         if not self.meta_path.exists():
             return CourseMeta()
-        data, problems = metadata.course_problems(self.root, self.meta_path)
-        if problems:
-            raise problems[0].error()
-        assert data is not None
-        return course_record(data)
+        return course_record(metadata.require(metadata.course_problems(self.root, self.meta_path)))
 
     def require_unique(self) -> None:
         """Raise if two class folders share a number."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import marshal
 import os
 from importlib.util import MAGIC_NUMBER, source_hash
+from pathlib import Path
 from types import CodeType
 
 CHECKED_HASH = (0b11).to_bytes(4, "little")  # PEP 552 flags: hash-based, checked
@@ -37,17 +38,14 @@ def _cached(path: str, key: bytes) -> CodeType | None:
 
 
 def _store(path: str, key: bytes, code: CodeType) -> None:
-    tmp = f"{path}.{os.getpid()}.tmp"
+    from compmath.atomic import WriteError, write_atomic
+
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(tmp, "wb") as handle:
-            handle.write(MAGIC_NUMBER + CHECKED_HASH + key + marshal.dumps(code))
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass  # an unwritable cache only costs speed
+        data = MAGIC_NUMBER + CHECKED_HASH + key + marshal.dumps(code)
+        write_atomic(Path(path), data, durable=False)
+    except (OSError, WriteError):
+        pass  # an unwritable cache only costs speed
 
 
 def load(lab: str, cache: str | None) -> CodeType:

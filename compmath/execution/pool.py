@@ -159,6 +159,9 @@ class WorkerHandle:
         self.channel.close()
 
 
+# The warm workers this process owns: module state on purpose. They are operating-system
+# processes of this process (atexit must reach them all), started by entry.py before the CLI
+# loads and taken by the scheduler, and kept warm from one in-process call to the next.
 _pool: list[WorkerHandle] = []
 
 
@@ -177,7 +180,7 @@ def take_worker() -> WorkerHandle:
     return WorkerHandle()
 
 
-def release_worker(worker: WorkerHandle, healthy: bool = True) -> None:
+def release_worker(worker: WorkerHandle, *, healthy: bool = True) -> None:
     """Give a worker back to the pool, or end it if it can no longer be trusted."""
     if healthy and worker.alive():
         _pool.append(worker)

@@ -217,7 +217,7 @@ def _write_result(result: ChildResult | None) -> None:
 def _run_lab(request: LabRequest, code: CodeType) -> ChildResult:
     import importlib.util
 
-    from compmath.judging.encode import EncodeError, canonical_json
+    from compmath.base.encode import EncodeError, canonical_json
 
     lab = request.lab
     sys.argv = [lab]

@@ -112,6 +112,9 @@ def serve(found: Facilities) -> None:
 
 
 def _loop(channel: Any, tmp: str) -> None:
+    # Complexity D, on purpose: one poll loop owns the worker's state (labs in flight, the
+    # request buffer, the queue beyond the parallelism, the heartbeat clock); its closures
+    # share that state, and splitting them into functions would pass it all back and forth.
     poller = select.poll()
     poller.register(0, select.POLLIN)
     by_fd: dict[int, Running] = {}
@@ -190,7 +193,7 @@ def preload() -> None:
     """Import what every lab needs, once, before any request arrives."""
     import numpy  # noqa: F401
 
-    import compmath.judging.encode  # noqa: F401  (labs run in-process never reach their __main__ block)
+    import compmath.base.encode  # noqa: F401  (labs run in-process never reach their __main__ block)
 
 
 def preload_extras() -> None:

@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from compmath.base.validate import SchemaIssue
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.judging.compare import Difference, DifferenceKind
-from compmath.judging.validate import SchemaIssue
+from compmath.judging.stack import Frame
 from compmath.wording import DETAIL_NUMBERS, gib, limit_seconds, mib, number, percent, value_text
 
 
@@ -106,6 +107,9 @@ class LabReport:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     duration: float = 0.0
+    worker_lost: bool = False  # the worker died or stopped answering with it in flight, twice
+    stopped_at: Frame | None = None  # where a timed-out lab was when it was stopped
+    error_type: str = ""  # the exception's class name, when the lab raised (`excepcion`)
 
     @property
     def passed(self) -> bool:
@@ -150,7 +154,9 @@ class LabReport:
 
 
 def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome, str]:
-    """Map a reply that carries no result to (outcome, Spanish message)."""
+    """Map a reply that carries no result to (outcome, Spanish message).
+
+    Complexity D, on purpose: one branch per way a lab's process can end, in one place."""
     state = reply.state
     if state == ReplyState.TIMEOUT:
         return Outcome.TIMEOUT, (

@@ -31,7 +31,7 @@ TOOLS_TEXT = (
 )
 
 
-def notebook_path(cls: ClassInfo, practice: bool = False) -> str:
+def notebook_path(cls: ClassInfo, *, practice: bool = False) -> str:
     """Where a class's notebook lives in the repository (relative to the course root)."""
     folder = f"{FOLDER}/{PRACTICE_FOLDER}" if practice else FOLDER
     return f"{folder}/{cls.id}.ipynb"
@@ -50,7 +50,7 @@ def colab_url(course: Course, relative_path: str) -> str | None:
     )
 
 
-def _lab(course: Course, cls: ClassInfo, practice: bool) -> list[CodeCell]:
+def _lab(course: Course, cls: ClassInfo, *, practice: bool) -> list[CodeCell]:
     """The lab's code cells (its exercise with `practice`), checked against the tools' names."""
     source = cls.lab.read_text(encoding="utf-8")
     rel = course.rel(cls.lab)
@@ -73,7 +73,7 @@ def _lab(course: Course, cls: ClassInfo, practice: bool) -> list[CodeCell]:
     return cells
 
 
-def build_notebook(course: Course, cls: ClassInfo, practice: bool = False) -> dict[str, Any]:
+def build_notebook(course: Course, cls: ClassInfo, *, practice: bool = False) -> dict[str, Any]:
     """The notebook of a class as an nbformat 4 dict (raise CompmathError on broken sources)."""
     page = class_page(course, cls)
     if page.sample is None:
@@ -81,15 +81,15 @@ def build_notebook(course: Course, cls: ClassInfo, practice: bool = False) -> di
             f"la clase {cls.number} no tiene instantánea: el cuaderno no tendría con qué comprobar",
             f"créala con compmath update {cls.number}",
         )
-    code = _lab(course, cls, practice)
+    code = _lab(course, cls, practice=practice)
     owner = {k: cell.name for cell in code for k in cell.holes}
     holes = {
         k: {"funcion": owner[k], "salidas": list(hole.outputs)}
         for k, hole in enumerate(cls.meta.holes if practice else (), 1)
     }
     cells = Cells()
-    colab = colab_url(course, notebook_path(cls, practice))
-    cells.markdown("titulo", markdown.header(page, colab, practice))
+    colab = colab_url(course, notebook_path(cls, practice=practice))
+    cells.markdown("titulo", markdown.header(page, colab, practice=practice))
     if practice:
         cells.markdown("practica", markdown.practice_intro(cls.meta.holes))
     cells.markdown("formulas", markdown.formulas(page))
@@ -99,15 +99,15 @@ def build_notebook(course: Course, cls: ClassInfo, practice: bool = False) -> di
     if practice:  # the hole checks below need the tools and the data first
         cells.markdown("comprobacion", f"## Herramientas de comprobación\n\n{TOOLS_TEXT}")
         _tools_and_data(cells, cls, page, holes)
-    cells.markdown("laboratorio", _lab_intro(course, cls, practice))
+    cells.markdown("laboratorio", _lab_intro(course, cls, practice=practice))
     for cell in code:
         cells.code(f"codigo-{cell.name}", cell.source)
         for k in cell.holes:
             cells.code(f"comprobar-hueco-{k}", f"comprobacion.hueco({k})")
             cells.markdown(f"pistas-hueco-{k}", markdown.hints(k, cls.meta.holes[k - 1]))
     cells.markdown("salidas", markdown.outputs(page))
-    _run_and_check(cells, cls, page, practice)
-    link = _linker(course, practice)
+    _run_and_check(cells, cls, page, practice=practice)
+    link = _linker(course, practice=practice)
     names = ("errores-comunes", "donde-se-usa", "ideas-de-la-parte", "bibliografia", "navegacion")
     for name, text in zip(names, markdown.closing(page, link)):
         cells.markdown(name, text)
@@ -119,7 +119,7 @@ def build_notebook(course: Course, cls: ClassInfo, practice: bool = False) -> di
     }
 
 
-def _lab_intro(course: Course, cls: ClassInfo, practice: bool) -> str:
+def _lab_intro(course: Course, cls: ClassInfo, *, practice: bool) -> str:
     where = f"`{course.rel(cls.lab)}`"
     if practice:
         return (
@@ -137,7 +137,7 @@ def _tools_and_data(cells: Cells, cls: ClassInfo, page: ClassPage, holes: dict[i
     cells.code("datos", data_source(cls, page.sample or {}, holes))
 
 
-def _run_and_check(cells: Cells, cls: ClassInfo, page: ClassPage, practice: bool) -> None:
+def _run_and_check(cells: Cells, cls: ClassInfo, page: ClassPage, *, practice: bool) -> None:
     if practice:
         cells.markdown(
             "ejecutar-md",
@@ -163,23 +163,23 @@ def _run_and_check(cells: Cells, cls: ClassInfo, page: ClassPage, practice: bool
     cells.code("comprobar", f"comprobacion.estado_de_los_huecos()\n{check}" if practice else check)
 
 
-def _linker(course: Course, practice: bool) -> markdown.Link:
+def _linker(course: Course, *, practice: bool) -> markdown.Link:
     """Neighbouring notebooks: in Colab when the repository is set, else the file beside this."""
 
     def link(found: Neighbour) -> str:
         target = next(c for c in course.classes if c.number == found.number)
-        return colab_url(course, notebook_path(target, practice)) or f"{target.id}.ipynb"
+        return colab_url(course, notebook_path(target, practice=practice)) or f"{target.id}.ipynb"
 
     return link
 
 
 def notebook_bytes(
-    course: Course, cls: ClassInfo, practice: bool = False, validate: bool = True
+    course: Course, cls: ClassInfo, *, practice: bool = False, validate: bool = True
 ) -> bytes:
     """A class's notebook as the bytes to write or serve, checked against nbformat's schema
     unless `validate` is False (the site: the same bytes every class's test validates, and
     nbformat's import alone costs a build 0,16 s)."""
-    text = dumps_notebook(build_notebook(course, cls, practice))
+    text = dumps_notebook(build_notebook(course, cls, practice=practice))
     if validate:
-        validate_notebook(text, notebook_path(cls, practice))
+        validate_notebook(text, notebook_path(cls, practice=practice))
     return text.encode("utf-8")

@@ -37,7 +37,7 @@ class Cells:
         cell = {"cell_type": "markdown", "id": self._id(name), "metadata": {}, "source": source}
         self.cells.append(cell)
 
-    def code(self, name: str, source: str, hidden: bool = False) -> None:
+    def code(self, name: str, source: str, *, hidden: bool = False) -> None:
         """Add a code cell; a hidden one shows folded in Jupyter and as a form in Colab."""
         metadata = {"cellView": "form", "jupyter": {"source_hidden": True}} if hidden else {}
         self.cells.append(

@@ -50,11 +50,10 @@ class Comprobacion(Reglas):
             print("✗ no hay salidas que comprobar: run() no terminó (mira el mensaje de arriba)")
             return False
         obtenido = self.canonico(salidas, self.decimales)
-        todas = self.diferencias(self.esperado, obtenido, self.tolerancia, self.tolerancias)
         elegidas = nombres or list(dict.fromkeys([*self.esperado, *obtenido]))
         bien = 0
         for nombre in elegidas:
-            suyas = [d for d in todas if re.match(rf"salida\.{re.escape(nombre)}(?!\w)", d.ruta)]
+            suyas = self.de_la_salida(nombre, obtenido)
             propia = " (tolerancia propia)" if nombre in self.tolerancias else ""
             bien += not suyas
             print(f"  {'✗' if suyas else '✓'} {nombre}{propia}")
@@ -71,6 +70,12 @@ class Comprobacion(Reglas):
         cierre = f"{bien}/{len(elegidas)} salidas coinciden con la instantánea"
         print(f"{quien}: {cierre}" if quien else cierre)
         return bien == len(elegidas) and not (orden and nombres is None)
+
+    def de_la_salida(self, nombre: str, obtenido: dict[str, typing.Any]) -> list[Reglas.Diferencia]:
+        """Las diferencias de una salida: se compara ella sola, con su tolerancia."""
+        esperada = {nombre: self.esperado[nombre]} if nombre in self.esperado else {}
+        suya = {nombre: obtenido[nombre]} if nombre in obtenido else {}
+        return self.diferencias(esperada, suya, self.tolerancia, self.tolerancias)
 
     def ejecutar(
         self, run: typing.Callable[[], dict[str, typing.Any]]

@@ -25,7 +25,7 @@ def _bullets(items: tuple[str, ...]) -> str:
     return "\n".join(f"- {text(item)}" for item in items)
 
 
-def header(page: ClassPage, colab: str | None, practice: bool) -> str:
+def header(page: ClassPage, colab: str | None, *, practice: bool) -> str:
     """Title, breadcrumb, level and duration, the lemma, and the «Abrir en Colab» badge."""
     home, part = page.breadcrumb
     title = f"# {page.number} — {text(page.title)}" + (" · práctica" if practice else "")

@@ -1,6 +1,6 @@
 """The runner's rules as the notebook applies them, with the standard library only.
 
-Canonical rounding as judging/encode.py does it, the comparison with tolerances as
+Canonical rounding as base/encode.py does it, the comparison with tolerances as
 judging/compare.py does it, a difference worded as the run screen words it, and which outputs are
 matrices. Student-facing (Spanish), embedded in every notebook with checker.py, which builds on it;
 tests/test_notebook_checker.py proves the rules agree with the runner's on a table of cases.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from compmath.judging.compare import Difference
 from compmath.judging.report import Outcome, describe_difference
 from compmath.practice.attempt import Attempt, HoleStatus
 from compmath.practice.holes import solution_regions
@@ -76,7 +77,7 @@ def attempt_blocks(workspace: Workspace, attempt: Attempt, progress: Progress) -
         blocks.append(para(("ya coinciden: ", "green"), ", ".join(attempt.matching), hang=4))
     wrong = attempt.first_wrong
     if wrong is not None:
-        name, obtained, expected = _around(wrong.path, report.outputs, report.expected)
+        name, obtained, expected = _around(wrong, report.outputs, report.expected)
         blocks += [
             para(("primera salida distinta: ", "bold red"), (name, "bold")),
             para(("  obtenido  ", "dim"), value_text(obtained), hang=12),
@@ -94,10 +95,14 @@ def attempt_blocks(workspace: Workspace, attempt: Attempt, progress: Progress) -
     return blocks
 
 
-def _around(path: str, obtained: Any, expected: Any) -> tuple[str, Any, Any]:
+def _around(wrong: Difference, obtained: Any, expected: Any) -> tuple[str, Any, Any]:
     """The smallest named part holding a difference: `codificaciones.pos_0` (down through
     dicts, not into lists), and its obtained and expected values."""
-    keys = path.split("[")[0].split(".")[1:]
+    keys = [wrong.output]
+    for step in wrong.steps:
+        if not isinstance(step, str):
+            break
+        keys.append(step)
     shown: list[str] = []
     for key in keys:
         if not (isinstance(obtained, dict) and isinstance(expected, dict)):

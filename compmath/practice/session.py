@@ -95,10 +95,8 @@ class Session:
         return True
 
     def _hint(self) -> None:
-        if self.attempt is None:
-            self.check()
-        assert self.attempt is not None
-        blocks = hint_blocks(self.attempt, self.progress)
+        attempt = self.attempt or self.check()
+        blocks = hint_blocks(attempt, self.progress)
         self.workspace.save_progress(self.progress)
         self.show(blocks, False)
 
@@ -138,10 +136,8 @@ class Session:
                 False,
             )
             return
-        if self.attempt is None:
-            self.check()
-        assert self.attempt is not None
-        self.show(solution_blocks(self.workspace, self.attempt), False)
+        attempt = self.attempt or self.check()
+        self.show(solution_blocks(self.workspace, attempt), False)
 
     def welcome(self) -> list[Block]:
         """The first lines of a session: where the student is and how to go on."""

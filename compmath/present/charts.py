@@ -7,9 +7,11 @@ A chart that does not fit the width says so in one line instead of disappearing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from compmath.judging.compare import Difference
 from compmath.present.layout import Chart, StyledLine, cell_width
 from compmath.wording import count, number
 
@@ -101,57 +103,83 @@ def _notice(name: str, needed: int, width: int) -> list[StyledLine]:
     ]
 
 
-def heatmap_lines(
-    name: str,
-    rows: list[tuple[str, list[float]]],
-    width: int | None,
-    colour: bool,
-    marked: frozenset[tuple[int, int]] = frozenset(),
-) -> list[StyledLine]:
-    """A matrix as a grid of cells coloured (or shaded) by value, with its scale; cells in
-    `marked` (row, column) carry ✗."""
-    label = min(max(cell_width(k) for k, _ in rows), 12)
+@dataclass(frozen=True)
+class _Grid:
+    """How a heatmap's cells are drawn: digits shown (None: none), shade width, cell width."""
+
+    digits: int | None
+    shade: int
+    cell: int
+    texts: list[list[str]]
+    needed: int  # columns the whole grid takes
+
+
+def _grid(
+    rows: list[tuple[str, list[float]]], width: int | None, label: int, *, colour: bool, marks: bool
+) -> _Grid:
+    """The widest way of drawing the cells that fits: exact labels, else shorter ones (the
+    table keeps the values), else a narrower shade, else the colours (or shades) and marks."""
     columns = len(rows[0][1])
-    # Exact labels, else shorter ones (the table keeps the values), else a narrower shade, else
-    # the colours (or shades) and the marks alone.
     options: tuple[tuple[int | None, int], ...] = ((0, 2), (3, 2), (2, 2), (2, 1), (None, 2))
-    for digits, shade in options:
-        shade = 0 if colour or digits is None else shade
+    for digits, wanted in options:
+        shade = 0 if colour or digits is None else wanted
         texts = [[_text(x, digits) for x in r] for _, r in rows]
-        cell = max(len(t) for row in texts for t in row) + (2 if marked else 1)
+        cell = max(len(t) for row in texts for t in row) + (2 if marks else 1)
         if digits is None:  # a coloured cell, or a pair of shades, with room for its ✗
             cell = 3 if colour else 4
-        needed = label + 1 + columns * (cell + shade)
-        if width is None or needed <= width:
+        grid = _Grid(digits, shade, cell, texts, label + 1 + columns * (cell + shade))
+        if width is None or grid.needed <= width:
             break
-    if (width is not None and needed > width) or len(rows) > MAX_ROWS:
-        return _notice(name, needed, width or needed)
-    values = [x for _, r in rows for x in r]
-    low, high = min(values), max(values)
-    span = high - low
-    out: list[StyledLine] = [[], [(f"{name} ({len(rows)}×{columns})", "bold")]]
-    for i, ((key, row), row_texts) in enumerate(zip(rows, texts)):
-        line: StyledLine = [(key[:label].rjust(label) + " ", "dim")]
-        for j, (x, text) in enumerate(zip(row, row_texts)):
-            t = (x - low) / span if span else 0.5
-            mark = "✗" if (i, j) in marked else ""
-            level = SHADES[min(int(t * (len(SHADES) - 1) + 0.5), len(SHADES) - 1)]
-            if digits is None:
-                body = f" {mark or ' '} " if colour else f"{level * 2}{mark or ' '} "
-            else:
-                body = (level * shade if not colour else "") + (text + mark).rjust(cell)
-            if colour:
-                line.append((body, _heat_style(t) + (" bold" if mark else "")))
-            else:
-                line.append((body, "bold red" if mark else ""))
-        out.append(line)
+    return grid
+
+
+def _cell(grid: _Grid, t: float, text: str, mark: str, *, colour: bool) -> tuple[str, str]:
+    """One cell (its text and style) of a value at `t` between the minimum (0) and maximum (1)."""
+    level = SHADES[min(int(t * (len(SHADES) - 1) + 0.5), len(SHADES) - 1)]
+    if grid.digits is None:
+        body = f" {mark or ' '} " if colour else f"{level * 2}{mark or ' '} "
+    else:
+        body = (level * grid.shade if not colour else "") + (text + mark).rjust(grid.cell)
+    if colour:
+        return body, _heat_style(t) + (" bold" if mark else "")
+    return body, "bold red" if mark else ""
+
+
+def _scale(low: float, high: float, *, colour: bool) -> StyledLine:
     scale: StyledLine = [("escala: mín " + number(low) + " ", "dim")]
     if colour:
         scale += [("  ", _heat_style(step / 11)) for step in range(12)]
     else:
         scale.append((SHADES[1:] * 2, ""))
     scale.append((" máx " + number(high), "dim"))
-    out.append(scale)
+    return scale
+
+
+def heatmap_lines(
+    name: str,
+    rows: list[tuple[str, list[float]]],
+    width: int | None,
+    *,
+    colour: bool,
+    marked: frozenset[tuple[int, int]] = frozenset(),
+) -> list[StyledLine]:
+    """A matrix as a grid of cells coloured (or shaded) by value, with its scale; cells in
+    `marked` (row, column) carry ✗."""
+    label = min(max(cell_width(k) for k, _ in rows), 12)
+    grid = _grid(rows, width, label, colour=colour, marks=bool(marked))
+    if (width is not None and grid.needed > width) or len(rows) > MAX_ROWS:
+        return _notice(name, grid.needed, width or grid.needed)
+    values = [x for _, r in rows for x in r]
+    low, high = min(values), max(values)
+    span = high - low
+    out: list[StyledLine] = [[], [(f"{name} ({len(rows)}×{len(rows[0][1])})", "bold")]]
+    for i, ((key, row), row_texts) in enumerate(zip(rows, grid.texts)):
+        line: StyledLine = [(key[:label].rjust(label) + " ", "dim")]
+        for j, (x, text) in enumerate(zip(row, row_texts)):
+            mark = "✗" if (i, j) in marked else ""
+            line.append(_cell(grid, (x - low) / span if span else 0.5, text, mark, colour=colour))
+        out.append(line)
+    out.append(_scale(low, high, colour=colour))
     if marked:
         cells = count(len(marked), "celda fuera de tolerancia", "celdas fuera de tolerancia")
         out.append([(f"✗ {cells}", "red")])
@@ -177,22 +205,23 @@ def bar_lines(name: str, values: Sequence[float], width: int | None) -> list[Sty
 
 
 def marked_cells(
-    failing: Sequence[str], name: str, keys: Sequence[str] = ()
+    failing: Sequence[Difference], name: str, keys: Sequence[str] = ()
 ) -> dict[str, frozenset[tuple[int, int]]]:
-    """Failing paths of output `name` as cells per slice: salida.m[1][2] and salida.m[0][1][2]
-    for lists, salida.m.fila[2] for a matrix of named rows (`keys`, in order)."""
+    """The differences in output `name` as cells per slice: m[1][2] and m[0][1][2] for lists,
+    m.fila[2] for a matrix of named rows (`keys`, in order)."""
     out: dict[str, set[tuple[int, int]]] = {}
-    prefix = f"salida.{name}"
     rows = {key: i for i, key in enumerate(keys)}
-    for path in failing:
-        if path.startswith(prefix + ".") and "[" in path:
-            key, _, rest = path[len(prefix) + 1 :].partition("[")
-            if key in rows and rest[:-1].isdigit():
-                out.setdefault("", set()).add((rows[key], int(rest[:-1])))
+    for d in failing:
+        if d.output != name:
             continue
-        if not path.startswith(prefix + "["):
+        steps = d.steps
+        if len(steps) == 2 and isinstance(steps[0], str) and isinstance(steps[1], int):
+            if steps[0] in rows:
+                out.setdefault("", set()).add((rows[steps[0]], steps[1]))
             continue
-        indices = [int(p) for p in path[len(prefix) + 1 : -1].split("][") if p.isdigit()]
+        if not all(isinstance(step, int) for step in steps):
+            continue
+        indices = [int(step) for step in steps]
         if len(indices) == 2:
             out.setdefault("", set()).add((indices[0], indices[1]))
         elif len(indices) == 3:
@@ -200,7 +229,7 @@ def marked_cells(
     return {k: frozenset(v) for k, v in out.items()}
 
 
-def output_charts(outputs: dict[str, Any], failing: Sequence[str] = ()) -> list[Chart]:
+def output_charts(outputs: dict[str, Any], failing: Sequence[Difference] = ()) -> list[Chart]:
     """A chart for each numeric vector, matrix or 3-D tensor among the outputs, in their order."""
     charts: list[Chart] = []
     for name, value in outputs.items():
@@ -225,10 +254,15 @@ def _heatmap_chart(
     rows: list[tuple[str, list[float]]],
     marked: frozenset[tuple[int, int]],
     width: int | None,
-    colour: bool,
+    colour: bool,  # positional: Chart.draw(width, colour) calls it
 ) -> list[StyledLine]:
-    return heatmap_lines(name, rows, width, colour, marked)
+    return heatmap_lines(name, rows, width, colour=colour, marked=marked)
 
 
-def _bar_chart(name: str, values: list[float], width: int | None, colour: bool) -> list[StyledLine]:
+def _bar_chart(
+    name: str,
+    values: list[float],
+    width: int | None,
+    colour: bool,  # as Chart.draw calls it
+) -> list[StyledLine]:
     return [[], *bar_lines(name, values, width)]

@@ -342,7 +342,9 @@ def _fit_line(styled: StyledLine, width: int | None) -> list[StyledLine]:
     return _wrap_segments(segments, width, min(indent, width // 2), 2)
 
 
-def lay_out(blocks: Sequence[Block], width: int | None, colour: bool = False) -> list[StyledLine]:
+def lay_out(
+    blocks: Sequence[Block], width: int | None, *, colour: bool = False
+) -> list[StyledLine]:
     """Every block as styled lines for `width` columns (None: a pipe, nothing is wrapped)."""
     out: list[StyledLine] = []
     for block in blocks:

@@ -15,25 +15,28 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TextIO
 
 from compmath.errors_es import Located, excerpt
 from compmath.present.layout import Block, Chart, Para, StyledLine, lay_out, line, plain_text
 from compmath.wording import seconds
 
-_choice: bool | None = None
+# `--color` / `--no-color` / `--plain` of the command being run: one value per call of the
+# command line (entry.main runs each in a context of its own), never shared between calls.
+CHOICE: ContextVar[bool | None] = ContextVar("compmath_colour", default=None)
 
 
 def choose_colour(choice: bool | None) -> None:
     """Record `--color` (True) or `--no-color` (False); None leaves it to the environment."""
-    global _choice
-    _choice = choice
+    CHOICE.set(choice)
 
 
 def colour_for(stream: TextIO) -> bool:
     """Whether `stream` gets colour (the one decision every command shares)."""
-    if _choice is not None:
-        return _choice
+    choice = CHOICE.get()
+    if choice is not None:
+        return choice
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR", "") not in ("", "0"):
@@ -65,10 +68,10 @@ def emit(blocks: Sequence[Block], stream: TextIO | None = None) -> None:
     """Lay out and print a screen: styled through Rich when colour is on, plain text otherwise."""
     target = stream or sys.stdout
     colour = colour_for(target)
-    _write(lay_out(blocks, width_for(target), colour), target, colour)
+    _write(lay_out(blocks, width_for(target), colour=colour), target, colour=colour)
 
 
-def _write(lines: list[StyledLine], target: TextIO, colour: bool) -> None:
+def _write(lines: list[StyledLine], target: TextIO, *, colour: bool) -> None:
     if colour:
         from compmath.present.terminal import write_styled
 
@@ -97,14 +100,14 @@ def page(blocks: Sequence[Block]) -> None:
     target = sys.stdout
     pager = pager_command() if is_terminal(target) else None
     colour = colour_for(target)
-    lines = lay_out(blocks, width_for(target), colour)
+    lines = lay_out(blocks, width_for(target), colour=colour)
     if pager is None or len(lines) < shutil.get_terminal_size().lines:
-        _write(lines, target, colour)
+        _write(lines, target, colour=colour)
         return
     from io import StringIO
 
     buffer = StringIO()
-    _write(lines, buffer, colour)
+    _write(lines, buffer, colour=colour)
     _through(pager, buffer.getvalue())
 
 
@@ -120,10 +123,10 @@ def _through(command: str, text: str) -> None:
     except OSError:
         sys.stdout.write(text)
         return
-    assert proc.stdin is not None
     try:
-        proc.stdin.write(text.encode("utf-8"))
-        proc.stdin.close()
+        if proc.stdin is not None:  # always, with stdin=PIPE
+            proc.stdin.write(text.encode("utf-8"))
+            proc.stdin.close()
     except (BrokenPipeError, OSError):  # the reader quit before the end
         pass
     while True:
@@ -135,7 +138,7 @@ def _through(command: str, text: str) -> None:
 
 
 @contextmanager
-def waiting(label: str, live: bool = True, delay: float = 0.4) -> Iterator[None]:
+def waiting(label: str, *, live: bool = True, delay: float = 0.4) -> Iterator[None]:
     """While the block runs, and once it has taken `delay` seconds, a live line on a terminal's
     stderr: a spinner, `label` and the seconds elapsed (Rich loads only then, in that thread)."""
     stream = sys.stderr
@@ -144,6 +147,7 @@ def waiting(label: str, live: bool = True, delay: float = 0.4) -> Iterator[None]
         return
     started = time.monotonic()
     done = threading.Event()
+    colour = colour_for(stream)  # decided here: the thread does not see this call's context
 
     def show() -> None:
         if done.wait(delay):
@@ -152,9 +156,9 @@ def waiting(label: str, live: bool = True, delay: float = 0.4) -> Iterator[None]
 
         ticker(
             stream,
-            colour_for(stream),
-            lambda: f"{label} · {seconds(time.monotonic() - started)}",
-            done,
+            colour=colour,
+            text=lambda: f"{label} · {seconds(time.monotonic() - started)}",
+            done=done,
         )
 
     thread = threading.Thread(target=show, name="compmath-espera", daemon=True)

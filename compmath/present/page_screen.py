@@ -51,6 +51,44 @@ def _bullets(items: tuple[str, ...]) -> list[Block]:
     return [para("• ", item, indent=0, hang=2) for item in items]
 
 
+def _parameters(page: ClassPage) -> list[Block]:
+    """What run() takes and how to change it (or why it cannot be told)."""
+    params = page.parameters
+    if not params.readable:
+        return [para("No se pueden leer los parámetros de run() (¿falta lab.py?).")]
+    if not params.specs:
+        return [para("run() no tiene parámetros: cada ejecución es la de la instantánea.")]
+    blocks: list[Block] = [para("Parámetros de run() (cámbialos con --set NOMBRE=VALOR):"), BLANK]
+    for spec in params.specs:
+        kind = SPANISH_TYPES.get(spec.type_name, "sin tipo")
+        blocks.append(
+            para(
+                "• ",
+                (spec.name, "cyan"),
+                f" ({spec.type_name or '?'}, {kind}) = {shown_default(spec)}",
+                hang=2,
+            )
+        )
+    return [*blocks, BLANK, line("Ejemplo:"), Command(params.example)]
+
+
+def _outputs(page: ClassPage) -> list[Block]:
+    """The outputs with their descriptions, then a sample of them (the abridged snapshot)."""
+    blocks = heading(f"Salidas del laboratorio ({len(page.outputs)})")
+    for output in page.outputs:
+        described = (f": {output.description}",) if output.description else ()
+        blocks.append(para("• ", (output.name, "bold cyan"), *described, hang=2))
+    blocks += heading("Muestra de la ejecución")
+    if page.sample is None:
+        return [
+            *blocks,
+            line("Aún no hay instantánea; la escribe:"),
+            Command(f"compmath update {page.number}"),
+        ]
+    blocks += [line("Instantánea expected.json, abreviada:"), BLANK]
+    return blocks + [Line(((f"    {text}", "cyan"),)) for text in abridge(page.sample).splitlines()]
+
+
 def page_blocks(page: ClassPage) -> list[Block]:
     """Every section of the page, in the seed page's order."""
     home, part = page.breadcrumb
@@ -70,39 +108,7 @@ def page_blocks(page: ClassPage) -> list[Block]:
     blocks += [para(page.computes or PENDING), BLANK]
     blocks += [Command(command) for command in page.commands]
     blocks.append(BLANK)
-    params = page.parameters
-    if not params.readable:
-        blocks.append(para("No se pueden leer los parámetros de run() (¿falta lab.py?)."))
-    elif not params.specs:
-        blocks.append(para("run() no tiene parámetros: cada ejecución es la de la instantánea."))
-    else:
-        blocks += [para("Parámetros de run() (cámbialos con --set NOMBRE=VALOR):"), BLANK]
-        for spec in params.specs:
-            kind = SPANISH_TYPES.get(spec.type_name, "sin tipo")
-            blocks.append(
-                para(
-                    "• ",
-                    (spec.name, "cyan"),
-                    f" ({spec.type_name or '?'}, {kind}) = {shown_default(spec)}",
-                    hang=2,
-                )
-            )
-        blocks += [BLANK, line("Ejemplo:"), Command(params.example)]
-    blocks += heading(f"Salidas del laboratorio ({len(page.outputs)})")
-    for output in page.outputs:
-        if output.description:
-            blocks.append(para("• ", (output.name, "bold cyan"), f": {output.description}", hang=2))
-        else:
-            blocks.append(para("• ", (output.name, "bold cyan"), hang=2))
-    blocks += heading("Muestra de la ejecución")
-    if page.sample is None:
-        blocks += [
-            line("Aún no hay instantánea; la escribe:"),
-            Command(f"compmath update {page.number}"),
-        ]
-    else:
-        blocks += [line("Instantánea expected.json, abreviada:"), BLANK]
-        blocks += [Line(((f"    {text}", "cyan"),)) for text in abridge(page.sample).splitlines()]
+    blocks += _parameters(page) + _outputs(page)
     blocks += heading("Errores comunes") + _bullets(page.common_errors)
     blocks += [*heading("Dónde se usa"), para(page.uses or PENDING)]
     blocks += [*heading("Idea rectora de la parte"), para(page.part.guiding_idea or "—")]

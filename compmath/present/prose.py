@@ -34,6 +34,8 @@ def _text(segments: list[Segment]) -> str:
 
 def prose_blocks(markdown: str) -> list[Block]:
     """Paragraphs, bullet lists, tables and code of a Markdown text, as terminal blocks."""
+    # Complexity D, on purpose: one pass over markdown-it's flat token stream, one branch per
+    # token type; the list depth and the table being read are state the branches share.
     from markdown_it import MarkdownIt
 
     tokens = MarkdownIt("commonmark").enable("table").parse(markdown)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from compmath.judging.encode import dumps
+from compmath.base.encode import dumps
 from compmath.judging.report import LabReport
 
 

@@ -3,10 +3,8 @@ with what to edit, the lab's traceback and streams, and the closing line."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import Any
 
 from compmath.judging.report import LabReport, Outcome, describe_difference, order_text
@@ -57,7 +55,7 @@ def _under(path: str, paths: list[str]) -> bool:
     return any(p == path or p.startswith((path + ".", path + "[")) for p in paths)
 
 
-def _status(report: LabReport, path: str, one_side_only: bool) -> Cell:
+def _status(report: LabReport, path: str, *, one_side_only: bool) -> Cell:
     if report.outcome in (Outcome.EXPLORATION, Outcome.NO_SNAPSHOT) or report.expected is None:
         return Cell(NEUTRAL, "dim")
     failing = [d.path for d in report.differences] + [i.path for i in report.schema_issues]
@@ -87,7 +85,7 @@ def _rows(report: LabReport) -> Iterator[tuple[str, str, Any, Any, bool, bool]]:
                 )
 
 
-def _value(value: Any, missing: bool, limit: int | None) -> Cell:
+def _value(value: Any, *, missing: bool, limit: int | None) -> Cell:
     if missing:
         return Cell("—", "dim")
     if isinstance(value, dict):
@@ -97,20 +95,20 @@ def _value(value: Any, missing: bool, limit: int | None) -> Cell:
     return Cell(value_text(value, limit))
 
 
-def outputs_table(report: LabReport, verbose: bool = False) -> Table:
+def outputs_table(report: LabReport, *, verbose: bool = False) -> Table:
     """Output, obtained, expected, status: one row per output, nested dicts indented; values
     whole up to SHOWN_NUMBERS numbers (all of them with `verbose`), wrapped, never cut."""
     exploring = report.outcome == Outcome.EXPLORATION
     budget = None if verbose else SHOWN_NUMBERS
     rows = []
     for label, path, o, e, o_missing, e_missing in _rows(report):
-        want = _value(e, e_missing or report.expected is None, budget)
+        want = _value(e, missing=e_missing or report.expected is None, limit=budget)
         rows.append(
             (
                 Cell(label, "cyan"),
-                _value(o, o_missing, budget),
+                _value(o, missing=o_missing, limit=budget),
                 Cell(want.text, "dim") if exploring else want,
-                _status(report, path, o_missing or e_missing),
+                _status(report, path, one_side_only=o_missing or e_missing),
             )
         )
     longest = max([len("salida")] + [len(row[0].text) for row in rows])
@@ -125,19 +123,14 @@ def outputs_table(report: LabReport, verbose: bool = False) -> Table:
     )
 
 
-def _named(report: LabReport, phrase: str) -> list[str]:
-    """The keys the schema issues containing `phrase` name between «»."""
-    return [
-        name
-        for issue in report.schema_issues
-        if phrase in issue.message
-        for name in re.findall(r"«(.+?)»", issue.message)
-    ]
+def _named(report: LabReport, rule: str) -> list[str]:
+    """The keys the schema issues breaking `rule` name (missing or disallowed keys)."""
+    return [issue.key for issue in report.schema_issues if issue.rule == rule and issue.key]
 
 
 def schema_fix(report: LabReport, schema_file: str, meta_file: str) -> list[Block]:
     """What an instructor edits after a schema failure: which files, what in each, what next."""
-    extra, missing = _named(report, "no permitida"), _named(report, "falta la clave")
+    extra, missing = _named(report, "additionalProperties"), _named(report, "required")
     if not extra and not missing:
         return [
             para(
@@ -168,7 +161,7 @@ def schema_fix(report: LabReport, schema_file: str, meta_file: str) -> list[Bloc
 
 
 def details(
-    report: LabReport, files: tuple[str, str] = ("", ""), verbose: bool = False, root: str = ""
+    report: LabReport, files: tuple[str, str] = ("", ""), *, verbose: bool = False, root: str = ""
 ) -> list[Block]:
     """Differences, key order, schema issues, the lab's frames (paths relative to the course
     `root`) and its captured streams."""
@@ -212,17 +205,8 @@ def details(
 
 
 def stopped_at(report: LabReport) -> str:
-    """Where a timed-out lab was stopped, from the stack in its reply: `lab.py, línea 8, en run`
-    (the innermost frame); "" when the reply carries none."""
-    if report.outcome != Outcome.TIMEOUT:
-        return ""
-    frames = re.findall(r'File "([^"]+)", line (\d+),? in (\S+)', report.traceback)
-    if not frames:
-        return ""
-    # faulthandler (a timeout's stack) lists the innermost frame first; a traceback, last
-    innermost = 0 if "most recent call first" in report.traceback else -1
-    path, number, function = frames[innermost]
-    return f"{PurePath(path).name}, línea {number}, en {function}"
+    """Where a timed-out lab was stopped: `lab.py, línea 8, en run` ("" when unknown)."""
+    return str(report.stopped_at) if report.stopped_at else ""
 
 
 def failure_text(report: LabReport) -> str:
@@ -250,7 +234,7 @@ def summary(report: LabReport, told: bool = False) -> Para:
         body = f"exploración ({sets}) · esquema válido · no se compara con la instantánea"
         style = "bold yellow"
     elif report.outcome == Outcome.DIFFERS:
-        moved = {d.path.split(".")[1].split("[")[0] for d in report.differences}
+        moved = {d.output for d in report.differences}
         pieces = [
             f"{total - len(moved)}/{total} salidas coinciden con la instantánea",
             count(len(report.differences), "diferencia", "diferencias"),
@@ -284,14 +268,13 @@ def run_screen(
     if report.outputs == {} and not report.expected:
         blocks.append(para(("run() devolvió un dict vacío: no hay salidas que mostrar", "yellow")))
     elif report.outputs is not None:
-        blocks.append(outputs_table(report, verbose))
+        blocks.append(outputs_table(report, verbose=verbose))
         if charts and width is not None:
-            failing = [d.path for d in report.differences]
-            blocks += output_charts(report.outputs, failing)
+            blocks += output_charts(report.outputs, report.differences)
     first = failure_first(report)
     return [
         *blocks,
         *first,
-        *details(report, files, verbose, root),
+        *details(report, files, verbose=verbose, root=root),
         summary(report, told=bool(first)),
     ]

@@ -13,7 +13,7 @@ from rich.text import Text
 from compmath.present.layout import StyledLine
 
 
-def console_for(stream: TextIO, colour: bool = True) -> Console:
+def console_for(stream: TextIO, *, colour: bool = True) -> Console:
     """A Rich console that writes to `stream` and never wraps (layout already did); `colour`
     is present.output's decision."""
     return Console(
@@ -44,17 +44,17 @@ def write_styled(lines: list[StyledLine], stream: TextIO) -> None:
     console.print(out, end="")
 
 
-def _live_console(stream: TextIO, colour: bool) -> Console:
+def _live_console(stream: TextIO, *, colour: bool) -> Console:
     """A console for a live line two columns short of the terminal: room for the `^C` a
     terminal echoes, so the line never wraps and is erased whole."""
-    console = console_for(stream, colour)
+    console = console_for(stream, colour=colour)
     console.width = max(console.width - 2, 20)
     return console
 
 
 @contextmanager
 def spinner(
-    stream: TextIO, total: int, label: str, colour: bool
+    stream: TextIO, total: int, label: str, *, colour: bool
 ) -> Iterator[Callable[[str], None]]:
     """A live line on the terminal: spinner, `k/N`, elapsed time and the labs still running.
 
@@ -77,14 +77,14 @@ def spinner(
         TimeElapsedColumn(),
         TextColumn("{task.description}"),
         transient=True,
-        console=_live_console(stream, colour),
+        console=_live_console(stream, colour=colour),
     )
     with bar:
         task = bar.add_task("", total=total)
         yield lambda description: bar.update(task, advance=1, description=description)
 
 
-def ticker(stream: TextIO, colour: bool, text: Callable[[], str], done: threading.Event) -> None:
+def ticker(stream: TextIO, *, colour: bool, text: Callable[[], str], done: threading.Event) -> None:
     """A live line on `stream`, a spinner and `text()`, refreshed until `done`; then erased."""
     from rich.progress import Progress, SpinnerColumn, TextColumn
 
@@ -92,7 +92,7 @@ def ticker(stream: TextIO, colour: bool, text: Callable[[], str], done: threadin
         SpinnerColumn(),
         TextColumn("{task.description}"),
         transient=True,
-        console=_live_console(stream, colour),
+        console=_live_console(stream, colour=colour),
     )
     with bar:
         task = bar.add_task(text())

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from compmath.atomic import write_atomic
 from compmath.course.index import part_index
 from compmath.course.tree import ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError
@@ -98,7 +99,7 @@ class Site:
         for cls in self.classes:
             for path, practice in self.notebooks(cls):
                 key = _key(self.base, self.digests[cls.id], path)
-                made = partial(notebook_bytes, self.course, cls, practice, validate=False)
+                made = partial(notebook_bytes, self.course, cls, practice=practice, validate=False)
                 yield Target(path, key, made)
         for path, data in asset_contents():
             yield Target(path, hashlib.sha256(data).hexdigest(), partial(bytes, data))
@@ -128,7 +129,7 @@ class Site:
             holes = cls.meta.holes
         except CompmathError:
             return made
-        return [*made, (notebook_path(cls, True), True)] if holes else made
+        return [*made, (notebook_path(cls, practice=True), True)] if holes else made
 
     def class_html(self, cls: ClassInfo) -> str:
         page = self.page(cls)
@@ -218,10 +219,7 @@ def make_changed(targets: Iterator[Target], old: dict[str, str], out: Path) -> l
 
 def _write(path: Path, content: str | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = content.encode("utf-8") if isinstance(content, str) else content
-    tmp = path.with_name(f".{path.name}.compmath-tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    write_atomic(path, content, durable=False)  # a page can be made again: no fsync
 
 
 def write_site(made: list[Made], old: dict[str, str], out: Path) -> tuple[int, int, int]:
@@ -246,6 +244,7 @@ def build_site(
     jobs: int,
     timeout: float,
     memory: int,
+    *,
     allow_stale: bool = False,
     on_done: Callable[[str], None] | None = None,
 ) -> BuildResult:

@@ -17,7 +17,7 @@ def _converter() -> Any:
     return math_core.LatexToMathML(fancy_error=False)
 
 
-def to_mathml(latex: str, display: bool = True) -> str:
+def to_mathml(latex: str, *, display: bool = True) -> str:
     """Convert one LaTeX formula to a `<math>` element; raise LatexError on bad LaTeX."""
     try:
         markup = str(_converter().convert_with_local_state(latex, displaystyle=display))

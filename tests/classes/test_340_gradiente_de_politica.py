@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from compmath.judging.encode import canonical_json
+from compmath.base.encode import canonical_json
 from tests.course_labs import class_dir, emitted, lab_module, snapshot
 
 R = [1.0, 2.0, 0.5]

@@ -22,10 +22,14 @@ from compmath.errors import CompmathError
 
 @dataclass(frozen=True)
 class SchemaIssue:
-    """One schema violation: where (a JSON path) and what, in Spanish."""
+    """One schema violation: where (a JSON path), what in Spanish, and as data: the schema's
+    rule it breaks (jsonschema's keyword: `required`, `additionalProperties`, `type`…) and the
+    key it names, for a missing or a disallowed key ("" otherwise)."""
 
     path: str
     message: str
+    rule: str = ""
+    key: str = ""
 
 
 def json_path(parts: Any, base: str = "salida") -> str:
@@ -81,17 +85,27 @@ def load_schema(path: Path, shown: str | None = None) -> tuple[str, Any]:
         ) from None
 
 
-def _spanish(error: Any, nth: int = 0) -> str:
-    """The error in Spanish; `nth` counts the `required` errors of one object before this one."""
-    kind, value = error.validator, error.validator_value
-    instance = error.instance
+def _named_key(error: Any, nth: int) -> str:
+    """The key a `required` or `additionalProperties` error is about ("" for other rules)."""
+    kind, value, instance = error.validator, error.validator_value, error.instance
     if kind == "required":  # one error per missing key, in the order of `required`
         missing = [k for k in value if isinstance(instance, dict) and k not in instance] or value
-        return f"falta la clave requerida «{missing[min(nth, len(missing) - 1)]}»"
+        return str(missing[min(nth, len(missing) - 1)])
     if kind == "additionalProperties":
         props = error.schema.get("properties", {})
         extra = [k for k in instance if k not in props] if isinstance(instance, dict) else []
-        return f"clave no permitida «{extra[0] if extra else '?'}»"
+        return str(extra[0]) if extra else "?"
+    return ""
+
+
+def _spanish(error: Any, key: str) -> str:
+    """The error in Spanish; `key` is the key it names (a missing or a disallowed one)."""
+    kind, value = error.validator, error.validator_value
+    instance = error.instance
+    if kind == "required":
+        return f"falta la clave requerida «{key}»"
+    if kind == "additionalProperties":
+        return f"clave no permitida «{key}»"
     if kind == "type":
         names = {
             "integer": "entero",
@@ -134,6 +148,7 @@ def validate(
     instance_text: str,
     schema_label: str | Path,
     base: str = "salida",
+    *,
     use_cache: bool = True,
 ) -> list[SchemaIssue]:
     """Return the violations of `instance` against `schema` (empty when valid)."""
@@ -158,7 +173,8 @@ def validate(
         path, nth = json_path(e.absolute_path, base), 0
         if e.validator == "required":
             nth = required[path, id(e.schema)] = required.get((path, id(e.schema)), -1) + 1
-        issues.append(SchemaIssue(path, _spanish(e, nth)))
+        key = _named_key(e, nth)
+        issues.append(SchemaIssue(path, _spanish(e, key), str(e.validator), key))
     if verdict is not None and not issues:
         try:
             verdict.parent.mkdir(parents=True, exist_ok=True)

@@ -40,7 +40,7 @@ def _shown(value: object) -> str:
     return value_text(value, DETAIL_NUMBERS)
 
 
-def _verdict(real: bool, tolerance: float | None) -> str:
+def _verdict(*, real: bool, tolerance: float | None) -> str:
     word = "real" if real else "ruido"
     if tolerance is None:
         return word
@@ -65,7 +65,7 @@ def _element_rows(label: str, change: OutputChange) -> list[Row]:
                 _shown(d.obtained),
                 "" if d.abs_error is None else _number(d.abs_error),
                 "" if relative_change is None else percent(relative_change),
-                _verdict(not d.within, d.tolerance),
+                _verdict(real=not d.within, tolerance=d.tolerance),
                 not d.within,
                 element=True,
             )
@@ -73,7 +73,7 @@ def _element_rows(label: str, change: OutputChange) -> list[Row]:
     return rows
 
 
-def diff_rows(diff: SnapshotDiff, elements: bool = False) -> list[Row]:
+def diff_rows(diff: SnapshotDiff, *, elements: bool = False) -> list[Row]:
     """One row per changed output or new/deleted/reordered class; with `elements`, one more per
     element that moved."""
     rows: list[Row] = []
@@ -95,7 +95,7 @@ def diff_rows(diff: SnapshotDiff, elements: bool = False) -> list[Row]:
                     "" if o.kind == "eliminada" else _shown(o.after),
                     "" if o.abs_change is None else _number(o.abs_change),
                     "" if o.rel_change is None else percent(o.rel_change),
-                    _verdict(o.real, o.tolerance),
+                    _verdict(real=o.real, tolerance=o.tolerance),
                     o.real,
                 )
             )
@@ -200,14 +200,14 @@ def _stacked(row: Row) -> list[Block]:
     ]
 
 
-def diff_screen(diff: SnapshotDiff, width: int | None, elements: bool = False) -> list[Block]:
+def diff_screen(diff: SnapshotDiff, width: int | None, *, elements: bool = False) -> list[Block]:
     """Per class a heading and its moved outputs (and every element, with `elements`), then
     the footer."""
     blocks: list[Block] = [
         line((f"Cambios de instantáneas frente a {diff.base} ({diff.commit[:7]})", "bold"))
     ]
     groups: dict[str, list[Row]] = {}
-    for row in diff_rows(diff, elements):
+    for row in diff_rows(diff, elements=elements):
         groups.setdefault(row.label, []).append(row)
     for label, rows in groups.items():
         blocks += [BLANK, line((label, "bold"))]
@@ -226,7 +226,7 @@ def diff_screen(diff: SnapshotDiff, width: int | None, elements: bool = False) -
     return blocks
 
 
-def _md(text: str, code: bool = False) -> str:
+def _md(text: str, *, code: bool = False) -> str:
     """A Markdown table cell: pipes escaped, one line, code spans that survive backticks."""
     text = text.replace("\n", " ").replace("|", "\\|")
     if not code or not text:
@@ -234,10 +234,10 @@ def _md(text: str, code: bool = False) -> str:
     return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
-def markdown(diff: SnapshotDiff, elements: bool = False) -> str:
+def markdown(diff: SnapshotDiff, *, elements: bool = False) -> str:
     """One Markdown table for a CI job summary or a PR comment, with a heading and the footer."""
     lines = [f"### Cambios de instantáneas frente a `{_md(diff.base)}` ({diff.commit[:7]})", ""]
-    rows = diff_rows(diff, elements)
+    rows = diff_rows(diff, elements=elements)
     if rows:
         lines.append("| clase | " + " | ".join(COLUMNS) + " |")
         lines.append("| --- | --- | --- | --- | --- | --- | ---: | ---: | --- |")

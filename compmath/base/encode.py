@@ -74,7 +74,7 @@ def one_line(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def compact(value: Any, limit: int, count: bool = True) -> str:
+def compact(value: Any, limit: int, *, count: bool = True) -> str:
     """A value on one line, as in the canonical JSON; past `limit` characters a list or dict is
     cut between its items, never inside a number (`[0.841471, 0.540302, … (8)`)."""
     text = one_line(value)

@@ -1,0 +1,143 @@
+"""The packages of compmath read top-down: no module imports one from a layer above its own.
+
+Every import counts, also those inside functions (they are there for start-up time, not to hide
+a dependency). The layers, from the bottom: what any module may use, then the course's files,
+running labs, judging them, showing the verdicts, and the commands that use all of them.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.conftest import REPO
+
+LAYERS = (
+    "errors_es_words",  # what Python's parsers say, and its Spanish
+    "errors_es",
+    "errors",
+    "wording",
+    "atomic",
+    "cache",
+    "base",  # canonical JSON and schema validation
+    "course",
+    "labmain",
+    "execution",
+    "judging",
+    "present",
+    "practice",
+    "authoring",
+    "notebook",
+    "site",
+    "cli",
+    "entry",
+)
+PACKAGE = REPO / "compmath"
+
+
+def _node(module: str) -> str:
+    """The layer of `compmath.x.y` (x) or of a top-level module `compmath.x`."""
+    return module.split(".")[1]
+
+
+def imports(path: Path) -> set[str]:
+    """The compmath modules `path` imports, anywhere in it."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return {m for m in found if m.startswith("compmath.") and _node(m) in LAYERS}
+
+
+def graph() -> dict[str, set[str]]:
+    """Layer → the layers it imports (itself left out)."""
+    edges: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        here = path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+        if here == "__init__":
+            continue
+        edges.setdefault(here, set()).update(_node(m) for m in imports(path) if _node(m) != here)
+    return edges
+
+
+def test_every_module_is_in_a_layer() -> None:
+    assert set(graph()) <= set(LAYERS), set(graph()) - set(LAYERS)
+
+
+def test_every_import_points_down() -> None:
+    upward = [
+        f"{a} → {b}"
+        for a, targets in graph().items()
+        for b in sorted(targets)
+        if LAYERS.index(b) > LAYERS.index(a)
+    ]
+    assert upward == []
+
+
+def test_judging_never_imports_the_screens() -> None:
+    assert "present" not in graph()["judging"]
+
+
+def test_the_readme_map_names_every_module() -> None:
+    """README's «Estructura» names each module under its package (or at the top)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Estructura")
+    block = text[text.index("```", start) + 3 : text.index("```", text.index("```", start) + 3)]
+    package, named = "", set()
+    for row in block.splitlines():
+        words = row.split()
+        if not words:
+            continue
+        indent = len(row) - len(row.lstrip())
+        if indent == 2 and words[0].endswith("/"):
+            package = words[0]
+        elif indent == 2 and words[0].endswith(".py"):
+            package = ""
+            named.add(words[0])
+        elif indent == 4 and words[0].endswith(".py"):
+            named.add(package + words[0])
+    modules = {
+        str(p.relative_to(PACKAGE))
+        for p in PACKAGE.rglob("*.py")
+        if p.name != "__init__.py"
+    }
+    assert modules - named == set()
+    assert named - modules == set()
+
+
+def test_no_function_above_complexity_c_without_saying_why() -> None:
+    """radon's rank D and worse only where the function says why (`Complexity D, on purpose`)."""
+    import pytest
+
+    radon = pytest.importorskip("radon.complexity")
+    unexplained = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        for block in radon.cc_visit(source):
+            if radon.cc_rank(block.complexity) in "ABC":
+                continue
+            body = "\n".join(lines[block.lineno - 1 : block.endline])
+            if "on purpose" not in body:
+                unexplained.append(f"{path.relative_to(REPO)}:{block.lineno} {block.name}")
+    assert unexplained == []
+
+
+def test_no_assert_stands_for_an_invariant() -> None:
+    """`python -O` drops asserts: the package states its invariants as types or errors."""
+    found = [
+        f"{path.relative_to(REPO)}:{node.lineno}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Assert)
+    ]
+    assert found == []
+
+
+if __name__ == "__main__":  # the graph as the closing note shows it
+    for layer in reversed(LAYERS):
+        targets = graph().get(layer, set())
+        print(f"{layer} → {', '.join(sorted(targets, key=LAYERS.index, reverse=True)) or '—'}")
