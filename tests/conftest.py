@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +44,17 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPath
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.delenv("COLUMNS", raising=False)  # a pipe: nothing is wrapped unless a test says so
     monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+@pytest.fixture(autouse=True)
+def no_unconfined_worker_outlives_its_test(clean_env: None) -> Iterator[None]:
+    """Workers started with protections switched off (COMPMATH_SIN) end with the test that
+    switched them off: a later test must never run its labs on one of them."""
+    yield
+    if os.environ.get("COMPMATH_SIN"):  # still set: this teardown runs before monkeypatch's
+        from compmath.execution import pool
+
+        pool.shutdown()
 
 
 @pytest.fixture
