@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -60,6 +61,14 @@ def _kind(value: Any) -> str:
     return "null"
 
 
+def _distance(obtained: float, expected: float) -> float:
+    """|obtained - expected| as a float: inf when beyond a float's range, NaN when either is."""
+    try:
+        return float(abs(obtained - expected))
+    except OverflowError:  # integers too large for a float
+        return math.inf
+
+
 def _walk(
     expected: Any,
     obtained: Any,
@@ -87,10 +96,14 @@ def _walk(
             for i, (e, o) in enumerate(zip(expected, obtained)):
                 _walk(e, o, f"{path}[{i}]", tol, out, within)
     elif ek == "real" or (ek == "entero" and tol.declared):
-        error = abs(obtained - expected)
-        allowed = tol.allowed(expected)
-        if error > allowed:
-            out.append(Difference(path, DifferenceKind.VALUE, expected, obtained, error, allowed))
+        error = _distance(obtained, expected)
+        try:
+            allowed = tol.allowed(expected)
+        except OverflowError:
+            allowed = math.inf
+        if not error <= allowed:  # NaN is never within any tolerance
+            shown = error if math.isfinite(error) else None  # reports hold finite numbers only
+            out.append(Difference(path, DifferenceKind.VALUE, expected, obtained, shown, allowed))
         elif within and error > 0:
             out.append(
                 Difference(
@@ -98,14 +111,15 @@ def _walk(
                 )
             )
     elif expected != obtained:
-        error = float(abs(obtained - expected)) if ek == "entero" else None
+        gap = _distance(obtained, expected) if ek == "entero" else math.nan
+        shown = gap if math.isfinite(gap) else None
         out.append(
             Difference(
                 path,
                 DifferenceKind.VALUE,
                 expected,
                 obtained,
-                error,
+                shown,
                 0.0 if ek == "entero" else None,
             )
         )

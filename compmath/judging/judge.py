@@ -8,7 +8,6 @@ does to the course's files while it runs can change what it is judged against.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,10 +21,13 @@ from compmath.execution.protocol import (
     DEFAULT_TIMEOUT,
     LabReply,
     LabRequest,
+    NotANumber,
     ReplyState,
+    printable,
+    strict_loads,
 )
 from compmath.judging.compare import compare, key_order_differs
-from compmath.judging.encode import canonical_json
+from compmath.judging.encode import EncodeError, canonical_json
 from compmath.judging.report import LabReport, Outcome, crash_message
 from compmath.judging.snapshot import read_snapshot
 from compmath.judging.validate import load_schema, validate
@@ -136,6 +138,32 @@ def _rel(case: Case, path: Path) -> str:
         return str(path)
 
 
+def reencode(written: str, decimals: int) -> tuple[Any, str, str]:
+    """(outputs, canonical text, '') from the text the lab's process wrote, or (None, '', why not).
+
+    That text may be anything (the lab can write its own result, or patch the encoder in its
+    process): it is parsed refusing NaN and Infinity, and encoded again here, so every verdict,
+    report and snapshot rests on the runner's own canonical JSON."""
+    try:
+        outputs = strict_loads(written)
+    except NotANumber as exc:
+        return None, "", f"el resultado del laboratorio contiene {exc}"
+    except (ValueError, RecursionError):
+        return None, "", "el resultado del laboratorio no es JSON válido (¿escribió en su archivo?)"
+    if not isinstance(outputs, dict):
+        return None, "", "el resultado del laboratorio no es un objeto JSON"
+    try:
+        text = canonical_json(outputs, decimals)
+        text.encode("utf-8")
+    except EncodeError as exc:
+        return None, "", f"la salida {printable(exc.path)} {exc.problem}"
+    except RecursionError:
+        return None, "", "la salida anida listas o dicts sin fin"
+    except UnicodeEncodeError:
+        return None, "", "la salida contiene texto que no es Unicode válido (sustituto suelto)"
+    return outputs, text, ""
+
+
 def judge(case: Case, reply: LabReply, against_snapshot: bool = True) -> LabReport:
     """Validate and compare one lab's reply; `against_snapshot=False` only validates (update)."""
     if case.problem is not None:
@@ -144,19 +172,9 @@ def judge(case: Case, reply: LabReply, against_snapshot: bool = True) -> LabRepo
     if reply.state != ReplyState.OK:
         outcome, message = crash_message(reply, case.request.timeout, case.request.memory)
         return LabReport(outcome=outcome, message=message, traceback=reply.traceback, **common)
-    text = reply.output
-    try:  # written by the lab's own process: it may be anything
-        outputs = json.loads(text)
-    except (ValueError, RecursionError):
-        outputs = None
-    if not isinstance(outputs, dict):
-        return LabReport(
-            outcome=Outcome.UNREPRESENTABLE,
-            message="el resultado del laboratorio no es un objeto JSON (¿escribió en su archivo?)",
-            **common,
-        )
-    if not against_snapshot:  # what update writes is canonical, whatever the lab wrote
-        text = canonical_json(outputs, case.request.decimals)
+    outputs, text, refused = reencode(reply.output, case.request.decimals)
+    if refused:
+        return LabReport(outcome=Outcome.UNREPRESENTABLE, message=refused, **common)
     common |= {"outputs": outputs, "output_text": text}
     assert case.schema is not None
     schema_text, schema = case.schema
