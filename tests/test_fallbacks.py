@@ -69,7 +69,7 @@ def test_one_protection_off_the_other_still_holds(cli, make_lab, monkeypatch, of
 
 
 def test_without_landlock_course_writes_are_caught_after_the_run(cli, make_lab, monkeypatch) -> None:
-    without(monkeypatch, "landlock")
+    without(monkeypatch, "landlock,mountns")
     root, class_id = hostile(make_lab, "reescribe-el-curso")
     report = json.loads(cli("run", class_id, "--root", str(root), "--json").out)["clases"][0]
     assert report["resultado"] == "modifico_el_curso"

@@ -8,13 +8,12 @@ its supervisor's report. No other lab can reach them by name.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import sys
 import time
 from dataclasses import replace
 
-from compmath.execution import sandbox, supervisor
+from compmath.execution import cleanup, sandbox, supervisor
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabReply, LabRequest, ReplyState
 from compmath.execution.supervisor import LabFiles, peak_bytes
@@ -235,7 +234,7 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
         result = replace(result, run_seconds=max(0.0, result.run_seconds - run.paused))
     for fd in run.files:
         os.close(fd)
-    shutil.rmtree(run.folder, ignore_errors=True)
+    cleanup.discard(run.folder)
     return LabReply.from_child(
         run.request.key,
         result,

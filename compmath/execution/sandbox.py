@@ -20,7 +20,7 @@ import traceback
 from types import CodeType
 from typing import NoReturn
 
-from compmath.execution import bytecode, facilities, landlock
+from compmath.execution import bytecode, facilities, isolation, landlock, seccomp
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabRequest, ReplyState
 
@@ -51,6 +51,8 @@ def _confine(folder: str, found: Facilities) -> None:
     sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     os.environ["TMPDIR"] = folder  # tempfile works, inside the one folder the lab may write
+    if found.env:
+        os.environ["HOME"] = folder
     sys.dont_write_bytecode = True  # nothing the lab imports leaves bytecode in the course
 
 
@@ -66,12 +68,22 @@ def _limit_memory(memory: int) -> None:
 
 
 def _close_the_sandbox(folder: str, found: Facilities) -> None:
-    """From here on the lab may write only in its folder (Landlock), and as root outside a user
-    namespace has no capabilities left. OSError if Landlock refuses."""
+    """From here on the lab sees a read-only tree with its folder a tmpfs (mount namespace), may
+    write only in its folder (Landlock), has no capabilities left as root outside a user
+    namespace, runs under limits for all its processes, and makes no socket, mount or trace
+    (seccomp, last: it forbids the mounts above). OSError if any of them is refused."""
+    if found.pidns:
+        isolation.cap_processes()  # before the tree turns read-only: pid_max is in /proc/sys
+    if found.mountns:
+        isolation.read_only_view(folder)
     if found.landlock_abi:
         landlock.restrict_self(found.landlock_abi, folder)
     if not found.pidns:
         facilities.drop_capabilities()
+    if found.rlimit:
+        isolation.cap_file_size()
+    if found.seccomp:
+        seccomp.apply()
 
 
 def _sandbox_failed(exc: BaseException) -> NoReturn:

@@ -83,7 +83,7 @@ def supervise(
         if found.prctl:
             facilities.prctl(facilities.PR_SET_PDEATHSIG, signal.SIGKILL)
         _arrange(files, lifeline)
-        if found.pidns and not facilities.enter_namespaces():
+        if found.pidns and not facilities.enter_namespaces(found.namespace_flags()):
             failed = ChildResult(
                 ReplyState.EXCEPTION,
                 error_type="SandboxError",
