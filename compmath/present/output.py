@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import TextIO
 
 from compmath.present.layout import Block, Para, StyledLine, lay_out, line, plain_text
+from compmath.visible import visible
 from compmath.wording import seconds
 
 _choice: bool | None = None
@@ -68,6 +69,8 @@ def emit(blocks: Sequence[Block], stream: TextIO | None = None) -> None:
 
 
 def _write(lines: list[StyledLine], target: TextIO, colour: bool) -> None:
+    # Every segment is one line's text: a lab's string in it shows its control characters.
+    lines = [[(visible(text), style) for text, style in line] for line in lines]
     if colour:
         from compmath.present.terminal import write_styled
 
