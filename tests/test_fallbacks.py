@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from compmath.execution.facilities import FACILITIES
+from compmath.execution.facilities import FACILITIES, WHAT_IS_LOST
 from tests.conftest import REPO
 from tests.processes import LINUX, fresh_marker, leftovers, marked, parent_of, powers
 from tests.test_hostile import ATTACKS, BESIDE, GOOD, hostile
@@ -131,3 +131,20 @@ def worker_of(marker: str, proc: subprocess.Popen) -> int:
     """The worker of the runner `proc` (its child)."""
     return next(pid for pid in leftovers(marker, [proc.pid], patience=0)
                 if parent_of(pid) == proc.pid)
+
+
+@pytest.mark.parametrize("off", ["", "seccomp,netns", "mountns,env"])
+def test_junit_names_the_missing_protections_as_json_does(cli, fake_course, monkeypatch,
+                                                          tmp_path, off) -> None:
+    import xml.etree.ElementTree as ET
+
+    without(monkeypatch, off)
+    junit = tmp_path / "informe.xml"
+    result = cli("check", "901", "--root", str(fake_course), "--json", "--junit-xml", str(junit))
+    missing = json.loads(result.out)["protecciones_ausentes"]
+    assert set(off.split(",")) - {""} <= set(missing)
+    assert result.err.count(NOTICE) == (1 if missing else 0)
+    for name in missing:
+        assert result.err.count(WHAT_IS_LOST[name]) == 1
+    found = {p.get("name"): p.get("value") for p in ET.parse(junit).getroot().iter("property")}
+    assert found["protecciones_ausentes"].split(",") == (missing or [""])

@@ -238,7 +238,7 @@ def _write_report(path: str, reports: list[LabReport], elapsed: float) -> None:
     if not path.strip():
         raise CompmathError("--junit-xml recibió una ruta vacía", f"nombra un archivo: {example}")
     try:
-        write_junit(Path(path), reports, elapsed)
+        write_junit(Path(path), reports, elapsed, missing_protections())
     except WriteError as exc:
         raise CompmathError(
             f"no se puede escribir el informe JUnit en {path}: {exc.reason}",
