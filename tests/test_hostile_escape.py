@@ -1,0 +1,392 @@
+"""Hostile labs that try to get out of their sandbox rather than fool their worker: a Unix socket
+standing in for tmux or Docker, TCP and UDP on 127.0.0.1, metadata of a file outside, the
+runner's secrets in the environment, 3,000 nested folders, a fork storm, a file-size bomb.
+
+Each runs through `check` beside 901 (which passes), with the whole sandbox and with the layers
+that stop it switched off (COMPMATH_SIN), one at a time and together. What the attack achieves is
+read from the protections the report says were missing, so the same test holds as root and as an
+unprivileged user (run it both ways: README, «Integridad»). Network tests touch only 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FAKE_PART
+from tests.processes import LINUX, fresh_marker, leftovers
+
+pytestmark = pytest.mark.skipif(not LINUX, reason="las capas que se prueban son de Linux")
+
+GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
+WRONG = {"n": 0, "mitad": 0.0, "vector": []}
+WRONG_TEXT = json.dumps(WRONG, indent=2) + "\n"
+
+
+class Helper:
+    """A server on a Unix socket that, like tmux or Docker, does what a client asks: here,
+    write a wrong snapshot over the file it names."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.asked = path, threading.Event()
+        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.server.bind(str(path))
+        self.server.listen()
+        os.chmod(path, 0o777)
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            with client:
+                request = client.recv(4096).decode()
+            if request.startswith("escribe "):
+                Path(request.split(" ", 1)[1].strip()).write_text(WRONG_TEXT)
+                self.asked.set()
+
+
+@pytest.fixture
+def helper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Helper]:
+    folder = tmp_path_factory.mktemp("tmux")
+    os.chmod(folder, 0o755)
+    server = Helper(folder / "default")
+    yield server
+    server.server.close()
+
+
+def _mode(monkeypatch: pytest.MonkeyPatch, off: str) -> str:
+    monkeypatch.setenv("COMPMATH_SIN", off)
+    return fresh_marker(monkeypatch)
+
+
+def _check(cli, root: Path, class_id: str) -> tuple[dict[str, str], dict, list[str]]:
+    result = cli("check", class_id, "901", "--root", str(root), "--json", "--timeout", "20")
+    assert "Traceback" not in result.err
+    document = json.loads(result.out)
+    reports = {c["clase"]: c for c in document["clases"]}
+    outcomes = {name: c["resultado"] for name, c in reports.items()}
+    return outcomes, reports[class_id], document["protecciones_ausentes"]
+
+
+ASK = '''\
+import os, socket
+
+TARGET = {target!r}
+
+
+def run() -> dict:
+    path = {where}
+    try:
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        client.connect(path)
+        client.sendall(("escribe " + TARGET).encode())
+        client.close()
+        print("pedido")
+    except OSError as exc:
+        print("rechazado", exc.errno)
+    except TypeError:
+        print("sin socket")
+    return {wrong!r}
+'''
+SOCKETS = {  # how the lab finds the server, and what must be missing for it to reach it
+    "ruta": ("{path!r}", {"seccomp"}),
+    "variable-tmux": ('(os.environ.get("TMUX") or ",").split(",")[0] or None', {"seccomp", "env"}),
+}
+
+
+@pytest.mark.parametrize("off", ["", "seccomp", "env", "seccomp,env", "landlock,mountns"])
+@pytest.mark.parametrize("how", list(SOCKETS))
+def test_a_socket_helper_outside_is_out_of_reach(cli, make_lab, monkeypatch, helper, how, off) -> None:
+    _mode(monkeypatch, off)
+    monkeypatch.setenv("TMUX", f"{helper.path},4242,0")
+    slug = f"pide-a-tmux-{how}"
+    root = make_lab(990, "", expected=GOOD, slug=slug)
+    snapshot = root / "classes" / FAKE_PART / f"990-{slug}" / "expected.json"
+    where, needs = SOCKETS[how]
+    source = ASK.format(target=str(snapshot), where=where.format(path=str(helper.path)),
+                        wrong=WRONG)
+    snapshot.with_name("lab.py").write_text(source)
+    outcomes, report, missing = _check(cli, root, f"990-{slug}")
+    if needs <= set(missing):  # the attack lands: the next run would pass with a wrong answer
+        assert helper.asked.wait(10) and json.loads(snapshot.read_text()) == WRONG
+        assert "pedido" in report["stdout"]
+    else:
+        assert not helper.asked.is_set() and json.loads(snapshot.read_text()) == GOOD
+        assert outcomes == {f"990-{slug}": "difiere", "901-pasa": "coincide"}
+        assert "pedido" not in report["stdout"]
+
+
+NETWORK = '''\
+import socket
+
+
+def run() -> dict:
+    said = []
+    try:
+        tcp = socket.create_connection(("127.0.0.1", {tcp}), timeout=2)
+        tcp.sendall(b"secreto")
+        tcp.close()
+        said.append("tcp")
+    except OSError as exc:
+        print("tcp", exc.errno)
+    try:
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.sendto(b"secreto", ("127.0.0.1", {udp}))
+        said.append("udp")
+    except OSError as exc:
+        print("udp", exc.errno)
+    try:
+        server = socket.socket()
+        server.bind(("0.0.0.0", 0))
+        server.listen()
+        said.append("escucha")
+    except OSError as exc:
+        print("escucha", exc.errno)
+    print("enviado:", said)
+    return {good!r}
+'''
+
+
+@pytest.mark.parametrize("off", ["", "seccomp", "netns", "seccomp,netns"])
+def test_no_network_reaches_a_listener_on_localhost(cli, make_lab, monkeypatch, off) -> None:
+    _mode(monkeypatch, off)
+    tcp = socket.create_server(("127.0.0.1", 0))
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    tcp.settimeout(5)
+    udp.settimeout(5)
+    try:
+        source = NETWORK.format(tcp=tcp.getsockname()[1], udp=udp.getsockname()[1], good=GOOD)
+        root = make_lab(991, source, expected=GOOD, slug="red")
+        outcomes, report, missing = _check(cli, root, "991-red")
+        assert outcomes == {"991-red": "coincide", "901-pasa": "coincide"}
+        if {"seccomp", "netns"} <= set(missing):
+            assert tcp.accept()[0].recv(16) == b"secreto"
+            assert udp.recv(16) == b"secreto"
+        else:
+            assert "enviado: []" in report["stdout"] or "enviado: ['escucha']" in report["stdout"]
+            tcp.settimeout(0.2)
+            with pytest.raises(OSError):
+                tcp.accept()
+            udp.settimeout(0.2)
+            with pytest.raises(OSError):
+                udp.recv(16)
+    finally:
+        tcp.close()
+        udp.close()
+
+
+METADATA = '''\
+import os
+
+
+def run() -> dict:
+    for name, action in (
+        ("chmod", lambda: os.chmod({path!r}, 0o4777)),
+        ("utime", lambda: os.utime({path!r}, (0, 0))),
+        ("setxattr", lambda: os.setxattr({path!r}, "user.compmath", b"lab")),
+    ):
+        try:
+            action()
+            print(name, "hecho")
+        except OSError as exc:
+            print(name, "rechazado", exc.errno)
+    return {good!r}
+'''
+
+
+@pytest.mark.parametrize("off", ["", "mountns", "landlock", "landlock,mountns"])
+def test_metadata_outside_the_folder_stays(cli, make_lab, monkeypatch, tmp_path, off) -> None:
+    _mode(monkeypatch, off)
+    outside = tmp_path / "fuera.txt"
+    outside.write_text("intacto")
+    os.chmod(outside, 0o644)
+    before = outside.stat()
+    root = make_lab(992, METADATA.format(path=str(outside), good=GOOD), expected=GOOD,
+                    slug="metadatos")
+    outcomes, report, missing = _check(cli, root, "992-metadatos")
+    after = outside.stat()
+    if "mountns" in missing:  # Landlock has no right for metadata: these land without it
+        assert after.st_mode & 0o7777 == 0o4777 and after.st_mtime == 0
+        assert "chmod hecho" in report["stdout"]
+    else:
+        assert (after.st_mode, after.st_mtime_ns) == (before.st_mode, before.st_mtime_ns)
+        assert "user.compmath" not in os.listxattr(outside)
+        assert "chmod rechazado 30" in report["stdout"]  # EROFS
+    assert outcomes == {"992-metadatos": "coincide", "901-pasa": "coincide"}
+
+
+SECRETS = {
+    "SECRET_TOKEN": "s3cr3t-token",
+    "GITHUB_TOKEN": "ghp_s3cr3t",
+    "SSH_AUTH_SOCK": "/tmp/ssh-s3cr3t/agent.1",
+    "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/s3cr3t/bus",
+    "DOCKER_HOST": "unix:///var/run/s3cr3t.sock",
+}
+SNOOP = '''\
+import os
+
+
+def run() -> dict:
+    found = [name for name, value in os.environ.items() if "s3cr3t" in value]
+    for pid in ("self", str(os.getppid())):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as handle:
+                if b"s3cr3t" in handle.read():
+                    found.append("/proc/" + pid + "/environ")
+        except OSError:
+            pass
+    print("encontrado:", sorted(found))
+    return GOOD
+'''.replace("GOOD", repr(GOOD))
+
+
+@pytest.mark.parametrize("off", ["", "env"])
+def test_the_runners_secrets_never_reach_a_lab(cli, make_lab, monkeypatch, off) -> None:
+    for name, value in SECRETS.items():
+        monkeypatch.setenv(name, value)
+    _mode(monkeypatch, off)
+    root = make_lab(993, SNOOP, expected=GOOD, slug="secretos")
+    outcomes, report, missing = _check(cli, root, "993-secretos")
+    assert outcomes == {"993-secretos": "coincide", "901-pasa": "coincide"}
+    if "env" in missing:
+        assert "SECRET_TOKEN" in report["stdout"]
+    else:
+        assert "encontrado: []" in report["stdout"], report["stdout"]
+
+
+NESTED = '''\
+import os
+
+
+def run() -> dict:
+    fd = os.open(os.environ["TMPDIR"], os.O_RDONLY)
+    for _ in range(3000):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(fd)
+    return GOOD
+'''.replace("GOOD", repr(GOOD))
+BESIDE = {"901-pasa": "coincide", "902-lanza": "excepcion", "904-deriva": "difiere"}
+
+
+@pytest.mark.lento
+@pytest.mark.parametrize("off", ["", "mountns"])
+def test_3000_nested_folders_leave_later_runs_alone(cli, make_lab, monkeypatch, off) -> None:
+    """shutil.rmtree would raise RecursionError and kill the worker; every later run would then
+    lose its worker as its idle sweep reached the folder."""
+    marker = _mode(monkeypatch, off)
+    root = make_lab(994, NESTED, expected=GOOD, slug="anida")
+    outcomes, _, _ = _check(cli, root, "994-anida")
+    assert outcomes == {"994-anida": "coincide", "901-pasa": "coincide"}
+    for _ in range(3):  # separate runs, with the same worker and with fresh ones
+        result = cli("check", *BESIDE, "--root", str(root), "--json")
+        assert {c["clase"]: c["resultado"] for c in json.loads(result.out)["clases"]} == BESIDE
+        fresh_marker(monkeypatch)
+    assert leftovers(marker) == []
+
+
+STORM = '''\
+import os, time
+
+
+def run() -> dict:
+    children = 0
+    for _ in range(1000):
+        try:
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            time.sleep(30)
+            os._exit(0)
+        children += 1
+    print("hijos:", children)
+    return GOOD
+'''.replace("GOOD", repr(GOOD))
+
+
+@pytest.mark.parametrize("off", ["", "pidns"])
+def test_a_fork_storm_stops_at_the_labs_process_limit(cli, make_lab, monkeypatch, off) -> None:
+    from compmath.execution.isolation import PROCESSES
+
+    marker = _mode(monkeypatch, off)
+    root = make_lab(995, STORM, expected=GOOD, slug="tormenta")
+    outcomes, report, missing = _check(cli, root, "995-tormenta")
+    assert outcomes == {"995-tormenta": "coincide", "901-pasa": "coincide"}
+    children = int(report["stdout"].split("hijos:")[1])
+    if "pidns" in missing:
+        assert children == 1000  # no limit: the subreaper still ends them all
+    else:
+        assert children < PROCESSES
+    assert leftovers(marker) == []
+
+
+BOMB = '''\
+import os
+
+
+def run() -> dict:
+    path = os.path.join(os.environ["TMPDIR"], "bomba")
+    with open(path, "wb", buffering=0) as handle:
+        try:
+            handle.seek(1 << 30)
+            handle.write(b"x")
+            print("disperso: escrito")
+        except OSError as exc:
+            print("disperso:", exc.errno)
+    if DENSE:
+        written = 0
+        chunk = b"x" * (1 << 20)
+        with open(path + "2", "wb", buffering=0) as handle:
+            try:
+                for _ in range(320):
+                    written += handle.write(chunk)
+            except OSError as exc:
+                print("denso:", exc.errno)
+        print("MiB:", written >> 20)
+    return GOOD
+'''.replace("GOOD", repr(GOOD))
+
+
+@pytest.mark.parametrize("off", ["", "rlimit", "mountns", "rlimit,mountns"])
+def test_a_file_size_bomb_stops_at_the_limits(cli, make_lab, monkeypatch, off) -> None:
+    """A sparse gigabyte (RLIMIT_FSIZE: EFBIG) and, where some limit holds, 320 MiB written for
+    real (the tmpfs: ENOSPC at its size; or EFBIG): nothing beyond 256 MiB."""
+    _mode(monkeypatch, off)
+    dense = off != "rlimit,mountns"  # without both limits it would fill the disk for real
+    root = make_lab(996, BOMB.replace("DENSE", str(dense)), expected=GOOD, slug="bomba")
+    outcomes, report, missing = _check(cli, root, "996-bomba")
+    assert outcomes == {"996-bomba": "coincide", "901-pasa": "coincide"}
+    out = report["stdout"]
+    if "rlimit" in missing:
+        assert "disperso: escrito" in out
+    else:
+        assert "disperso: 27" in out  # EFBIG
+    if dense:
+        assert int(out.split("MiB:")[1]) <= 256
+        assert "denso: 28" in out or "denso: 27" in out  # ENOSPC on the tmpfs, or EFBIG
+
+
+@pytest.mark.parametrize("off", ["", "landlock,pidns,seccomp,env,rlimit"])
+def test_lying_numbers_fail_whatever_the_sandbox(cli, make_lab, monkeypatch, off) -> None:
+    from tests.test_lying_numbers import LABS
+
+    _mode(monkeypatch, off)
+    for number, name in enumerate(LABS, start=970):
+        root = make_lab(number, LABS[name][0], expected=GOOD, slug=name)
+        outcomes, report, _ = _check(cli, root, f"{number}-{name}")
+        assert outcomes[f"{number}-{name}"] in ("no_representable", "salida_prematura")
+        assert outcomes["901-pasa"] == "coincide"
+        assert LABS[name][1] in report["mensaje"]
