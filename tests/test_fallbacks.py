@@ -133,15 +133,19 @@ def worker_of(marker: str, proc: subprocess.Popen) -> int:
                 if parent_of(pid) == proc.pid)
 
 
-@pytest.mark.parametrize("off", ["", "seccomp,netns", "mountns,env"])
+@pytest.mark.parametrize("off", ["", "seccomp,netns", "mountns,env", ",".join(FACILITIES)])
 def test_junit_names_the_missing_protections_as_json_does(cli, fake_course, monkeypatch,
                                                           tmp_path, off) -> None:
     import xml.etree.ElementTree as ET
 
+    import jsonschema
+
     without(monkeypatch, off)
     junit = tmp_path / "informe.xml"
     result = cli("check", "901", "--root", str(fake_course), "--json", "--junit-xml", str(junit))
-    missing = json.loads(result.out)["protecciones_ausentes"]
+    document = json.loads(result.out)
+    missing = document["protecciones_ausentes"]
+    jsonschema.validate(document, json.loads((REPO / "schemas" / "report.schema.json").read_text()))
     assert set(off.split(",")) - {""} <= set(missing)
     assert result.err.count(NOTICE) == (1 if missing else 0)
     for name in missing:
