@@ -269,27 +269,35 @@ import os
 
 
 def run() -> dict:
-    fd = os.open(os.environ["TMPDIR"], os.O_RDONLY)
-    for _ in range(3000):
-        os.mkdir("d", dir_fd=fd)
-        inner = os.open("d", os.O_RDONLY, dir_fd=fd)
-        os.close(fd)
-        fd = inner
-    os.close(fd)
+    try:
+        os.makedirs(os.environ[WHERE], exist_ok=True)
+        fd = os.open(os.environ[WHERE], os.O_RDONLY)
+        for _ in range(3000):
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        print("anidadas")
+    except OSError as exc:
+        print("rechazado", exc.errno)
     return GOOD
 '''.replace("GOOD", repr(GOOD))
 BESIDE = {"901-pasa": "coincide", "902-lanza": "excepcion", "904-deriva": "difiere"}
 
 
 @pytest.mark.lento
-@pytest.mark.parametrize("off", ["", "mountns"])
-def test_3000_nested_folders_leave_later_runs_alone(cli, make_lab, monkeypatch, off) -> None:
-    """shutil.rmtree would raise RecursionError and kill the worker; every later run would then
-    lose its worker as its idle sweep reached the folder."""
+@pytest.mark.parametrize(("where", "off"), [
+    ("TMPDIR", ""), ("TMPDIR", "mountns"), ("COMPMATH_PYCACHE", "landlock,mountns"),
+])
+def test_3000_nested_folders_leave_later_runs_alone(cli, make_lab, monkeypatch, where, off) -> None:
+    """shutil.rmtree would raise RecursionError: in the worker, killing it (and every later
+    worker whose idle sweep reached the folder); in the runner, purging a cache an unconfined
+    lab could write."""
     marker = _mode(monkeypatch, off)
-    root = make_lab(994, NESTED, expected=GOOD, slug="anida")
-    outcomes, _, _ = _check(cli, root, "994-anida")
+    root = make_lab(994, NESTED.replace("WHERE", repr(where)), expected=GOOD, slug="anida")
+    outcomes, report, _ = _check(cli, root, "994-anida")
     assert outcomes == {"994-anida": "coincide", "901-pasa": "coincide"}
+    assert "anidadas" in report["stdout"]
     for _ in range(3):  # separate runs, with the same worker and with fresh ones
         result = cli("check", *BESIDE, "--root", str(root), "--json")
         assert {c["clase"]: c["resultado"] for c in json.loads(result.out)["clases"]} == BESIDE
