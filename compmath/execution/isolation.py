@@ -1,4 +1,5 @@
-"""The lab's own view of the system: a read-only tree, a tmpfs folder, limits for the whole lab.
+"""The lab's own view of the system: a read-only tree, a tmpfs folder, its own /proc, limits for
+the whole lab.
 
 Called in the lab's process while it is still trusted code, inside its own user, PID, mount
 (and network) namespaces: there it holds every capability over those namespaces, and none
@@ -18,7 +19,7 @@ from compmath.execution import facilities
 TMPFS_BYTES = 256 * 1024**2  # what a lab may keep in its folder, all files together
 FILE_BYTES = 256 * 1024**2  # the largest file a lab may write (RLIMIT_FSIZE), its stdout too
 PROCESSES = 300  # processes and threads of one lab, all together (the kernel's least pid_max + 1)
-MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 2, 4, 1 << 14, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 1 << 14, 1 << 18
 SYS_MOUNT_SETATTR = 442  # the same on every architecture
 AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = -100, 0x8000, 1
 class MountAttr(ctypes.Structure):
@@ -59,6 +60,10 @@ def read_only_view(folder: str) -> None:
         int(libc.mount(b"tmpfs", folder.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options)),
         "montar la carpeta del laboratorio",
     )
+    # Its own /proc: only its PID namespace's processes (no other process's command line or
+    # environment, even where Landlock is missing). Refused where /proc is partly hidden (some
+    # containers): the system's stays, read-only.
+    libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, None)
 
 
 def cap_processes() -> None:
