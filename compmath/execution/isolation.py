@@ -82,6 +82,12 @@ def cap_processes() -> None:
     _set_limit(resource.RLIMIT_NPROC, PROCESSES)
 
 
+def cap_memory(memory: int) -> None:
+    """The address-space limit of each of the lab's processes (RLIMIT_AS), never above what the
+    environment already allows."""
+    _set_limit(resource.RLIMIT_AS, memory)
+
+
 def cap_file_size() -> None:
     """No file the lab writes grows beyond FILE_BYTES (EFBIG: Python ignores SIGXFSZ)."""
     _set_limit(resource.RLIMIT_FSIZE, FILE_BYTES)
@@ -93,5 +99,5 @@ def _set_limit(which: int, value: int) -> None:
         value = min(value, hard)
     try:
         resource.setrlimit(which, (value, value))
-    except (ValueError, OSError):
+    except (ValueError, OverflowError, OSError):  # beyond what rlim_t holds: as good as none
         pass

@@ -3,8 +3,10 @@
 Whatever the lab does (raise, exit, exhaust memory, fork, close streams), the one process that
 started the lab writes exactly one result and ends with os._exit; nothing returns to the
 supervisor's code. The lab's code is loaded before the sandbox closes (its bytecode cache is
-written then, by this trusted code); then Landlock confines writes to the lab's own folder, and
-root outside a user namespace drops every capability.
+written then, by this trusted code); then the sandbox closes in layers (README, «Integridad»):
+a cap on the lab's processes, a read-only tree with a tmpfs folder and its own /proc, Landlock
+(writes only in that folder), no capabilities for root outside a user namespace, a file-size
+limit, and last the seccomp filter.
 """
 
 from __future__ import annotations
@@ -56,17 +58,6 @@ def _confine(folder: str, found: Facilities) -> None:
     sys.dont_write_bytecode = True  # nothing the lab imports leaves bytecode in the course
 
 
-def _limit_memory(memory: int) -> None:
-    """The address-space limit, never above what the environment already allows."""
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        memory = min(memory, hard)
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    except (ValueError, OverflowError):  # beyond what rlim_t holds: as good as no limit
-        pass
-
-
 def _close_the_sandbox(folder: str, found: Facilities) -> None:
     """From here on the lab sees a read-only tree with its folder a tmpfs (mount namespace), may
     write only in its folder (Landlock), has no capabilities left as root outside a user
@@ -113,7 +104,7 @@ def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
     except BaseException as exc:
         _sandbox_failed(exc)
     if request.memory > 0 and found.rlimit:
-        _limit_memory(request.memory)
+        isolation.cap_memory(request.memory)
     try:
         _ballast = mmap.mmap(-1, BALLAST_BYTES)  # reserved, never touched: costs no page faults
     except OSError:
