@@ -14,13 +14,14 @@ import json
 import os
 import socket
 import threading
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import FAKE_PART
-from tests.processes import LINUX, fresh_marker, leftovers
+from tests.processes import LINUX, fresh_marker, landlock_abi, leftovers
 
 pytestmark = pytest.mark.skipif(not LINUX, reason="las capas que se prueban son de Linux")
 
@@ -35,16 +36,24 @@ class Helper:
 
     def __init__(self, path: Path) -> None:
         self.path, self.asked = path, threading.Event()
-        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.server.bind(str(path))
-        self.server.listen()
+        self.abstract = f"\0compmath-prueba-{uuid.uuid4().hex}"  # a name, not a file
+        self.servers = []
+        for address in (str(path), self.abstract):
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.bind(address)
+            server.listen()
+            self.servers.append(server)
+            threading.Thread(target=self._serve, args=(server,), daemon=True).start()
         os.chmod(path, 0o777)
-        threading.Thread(target=self._serve, daemon=True).start()
 
-    def _serve(self) -> None:
+    def close(self) -> None:
+        for server in self.servers:
+            server.close()
+
+    def _serve(self, server: socket.socket) -> None:
         while True:
             try:
-                client, _ = self.server.accept()
+                client, _ = server.accept()
             except OSError:
                 return
             with client:
@@ -60,7 +69,7 @@ def helper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Helper]:
     os.chmod(folder, 0o755)
     server = Helper(folder / "default")
     yield server
-    server.server.close()
+    server.close()
 
 
 def _mode(monkeypatch: pytest.MonkeyPatch, off: str) -> str:
@@ -100,10 +109,13 @@ def run() -> dict:
 SOCKETS = {  # how the lab finds the server, and what must be missing for it to reach it
     "ruta": ("{path!r}", {"seccomp"}),
     "variable-tmux": ('(os.environ.get("TMUX") or ",").split(",")[0] or None', {"seccomp", "env"}),
+    # abstract names live in a network namespace, and Landlock ABI 6 scopes them
+    "abstracto": ("{abstract!r}", {"seccomp", "netns", "landlock"}),
 }
 
 
-@pytest.mark.parametrize("off", ["", "seccomp", "env", "seccomp,env", "landlock,mountns"])
+@pytest.mark.parametrize("off", ["", "seccomp", "env", "seccomp,env", "landlock,mountns",
+                                 "seccomp,netns", "seccomp,netns,landlock"])
 @pytest.mark.parametrize("how", list(SOCKETS))
 def test_a_socket_helper_outside_is_out_of_reach(cli, make_lab, monkeypatch, helper, how, off) -> None:
     _mode(monkeypatch, off)
@@ -112,11 +124,12 @@ def test_a_socket_helper_outside_is_out_of_reach(cli, make_lab, monkeypatch, hel
     root = make_lab(990, "", expected=GOOD, slug=slug)
     snapshot = root / "classes" / FAKE_PART / f"990-{slug}" / "expected.json"
     where, needs = SOCKETS[how]
-    source = ASK.format(target=str(snapshot), where=where.format(path=str(helper.path)),
-                        wrong=WRONG)
+    where = where.format(path=str(helper.path), abstract=helper.abstract)
+    source = ASK.format(target=str(snapshot), where=where, wrong=WRONG)
     snapshot.with_name("lab.py").write_text(source)
     outcomes, report, missing = _check(cli, root, f"990-{slug}")
-    if needs <= set(missing):  # the attack lands: the next run would pass with a wrong answer
+    could = set(missing) | ({"landlock"} if landlock_abi() < 6 else set())
+    if needs <= could:  # the attack lands: the next run would pass with a wrong answer
         assert helper.asked.wait(10) and json.loads(snapshot.read_text()) == WRONG
         assert "pedido" in report["stdout"]
     else:
