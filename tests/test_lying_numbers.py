@@ -54,6 +54,10 @@ SURROGATE_KEY = '''\
 def run() -> dict:
     return {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0], "x\\ud800": 1}
 '''
+SURROGATE_PATH = '''\
+def run() -> dict:
+    return {"n": 4, "mitad": 2.0, "vector": [0.0], "x\\ud800": float("nan")}
+'''
 HUGE = '''\
 def run() -> dict:
     return {"n": 10 ** 4000, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
@@ -71,6 +75,7 @@ LABS = {
     ),
     "codificador-parcheado": (PATCHED_ENCODER, "NaN no es un número"),
     "clave-con-sustituto": (SURROGATE_KEY, "sustituto suelto"),
+    "nan-tras-un-sustituto": (SURROGATE_PATH, "salida.x\\ud800 es NaN"),  # killed the worker
     "segundos-nan": (own_result(json.dumps(GOOD), "float('nan')"), "sin devolver sus salidas"),
 }
 
