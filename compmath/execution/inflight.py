@@ -22,6 +22,7 @@ OUTPUT_PREVIEW = 64 * 1024
 RESULT_LIMIT = 256 * 1024**2  # a result beyond this is not read (it cannot be a lab's outputs)
 FAULT_PREVIEW = 16 * 1024
 STACK_PATIENCE = 0.3  # how long a timed-out lab has to write where it was
+REAP_AT_ONCE = 100_000  # dead children reaped in one round of reap_orphans, at most
 
 
 def _preview(fd: int, limit: int = OUTPUT_PREVIEW) -> tuple[str, int]:
@@ -60,8 +61,9 @@ def reap_orphans() -> None:
     """
     for _ in range(100):
         try:
-            if os.waitpid(-1, os.WNOHANG)[0]:
-                continue  # reaped a dead one; look again
+            for _ in range(REAP_AT_ONCE):  # every one that has already died (a killed storm)
+                if not os.waitpid(-1, os.WNOHANG)[0]:
+                    break
         except ChildProcessError:
             return  # no children at all: the usual case, one system call
         if not os.path.isdir("/proc"):
