@@ -44,7 +44,10 @@ def timed(command: list[str], tree: Path | None = None) -> float:
     return time.perf_counter() - started
 
 
-def alternately(commands: dict[str, tuple[list[str], Path | None]], repeat: int) -> dict[str, float]:
+Commands = dict[str, tuple[list[str], Path | None]]
+
+
+def alternately(commands: Commands, repeat: int) -> dict[str, float]:
     """The median wall time of each command, all run in turn after one warm-up each."""
     for command, tree in commands.values():
         timed(command, tree)
