@@ -38,8 +38,9 @@ def write_json(relative: str, data: Any) -> None:
 
 
 def purge(folders: tuple[str, ...]) -> None:
-    """Empty these folders of the cache (what a lab could have written there is not kept)."""
-    import shutil
+    """Empty these folders of the cache (what a lab could have written there is not kept; however
+    deep it nested its folders: no recursion)."""
+    from compmath.cleanup import remove_tree
 
     for folder in folders:
-        shutil.rmtree(cache_dir() / folder, ignore_errors=True)
+        remove_tree(str(cache_dir() / folder))

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from compmath.execution.facilities import FACILITIES
+from compmath.execution.facilities import FACILITIES, WHAT_IS_LOST
 from tests.conftest import REPO
 from tests.processes import LINUX, fresh_marker, leftovers, marked, parent_of, powers
 from tests.test_hostile import ATTACKS, BESIDE, GOOD, hostile
@@ -72,7 +72,7 @@ def test_one_protection_off_the_other_still_holds(cli, make_lab, monkeypatch, of
 
 
 def test_without_landlock_course_writes_are_caught_after_the_run(cli, make_lab, monkeypatch) -> None:
-    without(monkeypatch, "landlock")
+    without(monkeypatch, "landlock,mountns")
     root, class_id = hostile(make_lab, "reescribe-el-curso")
     report = json.loads(cli("run", class_id, "--root", str(root), "--json").out)["clases"][0]
     assert report["resultado"] == "modifico_el_curso"
@@ -130,3 +130,24 @@ def worker_of(marker: str, proc: subprocess.Popen) -> int:
     """The worker of the runner `proc` (its child)."""
     return next(pid for pid in leftovers(marker, [proc.pid], patience=0)
                 if parent_of(pid) == proc.pid)
+
+
+@pytest.mark.parametrize("off", ["", "seccomp,netns", "mountns,env", ",".join(FACILITIES)])
+def test_junit_names_the_missing_protections_as_json_does(cli, fake_course, monkeypatch,
+                                                          tmp_path, off) -> None:
+    import xml.etree.ElementTree as ET
+
+    import jsonschema
+
+    without(monkeypatch, off)
+    junit = tmp_path / "informe.xml"
+    result = cli("check", "901", "--root", str(fake_course), "--json", "--junit-xml", str(junit))
+    document = json.loads(result.out)
+    missing = document["protecciones_ausentes"]
+    jsonschema.validate(document, json.loads((REPO / "schemas" / "report.schema.json").read_text()))
+    assert set(off.split(",")) - {""} <= set(missing)
+    assert result.err.count(NOTICE) == (1 if missing else 0)
+    for name in missing:
+        assert result.err.count(WHAT_IS_LOST[name]) == 1
+    found = {p.get("name"): p.get("value") for p in ET.parse(junit).getroot().iter("property")}
+    assert found["protecciones_ausentes"].split(",") == (missing or [""])

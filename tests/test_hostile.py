@@ -239,7 +239,8 @@ def test_check_keeps_the_labs_beside_it_true(cli, make_lab, mode, marker, name) 
 
 def test_rewritten_course_files_are_named_and_update_writes_nothing(cli, make_lab, monkeypatch) -> None:
     """Without Landlock the lab's writes land: they are reported, and `update` keeps its hands off."""
-    monkeypatch.setenv("COMPMATH_SIN", "landlock")
+    monkeypatch.setenv("COMPMATH_SIN", "landlock,mountns")
+    fresh_marker(monkeypatch)
     root, class_id = hostile(make_lab, "reescribe-el-curso")
     snapshot = root / "classes" / FAKE_PART / class_id / "expected.json"
     result = cli("update", class_id, "--root", str(root))

@@ -16,8 +16,10 @@ LAYERS = (
     "errors_es_words",  # what Python's parsers say, and its Spanish
     "errors_es",
     "errors",
+    "visible",  # a lab's control characters, shown
     "wording",
     "atomic",
+    "cleanup",  # removing a folder whatever is in it
     "cache",
     "base",  # canonical JSON and schema validation
     "course",

@@ -3,7 +3,6 @@ handed to a consumer as they land, and the same integrity check for a spliced la
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,7 +10,6 @@ import pytest
 
 from compmath.course.tree import load_course
 from compmath.errors import CompmathError
-from compmath.execution import pool
 from compmath.judging.case import Broken, Case, Explore, Ready, Reference, prepare, variant
 from compmath.judging.pipeline import judge_cases
 from compmath.judging.report import LabReport, Outcome
@@ -106,13 +104,11 @@ def test_a_broken_reference_fails_what_depends_on_it(fake_course: Path, tmp_path
 
 
 @pytest.fixture
-def unconfined(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Labs without Landlock for this test only: its workers end with it, so no later test
-    gets a worker that runs labs unconfined."""
-    monkeypatch.setenv("COMPMATH_SIN", "landlock")
+def unconfined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Labs that can write the course for this test only (no Landlock, no read-only view); its
+    workers end with it (conftest), so no later test gets a worker that runs labs unconfined."""
+    monkeypatch.setenv("COMPMATH_SIN", "landlock,mountns")
     fresh_marker(monkeypatch)
-    yield
-    pool.shutdown()
 
 
 @pytest.mark.usefixtures("unconfined")

@@ -236,7 +236,7 @@ def check(
     _summary(reports, elapsed, judged.missing, as_json=as_json)
     if junit_xml is not None:  # after the summary: a report that cannot be written loses nothing
         with guard():
-            _write_report(junit_xml, reports, elapsed)
+            _write_report(junit_xml, reports, elapsed, judged.missing)
     raise typer.Exit(exit_code(reports))
 
 
@@ -255,7 +255,9 @@ def _summary(
         emit(check_screen(reports, elapsed))
 
 
-def _write_report(path: str, reports: list[LabReport], elapsed: float) -> None:
+def _write_report(
+    path: str, reports: list[LabReport], elapsed: float, missing: tuple[str, ...]
+) -> None:
     from compmath.atomic import WriteError
     from compmath.present.junit import write_junit
 
@@ -263,7 +265,7 @@ def _write_report(path: str, reports: list[LabReport], elapsed: float) -> None:
     if not path.strip():
         raise CompmathError("--junit-xml recibió una ruta vacía", f"nombra un archivo: {example}")
     try:
-        write_junit(Path(path), reports, elapsed)
+        write_junit(Path(path), reports, elapsed, missing)
     except WriteError as exc:
         raise CompmathError(
             f"no se puede escribir el informe JUnit en {path}: {exc.reason}",

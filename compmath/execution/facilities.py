@@ -1,10 +1,13 @@
 """What this system offers to confine a lab, probed once by the worker; COMPMATH_SIN turns some off.
 
-Five facilities, each with a fallback (README, «Integridad»): Landlock (writes and signals),
-a user and PID namespace per lab (nothing it starts outlives it), pidfd (the lab's end wakes the
-worker), prctl (parent-death signals, the subreaper, a worker that cannot be traced) and an
-enforced address-space limit. `COMPMATH_SIN=landlock,pidns,pidfd,prctl,rlimit` switches any of
-them off, so that the tests can cover each fallback on Linux; it is read here and nowhere else.
+Nine facilities, each with a fallback (README, «Integridad»): Landlock (writes and signals),
+a user and PID namespace per lab (nothing it starts outlives it; a cap on its processes), pidfd
+(the lab's end wakes the worker), prctl (parent-death signals, the subreaper, a worker that
+cannot be traced), enforced limits (address space, file size), seccomp (no sockets, no io_uring,
+ptrace, bpf…), a mount namespace (a read-only tree, a tmpfs folder), a network namespace and a
+minimal environment. `COMPMATH_SIN=landlock,pidns,pidfd,prctl,rlimit,seccomp,mountns,netns,env`
+switches any of them off, so that the tests can cover each fallback on Linux; it is read here
+and nowhere else.
 """
 
 from __future__ import annotations
@@ -14,21 +17,38 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-FACILITIES = ("landlock", "pidns", "pidfd", "prctl", "rlimit")
+FACILITIES = (
+    "landlock", "pidns", "pidfd", "prctl", "rlimit", "seccomp", "mountns", "netns", "env"
+)
 WHAT_IS_LOST = {
     "landlock": "Landlock: un laboratorio puede escribir fuera de su carpeta y enviar señales",
-    "pidns": "espacio de nombres: los procesos que deja un laboratorio se barren al terminar",
+    "pidns": (
+        "espacio de nombres: los procesos que deja un laboratorio se barren al terminar, "
+        "y no tienen tope de número"
+    ),
     "pidfd": "pidfd: el fin de cada laboratorio se comprueba cada 5 ms",
     "prctl": "prctl: sin PDEATHSIG, subreaper ni trabajador protegido contra ptrace",
-    "rlimit": "límite de memoria: se comprueba cuando el laboratorio termina",
+    "rlimit": (
+        "límite de memoria: se comprueba cuando el laboratorio termina; los archivos que "
+        "escribe no tienen tope de tamaño"
+    ),
+    "seccomp": "seccomp: un laboratorio puede abrir sockets (red, tmux, Docker, D-Bus) y usar "
+    "io_uring, ptrace o bpf",
+    "mountns": "vista de solo lectura: un laboratorio puede cambiar permisos, fechas y atributos "
+    "de archivos de fuera, y su carpeta no tiene tope de tamaño",
+    "netns": "espacio de red: un laboratorio comparte la red del sistema",
+    "env": "entorno mínimo: un laboratorio ve todas las variables de entorno del ejecutor",
 }
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
+CLONE_NEWNS = 0x20000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+PROBED_OK, PROBED_NET, PROBED_MOUNT = 64, 1, 2  # the namespace probe's exit code, bit by bit
 _libc: Any = None
 
 
@@ -70,8 +90,9 @@ def _write(path: str, text: str) -> None:
         os.close(fd)
 
 
-def enter_namespaces() -> bool:
-    """Move this process's future children into a new user and PID namespace; False if refused.
+def enter_namespaces(extra: int = 0) -> bool:
+    """Move this process's future children into a new user and PID namespace (and this process
+    into the `extra` ones: CLONE_NEWNS, CLONE_NEWNET); False if refused.
 
     The uid and gid are mapped to themselves, so files keep their owner. /proc files of a
     process that cannot be dumped belong to root, so the process is dumpable for the mapping.
@@ -81,7 +102,7 @@ def enter_namespaces() -> bool:
     uid, gid = os.geteuid(), os.getegid()
     prctl(PR_SET_DUMPABLE, 1)
     try:
-        if int(_libc.unshare(CLONE_NEWUSER | CLONE_NEWPID)) != 0:
+        if int(_libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | extra)) != 0:
             return False
         _write("/proc/self/setgroups", "deny")
         _write("/proc/self/uid_map", f"{uid} {uid} 1")
@@ -108,19 +129,40 @@ def drop_capabilities() -> None:
 
 
 def _probe_namespaces() -> int:
-    """Fork a child that tries the namespaces a lab will get; its pid (-1 if it cannot fork)."""
+    """Fork a child that tries the namespaces a lab will get; its pid (-1 if it cannot fork).
+
+    It exits with PROBED_OK plus a bit for each of the network and mount namespaces that work
+    (the mount one with the lab's whole read-only view), anything else when none does."""
     if _libc is None or "pidns" in switched_off():
         return -1
     pid = os.fork()
     if pid == 0:
-        ok = enter_namespaces()
-        if ok:
-            inner = os.fork()
-            if inner == 0:
-                os._exit(0)
-            ok = os.waitpid(inner, 0)[1] == 0
-        os._exit(0 if ok else 1)
+        code = 1
+        try:
+            if enter_namespaces():
+                inner = os.fork()
+                if inner == 0:
+                    os._exit(PROBED_OK | _probe_inside())
+                status = os.waitpid(inner, 0)[1]
+                code = os.waitstatus_to_exitcode(status)
+        finally:
+            os._exit(code)
     return pid
+
+
+def _probe_inside() -> int:
+    from compmath.execution import isolation
+
+    found = 0
+    if int(_libc.unshare(CLONE_NEWNET)) == 0:
+        found |= PROBED_NET
+    try:
+        if int(_libc.unshare(CLONE_NEWNS)) == 0:
+            isolation.read_only_view(os.environ.get("TMPDIR") or "/tmp")
+            found |= PROBED_MOUNT
+    except OSError:
+        pass
+    return found
 
 
 @dataclass(frozen=True)
@@ -132,6 +174,14 @@ class Facilities:
     pidfd: bool = False
     prctl: bool = False
     rlimit: bool = False
+    seccomp: bool = False
+    mountns: bool = False
+    netns: bool = False
+    env: bool = False
+
+    def namespace_flags(self) -> int:
+        """The namespaces besides user and PID that each lab's supervisor enters."""
+        return (CLONE_NEWNS if self.mountns else 0) | (CLONE_NEWNET if self.netns else 0)
 
     def missing(self) -> tuple[str, ...]:
         """The names (as COMPMATH_SIN spells them) of the facilities this worker goes without."""
@@ -141,6 +191,10 @@ class Facilities:
             "pidfd": self.pidfd,
             "prctl": self.prctl,
             "rlimit": self.rlimit,
+            "seccomp": self.seccomp,
+            "mountns": self.mountns,
+            "netns": self.netns,
+            "env": self.env,
         }
         return tuple(name for name in FACILITIES if not have[name])
 
@@ -152,10 +206,13 @@ class Probe:
         self.namespaces = _probe_namespaces()
 
     def result(self) -> Facilities:
-        from compmath.execution import landlock
+        from compmath.execution import landlock, seccomp
 
         off = switched_off()
-        pidns = self.namespaces > 0 and os.waitpid(self.namespaces, 0)[1] == 0
+        probed = 0
+        if self.namespaces > 0:
+            probed = os.waitstatus_to_exitcode(os.waitpid(self.namespaces, 0)[1])
+        pidns = probed & ~(PROBED_NET | PROBED_MOUNT) == PROBED_OK
         has_prctl = _libc is not None
         pidfd = False
         if hasattr(os, "pidfd_open") and "pidfd" not in off:
@@ -170,6 +227,10 @@ class Probe:
             pidfd=pidfd,
             prctl=has_prctl,
             rlimit=sys.platform.startswith("linux") and "rlimit" not in off,
+            seccomp=has_prctl and "seccomp" not in off and seccomp.prepare(),
+            mountns=pidns and bool(probed & PROBED_MOUNT) and "mountns" not in off,
+            netns=pidns and bool(probed & PROBED_NET) and "netns" not in off,
+            env="env" not in off,
         )
 
 

@@ -8,12 +8,12 @@ its supervisor's report. No other lab can reach them by name.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import sys
 import time
 from dataclasses import replace
 
+from compmath import cleanup
 from compmath.execution import sandbox, supervisor
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabReply, LabRequest, ReplyState
@@ -23,6 +23,7 @@ OUTPUT_PREVIEW = 64 * 1024
 RESULT_LIMIT = 256 * 1024**2  # a result beyond this is not read (it cannot be a lab's outputs)
 FAULT_PREVIEW = 16 * 1024
 STACK_PATIENCE = 0.3  # how long a timed-out lab has to write where it was
+REAP_AT_ONCE = 100_000  # dead children reaped in one round of reap_orphans, at most
 
 
 def _preview(fd: int, limit: int = OUTPUT_PREVIEW) -> tuple[str, int]:
@@ -61,8 +62,9 @@ def reap_orphans() -> None:
     """
     for _ in range(100):
         try:
-            if os.waitpid(-1, os.WNOHANG)[0]:
-                continue  # reaped a dead one; look again
+            for _ in range(REAP_AT_ONCE):  # every one that has already died (a killed storm)
+                if not os.waitpid(-1, os.WNOHANG)[0]:
+                    break
         except ChildProcessError:
             return  # no children at all: the usual case, one system call
         if not os.path.isdir("/proc"):
@@ -235,7 +237,7 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
         result = replace(result, run_seconds=max(0.0, result.run_seconds - run.paused))
     for fd in run.files:
         os.close(fd)
-    shutil.rmtree(run.folder, ignore_errors=True)
+    cleanup.discard(run.folder)
     return LabReply.from_child(
         run.request.key,
         result,

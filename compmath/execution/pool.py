@@ -17,33 +17,27 @@ import sys
 import time
 
 from compmath.cache import cache_dir
+from compmath.execution.environment import THREAD_CAPS, minimal_environment
+from compmath.execution.facilities import switched_off
 from compmath.execution.protocol import LabReply, LabRequest, ProtocolError, parse_line
-
-# One BLAS thread per lab: labs are small, workers run in parallel, and a many-core machine
-# would otherwise reserve per-thread buffers that break numpy's import under the memory limit.
-THREAD_CAPS = (
-    "OPENBLAS_NUM_THREADS",
-    "OMP_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-)
 
 
 def _worker_env() -> dict[str, str]:
-    """The worker's environment: BLAS capped, and this process's import path spelled out.
+    """The worker's environment, which its labs inherit: minimal (isolation.minimal_environment)
+    unless COMPMATH_SIN names `env`; BLAS capped, this process's import path spelled out.
 
+    One BLAS thread per lab: labs are small, workers run in parallel, and a many-core machine
+    would otherwise reserve per-thread buffers that break numpy's import under the memory limit.
     The worker starts with `python -S` (no site processing: about 30 ms of .pth files and
     import hooks on every start), so it gets the directories this process imports from instead.
     """
-    env = dict(os.environ)
-    for name in THREAD_CAPS:
-        env[name] = "1"
     package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     paths = [package_parent] + [p for p in sys.path if p and os.path.isdir(p)]
-    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
-    env["COMPMATH_PYCACHE"] = str(cache_dir() / "bytecode")
-    return env
+    import_path = os.pathsep.join(dict.fromkeys(paths))
+    source = dict(os.environ) | {"COMPMATH_PYCACHE": str(cache_dir() / "bytecode")}
+    if "env" in switched_off():
+        return source | dict.fromkeys(THREAD_CAPS, "1") | {"PYTHONPATH": import_path}
+    return minimal_environment(source, import_path)
 
 
 SILENCE = 3.0  # seconds without a word from a worker that has labs running: it is stopped

@@ -11,6 +11,7 @@ into these records. Kept light: the worker imports it before numpy.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
@@ -35,6 +36,35 @@ class ReplyState(StrEnum):
 
 class ProtocolError(ValueError):
     """A line from the worker that is not one of the protocol's records."""
+
+
+class NotANumber(ValueError):
+    """NaN, Infinity or a number beyond a float's range, in text that claims to be JSON."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise NotANumber(f"{name} no es un número que JSON admita")
+
+
+def strict_loads(text: str | bytes) -> Any:
+    """json.loads refusing NaN, Infinity and numbers too large for a float (1e400)."""
+    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NotANumber(f"{text[:20]} no cabe en un número real")
+    return value
+
+
+def printable(text: str) -> str:
+    """`text` with lone surrogates shown as \\udXXX: always encodable as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 @dataclass(frozen=True)
@@ -85,7 +115,7 @@ class ChildResult:
         the runner.
         """
         try:
-            data = json.loads(text or "null")
+            data = strict_loads(text or "null")
             result: ChildResult = _typed(cls, {**data, "state": ReplyState(data["state"])})
         except (ValueError, TypeError, KeyError, RecursionError):
             return None
@@ -114,6 +144,10 @@ def _typed(cls: Any, data: dict[str, Any]) -> Any:
             raise TypeError(f"campo inesperado {name}")
         if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
             raise TypeError(f"campo {name} de tipo {type(value).__name__}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise TypeError(f"campo {name} no finito")
+        if isinstance(value, str) and not isinstance(value, ReplyState):
+            data[name] = printable(value)  # a lone surrogate would break every report after
     return cls(**data)
 
 
@@ -147,7 +181,7 @@ class LabReply:
         return cls(key=key, **{name: getattr(result, name) for name in CHILD_FIELDS}, **measured)
 
     def to_line(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False) + "\n"
+        return json.dumps(asdict(self)) + "\n"  # ASCII: a lone surrogate travels escaped
 
     @classmethod
     def worker_lost(cls, key: str, times: int = 1) -> LabReply:
@@ -169,7 +203,7 @@ class WorkerNote:
 def parse_line(line: str | bytes) -> LabReply | WorkerNote:
     """One line from the worker as a reply or a note; ProtocolError for anything else."""
     try:
-        data = json.loads(line)
+        data = strict_loads(line)
         if isinstance(data, dict) and "note" in data:
             missing = data.get("missing", [])
             if data["note"] not in ("hello", "alive") or not isinstance(missing, list):

@@ -3,8 +3,10 @@
 Whatever the lab does (raise, exit, exhaust memory, fork, close streams), the one process that
 started the lab writes exactly one result and ends with os._exit; nothing returns to the
 supervisor's code. The lab's code is loaded before the sandbox closes (its bytecode cache is
-written then, by this trusted code); then Landlock confines writes to the lab's own folder, and
-root outside a user namespace drops every capability.
+written then, by this trusted code); then the sandbox closes in layers (README, «Integridad»):
+a cap on the lab's processes, a read-only tree with a tmpfs folder and its own /proc, Landlock
+(writes only in that folder), no capabilities for root outside a user namespace, a file-size
+limit, and last the seccomp filter.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import traceback
 from types import CodeType
 from typing import NoReturn
 
-from compmath.execution import bytecode, facilities, landlock
+from compmath.execution import bytecode, facilities, isolation, landlock, seccomp
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabRequest, ReplyState
 
@@ -51,27 +53,28 @@ def _confine(folder: str, found: Facilities) -> None:
     sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     os.environ["TMPDIR"] = folder  # tempfile works, inside the one folder the lab may write
+    if found.env:
+        os.environ["HOME"] = folder
     sys.dont_write_bytecode = True  # nothing the lab imports leaves bytecode in the course
 
 
-def _limit_memory(memory: int) -> None:
-    """The address-space limit, never above what the environment already allows."""
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        memory = min(memory, hard)
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    except (ValueError, OverflowError):  # beyond what rlim_t holds: as good as no limit
-        pass
-
-
 def _close_the_sandbox(folder: str, found: Facilities) -> None:
-    """From here on the lab may write only in its folder (Landlock), and as root outside a user
-    namespace has no capabilities left. OSError if Landlock refuses."""
+    """From here on the lab sees a read-only tree with its folder a tmpfs (mount namespace), may
+    write only in its folder (Landlock), has no capabilities left as root outside a user
+    namespace, runs under limits for all its processes, and makes no socket, mount or trace
+    (seccomp, last: it forbids the mounts above). OSError if any of them is refused."""
+    if found.pidns:
+        isolation.cap_processes()  # before the tree turns read-only: pid_max is in /proc/sys
+    if found.mountns:
+        isolation.read_only_view(folder)
     if found.landlock_abi:
         landlock.restrict_self(found.landlock_abi, folder)
     if not found.pidns:
         facilities.drop_capabilities()
+    if found.rlimit:
+        isolation.cap_file_size()
+    if found.seccomp:
+        seccomp.apply()
 
 
 def _sandbox_failed(exc: BaseException) -> NoReturn:
@@ -101,7 +104,7 @@ def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
     except BaseException as exc:
         _sandbox_failed(exc)
     if request.memory > 0 and found.rlimit:
-        _limit_memory(request.memory)
+        isolation.cap_memory(request.memory)
     try:
         _ballast = mmap.mmap(-1, BALLAST_BYTES)  # reserved, never touched: costs no page faults
     except OSError:

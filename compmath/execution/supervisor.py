@@ -3,8 +3,9 @@
 The worker forks one supervisor per lab. It takes a session of its own, dies with the worker,
 arranges the lab's descriptors, moves the lab into a new user and PID namespace where the
 system allows it (the lab is then process 1 there, and when it ends the kernel ends every
-process it started), forks the lab's process and reports on a file only it holds: first the
-lab's pid, then how the lab ended and its peak memory. Where prctl is missing, a thread watches
+process it started) and itself into new mount and network namespaces the lab then shares,
+forks the lab's process and reports on a file only it holds: first the lab's pid, then how the
+lab ended and its peak memory. Where prctl is missing, a thread watches
 the worker's lifeline and takes the lab down when the worker dies.
 """
 
@@ -83,7 +84,7 @@ def supervise(
         if found.prctl:
             facilities.prctl(facilities.PR_SET_PDEATHSIG, signal.SIGKILL)
         _arrange(files, lifeline)
-        if found.pidns and not facilities.enter_namespaces():
+        if found.pidns and not facilities.enter_namespaces(found.namespace_flags()):
             failed = ChildResult(
                 ReplyState.EXCEPTION,
                 error_type="SandboxError",

@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import os
 import select
-import shutil
 import signal
 import sys
 import time
 from typing import Any
 
+from compmath import cleanup
 from compmath.execution import facilities, inflight
 from compmath.execution.facilities import Facilities
 from compmath.execution.inflight import Running, ended, finish, reap_orphans, running, start
 from compmath.execution.protocol import LabRequest, WorkerNote
 
 HEARTBEAT = 0.5  # seconds between "alive" notes while labs run
+EXIT_BUDGET = 2000  # entries removed on the way out; the rest is for the next idle sweep
 _workdir = ""
 
 
@@ -34,7 +35,7 @@ def _stop(signum: int, frame: Any) -> None:
         run.signal(signal.SIGKILL)
     reap_orphans()
     if _workdir:
-        shutil.rmtree(_workdir, ignore_errors=True)
+        cleanup.remove_tree(_workdir, EXIT_BUDGET)
     os._exit(1)
 
 
@@ -76,7 +77,7 @@ def _sweep(tmp: str) -> None:
                 continue
             os.kill(int(parts[1]), 0)
         except ProcessLookupError:
-            shutil.rmtree(path, ignore_errors=True)
+            cleanup.remove_tree(path, EXIT_BUDGET)
         except OSError:
             continue
 
@@ -107,7 +108,7 @@ def serve(found: Facilities) -> None:
     finally:
         for run in list(running.values()):
             run.signal(signal.SIGKILL)
-        shutil.rmtree(_workdir, ignore_errors=True)
+        cleanup.remove_tree(_workdir, EXIT_BUDGET)
         _workdir = ""
 
 
@@ -150,7 +151,7 @@ def _loop(channel: Any, tmp: str) -> None:
             preload_extras()  # only while idle: a request already waiting goes first
             _sweep(tmp)
             idle_work_done = True
-        fallback = any(run.pidfd < 0 for run in running.values())
+        fallback = any(run.pidfd < 0 for run in running.values()) or cleanup.tidy()
         deadlines = [run.deadline for run in running.values()]
         if deadlines:
             deadlines.append(last_sent + HEARTBEAT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -73,6 +74,14 @@ def _kind(value: Any) -> str:
     return "null"
 
 
+def _distance(obtained: float, expected: float) -> float:
+    """|obtained - expected| as a float: inf when beyond a float's range, NaN when either is."""
+    try:
+        return float(abs(obtained - expected))
+    except OverflowError:  # integers too large for a float
+        return math.inf
+
+
 def _walk(
     expected: Any,
     obtained: Any,
@@ -82,7 +91,9 @@ def _walk(
     *,
     within: bool = False,
 ) -> None:
-    """Append to `out` how `obtained` differs from `expected`; `at` is (output, steps)."""
+    """Append to `out` how `obtained` differs from `expected`; `at` is (output, steps).
+
+    Complexity D, on purpose: one case per JSON kind, side by side, so the rules read as a table."""
     output, steps = at
     ek, ok = _kind(expected), _kind(obtained)
     if ek != ok:
@@ -108,9 +119,17 @@ def _walk(
             for i, (e, o) in enumerate(zip(expected, obtained)):
                 _walk(e, o, (output, (*steps, i)), tol, out, within=within)
     elif ek == "real" or (ek == "entero" and tol.declared):
-        error = abs(obtained - expected)
-        allowed = tol.allowed(expected)
-        if error > allowed or (within and error > 0):
+        error = _distance(obtained, expected)
+        try:
+            allowed = tol.allowed(expected)
+        except OverflowError:
+            allowed = math.inf
+        if not error <= allowed:  # NaN is never within any tolerance
+            shown = error if math.isfinite(error) else None  # reports hold finite numbers only
+            out.append(
+                Difference(output, steps, DifferenceKind.VALUE, expected, obtained, shown, allowed)
+            )
+        elif within and error > 0:
             out.append(
                 Difference(
                     output,
@@ -124,10 +143,11 @@ def _walk(
                 )
             )
     elif expected != obtained:
-        error = float(abs(obtained - expected)) if ek == "entero" else None
+        gap = _distance(obtained, expected) if ek == "entero" else math.nan
+        shown = gap if math.isfinite(gap) else None
         exact = 0.0 if ek == "entero" else None
         out.append(
-            Difference(output, steps, DifferenceKind.VALUE, expected, obtained, error, exact)
+            Difference(output, steps, DifferenceKind.VALUE, expected, obtained, shown, exact)
         )
 
 

@@ -7,14 +7,13 @@ does to the course's files while it runs can change what it is judged against.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from compmath.base.encode import canonical_json
+from compmath.base.encode import EncodeError, canonical_json
 from compmath.base.validate import validate
 from compmath.errors import CompmathError
-from compmath.execution.protocol import LabReply, ReplyState
+from compmath.execution.protocol import LabReply, NotANumber, ReplyState, printable, strict_loads
 from compmath.judging.case import Broken, Case, Explore, Ready, Record, Reference, Snapshot
 from compmath.judging.compare import compare, key_order_differs
 from compmath.judging.report import LabReport, Outcome, crash_message
@@ -57,6 +56,32 @@ def _rel(case: Case, path: Path) -> str:
         return str(path)
 
 
+def reencode(written: str, decimals: int) -> tuple[Any, str, str]:
+    """(outputs, canonical text, '') from the text the lab's process wrote, or (None, '', why not).
+
+    That text may be anything (the lab can write its own result, or patch the encoder in its
+    process): it is parsed refusing NaN and Infinity, and encoded again here, so every verdict,
+    report and snapshot rests on the runner's own canonical JSON."""
+    try:
+        outputs = strict_loads(written)
+    except NotANumber as exc:
+        return None, "", f"el resultado del laboratorio contiene {exc}"
+    except (ValueError, RecursionError):
+        return None, "", "el resultado del laboratorio no es JSON válido (¿escribió en su archivo?)"
+    if not isinstance(outputs, dict):
+        return None, "", "el resultado del laboratorio no es un objeto JSON"
+    try:
+        text = canonical_json(outputs, decimals)
+        text.encode("utf-8")
+    except EncodeError as exc:
+        return None, "", f"la salida {printable(exc.path)} {exc.problem}"
+    except RecursionError:
+        return None, "", "la salida anida listas o dicts sin fin"
+    except UnicodeEncodeError:
+        return None, "", "la salida contiene texto que no es Unicode válido (sustituto suelto)"
+    return outputs, text, ""
+
+
 def _oracle(case: Ready, reference: LabReport | None) -> dict[str, Any] | None:
     """The outputs to compare with: the snapshot's (None: none yet) or the reference's."""
     if isinstance(case.expected, Snapshot):
@@ -83,19 +108,9 @@ def judge(case: Case, reply: LabReply, *, reference: LabReport | None = None) ->
             error_type=reply.error_type if reply.state == ReplyState.EXCEPTION else "",
             **common,
         )
-    text = reply.output
-    try:  # written by the lab's own process: it may be anything
-        outputs = json.loads(text)
-    except (ValueError, RecursionError):
-        outputs = None
-    if not isinstance(outputs, dict):
-        return LabReport(
-            outcome=Outcome.UNREPRESENTABLE,
-            message="el resultado del laboratorio no es un objeto JSON (¿escribió en su archivo?)",
-            **common,
-        )
-    if isinstance(case.expected, Record):  # what update writes is canonical, whatever was written
-        text = canonical_json(outputs, case.request.decimals)
+    outputs, text, refused = reencode(reply.output, case.request.decimals)
+    if refused or outputs is None:
+        return LabReport(outcome=Outcome.UNREPRESENTABLE, message=refused, **common)
     common |= {"outputs": outputs, "output_text": text}
     return _judge_outputs(case, outputs, text, reference, common, confined=reply.confined)
 

@@ -6,6 +6,7 @@ import re
 import socket
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
 
 from compmath.atomic import write_atomic
@@ -19,8 +20,11 @@ def xml_text(text: str) -> str:
     return INVALID_XML.sub("\ufffd", text)
 
 
-def junit_document(reports: list[LabReport], elapsed: float) -> str:
-    """The JUnit XML text (junit-10.xsd, as the Jenkins xUnit plugin reads it)."""
+def junit_document(
+    reports: list[LabReport], elapsed: float, missing: Sequence[str] = ()
+) -> str:
+    """The JUnit XML text (junit-10.xsd, as the Jenkins xUnit plugin reads it); `missing`, the
+    protections the labs ran without, is the suite's `protecciones_ausentes` property."""
     failures = sum(1 for r in reports if not r.passed and not r.outcome.errored)
     errors = sum(1 for r in reports if r.outcome.errored)
     suites = ET.Element("testsuites", name="compmath", time=f"{elapsed:.3f}")
@@ -35,6 +39,10 @@ def junit_document(reports: list[LabReport], elapsed: float) -> str:
         time=f"{elapsed:.3f}",
         hostname=socket.gethostname(),
         timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"),
+    )
+    properties = ET.SubElement(suite, "properties")
+    ET.SubElement(
+        properties, "property", name="protecciones_ausentes", value=",".join(missing)
     )
     for report in reports:
         case = ET.SubElement(
@@ -60,6 +68,8 @@ def junit_document(reports: list[LabReport], elapsed: float) -> str:
     )
 
 
-def write_junit(path: Path, reports: list[LabReport], elapsed: float) -> None:
+def write_junit(
+    path: Path, reports: list[LabReport], elapsed: float, missing: Sequence[str] = ()
+) -> None:
     """Write the report atomically (a half-written file would confuse the CI dashboard)."""
-    write_atomic(path, junit_document(reports, elapsed))
+    write_atomic(path, junit_document(reports, elapsed, missing))

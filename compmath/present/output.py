@@ -20,6 +20,7 @@ from typing import TextIO
 
 from compmath.errors_es import Located, excerpt
 from compmath.present.layout import Block, Chart, Para, StyledLine, lay_out, line, plain_text
+from compmath.visible import visible
 from compmath.wording import seconds
 
 # `--color` / `--no-color` / `--plain` of the command being run: one value per call of the
@@ -72,6 +73,8 @@ def emit(blocks: Sequence[Block], stream: TextIO | None = None) -> None:
 
 
 def _write(lines: list[StyledLine], target: TextIO, *, colour: bool) -> None:
+    # Every segment is one line's text: a lab's string in it shows its control characters.
+    lines = [[(visible(text), style) for text, style in line] for line in lines]
     if colour:
         from compmath.present.terminal import write_styled
 

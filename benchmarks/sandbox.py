@@ -1,0 +1,89 @@
+"""What the sandbox costs: this tree against another checkout of compmath, side by side in one run.
+
+Usage: python benchmarks/sandbox.py --before DIR [--repeat N]
+
+DIR is an older checkout (e.g. `git worktree add /tmp/before c739af3`). Timed alternately, on
+this tree's course: `compmath run 323` with each runner and `python lab.py`; `compmath check`
+with each runner and its floor, one interpreter running the 20 labs' run() in sequence. Each
+runner is picked by PYTHONPATH (its worker inherits it). Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PART = "part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl"
+LAB_323 = ROOT / "classes" / PART / "323-positional-encoding" / "lab.py"
+FLOOR = """
+import importlib.util, pathlib, sys
+for lab in sorted(pathlib.Path(sys.argv[1]).glob("classes/part-*/[0-9]*/lab.py")):
+    spec = importlib.util.spec_from_file_location("lab", lab)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(lab.parent))
+    spec.loader.exec_module(module)
+    module.run()
+    sys.path.pop(0)
+"""
+
+
+def timed(command: list[str], tree: Path | None = None) -> float:
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+        env["COMPMATH_CACHE"] = f"/tmp/cm-bench-cache-{tree.name}"
+    started = time.perf_counter()
+    subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - started
+
+
+Commands = dict[str, tuple[list[str], Path | None]]
+
+
+def alternately(commands: Commands, repeat: int) -> dict[str, float]:
+    """The median wall time of each command, all run in turn after one warm-up each."""
+    for command, tree in commands.values():
+        timed(command, tree)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, (command, tree) in commands.items():
+            times[name].append(timed(command, tree))
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=Path, required=True)
+    parser.add_argument("--repeat", type=int, default=9)
+    args = parser.parse_args()
+    before = args.before.resolve()
+    for tree in (ROOT, before):
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "compmath")],
+                       check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
+    cm = [sys.executable, "-m", "compmath.entry"]
+    run = alternately({
+        "run antes": ([*cm, "run", "323"], before),
+        "run ahora": ([*cm, "run", "323"], ROOT),
+        "lab.py": ([sys.executable, str(LAB_323)], None),
+    }, args.repeat)
+    check = alternately({
+        "check antes": ([*cm, "check"], before),
+        "check ahora": ([*cm, "check"], ROOT),
+        "suelo": ([sys.executable, "-c", FLOOR, str(ROOT)], None),
+    }, args.repeat)
+    for when in ("antes", "ahora"):
+        print(f"{when}: run 323 ÷ python lab.py = {run['run ' + when] / run['lab.py']:.2f} "
+              f"({run['run ' + when]:.3f} s / {run['lab.py']:.3f} s); "
+              f"check ÷ suelo = {check['check ' + when] / check['suelo']:.2f} "
+              f"({check['check ' + when]:.3f} s / {check['suelo']:.3f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""Text from a lab made harmless for a terminal: every control character shown, none obeyed.
+
+A lab's stdout, stderr, output keys and values and exception text reach the screens of `run`,
+`check` and `practice`; an escape sequence among them could set the window title, write the
+clipboard (OSC 52), move the cursor and draw a fake verdict over the real one. `visible` is the
+one function that prevents it: C0 and C1 controls and DEL print as `\\x1b`, `\\r`; the
+characters that reorder text (bidirectional overrides and isolates) print as `U+202E`; lone
+surrogates as `\\ud800`. The present layer applies it to every line it writes.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls but tab, DEL, C1 controls; bidi marks, embeddings, overrides and isolates;
+# lone surrogates; line and paragraph separators.
+CONTROLS = re.compile(
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    "\ud800-\udfff]"
+)
+SHOWN = {"\n": "\\n", "\r": "\\r", "\x1b": "\\x1b", "\x07": "\\x07", "\x08": "\\x08"}
+
+
+def _show(match: re.Match[str]) -> str:
+    ch = match.group()
+    if ch in SHOWN:
+        return SHOWN[ch]
+    code = ord(ch)
+    if code <= 0x9F:
+        return f"\\x{code:02x}"
+    if 0xD800 <= code <= 0xDFFF:
+        return f"\\u{code:04x}"
+    return f"U+{code:04X}"
+
+
+def visible(text: str) -> str:
+    """`text` with every control character shown instead of obeyed (a tab stays a tab)."""
+    if text.isprintable() or not CONTROLS.search(text):
+        return text
+    return CONTROLS.sub(_show, text)
