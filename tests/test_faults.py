@@ -69,6 +69,8 @@ CASES: dict[str, tuple[str, list[str], list[str]]] = {
                              ["no es representable en JSON", "run() devolvió list, no un dict"], []),
     "claves-no-textuales": ("def run() -> dict:\n    return {'n': 1, 'mitad': {1: 2.0}, 'vector': []}\n",
                             ["no es representable en JSON", "salida.mitad", "clave no textual"], []),
+    "mensaje-de-10-mb": ("def run() -> dict:\n    raise ValueError('dato ' * 2_000_000)\n",
+                         ["el laboratorio lanzó una excepción", "ValueError: dato dato", "caracteres más"], []),
     "sys-exit-texto": ("import sys\ndef run() -> dict:\n    sys.exit('adiós')\n",
                        ["llamó a sys.exit('adiós')"], []),
     "memoria-bytearray": ("def run() -> dict:\n    datos = bytearray(10**11)\n    return {}\n",

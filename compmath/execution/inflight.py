@@ -235,6 +235,7 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
         )
     if run.paused:
         result = replace(result, run_seconds=max(0.0, result.run_seconds - run.paused))
+    result = _trimmed(result)
     for fd in run.files:
         os.close(fd)
     cleanup.discard(run.folder)
@@ -252,6 +253,18 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
         ended_at=time.time(),
         confined=_found.landlock_abi > 0,
     )
+
+
+def _trimmed(result: ChildResult) -> ChildResult:
+    """A result whose texts fit a screen: a lab (or a result file it wrote itself) may put
+    megabytes in an exception's message; the start of it says all a person will read."""
+    return replace(result, message=_short(result.message), traceback=_short(result.traceback))
+
+
+def _short(text: str) -> str:
+    if len(text) <= OUTPUT_PREVIEW:
+        return text
+    return f"{text[:OUTPUT_PREVIEW]}… ({len(text) - OUTPUT_PREVIEW} caracteres más)"
 
 
 def ended(run: Running) -> tuple[int, int] | None:

@@ -74,7 +74,9 @@ class WorkerHandle:
         )
         theirs.close()
         self.channel = ours
-        self.buffer = b""
+        self.buffer = bytearray()
+        self.scanned = 0  # bytes of the buffer known to hold no newline (a long reply arrives in
+        # many pieces: each piece is searched once, not the whole buffer again)
         self.greeted = False  # the worker's hello arrived (it is past its start-up)
         self.missing: tuple[str, ...] = ()  # the protections it said it goes without
 
@@ -87,10 +89,13 @@ class WorkerHandle:
         return True
 
     def _line(self) -> bytes | None:
-        line, found, rest = self.buffer.partition(b"\n")
-        if not found:
+        end = self.buffer.find(b"\n", self.scanned)
+        if end < 0:
+            self.scanned = len(self.buffer)
             return None
-        self.buffer = rest
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]
+        self.scanned = 0
         return line
 
     def receive_any(self, patience: float) -> LabReply | None:
@@ -130,6 +135,7 @@ class WorkerHandle:
                 if not data:
                     return None
                 self.buffer += data
+                heard = clock.now()  # a long reply still arriving: the worker is answering
 
     def alive(self) -> bool:
         return self.proc.poll() is None
