@@ -68,10 +68,17 @@ class Site:
         self.digests = {c.id: files_digest(class_files(c)) for c in self.classes}
         templates = files_digest(sorted(TEMPLATES.iterdir()))
         shared = [course.meta_path, *(p.meta_path for p in course.parts)]
-        self.base = _key(
-            code_fingerprint(), templates, files_digest(shared), *(c.id for c in self.classes)
-        )
         self._pages: dict[str, ClassPage] = {}
+        # every page's sidebar lists its part's classes: their titles are part of every key
+        self.sidebars = {p.number: self._part_view(p.number, {}) for p in course.parts}
+        titles = [f"{r.number} {r.title} {r.url}" for v in self.sidebars.values() for r in v.rows]
+        self.base = _key(
+            code_fingerprint(),
+            templates,
+            files_digest(shared),
+            *(c.id for c in self.classes),
+            *titles,
+        )
 
     def page(self, cls: ClassInfo) -> ClassPage:
         if cls.id not in self._pages:
@@ -136,7 +143,14 @@ class Site:
         notebooks = [(labels[practice], path) for path, practice in self.notebooks(cls)]
         colab = colab_url(self.course, notebook_path(cls)) if notebooks else None
         try:
-            return render.class_html(page, self.meta, self.found[cls.id], notebooks, colab)
+            return render.class_html(
+                page,
+                self.meta,
+                self.found[cls.id],
+                notebooks,
+                colab,
+                self.sidebars[cls.part.number],
+            )
         except render.FormulaError as exc:
             raise CompmathError(
                 f"la fórmula {exc.index} de la clase {cls.id} no es LaTeX válido: {exc.reason}",
@@ -145,13 +159,17 @@ class Site:
 
     def source(self, cls: ClassInfo, name: str) -> str:
         text = (cls.path / name).read_text(encoding="utf-8")
-        return render.source_html(self.page(cls), self.meta, name, text)
+        sidebar = self.sidebars[cls.part.number]
+        return render.source_html(self.page(cls), self.meta, name, text, sidebar)
 
-    def _part_view(self, part_number: int) -> render.PartView:
+    def _part_view(
+        self, part_number: int, found: dict[str, Verification] | None = None
+    ) -> render.PartView:
         part = self.course.part(part_number)
         index = part_index(part)
         ids = {c.number: c.id for c in part.classes}
-        rows = tuple(render.status_row(r, ids, self.found) for r in index.rows)
+        verdicts = self.found if found is None else found
+        rows = tuple(render.status_row(r, ids, verdicts) for r in index.rows)
         return render.PartView(index.number, index.heading, part.meta, rows)
 
     def part(self, part: PartInfo) -> str:

@@ -37,10 +37,33 @@ def highlight_html(source: str, filename: str) -> str:
     return f'<pre class="highlight" tabindex="0"><code>{body}\n</code></pre>'
 
 
-def highlight_css() -> str:
-    """The token colours: the light style, and the dark one when the system asks for it."""
+def _colours(style: str) -> dict[str, dict[str, str]]:
+    """A Pygments style's token rules as {selector: {property: value}}, comments dropped."""
+    import re
+
     from pygments.formatters import HtmlFormatter
 
-    light = HtmlFormatter(style=LIGHT).get_style_defs(".highlight")
-    dark = HtmlFormatter(style=DARK).get_style_defs(".highlight")
-    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
+    rules: dict[str, dict[str, str]] = {}
+    defs = HtmlFormatter(style=style).get_style_defs(".highlight")
+    for selector, body in re.findall(r"^(\.highlight \.\w+) \{([^}]*)\}", defs, re.M):
+        found = (part.split(":", 1) for part in body.split(";") if ":" in part)
+        rules[selector] = {k.strip(): v.strip() for k, v in found}
+    return rules
+
+
+def highlight_css() -> str:
+    """The token colours, light and dark in one rule each: `light-dark()` follows the page's
+    color-scheme, which is the system's unless the reader chose a theme (so a choice made with
+    the switch also recolours the code)."""
+    light, dark = _colours(LIGHT), _colours(DARK)
+    lines = []
+    for selector in sorted(light.keys() | dark.keys()):
+        one, other = light.get(selector, {}), dark.get(selector, {})
+        declarations = []
+        if "color" in one or "color" in other:
+            a, b = one.get("color", "currentColor"), other.get("color", "currentColor")
+            declarations.append(f"color:light-dark({a},{b})")
+        declarations += [f"{k}:{v}" for k, v in one.items() if k in ("font-weight", "font-style")]
+        if declarations:
+            lines.append(f"{selector}{{{';'.join(declarations)}}}")
+    return "\n".join(lines) + "\n"

@@ -35,6 +35,19 @@ MONTHS = (
     "noviembre",
     "diciembre",
 )
+OUTLINE = (
+    ("formulas", "Fórmulas"),
+    ("desarrollo", "Desarrollo"),
+    ("ejemplo", "Ejemplo trabajado"),
+    ("calcula", "Qué calcula"),
+    ("salidas", "Salidas"),
+    ("muestra", "Muestra de la ejecución"),
+    ("errores", "Errores comunes"),
+    ("usos", "Dónde se usa"),
+    ("ideas", "Ideas de la parte"),
+    ("bibliografia", "Bibliografía"),
+    ("archivos", "Archivos"),
+)
 SOURCE_PAGES = {"lab.py": "El laboratorio", "expected.json": "La instantánea de la salida"}
 
 
@@ -82,6 +95,9 @@ def environment() -> Any:
 def render(template: str, depth: int, course: CourseMeta, **context: Any) -> str:
     """Render a template for a page `depth` folders below the site's root."""
     base = "../" * depth
+    context.setdefault("sidebar", None)
+    context.setdefault("outline", ())
+    context.setdefault("url", "")
     return str(environment().get_template(template).render(base=base, course=course, **context))
 
 
@@ -137,7 +153,7 @@ def home_page(course: CourseMeta, parts: list[PartView], summary: str) -> str:
 
 
 def part_page(course: CourseMeta, part: PartView) -> str:
-    return render("part.html", 0, course, part=part)
+    return render("part.html", 0, course, part=part, sidebar=part, url=part.url)
 
 
 def search_page(course: CourseMeta) -> str:
@@ -171,6 +187,7 @@ def class_html(
     found: Verification,
     notebooks: Sequence[tuple[str, str]] = (),
     colab: str | None = None,
+    sidebar: PartView | None = None,
 ) -> str:
     """The class page: every section of the document, in the seed page's order; `notebooks`
     are (label, path in the site) of its Jupyter notebooks, `colab` the «Abrir en Colab» link."""
@@ -218,10 +235,14 @@ def class_html(
         colab=colab,
         previous=_neighbour(page.previous, "←"),
         next=_neighbour(page.next, "→"),
+        sidebar=sidebar,
+        outline=OUTLINE,
     )
 
 
-def source_html(page: ClassPage, course: CourseMeta, name: str, text: str) -> str:
+def source_html(
+    page: ClassPage, course: CourseMeta, name: str, text: str, sidebar: PartView | None = None
+) -> str:
     """A class's file as a page of highlighted code."""
     return render(
         "source.html",
@@ -235,4 +256,5 @@ def source_html(page: ClassPage, course: CourseMeta, name: str, text: str) -> st
         url=source_url(page.class_id, name),
         class_url=class_url(page.class_id),
         part_url=part_url(page.part.number),
+        sidebar=sidebar,
     )
