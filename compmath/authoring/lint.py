@@ -349,6 +349,10 @@ def lint_course(course: Course, run_labs: bool = True, jobs: int = 2) -> list[Pr
             except CompmathError as exc:
                 found.add(cls.path, exc.message, exc.hint)
     lint_tree(course, found)
+    from compmath.site.checks import site_problems  # the website's: TeX in prose, wide formulas
+
+    for path, what, hint in site_problems(course):
+        found.add(path, what, hint)
     if run_labs:
         from compmath.authoring.exercises import exercise_problems
 

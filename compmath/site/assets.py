@@ -12,7 +12,8 @@ ASSETS = Path(__file__).resolve().parent / "assets"
 
 
 def asset_contents() -> list[tuple[str, bytes]]:
-    """(path in the site, bytes) of every static file; the stylesheet gains the code and heatmap colours."""
+    """(path in the site, bytes) of every static file; the stylesheet gains the code and
+    heatmap colours."""
     found = []
     for path in sorted(ASSETS.rglob("*")):
         if not path.is_file():

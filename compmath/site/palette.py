@@ -46,8 +46,7 @@ def sequential(dark: bool) -> tuple[str, ...]:
     lightness on a dark page (brighter is more)."""
     lums = (0.29, 0.022) if not dark else (0.135, 0.78)
     return tuple(
-        _colour(_between(50, -10, k) % 360, 0.85, _between(*lums, k))
-        for k in range(LEVELS)
+        _colour(_between(50, -10, k) % 360, 0.85, _between(*lums, k)) for k in range(LEVELS)
     )
 
 
