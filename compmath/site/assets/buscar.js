@@ -48,7 +48,8 @@
     encontrados.slice(0, 50).forEach(function (r) {
       var item = document.createElement("li");
       var enlace = document.createElement("a");
-      enlace.href = r.doc.u;
+      // the target page marks the words it was found by (sitio.js reads ?resaltar=)
+      enlace.href = r.doc.u + "?resaltar=" + encodeURIComponent(consulta.trim());
       enlace.textContent = r.doc.t;
       item.appendChild(enlace);
       if (r.doc.r) {
