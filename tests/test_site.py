@@ -200,8 +200,15 @@ def test_search_folds_accents_and_case() -> None:
     found = entry("clases/x.html", "323 Codificación", "Lema", ["tamano"], "Árbol y árbol")
     assert found.titles == "323 codificacion" and found.prose == "arbol y"
     script = index_script([found])
-    assert script.startswith("window.COMPMATH_BUSQUEDA = [")
-    assert json.loads(script.split(" = ", 1)[1].rstrip(";\n"))[0]["u"] == "clases/x.html"
+    assert script.startswith("window.COMPMATH_BUSQUEDA = {")
+    data = json.loads(script.split(" = ", 1)[1].rstrip(";\n"))
+    assert data["paginas"][0]["u"] == "clases/x.html"
+    # the prose's vocabulary, front-coded, with the pages each word is on
+    two = index_script([found, entry("b.html", "B", "", [], "arboleda cero ceros y")])
+    data = json.loads(two.split(" = ", 1)[1].rstrip(";\n"))
+    # «cero» is found through «ceros» (same pages); «arbol» is not on the page of «arboleda»
+    assert data["vocabulario"] == "0arbol 5eda 0ceros" and data["donde"] == "0 1 1"
+    assert data["comunes"] == "0y"  # on every page: listed once
 
 
 def _free_port() -> int:

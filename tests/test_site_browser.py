@@ -135,7 +135,7 @@ def test_every_formula_is_mathml_with_a_box(browser: Any, site: Path) -> None:
     for cls in load_course(REPO).classes:
         page.goto((site / f"clases/{cls.id}.html").as_uri())
         boxes = page.eval_on_selector_all(
-            ".formula math",
+            "#formulas ~ .formula math",
             "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height] })",
         )
         expected = sum(1 for f in cls.meta.formulas if f.latex)
@@ -239,7 +239,8 @@ def test_keyboard_and_print(browser: Any, site: Path) -> None:
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.id") == "contenido"
     page.emulate_media(media="print")
-    assert page.eval_on_selector(".buscador", "e => getComputedStyle(e).display") == "none"
+    assert page.eval_on_selector(".herramientas", "e => getComputedStyle(e).display") == "none"
+    assert page.eval_on_selector(".lateral", "e => getComputedStyle(e).display") == "none"
     page.close()
 
 

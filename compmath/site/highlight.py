@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 LIGHT, DARK = "default", "github-dark"
+PLAIN = re.compile(r'<span class="(?:n|p|w)">([^<]*)</span>')
 
 
 @cache
@@ -31,16 +33,14 @@ def highlight_html(source: str, filename: str) -> str:
     lines = str(highlight(source, lexer, HtmlFormatter(nowrap=True))).split("\n")
     if lines and not lines[-1]:
         lines.pop()
-    body = "\n".join(
-        f'<span class="linea" id="L{i}">{text}</span>' for i, text in enumerate(lines, 1)
-    )
+    # tokens drawn in the text's own colour need no element of their own (a third of the page)
+    lines = [PLAIN.sub(r"\1", line) for line in lines]
+    body = "\n".join(f'<span id="L{i}">{text}</span>' for i, text in enumerate(lines, 1))
     return f'<pre class="highlight" tabindex="0"><code>{body}\n</code></pre>'
 
 
 def _colours(style: str) -> dict[str, dict[str, str]]:
     """A Pygments style's token rules as {selector: {property: value}}, comments dropped."""
-    import re
-
     from pygments.formatters import HtmlFormatter
 
     rules: dict[str, dict[str, str]] = {}
@@ -56,8 +56,10 @@ def highlight_css() -> str:
     color-scheme, which is the system's unless the reader chose a theme (so a choice made with
     the switch also recolours the code)."""
     light, dark = _colours(LIGHT), _colours(DARK)
-    lines = []
+    by_rule: dict[str, list[str]] = {}  # tokens drawn alike share one rule
     for selector in sorted(light.keys() | dark.keys()):
+        if selector.startswith(".highlight .g"):
+            continue  # Generic.*: diffs and console output, which no Python or JSON file yields
         one, other = light.get(selector, {}), dark.get(selector, {})
         declarations = []
         if "color" in one or "color" in other:
@@ -65,5 +67,6 @@ def highlight_css() -> str:
             declarations.append(f"color:light-dark({a},{b})")
         declarations += [f"{k}:{v}" for k, v in one.items() if k in ("font-weight", "font-style")]
         if declarations:
-            lines.append(f"{selector}{{{';'.join(declarations)}}}")
+            by_rule.setdefault(";".join(declarations), []).append(selector)
+    lines = [f"{','.join(selectors)}{{{rule}}}" for rule, selectors in by_rule.items()]
     return "\n".join(lines) + "\n"
