@@ -265,11 +265,44 @@ def test_each_class_page_offers_its_notebooks_and_colab_when_configured(
         'titulo = "Curso de prueba"\nrepositorio = "https://github.com/uni/curso"\n',
         encoding="utf-8",
     )
-    assert cli("site", "--root", str(course), "--out", str(out)).code == 0
+    built = cli("site", "--root", str(course), "--out", str(out))
+    assert built.code == 0
     assert (
         'href="https://colab.research.google.com/github/uni/curso/blob/main/'
         'cuadernos/901-pasa.ipynb">Abrir en Colab</a>'
     ) in page_901(out)
+    # the link would 404 until the notebooks are in the repository: the build says so
+    assert "«Abrir en Colab» lleva a cuadernos/901-pasa.ipynb" in built.out
+    assert "compmath notebook --all" in built.out
+    assert cli("notebook", "--all", "--root", str(course)).code == 0
+    built = cli("site", "--root", str(course), "--out", str(out))
+    assert built.code == 0 and "Abrir en Colab" not in built.out
+
+
+def test_lint_flags_committed_notebooks_that_are_not_current(cli, course: Path) -> None:
+    from compmath.site.checks import stale_notebooks
+
+    assert stale_notebooks(load_course(course)) == []  # no cuadernos/ and no repository
+    assert cli("notebook", "--all", "--root", str(course)).code == 0
+    assert cli("notebook", "--all", "--practice", "--root", str(course)).code == 0
+    assert stale_notebooks(load_course(course)) == []
+    readme = load_course(course).classes[0].readme
+    readme.write_text(readme.read_text(encoding="utf-8") + "\nOtra frase.\n", encoding="utf-8")
+    found = stale_notebooks(load_course(course))
+    assert [(p.relative_to(course).as_posix(), what) for p, what, _ in found] == [
+        ("cuadernos/901-pasa.ipynb", "el cuaderno no está al día con la clase"),
+        ("cuadernos/practica/901-pasa.ipynb", "el cuaderno no está al día con la clase"),
+    ]
+    linted = cli("lint", "--root", str(course))
+    assert "no está al día" in linted.out + linted.err
+
+
+def test_the_courses_committed_notebooks_are_current() -> None:
+    """cuadernos/ (what «Abrir en Colab» opens) is what `compmath notebook --all` writes today."""
+    from compmath.site.checks import stale_notebooks
+
+    found = [f"{p.name}: {what}" for p, what, _ in stale_notebooks(load_course(REPO))]
+    assert found == [], "compmath notebook --all && compmath notebook --all --practice"
 
 
 def test_every_heatmap_colour_keeps_3_to_1_on_both_backgrounds() -> None:

@@ -19,6 +19,7 @@ from compmath.notebook.build import colab_url, notebook_bytes, notebook_path
 from compmath.present.page import ClassPage, class_page
 from compmath.site import render
 from compmath.site.assets import asset_contents
+from compmath.site.checks import course_notebooks, missing_colab_notebooks
 from compmath.site.search import Entry, entry, index_script
 from compmath.site.verify import Verification, class_files, code_fingerprint, files_digest, verify
 from compmath.wording import count
@@ -38,6 +39,7 @@ class BuildResult:
     verify_seconds: float = 0.0
     write_seconds: float = 0.0
     stale: list[Verification] = field(default_factory=list)
+    missing_notebooks: list[str] = field(default_factory=list)  # «Abrir en Colab» would 404
 
     @property
     def published(self) -> bool:
@@ -128,14 +130,7 @@ class Site:
     def notebooks(self, cls: ClassInfo) -> list[tuple[str, bool]]:
         """(path in the site, practice?) of the class's notebooks: the whole one when it has a
         snapshot, the practice one when it also has holes."""
-        if not cls.snapshot.exists() or not cls.lab.exists():
-            return []
-        made = [(notebook_path(cls), False)]
-        try:
-            holes = cls.meta.holes
-        except CompmathError:
-            return made
-        return [*made, (notebook_path(cls, True), True)] if holes else made
+        return course_notebooks(cls)
 
     def class_html(self, cls: ClassInfo) -> str:
         page = self.page(cls)
@@ -300,4 +295,5 @@ def build_site(
         verify_seconds,
         time.perf_counter() - started - verify_seconds,
         stale,
+        missing_colab_notebooks(course),
     )

@@ -1,5 +1,6 @@
 """What lint checks for the website: TeX-looking text outside math in a class's prose, display
-formulas estimated wider than the page's column, and committed notebooks that are not current."""
+formulas estimated wider than the page's column, and committed notebooks that are not current
+(and what the build warns about: the notebooks «Abrir en Colab» would open, missing)."""
 
 from __future__ import annotations
 
@@ -85,10 +86,68 @@ def wide_formulas(cls: ClassInfo) -> list[tuple[Path, str, str]]:
     return found
 
 
+def course_notebooks(cls: ClassInfo) -> list[tuple[str, bool]]:
+    """(path from the course root, practice?) of a class's notebooks: the whole one when it has
+    a snapshot and a lab, the practice one when it also has holes."""
+    from compmath.errors import CompmathError
+    from compmath.notebook.build import notebook_path
+
+    if not cls.snapshot.exists() or not cls.lab.exists():
+        return []
+    made = [(notebook_path(cls), False)]
+    try:
+        holes = cls.meta.holes
+    except CompmathError:
+        return made
+    return [*made, (notebook_path(cls, True), True)] if holes else made
+
+
+def missing_colab_notebooks(course: Course) -> list[str]:
+    """With `repositorio` set, the notebooks «Abrir en Colab» links to that the course lacks."""
+    from compmath.notebook.build import colab_url
+
+    if not course.classes or colab_url(course, "") is None:
+        return []
+    return [
+        path
+        for cls in course.classes
+        for path, practice in course_notebooks(cls)
+        if not practice and not (course.root / path).is_file()
+    ]
+
+
+def stale_notebooks(course: Course) -> list[tuple[Path, str, str]]:
+    """Committed notebooks (cuadernos/, the path «Abrir en Colab» opens) that are missing or
+    differ from what `compmath notebook` writes today; none to check without the folder or a
+    repository."""
+    from compmath.errors import CompmathError
+    from compmath.notebook.build import FOLDER, colab_url, notebook_bytes
+
+    if not (course.root / FOLDER).is_dir() and colab_url(course, "") is None:
+        return []
+    found = []
+    for cls in course.classes:
+        for path, practice in course_notebooks(cls):
+            target = course.root / path
+            flag = " --practice" if practice else ""
+            try:
+                current = notebook_bytes(course, cls, practice, validate=False)
+            except CompmathError:
+                continue  # the notebook's own problem: `compmath notebook` reports it
+            if not target.is_file():
+                what = "falta el cuaderno que enlaza «Abrir en Colab»"
+            elif target.read_bytes() != current:
+                what = "el cuaderno no está al día con la clase"
+            else:
+                continue
+            found.append((target, what, f"regenéralo y súbelo: compmath notebook --all{flag}"))
+    return found
+
+
 def site_problems(course: Course) -> list[tuple[Path, str, str]]:
-    """Every website problem lint reports, class by class."""
+    """Every website problem lint reports, class by class, then the committed notebooks."""
     found: list[tuple[Path, str, str]] = []
     for cls in course.classes:
         found += tex_outside_math(cls)
         found += wide_formulas(cls)
-    return found
+    return found + stale_notebooks(course)
