@@ -343,3 +343,15 @@ def test_lint_flags_tex_in_prose_and_a_formula_wider_than_the_column(fake_course
 
 def test_prose_code_blocks_are_focusable() -> None:
     assert '<pre tabindex="0"><code>' in markdown_html("Antes:\n\n    x = 1\n")
+
+
+def test_the_json_sample_keeps_its_text_and_gains_colours() -> None:
+    from html import unescape
+
+    from compmath.site.highlight import highlight_json
+
+    text = '{\n  "a<": [1.5, -2e-05, "x", true, … (9 en total)],\n  "b\\"c": null\n}'
+    html = highlight_json(text)
+    assert unescape(re.sub(r"<[^>]+>", "", html)) == text  # the same characters, only coloured
+    assert '<span class="nt">"a&lt;"</span>' in html and '<span class="m">-2e-05</span>' in html
+    assert '<span class="kc">null</span>' in html and '<span class="c">… (9 en total)</span>' in html

@@ -39,6 +39,30 @@ def highlight_html(source: str, filename: str) -> str:
     return f'<pre class="highlight" tabindex="0"><code>{body}\n</code></pre>'
 
 
+JSON_TOKEN = re.compile(
+    r'(?P<key>"(?:[^"\\]|\\.)*")(?=\s*:)|(?P<s2>"(?:[^"\\]|\\.)*")'
+    r"|(?P<m>-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(?P<kc>\b(?:true|false|null)\b)"
+    r"|(?P<c>… \(\d+ [^)]*\))"
+)
+JSON_CLASS = {"key": "nt", "s2": "s2", "m": "m", "kc": "kc", "c": "c"}
+
+
+def highlight_json(text: str) -> str:
+    """The class page's abridged JSON sample with the code's colours: keys, strings, numbers,
+    true/false/null, and its «… (N en total)» marks drawn as comments (they are no JSON)."""
+    from html import escape
+
+    out, at = [], 0
+    for match in JSON_TOKEN.finditer(text):
+        kind = match.lastgroup or "c"
+        out.append(escape(text[at : match.start()], quote=False))
+        token = escape(match.group(), quote=False)
+        out.append(f'<span class="{JSON_CLASS[kind]}">{token}</span>')
+        at = match.end()
+    out.append(escape(text[at:], quote=False))
+    return "".join(out)
+
+
 def _colours(style: str) -> dict[str, dict[str, str]]:
     """A Pygments style's token rules as {selector: {property: value}}, comments dropped."""
     from pygments.formatters import HtmlFormatter

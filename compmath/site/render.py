@@ -15,7 +15,7 @@ from compmath.course.records import CourseMeta, PartMeta
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.page_screen import neighbour_text
 from compmath.site.charts import chart_html, series_of
-from compmath.site.highlight import highlight_html
+from compmath.site.highlight import highlight_html, highlight_json
 from compmath.site.markdown import markdown_html
 from compmath.site.mathml import LatexError, to_mathml
 from compmath.site.verify import Verification
@@ -226,7 +226,7 @@ def class_html(
         development=markdown_html(page.development) if page.development else "",
         example=markdown_html(page.example) if page.example else "",
         parameters=parameters,
-        sample=abridge(page.sample) if page.sample is not None else None,
+        sample=highlight_json(abridge(page.sample)) if page.sample is not None else None,
         snapshot_url=source_url(page.class_id, "expected.json"),
         charts=charts,
         charted=charted,
