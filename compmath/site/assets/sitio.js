@@ -18,7 +18,7 @@
     var pintar = function () {
       var tema = raiz.dataset.tema || "sistema";
       boton.textContent = "Tema: " + tema;
-      boton.setAttribute("aria-label", "Tema de color: " + tema + " (pulsa para cambiarlo)");
+      boton.title = "Tema de color: pulsa para cambiarlo (sistema, claro, oscuro)";
     };
     boton.hidden = false;
     pintar();
