@@ -75,15 +75,20 @@ def _colours(style: str) -> dict[str, dict[str, str]]:
     return rules
 
 
-def highlight_css() -> str:
+JSON_TOKENS = ("nt", "s2", "m", "kc", "c")  # what highlight_json marks: in every page's stylesheet
+
+
+def highlight_css(only: tuple[str, ...] = ()) -> str:
     """The token colours, light and dark in one rule each: `light-dark()` follows the page's
     color-scheme, which is the system's unless the reader chose a theme (so a choice made with
-    the switch also recolours the code)."""
+    the switch also recolours the code); `only` keeps those token classes."""
     light, dark = _colours(LIGHT), _colours(DARK)
     by_rule: dict[str, list[str]] = {}  # tokens drawn alike share one rule
     for selector in sorted(light.keys() | dark.keys()):
         if selector.startswith(".highlight .g"):
             continue  # Generic.*: diffs and console output, which no Python or JSON file yields
+        if only and selector.removeprefix(".highlight .") not in only:
+            continue
         one, other = light.get(selector, {}), dark.get(selector, {})
         declarations = []
         if "color" in one or "color" in other:

@@ -82,7 +82,7 @@ def spanish_date(iso: str) -> str:
 def environment() -> Any:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=True,
         undefined=StrictUndefined,
@@ -90,6 +90,16 @@ def environment() -> Any:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["desde"] = relative_to
+    return env
+
+
+def relative_to(target: str, page: str) -> str:
+    """A site path as a link from the page at `page` (both from the site's root): the sidebar's
+    twenty links stay short on every page of the same folder."""
+    import posixpath
+
+    return posixpath.relpath(target, posixpath.dirname(page) or ".")
 
 
 def render(template: str, depth: int, course: CourseMeta, **context: Any) -> str:
