@@ -164,18 +164,18 @@ def _heatmap(series: Series) -> tuple[str, int, int, str]:
             f'<rect class="{kind}{LEVELS - 1 - k}" x="{lx:.1f}" y="{top + k * box:.1f}" '
             f'width="12" height="{box:.1f}"/>'
         )
-    # the scale's ticks: top, middle (0 on a signed scale) and bottom
-    for value, y in (
-        (high, top),
-        ((high + low) / 2, top + LEVELS * box / 2),
-        (low, top + LEVELS * box),
-    ):
+    # the scale's ticks: its ends as they are, its middle (0 on a signed scale) rounded
+    ticks = [
+        (shown(high), top),
+        (shown(_round((high + low) / 2)), top + LEVELS * box / 2),
+        (shown(low), top + LEVELS * box),
+    ]
+    for label, y in ticks:
         parts.append(f'<path stroke="currentColor" d="M{lx + 12:.1f} {y:.1f}h4"/>')
-        parts.append(_text(lx + 19, y + 4, shown(_round(value)), "start", 10))
+        parts.append(_text(lx + 19, y + 4, label, "start", 10))
     parts.append(_text(lx, top - 8, "valor", "start", 10))
     height = int(top + max(grid_h, LEVELS * box) + 8)
-    ticks = (shown(_round(v)) for v in (high, low, (high + low) / 2))
-    width = int(lx + 24 + 6 * max(len(t) for t in ticks))  # as wide as drawn
+    width = int(lx + 24 + 6 * max(len(t) for t, _ in ticks))  # as wide as drawn
     return "".join(parts), width, height, f"de {shown(min(flat))} a {shown(max(flat))}"
 
 
