@@ -182,11 +182,15 @@ def test_charts_of_vectors_and_matrices() -> None:
     assert vector is not None and vector.vector
     html = chart_html(vector, "grafica-v")
     assert '<svg role="img" aria-labelledby="grafica-v-t"' in html
-    assert "Gráfico de barras de v: 3 valores, de -1.0 a 2.0" in html
-    assert "<td>-1.0</td>" in html  # the data table, values as in the JSON
+    assert "Gráfico de barras de v: 3 valores, de −1,0 a 2,0" in html
+    assert "<td>−1,0</td>" in html  # the data table: the JSON's digits, the course's comma
+    assert "índice en el vector</text>" in html and ">v</text>" in html  # axis titles
     matrix = series_of("m", {"f0": [1, 2], "f1": [3, 4]})
     assert matrix is not None and matrix.row_labels == ("f0", "f1")
-    assert "Mapa de calor de m: 2 × 2, de 1 a 4" in chart_html(matrix, "grafica-m")
+    heat = chart_html(matrix, "grafica-m")
+    assert "Mapa de calor de m: 2 × 2, de 1 a 4" in heat
+    assert ">columna</text>" in heat and ">clave</text>" in heat and ">valor</text>" in heat
+    assert ">2,5</text>" in heat  # the colour scale's middle tick, not only its ends
     line = series_of("l", [float(i) for i in range(100)])
     assert line is not None and "<polyline" in chart_html(line, "grafica-l")
 
@@ -196,8 +200,15 @@ def test_search_folds_accents_and_case() -> None:
     found = entry("clases/x.html", "323 Codificación", "Lema", ["tamano"], "Árbol y árbol")
     assert found.titles == "323 codificacion" and found.prose == "arbol y"
     script = index_script([found])
-    assert script.startswith("window.COMPMATH_BUSQUEDA = [")
-    assert json.loads(script.split(" = ", 1)[1].rstrip(";\n"))[0]["u"] == "clases/x.html"
+    assert script.startswith("window.COMPMATH_BUSQUEDA = {")
+    data = json.loads(script.split(" = ", 1)[1].rstrip(";\n"))
+    assert data["paginas"][0]["u"] == "clases/x.html"
+    # the prose's vocabulary, front-coded, with the pages each word is on
+    two = index_script([found, entry("b.html", "B", "", [], "arboleda cero ceros y")])
+    data = json.loads(two.split(" = ", 1)[1].rstrip(";\n"))
+    # «cero» is found through «ceros» (same pages); «arbol» is not on the page of «arboleda»
+    assert data["vocabulario"] == "0arbol 5eda 0ceros" and data["donde"] == "0 1 1"
+    assert data["comunes"] == "0y"  # on every page: listed once
 
 
 def _free_port() -> int:
@@ -247,10 +258,100 @@ def test_each_class_page_offers_its_notebooks_and_colab_when_configured(
     assert 'href="../cuadernos/practica/901-pasa.ipynb" download' in html  # 901 has a hole
     assert "Abrir en Colab" not in html  # no repository configured
     notebook = json.loads((out / "cuadernos" / "901-pasa.ipynb").read_text(encoding="utf-8"))
-    assert notebook["nbformat"] == 4 and (out / "cuadernos" / "practica" / "901-pasa.ipynb").is_file()
-    (course / "curso.toml").write_text(
-        'titulo = "Curso de prueba"\nrepositorio = "https://github.com/uni/curso"\n', encoding="utf-8"
+    assert (
+        notebook["nbformat"] == 4 and (out / "cuadernos" / "practica" / "901-pasa.ipynb").is_file()
     )
-    assert cli("site", "--root", str(course), "--out", str(out)).code == 0
-    assert ('href="https://colab.research.google.com/github/uni/curso/blob/main/'
-            'cuadernos/901-pasa.ipynb">Abrir en Colab</a>') in page_901(out)
+    (course / "curso.toml").write_text(
+        'titulo = "Curso de prueba"\nrepositorio = "https://github.com/uni/curso"\n',
+        encoding="utf-8",
+    )
+    built = cli("site", "--root", str(course), "--out", str(out))
+    assert built.code == 0
+    assert (
+        'href="https://colab.research.google.com/github/uni/curso/blob/main/'
+        'cuadernos/901-pasa.ipynb">Abrir en Colab</a>'
+    ) in page_901(out)
+    # the link would 404 until the notebooks are in the repository: the build says so
+    assert "«Abrir en Colab» lleva a cuadernos/901-pasa.ipynb" in built.out
+    assert "compmath notebook --all" in built.out
+    assert cli("notebook", "--all", "--root", str(course)).code == 0
+    built = cli("site", "--root", str(course), "--out", str(out))
+    assert built.code == 0 and "Abrir en Colab" not in built.out
+
+
+def test_lint_flags_committed_notebooks_that_are_not_current(cli, course: Path) -> None:
+    from compmath.site.checks import stale_notebooks
+
+    assert stale_notebooks(load_course(course)) == []  # no cuadernos/ and no repository
+    assert cli("notebook", "--all", "--root", str(course)).code == 0
+    assert cli("notebook", "--all", "--practice", "--root", str(course)).code == 0
+    assert stale_notebooks(load_course(course)) == []
+    readme = load_course(course).classes[0].readme
+    readme.write_text(readme.read_text(encoding="utf-8") + "\nOtra frase.\n", encoding="utf-8")
+    found = stale_notebooks(load_course(course))
+    assert [(p.relative_to(course).as_posix(), what) for p, what, _ in found] == [
+        ("cuadernos/901-pasa.ipynb", "el cuaderno no está al día con la clase"),
+        ("cuadernos/practica/901-pasa.ipynb", "el cuaderno no está al día con la clase"),
+    ]
+    linted = cli("lint", "--root", str(course))
+    assert "no está al día" in linted.out + linted.err
+
+
+def test_the_courses_committed_notebooks_are_current() -> None:
+    """cuadernos/ (what «Abrir en Colab» opens) is what `compmath notebook --all` writes today."""
+    from compmath.site.checks import stale_notebooks
+
+    found = [f"{p.name}: {what}" for p, what, _ in stale_notebooks(load_course(REPO))]
+    assert found == [], "compmath notebook --all && compmath notebook --all --practice"
+
+
+def test_every_heatmap_colour_keeps_3_to_1_on_both_backgrounds() -> None:
+    from compmath.site.palette import (
+        DARK_BACKGROUND,
+        LIGHT_BACKGROUND,
+        contrast,
+        diverging,
+        sequential,
+    )  # fmt: skip
+
+    for make in (sequential, diverging):
+        assert all(contrast(c, LIGHT_BACKGROUND) >= 3 for c in make(False))
+        assert all(contrast(c, DARK_BACKGROUND) >= 3 for c in make(True))
+        assert len(set(make(False))) == len(make(False))  # nine distinct levels
+
+
+def test_lint_flags_tex_in_prose_and_a_formula_wider_than_the_column(fake_course: Path) -> None:
+    from compmath.site.checks import site_problems
+
+    course = small_course(fake_course)
+    cls = load_course(course).classes[0]
+    readme = cls.readme.read_text(encoding="utf-8")
+    cls.readme.write_text(
+        readme + "\nEl laplaciano L_sym = D^{−1/2} L D^{−1/2}; y en math $D^{-1/2}$ está bien.\n"
+        "\n    V = E_{x~p}[f]\n",
+        encoding="utf-8",
+    )
+    meta = cls.meta_path.read_text(encoding="utf-8")
+    wide = " + ".join(f"x_{{{i}}}" for i in range(80))
+    cls.meta_path.write_text(meta + f"\n[[formulas]]\ntexto = \"x\"\nlatex = '{wide}'\n")
+    found = [(p.name, what) for p, what, _ in site_problems(load_course(course))]
+    tex = [what for name, what in found if name == "README.md"]
+    assert len(tex) == 2 and "D^{−1/2}" in tex[0] and "E_{x~p}" in tex[1]
+    assert any(name == "class.toml" and "mide unos" in what for name, what in found)
+    assert "D^{-1/2}" not in " ".join(tex)  # the one between dollars is math
+
+
+def test_prose_code_blocks_are_focusable() -> None:
+    assert '<pre tabindex="0"><code>' in markdown_html("Antes:\n\n    x = 1\n")
+
+
+def test_the_json_sample_keeps_its_text_and_gains_colours() -> None:
+    from html import unescape
+
+    from compmath.site.highlight import highlight_json
+
+    text = '{\n  "a<": [1.5, -2e-05, "x", true, … (9 en total)],\n  "b\\"c": null\n}'
+    html = highlight_json(text)
+    assert unescape(re.sub(r"<[^>]+>", "", html)) == text  # the same characters, only coloured
+    assert '<span class="nt">"a&lt;"</span>' in html and '<span class="m">-2e-05</span>' in html
+    assert '<span class="kc">null</span>' in html and '<span class="c">… (9 en total)</span>' in html

@@ -351,6 +351,10 @@ def lint_course(course: Course, *, run_labs: bool = True, jobs: int = 2) -> list
                 found.add(cls.path, exc.message, exc.hint)
     lint_tree(course, found)
     found += content_problems(course)
+    from compmath.site.checks import site_problems  # the website's: TeX in prose, wide formulas
+
+    for path, what, hint in site_problems(course):
+        found.add(path, what, hint)
     if run_labs:
         from compmath.authoring.exercises import exercise_problems
 

@@ -20,6 +20,7 @@ from compmath.notebook.build import colab_url, notebook_bytes, notebook_path
 from compmath.present.page import ClassPage, class_page
 from compmath.site import render
 from compmath.site.assets import asset_contents
+from compmath.site.checks import course_notebooks, missing_colab_notebooks
 from compmath.site.search import Entry, entry, index_script
 from compmath.site.verify import Verification, class_files, code_fingerprint, files_digest, verify
 from compmath.wording import count
@@ -39,6 +40,7 @@ class BuildResult:
     verify_seconds: float = 0.0
     write_seconds: float = 0.0
     stale: list[Verification] = field(default_factory=list)
+    missing_notebooks: list[str] = field(default_factory=list)  # «Abrir en Colab» would 404
 
     @property
     def published(self) -> bool:
@@ -69,10 +71,17 @@ class Site:
         self.digests = {c.id: files_digest(class_files(c)) for c in self.classes}
         templates = files_digest(sorted(TEMPLATES.iterdir()))
         shared = [course.meta_path, *(p.meta_path for p in course.parts)]
-        self.base = _key(
-            code_fingerprint(), templates, files_digest(shared), *(c.id for c in self.classes)
-        )
         self._pages: dict[str, ClassPage] = {}
+        # every page's sidebar lists its part's classes: their titles are part of every key
+        self.sidebars = {p.number: self._part_view(p.number, {}) for p in course.parts}
+        titles = [f"{r.number} {r.title} {r.url}" for v in self.sidebars.values() for r in v.rows]
+        self.base = _key(
+            code_fingerprint(),
+            templates,
+            files_digest(shared),
+            *(c.id for c in self.classes),
+            *titles,
+        )
 
     def page(self, cls: ClassInfo) -> ClassPage:
         if cls.id not in self._pages:
@@ -122,14 +131,7 @@ class Site:
     def notebooks(self, cls: ClassInfo) -> list[tuple[str, bool]]:
         """(path in the site, practice?) of the class's notebooks: the whole one when it has a
         snapshot, the practice one when it also has holes."""
-        if not cls.snapshot.exists() or not cls.lab.exists():
-            return []
-        made = [(notebook_path(cls), False)]
-        try:
-            holes = cls.meta.holes
-        except CompmathError:
-            return made
-        return [*made, (notebook_path(cls, practice=True), True)] if holes else made
+        return course_notebooks(cls)
 
     def class_html(self, cls: ClassInfo) -> str:
         page = self.page(cls)
@@ -137,7 +139,14 @@ class Site:
         notebooks = [(labels[practice], path) for path, practice in self.notebooks(cls)]
         colab = colab_url(self.course, notebook_path(cls)) if notebooks else None
         try:
-            return render.class_html(page, self.meta, self.found[cls.id], notebooks, colab)
+            return render.class_html(
+                page,
+                self.meta,
+                self.found[cls.id],
+                notebooks,
+                colab,
+                self.sidebars[cls.part.number],
+            )
         except render.FormulaError as exc:
             raise CompmathError(
                 f"la fórmula {exc.index} de la clase {cls.id} no es LaTeX válido: {exc.reason}",
@@ -146,13 +155,17 @@ class Site:
 
     def source(self, cls: ClassInfo, name: str) -> str:
         text = (cls.path / name).read_text(encoding="utf-8")
-        return render.source_html(self.page(cls), self.meta, name, text)
+        sidebar = self.sidebars[cls.part.number]
+        return render.source_html(self.page(cls), self.meta, name, text, sidebar)
 
-    def _part_view(self, part_number: int) -> render.PartView:
+    def _part_view(
+        self, part_number: int, found: dict[str, Verification] | None = None
+    ) -> render.PartView:
         part = self.course.part(part_number)
         index = part_index(part)
         ids = {c.number: c.id for c in part.classes}
-        rows = tuple(render.status_row(r, ids, self.found) for r in index.rows)
+        verdicts = self.found if found is None else found
+        rows = tuple(render.status_row(r, ids, verdicts) for r in index.rows)
         return render.PartView(index.number, index.heading, part.meta, rows)
 
     def part(self, part: PartInfo) -> str:
@@ -281,4 +294,5 @@ def build_site(
         verify_seconds,
         time.perf_counter() - started - verify_seconds,
         stale,
+        missing_colab_notebooks(course),
     )

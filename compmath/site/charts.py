@@ -16,29 +16,7 @@ from compmath.wording import count
 
 WIDTH = 640
 BAR_LIMIT = 32  # longer vectors draw as a line
-# Diverging (signed data) and sequential palettes: readable on a light and on a dark page.
-DIVERGING = (
-    "#2166ac",
-    "#4393c3",
-    "#92c5de",
-    "#d1e5f0",
-    "#f7f7f7",
-    "#fddbc7",
-    "#f4a582",
-    "#d6604d",
-    "#b2182b",
-)
-SEQUENTIAL = (
-    "#fff7bc",
-    "#fee391",
-    "#fec44f",
-    "#fe9929",
-    "#ec7014",
-    "#cc4c02",
-    "#993404",
-    "#662506",
-    "#3b1603",
-)
+LEVELS = 9  # colour levels of a heatmap: classes .s0–.s8 and .d0–.d8 (palette.py)
 
 
 @dataclass(frozen=True)
@@ -76,8 +54,9 @@ def series_of(name: str, value: Any) -> Series | None:
 
 
 def shown(x: float) -> str:
-    """A data value as the JSON writes it (data keep their decimal point)."""
-    return json.dumps(x)
+    """A data value for a reader of the page: the JSON's digits with the course's decimal comma
+    and a true minus sign, as the prose writes them (the JSON sample keeps the JSON's form)."""
+    return json.dumps(x).replace("-", "\u2212").replace(".", ",")
 
 
 def _text(x: float, y: float, label: str, anchor: str = "middle", size: int = 11) -> str:
@@ -87,8 +66,16 @@ def _text(x: float, y: float, label: str, anchor: str = "middle", size: int = 11
     )
 
 
-def _bars(values: tuple[float, ...]) -> tuple[str, int]:
-    height, left, top, bottom = 200, 56, 12, 24
+def _axis_title(x: float, y: float, label: str, vertical: bool = False) -> str:
+    turn = f' transform="rotate(-90 {x:.1f} {y:.1f})"' if vertical else ""
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="middle" font-size="11" '
+        f'font-style="italic" fill="currentColor"{turn}>{escape(label)}</text>'
+    )
+
+
+def _bars(values: tuple[float, ...], name: str) -> tuple[str, int]:
+    height, left, top, bottom = 220, 72, 12, 42
     low, high = min(0.0, *values), max(0.0, *values)
     span = (high - low) or 1.0
     plot_w, plot_h = WIDTH - left - 8, height - top - bottom
@@ -118,7 +105,12 @@ def _bars(values: tuple[float, ...]) -> tuple[str, int]:
     ]
     every = max(1, len(values) // 16)
     parts += [
-        _text(left + (i + 0.5) * step, height - 8, str(i)) for i in range(0, len(values), every)
+        _text(left + (i + 0.5) * step, top + plot_h + 14, str(i))
+        for i in range(0, len(values), every)
+    ]
+    parts += [
+        _axis_title(left + plot_w / 2, height - 6, "índice en el vector"),
+        _axis_title(14, top + plot_h / 2, name, vertical=True),
     ]
     return "".join(parts), height
 
@@ -126,20 +118,20 @@ def _bars(values: tuple[float, ...]) -> tuple[str, int]:
 def _heatmap(series: Series) -> tuple[str, int, int, str]:
     rows, labels = series.rows, series.row_labels
     n_rows, n_cols = len(rows), len(rows[0])
-    left = 12 + 7 * max(len(label) for label in labels)
-    legend_w = 70
+    left = 30 + 7 * max(len(label) for label in labels)
+    legend_w = 110
     cell = max(4.0, min(40.0, (WIDTH - left - legend_w) / n_cols, 320 / n_rows))
-    top = 18
+    top = 34
     flat = [v for r in rows for v in r]
     low, high = min(flat), max(flat)
-    palette = DIVERGING if low < 0 < high else SEQUENTIAL
-    if palette is DIVERGING:  # symmetric around zero, so white means 0
+    kind = "d" if low < 0 < high else "s"
+    if kind == "d":  # symmetric around zero, so the middle (grey) level means 0
         high = max(abs(low), abs(high))
         low = -high
     span = (high - low) or 1.0
 
     def level(v: float) -> int:
-        return min(len(palette) - 1, int((v - low) / span * len(palette)))
+        return min(LEVELS - 1, int((v - low) / span * LEVELS))
 
     paths: dict[int, list[str]] = {}
     for r, row in enumerate(rows):
@@ -148,7 +140,7 @@ def _heatmap(series: Series) -> tuple[str, int, int, str]:
             paths.setdefault(level(v), []).append(
                 f"M{x:.1f} {y:.1f}h{cell:.1f}v{cell:.1f}h{-cell:.1f}Z"
             )
-    parts = [f'<path fill="{palette[k]}" d="{"".join(d)}"/>' for k, d in sorted(paths.items())]
+    parts = [f'<path class="{kind}{k}" d="{"".join(d)}"/>' for k, d in sorted(paths.items())]
     grid_w, grid_h = n_cols * cell, n_rows * cell
     parts.append(
         f'<rect x="{left}" y="{top}" width="{grid_w:.1f}" height="{grid_h:.1f}" fill="none" '
@@ -161,20 +153,36 @@ def _heatmap(series: Series) -> tuple[str, int, int, str]:
         ]
     if n_cols <= 20:
         parts += [_text(left + (c + 0.5) * cell, top - 5, str(c)) for c in range(n_cols)]
-    lx = left + grid_w + 16
-    box = max(grid_h, 120) / len(palette)
-    for k, colour in enumerate(reversed(palette)):
-        parts.append(
-            f'<rect x="{lx:.1f}" y="{top + k * box:.1f}" width="12" height="{box:.1f}" '
-            f'fill="{colour}"/>'
-        )
     parts += [
-        _text(lx + 16, top + 9, shown(high), "start", 10),
-        _text(lx + 16, top + len(palette) * box, shown(low), "start", 10),
+        _axis_title(left + grid_w / 2, 11, "columna"),
+        _axis_title(10, top + grid_h / 2, "fila" if labels[0] == "0" else "clave", vertical=True),
     ]
-    height = int(top + max(grid_h, len(palette) * box) + 8)
-    width = int(lx + 20 + 7 * max(len(shown(high)), len(shown(low))))  # as wide as drawn
+    lx = left + grid_w + 16
+    box = max(grid_h, 120) / LEVELS
+    for k in range(LEVELS):
+        parts.append(
+            f'<rect class="{kind}{LEVELS - 1 - k}" x="{lx:.1f}" y="{top + k * box:.1f}" '
+            f'width="12" height="{box:.1f}"/>'
+        )
+    # the scale's ticks: its ends as they are, its middle (0 on a signed scale) rounded
+    ticks = [
+        (shown(high), top),
+        (shown(_round((high + low) / 2)), top + LEVELS * box / 2),
+        (shown(low), top + LEVELS * box),
+    ]
+    for label, y in ticks:
+        parts.append(f'<path stroke="currentColor" d="M{lx + 12:.1f} {y:.1f}h4"/>')
+        parts.append(_text(lx + 19, y + 4, label, "start", 10))
+    parts.append(_text(lx, top - 8, "valor", "start", 10))
+    height = int(top + max(grid_h, LEVELS * box) + 8)
+    width = int(lx + 24 + 6 * max(len(t) for t, _ in ticks))  # as wide as drawn
     return "".join(parts), width, height, f"de {shown(min(flat))} a {shown(max(flat))}"
+
+
+def _round(value: float) -> float:
+    """A scale's tick: the value to 4 significant digits, whole when it is whole."""
+    rounded = float(f"{value:.4g}")
+    return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
 
 
 def _table(series: Series) -> str:
@@ -194,7 +202,7 @@ def chart_html(series: Series, ident: str) -> str:
     """One output as a `<figure>`: the SVG (named for screen readers) and its data as a table."""
     if series.vector:
         values = series.rows[0]
-        body, height = _bars(values)
+        body, height = _bars(values, series.name)
         width = WIDTH
         kind = "barras" if len(values) <= BAR_LIMIT else "línea"
         label = (

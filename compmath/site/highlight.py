@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 LIGHT, DARK = "default", "github-dark"
+PLAIN = re.compile(r'<span class="(?:n|p|w)">([^<]*)</span>')
 
 
 @cache
@@ -31,16 +33,69 @@ def highlight_html(source: str, filename: str) -> str:
     lines = str(highlight(source, lexer, HtmlFormatter(nowrap=True))).split("\n")
     if lines and not lines[-1]:
         lines.pop()
-    body = "\n".join(
-        f'<span class="linea" id="L{i}">{text}</span>' for i, text in enumerate(lines, 1)
-    )
+    # tokens drawn in the text's own colour need no element of their own (a third of the page)
+    lines = [PLAIN.sub(r"\1", line) for line in lines]
+    body = "\n".join(f'<span id="L{i}">{text}</span>' for i, text in enumerate(lines, 1))
     return f'<pre class="highlight" tabindex="0"><code>{body}\n</code></pre>'
 
 
-def highlight_css() -> str:
-    """The token colours: the light style, and the dark one when the system asks for it."""
+JSON_TOKEN = re.compile(
+    r'(?P<key>"(?:[^"\\]|\\.)*")(?=\s*:)|(?P<s2>"(?:[^"\\]|\\.)*")'
+    r"|(?P<m>-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(?P<kc>\b(?:true|false|null)\b)"
+    r"|(?P<c>… \(\d+ [^)]*\))"
+)
+JSON_CLASS = {"key": "nt", "s2": "s2", "m": "m", "kc": "kc", "c": "c"}
+
+
+def highlight_json(text: str) -> str:
+    """The class page's abridged JSON sample with the code's colours: keys, strings, numbers,
+    true/false/null, and its «… (N en total)» marks drawn as comments (they are no JSON)."""
+    from html import escape
+
+    out, at = [], 0
+    for match in JSON_TOKEN.finditer(text):
+        kind = match.lastgroup or "c"
+        out.append(escape(text[at : match.start()], quote=False))
+        token = escape(match.group(), quote=False)
+        out.append(f'<span class="{JSON_CLASS[kind]}">{token}</span>')
+        at = match.end()
+    out.append(escape(text[at:], quote=False))
+    return "".join(out)
+
+
+def _colours(style: str) -> dict[str, dict[str, str]]:
+    """A Pygments style's token rules as {selector: {property: value}}, comments dropped."""
     from pygments.formatters import HtmlFormatter
 
-    light = HtmlFormatter(style=LIGHT).get_style_defs(".highlight")
-    dark = HtmlFormatter(style=DARK).get_style_defs(".highlight")
-    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
+    rules: dict[str, dict[str, str]] = {}
+    defs = HtmlFormatter(style=style).get_style_defs(".highlight")
+    for selector, body in re.findall(r"^(\.highlight \.\w+) \{([^}]*)\}", defs, re.M):
+        found = (part.split(":", 1) for part in body.split(";") if ":" in part)
+        rules[selector] = {k.strip(): v.strip() for k, v in found}
+    return rules
+
+
+JSON_TOKENS = ("nt", "s2", "m", "kc", "c")  # what highlight_json marks: in every page's stylesheet
+
+
+def highlight_css(only: tuple[str, ...] = ()) -> str:
+    """The token colours, light and dark in one rule each: `light-dark()` follows the page's
+    color-scheme, which is the system's unless the reader chose a theme (so a choice made with
+    the switch also recolours the code); `only` keeps those token classes."""
+    light, dark = _colours(LIGHT), _colours(DARK)
+    by_rule: dict[str, list[str]] = {}  # tokens drawn alike share one rule
+    for selector in sorted(light.keys() | dark.keys()):
+        if selector.startswith(".highlight .g"):
+            continue  # Generic.*: diffs and console output, which no Python or JSON file yields
+        if only and selector.removeprefix(".highlight .") not in only:
+            continue
+        one, other = light.get(selector, {}), dark.get(selector, {})
+        declarations = []
+        if "color" in one or "color" in other:
+            a, b = one.get("color", "currentColor"), other.get("color", "currentColor")
+            declarations.append(f"color:light-dark({a},{b})")
+        declarations += [f"{k}:{v}" for k, v in one.items() if k in ("font-weight", "font-style")]
+        if declarations:
+            by_rule.setdefault(";".join(declarations), []).append(selector)
+    lines = [f"{','.join(selectors)}{{{rule}}}" for rule, selectors in by_rule.items()]
+    return "\n".join(lines) + "\n"

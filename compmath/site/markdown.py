@@ -28,6 +28,11 @@ def markdown_html(text: str) -> str:
     """Render a README section's Markdown to HTML (its `###` stay h3 under the page's h2)."""
     html = str(_parser().render(text))
     # a wide table scrolls inside its own box (focusable, for the keyboard) at 360 px
-    return html.replace("<table>", '<div class="tabla-ancha" tabindex="0"><table>').replace(
-        "</table>", "</table></div>"
+    html = html.replace("<table>", '<div class="tabla-ancha" tabindex="0"><table>')
+    # display math in the prose: the same scrolling, named box as the page's formulas
+    html = html.replace(
+        '<div class="math block">',
+        '<div class="formula" tabindex="0" role="group" aria-label="Fórmula">',
     )
+    # a code block that scrolls sideways must be reachable with the keyboard too
+    return html.replace("</table>", "</table></div>").replace("<pre>", '<pre tabindex="0">')

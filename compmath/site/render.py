@@ -15,7 +15,7 @@ from compmath.course.records import CourseMeta, PartMeta
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.page_screen import neighbour_text
 from compmath.site.charts import chart_html, series_of
-from compmath.site.highlight import highlight_html
+from compmath.site.highlight import highlight_html, highlight_json
 from compmath.site.markdown import markdown_html
 from compmath.site.mathml import LatexError, to_mathml
 from compmath.site.verify import Verification
@@ -34,6 +34,19 @@ MONTHS = (
     "octubre",
     "noviembre",
     "diciembre",
+)
+OUTLINE = (
+    ("formulas", "Fórmulas"),
+    ("desarrollo", "Desarrollo"),
+    ("ejemplo", "Ejemplo trabajado"),
+    ("calcula", "Qué calcula"),
+    ("salidas", "Salidas"),
+    ("muestra", "Muestra de la ejecución"),
+    ("errores", "Errores comunes"),
+    ("usos", "Dónde se usa"),
+    ("ideas", "Ideas de la parte"),
+    ("bibliografia", "Bibliografía"),
+    ("archivos", "Archivos"),
 )
 SOURCE_PAGES = {"lab.py": "El laboratorio", "expected.json": "La instantánea de la salida"}
 
@@ -69,7 +82,7 @@ def spanish_date(iso: str) -> str:
 def environment() -> Any:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=True,
         undefined=StrictUndefined,
@@ -77,11 +90,24 @@ def environment() -> Any:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["desde"] = relative_to
+    return env
+
+
+def relative_to(target: str, page: str) -> str:
+    """A site path as a link from the page at `page` (both from the site's root): the sidebar's
+    twenty links stay short on every page of the same folder."""
+    import posixpath
+
+    return posixpath.relpath(target, posixpath.dirname(page) or ".")
 
 
 def render(template: str, depth: int, course: CourseMeta, **context: Any) -> str:
     """Render a template for a page `depth` folders below the site's root."""
     base = "../" * depth
+    context.setdefault("sidebar", None)
+    context.setdefault("outline", ())
+    context.setdefault("url", "")
     return str(environment().get_template(template).render(base=base, course=course, **context))
 
 
@@ -137,7 +163,7 @@ def home_page(course: CourseMeta, parts: list[PartView], summary: str) -> str:
 
 
 def part_page(course: CourseMeta, part: PartView) -> str:
-    return render("part.html", 0, course, part=part)
+    return render("part.html", 0, course, part=part, sidebar=part, url=part.url)
 
 
 def search_page(course: CourseMeta) -> str:
@@ -171,6 +197,7 @@ def class_html(
     found: Verification,
     notebooks: Sequence[tuple[str, str]] = (),
     colab: str | None = None,
+    sidebar: PartView | None = None,
 ) -> str:
     """The class page: every section of the document, in the seed page's order; `notebooks`
     are (label, path in the site) of its Jupyter notebooks, `colab` the «Abrir en Colab» link."""
@@ -209,7 +236,7 @@ def class_html(
         development=markdown_html(page.development) if page.development else "",
         example=markdown_html(page.example) if page.example else "",
         parameters=parameters,
-        sample=abridge(page.sample) if page.sample is not None else None,
+        sample=highlight_json(abridge(page.sample)) if page.sample is not None else None,
         snapshot_url=source_url(page.class_id, "expected.json"),
         charts=charts,
         charted=charted,
@@ -218,10 +245,14 @@ def class_html(
         colab=colab,
         previous=_neighbour(page.previous, "←"),
         next=_neighbour(page.next, "→"),
+        sidebar=sidebar,
+        outline=OUTLINE,
     )
 
 
-def source_html(page: ClassPage, course: CourseMeta, name: str, text: str) -> str:
+def source_html(
+    page: ClassPage, course: CourseMeta, name: str, text: str, sidebar: PartView | None = None
+) -> str:
     """A class's file as a page of highlighted code."""
     return render(
         "source.html",
@@ -235,4 +266,5 @@ def source_html(page: ClassPage, course: CourseMeta, name: str, text: str) -> st
         url=source_url(page.class_id, name),
         class_url=class_url(page.class_id),
         part_url=part_url(page.part.number),
+        sidebar=sidebar,
     )

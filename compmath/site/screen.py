@@ -52,6 +52,20 @@ def site_screen(result: BuildResult, out: str) -> list[Block]:
         ]
     if result.stale:
         blocks.append(para(("publicadas como no verificadas (--allow-stale)", "yellow")))
+    if result.missing_notebooks:
+        missing = result.missing_notebooks
+        blocks += [
+            para(
+                (
+                    f"⚠ «Abrir en Colab» lleva a {missing[0]}"
+                    + (f" (y {len(missing) - 1} más)" if len(missing) > 1 else "")
+                    + ", que no está en el curso: en el repositorio daría un error 404",
+                    "yellow",
+                ),
+                hang=2,
+            ),
+            para("escríbelos y súbelos: ", ("compmath notebook --all", "bold"), hang=2),
+        ]
     written = (
         f"{OK} web en {out}/: {count(result.written, 'archivo escrito', 'archivos escritos')}, "
         f"{result.kept} sin cambios"

@@ -1,7 +1,10 @@
 """The search index: a plain script (`window.COMPMATH_BUSQUEDA = …`) that works from file://.
 
 Text is folded at build time (no accents, lower case: "codificacion" finds "Codificación") and
-the page's script folds the query the same way; prose is kept as its set of distinct words.
+the page's script folds the query the same way. The prose is one vocabulary for the whole site,
+each word once with the pages it is on (their numbers in base 36), the sorted words front-coded
+(how many letters it shares with the previous word, in base 36, then the rest): a third of
+a list of words per page, so the search page stays under 60 KB with its stylesheet.
 """
 
 from __future__ import annotations
@@ -41,19 +44,56 @@ def entry(url: str, title: str, summary: str, outputs: list[str], prose: str) ->
     )
 
 
+def _front_coded(words: list[str]) -> str:
+    """Sorted words, each as (letters shared with the previous one, base 36) + the rest."""
+    coded, previous = [], ""
+    for word in words:
+        shared = 0
+        while shared < min(len(word), len(previous), 35) and word[shared] == previous[shared]:
+            shared += 1
+        coded.append(_BASE36[shared] + word[shared:])
+        previous = word
+    return " ".join(coded)
+
+
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _base36(n: int) -> str:
+    digits = ""
+    while True:
+        n, r = divmod(n, 36)
+        digits = _BASE36[r] + digits
+        if not n:
+            return digits
+
+
 def index_script(entries: list[Entry]) -> str:
-    """The index as a classic script assigning one global, readable from file://."""
-    rows = [
-        {
-            "u": e.url,
-            "t": e.title,
-            "r": e.summary,
-            "ft": e.titles,
-            "fl": e.lemma,
-            "fo": e.outputs,
-            "fp": e.prose,
-        }
-        for e in entries
+    """The index as a classic script assigning one global, readable from file://: the pages
+    (title, summary, output names; the script folds the first two itself) and the prose's
+    vocabulary (long numbers left out: a reader searches words)."""
+    pages = [{"u": e.url, "t": e.title, "r": e.summary, "fo": e.outputs} for e in entries]
+    where: dict[str, list[str]] = {}
+    for i, e in enumerate(entries):
+        for word in e.prose.split():
+            if not (word.isdigit() and len(word) > 3):
+                where.setdefault(word, []).append(_base36(i))
+    # a word on most pages («de», «matriz») tells them apart no better than nothing: it is
+    # listed once, found on every page
+    common = sorted(w for w, found in where.items() if 2 * len(found) > len(entries))
+    words = sorted(w for w in where if w not in set(common))
+    # a word that begins the next one, on no page the next is not on, is found through it
+    # (the script matches words by their beginning): «normal» through «normalizado»
+    words = [
+        w
+        for w, after in zip(words, [*words[1:], ""])
+        if not (after.startswith(w) and set(where[w]) <= set(where[after]))
     ]
-    data = json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
-    return f"window.COMPMATH_BUSQUEDA = {data};\n"
+    data = {
+        "paginas": pages,
+        "vocabulario": _front_coded(words),
+        "donde": " ".join(".".join(where[w]) for w in words),
+        "comunes": _front_coded(common),
+    }
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"window.COMPMATH_BUSQUEDA = {text};\n"

@@ -1,0 +1,79 @@
+// The pages' small comforts, none needed to read them: the light/dark switch (remembered, the
+// system's choice until the reader picks one), the copy buttons of code blocks, the sidebar
+// folded on a phone and the scroll cue of wide formulas (marcar.js marks a search's words).
+(function () {
+  "use strict";
+  var raiz = document.documentElement;
+  var TEMAS = ["sistema", "claro", "oscuro"];
+
+  function guardar(tema) {
+    try {
+      if (tema === "sistema") { localStorage.removeItem("compmath-tema"); }
+      else { localStorage.setItem("compmath-tema", tema); }
+    } catch (e) { /* sin almacenamiento: el tema vale para esta página */ }
+  }
+
+  var boton = document.querySelector("button.tema");
+  if (boton) {
+    var pintar = function () {
+      var tema = raiz.dataset.tema || "sistema";
+      boton.textContent = "Tema: " + tema;
+      boton.title = "Tema de color: pulsa para cambiarlo (sistema, claro, oscuro)";
+    };
+    boton.hidden = false;
+    pintar();
+    boton.addEventListener("click", function () {
+      var actual = TEMAS.indexOf(raiz.dataset.tema || "sistema");
+      var tema = TEMAS[(actual + 1) % TEMAS.length];
+      if (tema === "sistema") { delete raiz.dataset.tema; } else { raiz.dataset.tema = tema; }
+      guardar(tema);
+      pintar();
+    });
+  }
+
+  // on a phone the sidebar and the outline start folded
+  if (window.matchMedia("(max-width: 1099px)").matches) {
+    document.querySelectorAll("details.plegable").forEach(function (d) { d.open = false; });
+  }
+
+  function copiar(pre, aviso) {
+    var texto = pre.querySelector("code") ? pre.querySelector("code").innerText : pre.innerText;
+    var hecho = function () { aviso.textContent = "Copiado"; setTimeout(function () { aviso.textContent = "Copiar"; }, 1500); };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(texto).then(hecho, function () { aviso.textContent = "No se pudo copiar"; });
+    }
+  }
+  document.querySelectorAll("main pre").forEach(function (pre) {
+    var caja = document.createElement("div");
+    caja.className = "con-copia";
+    pre.parentNode.insertBefore(caja, pre);
+    caja.appendChild(pre);
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "copiar";
+    b.textContent = "Copiar";
+    b.addEventListener("click", function () { copiar(pre, b); });
+    caja.appendChild(b);
+  });
+
+  // a box that fits is not a keyboard stop; one that scrolls is, and says so
+  function medir() {
+    document.querySelectorAll(".formula, main pre, .tabla-ancha").forEach(function (caja) {
+      var desborda = caja.scrollWidth > caja.clientWidth + 1;
+      caja.classList.toggle("desborda", desborda);
+      if (caja.classList.contains("formula")) {
+        if (desborda) { caja.setAttribute("tabindex", "0"); } else { caja.removeAttribute("tabindex"); }
+      }
+    });
+  }
+  medir();
+  window.addEventListener("resize", medir);
+  if (document.fonts && document.fonts.ready) { document.fonts.ready.then(medir); }
+
+  // ?resaltar=palabras (a search result's link): marcar.js marks them, loaded only then
+  if (new URLSearchParams(window.location.search).get("resaltar")) {
+    var guion = document.createElement("script");
+    guion.src = document.querySelector('script[src$="sitio.js"]').src.replace("sitio.js", "marcar.js");
+    document.body.appendChild(guion);
+  }
+}());

@@ -1,0 +1,153 @@
+"""What lint checks for the website: TeX-looking text outside math in a class's prose, display
+formulas estimated wider than the page's column, and committed notebooks that are not current
+(and what the build warns about: the notebooks «Abrir en Colab» would open, missing)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from compmath.course.tree import ClassInfo, Course
+
+TEX = re.compile(r"\^\{|_\{|\\frac\b")
+MARGIN = 1.05  # the width estimate's spread over the course's formulas: −14 % … +22 %
+
+
+def _outside_math(text: str) -> Iterator[tuple[int, str]]:
+    """(line, text) of every piece of the Markdown that is not math: prose, code spans and
+    code blocks (333's equation was an indented code block)."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    md = MarkdownIt("commonmark").enable("table")
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False)
+    for token in md.parse(text):
+        line = token.map[0] + 1 if token.map else 0
+        if token.type in ("code_block", "fence"):
+            yield line, token.content
+        for child in token.children or []:
+            if child.type in ("text", "code_inline"):
+                yield line, child.content
+
+
+def tex_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
+    """README.md text such as `D^{−1/2}` that is TeX but is shown as plain text or code."""
+    if not cls.readme.exists():
+        return []
+    found = []
+    text = cls.readme.read_text(encoding="utf-8", errors="replace")
+    lines = text.splitlines()
+    for line, piece in _outside_math(text):
+        match = TEX.search(piece)
+        if match:
+            start = max(0, match.start() - 12)
+            near = piece[max(0, match.start() - 4) : match.end()]
+            # the block starts at `line`; the fragment is on the first line from there holding it
+            line = next((n for n in range(line, len(lines) + 1) if near in lines[n - 1]), line)
+            found.append(
+                (
+                    cls.readme,
+                    f"línea {line}: «{piece[start : match.end() + 12].strip()}» parece TeX fuera"
+                    " de una fórmula (la web lo muestra tal cual)",
+                    "escríbelo entre dólares, $D^{-1/2}$, y la web lo dibuja como fórmula",
+                )
+            )
+    return found
+
+
+def wide_formulas(cls: ClassInfo) -> list[tuple[Path, str, str]]:
+    """Display formulas whose estimated width exceeds the page's column at 1280 px."""
+    from compmath.errors import CompmathError
+    from compmath.site.mathml import LatexError, to_mathml
+    from compmath.site.measure import COLUMN_PX, estimated_px
+
+    try:
+        formulas = cls.meta.formulas
+    except CompmathError:
+        return []
+    found = []
+    for i, formula in enumerate(formulas, 1):
+        if not formula.latex:
+            continue
+        try:
+            width = estimated_px(to_mathml(formula.latex))
+        except LatexError:
+            continue  # the build reports bad LaTeX, naming the class and the formula
+        if width > COLUMN_PX * MARGIN:
+            found.append(
+                (
+                    cls.meta_path,
+                    f"la fórmula {i} mide unos {width:.0f} px y la columna de la web {COLUMN_PX}",
+                    r"pártela en líneas: \begin{gathered} … \\ … \end{gathered}"
+                    r" (o aligned, alineando con &)",
+                )
+            )
+    return found
+
+
+def course_notebooks(cls: ClassInfo) -> list[tuple[str, bool]]:
+    """(path from the course root, practice?) of a class's notebooks: the whole one when it has
+    a snapshot and a lab, the practice one when it also has holes."""
+    from compmath.errors import CompmathError
+    from compmath.notebook.build import notebook_path
+
+    if not cls.snapshot.exists() or not cls.lab.exists():
+        return []
+    made = [(notebook_path(cls), False)]
+    try:
+        holes = cls.meta.holes
+    except CompmathError:
+        return made
+    return [*made, (notebook_path(cls, practice=True), True)] if holes else made
+
+
+def missing_colab_notebooks(course: Course) -> list[str]:
+    """With `repositorio` set, the notebooks «Abrir en Colab» links to that the course lacks."""
+    from compmath.notebook.build import colab_url
+
+    if not course.classes or colab_url(course, "") is None:
+        return []
+    return [
+        path
+        for cls in course.classes
+        for path, practice in course_notebooks(cls)
+        if not practice and not (course.root / path).is_file()
+    ]
+
+
+def stale_notebooks(course: Course) -> list[tuple[Path, str, str]]:
+    """Committed notebooks (cuadernos/, the path «Abrir en Colab» opens) that are missing or
+    differ from what `compmath notebook` writes today; none to check without the folder or a
+    repository."""
+    from compmath.errors import CompmathError
+    from compmath.notebook.build import FOLDER, colab_url, notebook_bytes
+
+    if not (course.root / FOLDER).is_dir() and colab_url(course, "") is None:
+        return []
+    found = []
+    for cls in course.classes:
+        for path, practice in course_notebooks(cls):
+            target = course.root / path
+            flag = " --practice" if practice else ""
+            try:
+                current = notebook_bytes(course, cls, practice=practice, validate=False)
+            except CompmathError:
+                continue  # the notebook's own problem: `compmath notebook` reports it
+            if not target.is_file():
+                what = "falta el cuaderno que enlaza «Abrir en Colab»"
+            elif target.read_bytes() != current:
+                what = "el cuaderno no está al día con la clase"
+            else:
+                continue
+            found.append((target, what, f"regenéralo y súbelo: compmath notebook --all{flag}"))
+    return found
+
+
+def site_problems(course: Course) -> list[tuple[Path, str, str]]:
+    """Every website problem lint reports, class by class, then the committed notebooks."""
+    found: list[tuple[Path, str, str]] = []
+    for cls in course.classes:
+        found += tex_outside_math(cls)
+        found += wide_formulas(cls)
+    return found + stale_notebooks(course)
