@@ -98,6 +98,19 @@ def test_ctrl_c_says_what_it_stopped(cli, fake_course: Path, monkeypatch, args, 
     assert again.code == 0  # nothing of the interrupted command is left behind
 
 
+def test_ctrl_c_before_any_lab_ended_does_not_point_to_a_summary(cli, fake_course, monkeypatch) -> None:
+    from compmath.judging.pipeline import Interrupted
+
+    def interrupt(*_args: object, **_kwargs: object) -> None:
+        raise Interrupted([], 8)
+
+    monkeypatch.setattr(labs, "judge_cases", interrupt)
+    result = cli("check", "--root", str(fake_course))
+    assert result.code == 130 and result.out == ""
+    assert "interrumpido: la comprobación de 8 clases" in result.err
+    assert "arriba" not in result.err and "no se escribió nada" in result.err, result.err
+
+
 class Terminal(io.StringIO):
     """A stream that says it is a terminal."""
 

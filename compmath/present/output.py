@@ -20,7 +20,7 @@ from typing import TextIO
 
 from compmath.errors_es import Located, excerpt
 from compmath.present.layout import Block, Chart, Para, StyledLine, lay_out, line, plain_text
-from compmath.wording import seconds
+from compmath.wording import alternatives, seconds
 
 # `--color` / `--no-color` / `--plain` of the command being run: one value per call of the
 # command line (entry.main runs each in a context of its own), never shared between calls.
@@ -182,7 +182,7 @@ def error_blocks(
     if located is not None:
         blocks.append(excerpt_chart(located))
     if suggestions:
-        blocks.append(Para(((f"¿quisiste decir {' o '.join(suggestions)}?", ""),), hang=2))
+        blocks.append(Para(((f"¿quisiste decir {alternatives(list(suggestions))}?", ""),), hang=2))
     if hint:
         blocks.append(line(hint))
     return blocks
