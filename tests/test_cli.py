@@ -86,6 +86,8 @@ def test_exploration_is_validated_not_compared(cli, fake_course: Path) -> None:
     result = cli("run", "901", "--root", str(fake_course), "--set", "n=7", "--set", "escala=2")
     assert result.code == 0
     assert "exploración (n=7, escala=2.0)" in result.out and "no se compara" in result.out
+    head = next(line for line in result.out.splitlines() if line.startswith("salida"))
+    assert head.split() == ["salida", "obtenido", "estado"]  # nothing expected: no such column
     invalid = cli("run", "901", "--root", str(fake_course), "--set", "n=11")  # vector > 10 items
     assert invalid.code == 1 and "tiene más de 10 elementos" in invalid.out
     assert snapshots(fake_course) == before
