@@ -254,3 +254,22 @@ def test_a_wide_offending_line_wraps_with_its_caret_under_the_column() -> None:
     above = lines[caret - 1]
     assert above[lines[caret].index("^")] == "("
     assert "".join(ln.split("│ ", 1)[1] for ln in lines if not ln.rstrip().endswith("^")) == text
+
+
+def test_list_screen_separates_parts_and_ends_without_a_blank_line() -> None:
+    from compmath.course.index import ClassState, IndexRow, PartIndex
+    from compmath.present.screens import list_screen
+
+    def part(number: int, *states: ClassState) -> PartIndex:
+        rows = [IndexRow(number * 10 + k, "Título", "experto", "4 horas", state,
+                         "class.toml no es TOML válido" if state == ClassState.BROKEN else "")
+                for k, state in enumerate(states)]
+        return PartIndex(number, f"La parte {number}", rows)
+
+    broken = ClassState.BROKEN
+    text = plain_text(lay_out(list_screen([part(16, broken, broken), part(17, broken)]), 60))
+    lines = text.splitlines()
+    assert lines[-1].strip() and "" in lines  # a blank line between the parts, none at the end
+    assert lines[lines.index("") + 1] == "Parte 17 — La parte 17"
+    assert "por qué están rotas: compmath list -v" in lines
+    assert "por qué está rota: compmath list -v" in lines

@@ -98,6 +98,8 @@ def list_screen(parts: list[PartIndex], verbose: bool = False) -> list[Block]:
             for row in part.rows
         )
         written = sum(row.state != ClassState.PENDING for row in part.rows)
+        if blocks:
+            blocks.append(BLANK)  # between parts, not after the last one
         blocks += [
             line((part.heading, "bold")),
             Table(
@@ -119,8 +121,8 @@ def list_screen(parts: list[PartIndex], verbose: bool = False) -> list[Block]:
                 for row in broken
             ]
         elif broken:
-            blocks.append(para(("por qué está rota: compmath list -v", "dim")))
-        blocks.append(BLANK)
+            why = "por qué está rota" if len(broken) == 1 else "por qué están rotas"
+            blocks.append(para((f"{why}: compmath list -v", "dim")))
     return blocks
 
 
