@@ -273,3 +273,14 @@ def test_list_screen_separates_parts_and_ends_without_a_blank_line() -> None:
     assert lines[lines.index("") + 1] == "Parte 17 — La parte 17"
     assert "por qué están rotas: compmath list -v" in lines
     assert "por qué está rota: compmath list -v" in lines
+
+
+def test_a_failure_without_lab_frames_shows_no_python_traceback_header() -> None:
+    from compmath.present.trace import trace_blocks
+
+    bare = "Traceback (most recent call last):\nMemoryError: el límite no alcanza ni para el trabajador\n"
+    assert trace_blocks(bare, str(REPO), stopped=False) == []  # the message above already says it
+    chained = bare + "\nDuring handling of the above exception, another exception occurred:\n"
+    text = plain_text(lay_out(trace_blocks(chained, str(REPO), stopped=False), 60))
+    assert "Traceback" not in text and "MemoryError" not in text
+    assert text.startswith("Dónde falló:\nDuring handling")

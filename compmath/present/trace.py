@@ -18,7 +18,13 @@ from compmath.present.output import excerpt_chart
 
 FRAME = re.compile(r'\s*File "([^"]+)", line (\d+),? in (\S+)')
 CARETS = re.compile(r"\s*[\^~]+\s*$")
-FAULTHANDLER_HEADS = ("Stack (most recent call first)", "Current thread", "Thread 0x")
+FAULTHANDLER_HEADS = (
+    "Stack (most recent call first)",
+    "Current thread",
+    "Thread 0x",
+    "Traceback (most recent call last)",
+)
+EXCEPTION_LINE = re.compile(r"[A-Za-z_][\w.]*(: |$)")  # `MemoryError: …`, as a traceback ends
 
 
 class Frame(NamedTuple):
@@ -60,7 +66,11 @@ def trace_blocks(traceback: str, root: str, stopped: bool) -> list[Block]:
         located = from_excerpt(traceback)
         if located is not None:
             return [line((title, "bold red")), excerpt_chart(located)]
-        shown = [t for t in traceback.rstrip().splitlines() if not t.startswith(FAULTHANDLER_HEADS)]
+        shown = [
+            t
+            for t in traceback.rstrip().splitlines()
+            if t.strip() and not t.startswith(FAULTHANDLER_HEADS) and not EXCEPTION_LINE.match(t)
+        ]  # no frames: the header and `Error: …` (the message above says it) show nowhere
         return [line((title, "bold red")), *(line((t, "red")) for t in shown)] if shown else []
     blocks: list[Block] = [line((title, "bold red"))]
     elsewhere: list[str] = []
