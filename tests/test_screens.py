@@ -284,3 +284,12 @@ def test_a_failure_without_lab_frames_shows_no_python_traceback_header() -> None
     text = plain_text(lay_out(trace_blocks(chained, str(REPO), stopped=False), 60))
     assert "Traceback" not in text and "MemoryError" not in text
     assert text.startswith("Dónde falló:\nDuring handling")
+
+
+def test_each_update_line_starts_with_what_happened_like_the_others() -> None:
+    from compmath.present.screens import update_line
+
+    shown = "classes/part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl/323-x/expected.json"
+    firsts = [plain_text(lay_out([block], 60)).splitlines()[0] for block in (
+        update_line(shown, True), update_line(shown, False), update_line(shown, None, "error de sintaxis"))]
+    assert firsts == ["✓ escrita:", "· sin cambios:", "✗ no se escribe la instantánea:"]

@@ -136,7 +136,7 @@ def _row_style(state: ClassState) -> str:
 def update_line(shown: str, written: bool | None, problem: str = "") -> Para:
     """One line of `update`: written, unchanged, or why the snapshot was not written."""
     if written is None:
-        return Para(((f"{BAD} {shown}: no se escribe la instantánea: {problem}", "red"),), hang=4)
+        return Para(((f"{BAD} no se escribe la instantánea: {shown}: {problem}", "red"),), hang=4)
     if written:
         return Para(((f"{OK} escrita: {shown}", "green"),), hang=4)
     return Para(((f"{NEUTRAL} sin cambios: {shown}", "dim"),), hang=4)
