@@ -296,6 +296,11 @@ def test_update_help_does_not_promise_all_classes_by_default(cli) -> None:
     assert "por defecto, todas" not in out
 
 
+def test_run_help_says_v_also_shows_whole_values(cli) -> None:  # as the README does
+    out = " ".join(cli("run", "--help").out.split())
+    assert "-v, --verbose Todas las diferencias y cada valor entero." in out
+
+
 def test_new_ends_with_the_next_commands_one_a_line(cli, fake_course: Path) -> None:
     result = cli("new", "911", "otra-clase", "--title", "Otra", "--part", "90", "--root", str(fake_course))
     assert result.code == 0, result.err

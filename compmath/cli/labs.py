@@ -105,7 +105,7 @@ def run_class(
     memory: MemoryOption = DEFAULT_MEMORY_GIB,
     plain: PlainOption = False,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Todas las diferencias.")
+        bool, typer.Option("--verbose", "-v", help="Todas las diferencias y cada valor entero.")
     ] = False,
     root: RootOption = None,
 ) -> None:
