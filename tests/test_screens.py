@@ -293,3 +293,15 @@ def test_each_update_line_starts_with_what_happened_like_the_others() -> None:
     firsts = [plain_text(lay_out([block], 60)).splitlines()[0] for block in (
         update_line(shown, True), update_line(shown, False), update_line(shown, None, "error de sintaxis"))]
     assert firsts == ["✓ escrita:", "· sin cambios:", "✗ no se escribe la instantánea:"]
+
+
+def test_a_timeout_shows_the_code_of_each_line_it_names(tmp_path: Path) -> None:
+    from compmath.present.trace import trace_blocks
+
+    lab = tmp_path / "classes" / "part-90" / "905-cuelga" / "lab.py"
+    lab.parent.mkdir(parents=True)
+    lab.write_text("import time\n\n\ndef espera():\n    while True:\n        time.sleep(0.05)\n")
+    stack = f'Stack (most recent call first):\n  File "{lab}", line 6 in espera\n'
+    shown = text(trace_blocks(stack, str(tmp_path), stopped=True)).splitlines()
+    assert shown[0] == "Dónde estaba el laboratorio al detenerse:"
+    assert [ln.strip() for ln in shown[2:]] == ["línea 6, en espera", "time.sleep(0.05)"]

@@ -8,6 +8,7 @@ here. A syntax error arrives as the offending line and its caret (errors_es), sh
 
 from __future__ import annotations
 
+import linecache
 import re
 from pathlib import PurePath
 from typing import NamedTuple
@@ -84,8 +85,11 @@ def trace_blocks(traceback: str, root: str, stopped: bool) -> list[Block]:
             blocks.append(Para(((shown_path, "cyan"),), 2, 2))
             current = shown_path
         blocks.append(para(f"línea {frame.number}, en {frame.function}", indent=4, hang=2))
-        if frame.code:
-            blocks.append(line(("      " + frame.code, "")))
+        if not frame.code:
+            linecache.checkcache(frame.path)  # the file as it is now, not as first read
+        code = frame.code or linecache.getline(frame.path, frame.number).strip()
+        if code:  # a timeout's stack names lines without their code: read from the lab's file
+            blocks.append(line(("      " + code, "")))
     if elsewhere:
         names = ", ".join(dict.fromkeys(elsewhere))
         what = "marco" if len(elsewhere) == 1 else "marcos"
