@@ -218,3 +218,15 @@ def test_a_labs_exception_says_its_message_first_then_its_frames(screen, width: 
     assert f"línea {call}, en run" in where and f"línea {raised}, en codificacion" in where
     assert "Traceback" not in out and "compmath/" not in where
     assert "ValueError: la dimensión" not in rest  # said once, first
+
+
+@pytest.mark.parametrize("width", range(40, 121))  # the path, 37 columns, fits whole
+def test_a_value_stays_on_the_line_of_its_label(width: int) -> None:
+    from compmath.present.layout import wrap_words
+
+    detail = ("✗ salida.autovalores_normalizado[2]: esperado 0,7713, obtenido 0,771286 · "
+              "Δ 1,4·10⁻⁵ (0,00182 %) > tolerancia 1,77·10⁻⁶ · ruido (≤ tol 1,84·10⁻⁶)")
+    lines = wrap_words(detail, width)
+    assert " ".join(lines) == detail  # nothing lost, only spaces turned into breaks
+    for label in ("esperado", "obtenido", "Δ", "tolerancia", "tol"):
+        assert not any(ln.endswith(f" {label}") or ln == label for ln in lines), (label, lines)

@@ -20,7 +20,10 @@ StyledLine = list[Segment]
 ELLIPSIS = "…"
 # Where a line may break: after a space, except before a unit (a measure stays whole: 0,5 s),
 # before the length that ends a shortened value (`… (8)`) or before a closing arrow.
-BREAK = re.compile(r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w])|\(\d+\)|→)")
+BREAK = re.compile(
+    r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w])|\(\d+\)|→)"
+    r"(?<!\bΔ )(?<!\btolerancia )(?<!\btol )(?<!\besperado )(?<!\bobtenido )"
+)  # never a unit, `(N)` or `→` first on a line, nor a value apart from its label (Δ 0,1)
 # A command quoted in prose stays on one line: `compmath update 341`, `compmath run 323 -v`,
 # `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders).
 PROSE_COMMAND = re.compile(
