@@ -308,3 +308,10 @@ def test_new_ends_with_the_next_commands_one_a_line(cli, fake_course: Path) -> N
     start = lines.index("siguiente: escribe lab.py, class.toml y README.md; luego:")
     assert [s.strip() for s in lines[start + 1:start + 4]] == [
         "compmath update 911", "compmath run 911", "compmath lint"]
+
+
+def test_a_closed_range_reads_from_to(cli) -> None:
+    out = " ".join(cli("site", "--help").out.split())
+    assert "(por defecto: 8000; de 0 a 65535)" in out
+    err = cli("site", "--port", "70000").err
+    assert err.startswith("error: valor no válido para --port: 70000 (debe ser de 0 a 65535)"), err
