@@ -64,7 +64,7 @@ def is_terminal(stream: TextIO) -> bool:
         return False
 
 
-SPINNER_COLUMNS = 3  # the live line's spinner, its space, and the last column left free
+SPINNER_COLUMNS = 5  # the spinner and its space, the 2 columns kept for `^C`, one spare
 
 
 def width_for(stream: TextIO) -> int | None:
