@@ -292,7 +292,17 @@ def test_each_update_line_starts_with_what_happened_like_the_others() -> None:
     shown = "classes/part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl/323-x/expected.json"
     firsts = [plain_text(lay_out([block], 60)).splitlines()[0] for block in (
         update_line(shown, True), update_line(shown, False), update_line(shown, None, "error de sintaxis"))]
-    assert firsts == ["✓ escrita:", "· sin cambios:", "✗ no se escribe la instantánea:"]
+    heads = ["✓ escrita: classes/", "· sin cambios: classes/", "✗ no se escribe la instantánea: classes/"]
+    assert [first.startswith(head) for first, head in zip(firsts, heads)] == [True] * 3, firsts
+    assert all(len(first) <= 60 for first in firsts)
+
+
+def test_a_path_longer_than_any_line_starts_beside_its_label() -> None:
+    path = "classes/part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl/323-x/class.toml"
+    lines = text([para(("error: ", "bold red"), f"{path} no es TOML válido", hang=2)], 60).splitlines()
+    assert lines[0] == "error: classes/part-16-matematica-de-transformers-modelos-"
+    assert "".join(ln.strip() for ln in lines).startswith("error: " + path)  # nothing lost
+    assert all(len(ln) <= 60 for ln in lines)
 
 
 def test_a_timeout_shows_the_code_of_each_line_it_names(tmp_path: Path) -> None:

@@ -212,7 +212,12 @@ def _wrap_segments(
     limit = width
     for word, style in words:
         size = cell_width(word.rstrip())
-        if used + size > limit and used > (indent if not lines else indent + hang):
+        split_anyway = size > limit - indent - hang and limit - used > limit // 3
+        if (
+            used + size > limit
+            and used > (indent if not lines else indent + hang)
+            and not split_anyway  # a path longer than any line starts here, not below `error:`
+        ):
             _trim(current)
             lines.append(current)
             pad = indent + hang
