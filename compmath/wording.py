@@ -129,3 +129,20 @@ def value_text(value: Any, limit: int | None = SHOWN_NUMBERS) -> str:
         shown.append(key + value_text(item, inner))
         used += size
     return f"{opening}{'; '.join(shown)}{closing}"
+
+
+def decimal_point(typed: str) -> str | None:
+    """`0.5` for `0,5`: a number typed with the decimal comma, as the parser takes it (or None)."""
+    dotted = typed.replace(",", ".", 1)
+    if "," not in typed or "," in dotted:
+        return None
+    try:
+        float(dotted)
+    except ValueError:
+        return None
+    return dotted
+
+
+def alternatives(items: list[str]) -> str:
+    """`a`, `a o b`, `a, b o c`: choices as Spanish lists them."""
+    return " o ".join(filter(None, (", ".join(items[:-1]), items[-1] if items else "")))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -85,6 +86,8 @@ def test_exploration_is_validated_not_compared(cli, fake_course: Path) -> None:
     result = cli("run", "901", "--root", str(fake_course), "--set", "n=7", "--set", "escala=2")
     assert result.code == 0
     assert "exploración (n=7, escala=2.0)" in result.out and "no se compara" in result.out
+    head = next(line for line in result.out.splitlines() if line.startswith("salida"))
+    assert head.split() == ["salida", "obtenido", "estado"]  # nothing expected: no such column
     invalid = cli("run", "901", "--root", str(fake_course), "--set", "n=11")  # vector > 10 items
     assert invalid.code == 1 and "tiene más de 10 elementos" in invalid.out
     assert snapshots(fake_course) == before
@@ -98,6 +101,12 @@ def test_exploration_is_validated_not_compared(cli, fake_course: Path) -> None:
     (["run", "901", "--set", "n"], ["NOMBRE=VALOR"]),
     (["run", "909"], ["no existe la clase «909»"]),
     (["check", "--part", "3"], ["no existe la parte 3"]),
+    (["run", "901", "--set", "escala=0,5"], ["escala (float: real)",
+                                             "escribe el decimal con punto: --set escala=0.5"]),
+    (["run", "901", "--memory", "0,5"], ["«0,5» no es un número real: escribe el decimal con punto (0.5)"]),
+    (["run", "901", "902"], ["argumentos de más: 902", "para varias: compmath check 901 902"]),
+    (["run", "901", "extra"], ["argumentos de más: extra", "prueba: compmath run --help"]),
+    (["update"], ["indica las clases o --all"]),
 ])
 def test_usage_errors_exit_2_in_one_spanish_line(cli, fake_course: Path, args, phrases) -> None:
     result = cli(*args, "--root", str(fake_course))
@@ -265,3 +274,44 @@ def test_a_worker_started_far_from_the_repository_finds_compmath(fake_course: Pa
                           cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3/3 salidas coinciden con la instantánea" in done.stdout
+
+
+def test_a_command_option_before_the_command_says_where_it_goes(cli, fake_course: Path) -> None:
+    result = cli("--root", str(fake_course), "list")
+    assert result.code == 2
+    assert result.err.splitlines() == ["error: la opción --root es de las órdenes, no de compmath",
+                                       "ponla después de la orden: compmath list --root …"]
+    assert cli("--bogus", "list").err.startswith("error: opción desconocida --bogus")
+
+
+def test_several_suggestions_read_as_a_spanish_list(cli, fake_course: Path) -> None:
+    err = " ".join(cli("run", "90", "--root", str(fake_course)).err.split())
+    assert re.search(r"¿quisiste decir [^?]+, [^?]+ o [^?]+\?", err), err
+    assert err.count(" o 9") == 1, err  # «a, b o c», not «a o b o c»
+
+
+def test_update_help_does_not_promise_all_classes_by_default(cli) -> None:
+    out = " ".join(cli("update", "--help").out.split())
+    assert "[CLASE]... Clases (o --all para todas)." in out
+    assert "por defecto, todas" not in out
+
+
+def test_run_help_says_v_also_shows_whole_values(cli) -> None:  # as the README does
+    out = " ".join(cli("run", "--help").out.split())
+    assert "-v, --verbose Todas las diferencias y cada valor entero." in out
+
+
+def test_new_ends_with_the_next_commands_one_a_line(cli, fake_course: Path) -> None:
+    result = cli("new", "911", "otra-clase", "--title", "Otra", "--part", "90", "--root", str(fake_course))
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    start = lines.index("siguiente: escribe lab.py, class.toml y README.md; luego:")
+    assert [s.strip() for s in lines[start + 1:start + 4]] == [
+        "compmath update 911", "compmath run 911", "compmath lint"]
+
+
+def test_a_closed_range_reads_from_to(cli) -> None:
+    out = " ".join(cli("site", "--help").out.split())
+    assert "(por defecto: 8000; de 0 a 65535)" in out
+    err = cli("site", "--port", "70000").err
+    assert err.startswith("error: valor no válido para --port: 70000 (debe ser de 0 a 65535)"), err

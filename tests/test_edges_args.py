@@ -30,7 +30,7 @@ def test_limits_are_finite_numbers_in_range(cli, fake_course, command, option, v
     result = cli(command, "901", option, value, "--root", str(fake_course))
     assert result.code == 2
     assert error_lines(result) == [f"error: valor no válido para {option}: "
-                                   f"{float(value):g} no vale: debe ser un número finito {allowed}"]
+                                   f"{float(value):g} (debe ser un número finito {allowed})"]
     assert f"compmath {command} --help" in no_traceback(result)
     assert {p: p.read_bytes() for p in fake_course.rglob("expected.json")} == before
 

@@ -118,7 +118,7 @@ def test_option_details_are_spanish(cli) -> None:
     (["run"], "error: falta el argumento CLASE", "prueba: compmath run --help"),
     (["run", "323", "extra"], "error: argumentos de más: extra", "prueba: compmath run --help"),
     (["run", "323", "--timeout", "0"],
-     "error: valor no válido para --timeout: 0 no vale: debe ser un número finito de 0,1 a 86400 s",
+     "error: valor no válido para --timeout: 0 (debe ser un número finito de 0,1 a 86400 s)",
      "prueba: compmath run --help"),
     (["run", "323", "--timeout", "x"],
      "error: valor no válido para --timeout: «x» no es un número real", "prueba: compmath run --help"),

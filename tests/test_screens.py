@@ -98,6 +98,19 @@ def test_ctrl_c_says_what_it_stopped(cli, fake_course: Path, monkeypatch, args, 
     assert again.code == 0  # nothing of the interrupted command is left behind
 
 
+def test_ctrl_c_before_any_lab_ended_does_not_point_to_a_summary(cli, fake_course, monkeypatch) -> None:
+    from compmath.judging.pipeline import Interrupted
+
+    def interrupt(*_args: object, **_kwargs: object) -> None:
+        raise Interrupted([], 8)
+
+    monkeypatch.setattr(labs, "judge_cases", interrupt)
+    result = cli("check", "--root", str(fake_course))
+    assert result.code == 130 and result.out == ""
+    assert "interrumpido: la comprobación de 8 clases" in result.err
+    assert "arriba" not in result.err and "no se escribió nada" in result.err, result.err
+
+
 class Terminal(io.StringIO):
     """A stream that says it is a terminal."""
 
@@ -241,3 +254,64 @@ def test_a_wide_offending_line_wraps_with_its_caret_under_the_column() -> None:
     above = lines[caret - 1]
     assert above[lines[caret].index("^")] == "("
     assert "".join(ln.split("│ ", 1)[1] for ln in lines if not ln.rstrip().endswith("^")) == text
+
+
+def test_list_screen_separates_parts_and_ends_without_a_blank_line() -> None:
+    from compmath.course.index import ClassState, IndexRow, PartIndex
+    from compmath.present.screens import list_screen
+
+    def part(number: int, *states: ClassState) -> PartIndex:
+        rows = [IndexRow(number * 10 + k, "Título", "experto", "4 horas", state,
+                         "class.toml no es TOML válido" if state == ClassState.BROKEN else "")
+                for k, state in enumerate(states)]
+        return PartIndex(number, f"La parte {number}", rows)
+
+    broken = ClassState.BROKEN
+    text = plain_text(lay_out(list_screen([part(16, broken, broken), part(17, broken)]), 60))
+    lines = text.splitlines()
+    assert lines[-1].strip() and "" in lines  # a blank line between the parts, none at the end
+    assert lines[lines.index("") + 1] == "Parte 17 — La parte 17"
+    assert "por qué están rotas: compmath list -v" in lines
+    assert "por qué está rota: compmath list -v" in lines
+
+
+def test_a_failure_without_lab_frames_shows_no_python_traceback_header() -> None:
+    from compmath.present.trace import trace_blocks
+
+    bare = "Traceback (most recent call last):\nMemoryError: el límite no alcanza ni para el trabajador\n"
+    assert trace_blocks(bare, str(REPO), stopped=False) == []  # the message above already says it
+    chained = bare + "\nDuring handling of the above exception, another exception occurred:\n"
+    text = plain_text(lay_out(trace_blocks(chained, str(REPO), stopped=False), 60))
+    assert "Traceback" not in text and "MemoryError" not in text
+    assert text.startswith("Dónde falló:\nDuring handling")
+
+
+def test_each_update_line_starts_with_what_happened_like_the_others() -> None:
+    from compmath.present.screens import update_line
+
+    shown = "classes/part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl/323-x/expected.json"
+    firsts = [plain_text(lay_out([block], 60)).splitlines()[0] for block in (
+        update_line(shown, True), update_line(shown, False), update_line(shown, None, "error de sintaxis"))]
+    heads = ["✓ escrita: classes/", "· sin cambios: classes/", "✗ no se escribe la instantánea: classes/"]
+    assert [first.startswith(head) for first, head in zip(firsts, heads)] == [True] * 3, firsts
+    assert all(len(first) <= 60 for first in firsts)
+
+
+def test_a_path_longer_than_any_line_starts_beside_its_label() -> None:
+    path = "classes/part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl/323-x/class.toml"
+    lines = text([para(("error: ", "bold red"), f"{path} no es TOML válido", hang=2)], 60).splitlines()
+    assert lines[0] == "error: classes/part-16-matematica-de-transformers-modelos-"
+    assert "".join(ln.strip() for ln in lines).startswith("error: " + path)  # nothing lost
+    assert all(len(ln) <= 60 for ln in lines)
+
+
+def test_a_timeout_shows_the_code_of_each_line_it_names(tmp_path: Path) -> None:
+    from compmath.present.trace import trace_blocks
+
+    lab = tmp_path / "classes" / "part-90" / "905-cuelga" / "lab.py"
+    lab.parent.mkdir(parents=True)
+    lab.write_text("import time\n\n\ndef espera():\n    while True:\n        time.sleep(0.05)\n")
+    stack = f'Stack (most recent call first):\n  File "{lab}", line 6 in espera\n'
+    shown = text(trace_blocks(stack, str(tmp_path), stopped=True)).splitlines()
+    assert shown[0] == "Dónde estaba el laboratorio al detenerse:"
+    assert [ln.strip() for ln in shown[2:]] == ["línea 6, en espera", "time.sleep(0.05)"]

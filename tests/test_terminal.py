@@ -218,3 +218,43 @@ def test_a_labs_exception_says_its_message_first_then_its_frames(screen, width: 
     assert f"línea {call}, en run" in where and f"línea {raised}, en codificacion" in where
     assert "Traceback" not in out and "compmath/" not in where
     assert "ValueError: la dimensión" not in rest  # said once, first
+
+
+@pytest.mark.parametrize("width", range(40, 121))  # the path, 37 columns, fits whole
+def test_a_value_stays_on_the_line_of_its_label(width: int) -> None:
+    from compmath.present.layout import wrap_words
+
+    detail = ("✗ salida.autovalores_normalizado[2]: esperado 0,7713, obtenido 0,771286 · "
+              "Δ 1,4·10⁻⁵ (0,00182 %) > tolerancia 1,77·10⁻⁶ · ruido (≤ tol 1,84·10⁻⁶)")
+    lines = wrap_words(detail, width)
+    assert " ".join(lines) == detail  # nothing lost, only spaces turned into breaks
+    for label in ("esperado", "obtenido", "Δ", "tolerancia", "tol"):
+        assert not any(ln.endswith(f" {label}") or ln == label for ln in lines), (label, lines)
+
+
+def test_stderr_is_laid_out_for_its_own_terminal_while_stdout_is_piped(monkeypatch) -> None:
+    import fcntl
+    import os
+    import shutil
+    import struct
+    import termios
+
+    from compmath.present import output
+
+    leader, follower = os.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 60, 0, 0))
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *_a: os.terminal_size((100, 24)))
+    with os.fdopen(follower, "w") as stream:  # stdout to a pipe: its size says nothing of this one
+        assert output.width_for(stream) == 60
+    os.close(leader)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_live_line_cuts_a_long_title_never_the_time(width: int) -> None:
+    from compmath.present.output import SPINNER_COLUMNS, live_text
+
+    label = "el laboratorio 340, «Gradiente de política (REINFORCE) y regularización KL»"
+    shown = live_text(label, 2.16, width)
+    assert shown.endswith(" · 2,16 s") and cell_width(shown) + SPINNER_COLUMNS <= width
+    assert shown.startswith("el laboratorio 340, «Gradiente")

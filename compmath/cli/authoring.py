@@ -68,9 +68,11 @@ def new(
     emit(
         [
             *(line(("✓ ", "green"), course.rel(path)) for path in created),
-            para("siguiente: escribe el laboratorio, su ficha y su página; luego"),
+            para("siguiente: escribe lab.py, class.toml y README.md; luego:"),
             Command(f"compmath update {number}"),
-            para("y compmath lint comprueba el curso (señala lo que queda por escribir)"),
+            Command(f"compmath run {number}"),
+            Command("compmath lint"),
+            para("(lint señala lo que queda por escribir)"),
         ]
     )
 

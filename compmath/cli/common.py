@@ -42,6 +42,12 @@ ClassesArgument = Annotated[
         metavar="[CLASE]...", help="Clases (por defecto, todas).", autocompletion=complete_class
     ),
 ]
+NamedClassesArgument = Annotated[  # update: no default, the classes are named or --all
+    list[str] | None,
+    typer.Argument(
+        metavar="[CLASE]...", help="Clases (o --all para todas).", autocompletion=complete_class
+    ),
+]
 RootOption = Annotated[
     Path | None,
     typer.Option(
@@ -65,7 +71,7 @@ def bounded(low: float, high: float, unit: str) -> Callable[[float], float]:
     def check(value: float) -> float:
         if not (math.isfinite(value) and low <= value <= high):
             raise typer.BadParameter(
-                f"{value:g} no vale: debe ser un número finito {span(low, high, unit)}"
+                f"{value:g} (debe ser un número finito {span(low, high, unit)})"
             )
         return value
 

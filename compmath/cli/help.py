@@ -46,6 +46,8 @@ def range_text(kind: Any) -> str:
     above = "mayor que" if getattr(kind, "min_open", False) else "al menos"
     below = "menor que" if getattr(kind, "max_open", False) else "como mucho"
     if low is not None and high is not None:
+        if above == "al menos" and below == "como mucho":
+            return f"de {_number(low)} a {_number(high)}"  # as --timeout says its range
         return f"{above} {_number(low)} y {below} {_number(high)}"
     if low is not None:
         return f"{above} {_number(low)}"

@@ -18,6 +18,7 @@ from compmath.cli.common import (
     ExitCode,
     JsonOption,
     MemoryOption,
+    NamedClassesArgument,
     PlainOption,
     RootOption,
     TimeoutOption,
@@ -104,7 +105,7 @@ def run_class(
     memory: MemoryOption = DEFAULT_MEMORY_GIB,
     plain: PlainOption = False,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Todas las diferencias.")
+        bool, typer.Option("--verbose", "-v", help="Todas las diferencias y cada valor entero.")
     ] = False,
     root: RootOption = None,
 ) -> None:
@@ -228,7 +229,8 @@ def check(
                 # what was judged is shown, then Ctrl-C goes on to say what was left
                 _summary(stop.reports, time.perf_counter() - started, (), as_json=as_json)
                 doing.labs, doing.ended = stop.total, len(stop.reports)
-                doing.note = "arriba, el resumen de lo ya juzgado; no se escribió nada"
+                if stop.reports:  # with none judged, no summary was shown above
+                    doing.note = "arriba, el resumen de lo ya juzgado; no se escribió nada"
                 raise
         elapsed = time.perf_counter() - started
         reports = judged.reports
@@ -275,7 +277,7 @@ def _write_report(
 
 @command("update")
 def update(
-    names: ClassesArgument = None,
+    names: NamedClassesArgument = None,
     all_classes: Annotated[bool, typer.Option("--all", help="Todas las clases.")] = False,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from compmath.cli import clicklib as click
 from compmath.cli.help import param_label, range_text
+from compmath.wording import decimal_point
 
 # Options of the app itself, which go before the command (`compmath --no-color run 323`).
 APP_OPTIONS = ("--color", "--no-color", "--version", "--install-completion", "--show-completion")
@@ -60,6 +61,9 @@ def conversion_problem(kind: Any, value: Any) -> str:
         try:
             cast(shown)
         except ValueError:
+            dotted = decimal_point(shown) if cast is float else None
+            if dotted is not None:
+                return f"«{shown}» no es {what}: escribe el decimal con punto ({dotted})"
             return f"«{shown}» no es {what}"
         bounds = range_text(kind)
         return f"{shown} (debe ser {bounds})" if bounds else f"«{shown}» no vale"
@@ -107,7 +111,12 @@ def option_usage(exc: click.BadOptionUsage, ctx: click.Context) -> SpanishUsage:
 
 
 def extra_arguments(args: list[str], ctx: click.Context) -> SpanishUsage:
-    return SpanishUsage(UsageText(f"argumentos de más: {' '.join(args)}", [], help_hint(ctx)), ctx)
+    """Arguments a command does not take; `run 323 324` (numbers) is pointed to `check`."""
+    hint = help_hint(ctx)
+    first = ctx.params.get("name")
+    if ctx.info_name == "run" and isinstance(first, str) and all(a.isdigit() for a in args):
+        hint = f"run ejecuta una sola clase; para varias: compmath check {first} {' '.join(args)}"
+    return SpanishUsage(UsageText(f"argumentos de más: {' '.join(args)}", [], hint), ctx)
 
 
 def unknown_command(name: str, ctx: click.Context, commands: Iterable[str]) -> SpanishUsage:
@@ -127,8 +136,25 @@ def _option_message(exc: click.NoSuchOption, ctx: click.Context | None, hint: st
             [],
             f"ponla antes de la orden: compmath {name} {ctx.info_name} …",
         )
+    owners = _commands_taking(name, ctx) if ctx is not None and ctx.parent is None else []
+    if owners:
+        return UsageText(
+            f"la opción {name} es de las órdenes, no de compmath",
+            [],
+            f"ponla después de la orden: compmath {owners[0]} {name} …",
+        )
     close = sorted(exc.possibilities or [])
     return UsageText(f"opción desconocida {name}", close, hint)
+
+
+def _commands_taking(name: str, ctx: click.Context) -> list[str]:
+    """The app's commands that take the option `name` (`--root` typed before the command)."""
+    commands: dict[str, Any] = getattr(ctx.command, "commands", {})
+    return [
+        label
+        for label, command in commands.items()
+        if any(name in (*p.opts, *p.secondary_opts) for p in command.params)
+    ]
 
 
 def spanish_usage_error(exc: click.UsageError, command: str = "") -> UsageText:

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from compmath.wording import decimal_point
+
 TYPE_NAMES = {int: "int", float: "float", bool: "bool", str: "str"}
 SPANISH_TYPES = {"int": "entero", "float": "real", "bool": "booleano", "str": "texto"}
 TRUE_WORDS = {"true", "1", "si", "sí", "yes"}
@@ -105,9 +107,12 @@ def specs_from_source(lab_path: Path) -> list[ParamSpec] | None:
 def coerce(spec: ParamSpec, raw: str) -> Any:
     """Convert the text of a `--set` value to the parameter's type, or raise ParamError."""
     kind = SPANISH_TYPES.get(spec.type_name, spec.type_name or "sin tipo")
+    dotted = decimal_point(raw) if spec.type_name == "float" else None
     problem = ParamError(
         f"el valor «{raw}» no es válido para el parámetro {spec.name} ({spec.type_name}: {kind})",
-        f"ejemplo: --set {spec.name}={spec.default!r}".replace("'", ""),
+        f"escribe el decimal con punto: --set {spec.name}={dotted}"
+        if dotted is not None
+        else f"ejemplo: --set {spec.name}={spec.default!r}".replace("'", ""),
     )
     try:
         if spec.type_name == "int":

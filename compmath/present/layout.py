@@ -20,7 +20,10 @@ StyledLine = list[Segment]
 ELLIPSIS = "…"
 # Where a line may break: after a space, except before a unit (a measure stays whole: 0,5 s),
 # before the length that ends a shortened value (`… (8)`) or before a closing arrow.
-BREAK = re.compile(r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w])|\(\d+\)|→)")
+BREAK = re.compile(
+    r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w])|\(\d+\)|→)"
+    r"(?<!\bΔ )(?<!\btolerancia )(?<!\btol )(?<!\besperado )(?<!\bobtenido )"
+)  # never a unit, `(N)` or `→` first on a line, nor a value apart from its label (Δ 0,1)
 # A command quoted in prose stays on one line: `compmath update 341`, `compmath run 323 -v`,
 # `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders).
 PROSE_COMMAND = re.compile(
@@ -209,7 +212,12 @@ def _wrap_segments(
     limit = width
     for word, style in words:
         size = cell_width(word.rstrip())
-        if used + size > limit and used > (indent if not lines else indent + hang):
+        split_anyway = size > limit - indent - hang and limit - used > limit // 3
+        if (
+            used + size > limit
+            and used > (indent if not lines else indent + hang)
+            and not split_anyway  # a path longer than any line starts here, not below `error:`
+        ):
             _trim(current)
             lines.append(current)
             pad = indent + hang

@@ -19,9 +19,19 @@ from contextvars import ContextVar
 from typing import TextIO
 
 from compmath.errors_es import Located, excerpt
-from compmath.present.layout import Block, Chart, Para, StyledLine, lay_out, line, plain_text
+from compmath.present.layout import (
+    Block,
+    Chart,
+    Para,
+    StyledLine,
+    cell_width,
+    cut_end,
+    lay_out,
+    line,
+    plain_text,
+)
 from compmath.visible import visible
-from compmath.wording import seconds
+from compmath.wording import alternatives, seconds
 
 # `--color` / `--no-color` / `--plain` of the command being run: one value per call of the
 # command line (entry.main runs each in a context of its own), never shared between calls.
@@ -55,13 +65,20 @@ def is_terminal(stream: TextIO) -> bool:
         return False
 
 
+SPINNER_COLUMNS = 5  # the spinner and its space, the 2 columns kept for `^C`, one spare
+
+
 def width_for(stream: TextIO) -> int | None:
     """Columns to lay out for: COLUMNS, else the terminal's; None for a pipe or a file."""
     given = os.environ.get("COLUMNS", "")
     if given.isdigit() and int(given) > 0:
         return max(int(given), 20)
     if is_terminal(stream):
-        return max(shutil.get_terminal_size((100, 24)).columns, 20)
+        try:  # this stream's own terminal: stderr's width holds while stdout goes to a pipe
+            columns = os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, OSError, ValueError):
+            columns = shutil.get_terminal_size((100, 24)).columns
+        return max(columns, 20)
     return None
 
 
@@ -140,6 +157,15 @@ def _through(command: str, text: str) -> None:
             continue
 
 
+def live_text(label: str, elapsed: float, width: int | None) -> str:
+    """`label · 2,16 s` for the live line: a label too long is cut, the time always shows."""
+    tail = f" · {seconds(elapsed)}"
+    if width is None:
+        return label + tail
+    room = max(width - SPINNER_COLUMNS - cell_width(tail), 8)
+    return cut_end(label, room) + tail
+
+
 @contextmanager
 def waiting(label: str, *, live: bool = True, delay: float = 0.4) -> Iterator[None]:
     """While the block runs, and once it has taken `delay` seconds, a live line on a terminal's
@@ -160,7 +186,7 @@ def waiting(label: str, *, live: bool = True, delay: float = 0.4) -> Iterator[No
         ticker(
             stream,
             colour=colour,
-            text=lambda: f"{label} · {seconds(time.monotonic() - started)}",
+            text=lambda: live_text(label, time.monotonic() - started, width_for(stream)),
             done=done,
         )
 
@@ -185,7 +211,7 @@ def error_blocks(
     if located is not None:
         blocks.append(excerpt_chart(located))
     if suggestions:
-        blocks.append(Para(((f"¿quisiste decir {' o '.join(suggestions)}?", ""),), hang=2))
+        blocks.append(Para(((f"¿quisiste decir {alternatives(list(suggestions))}?", ""),), hang=2))
     if hint:
         blocks.append(line(hint))
     return blocks

@@ -98,6 +98,8 @@ def list_screen(parts: list[PartIndex], verbose: bool = False) -> list[Block]:
             for row in part.rows
         )
         written = sum(row.state != ClassState.PENDING for row in part.rows)
+        if blocks:
+            blocks.append(BLANK)  # between parts, not after the last one
         blocks += [
             line((part.heading, "bold")),
             Table(
@@ -119,8 +121,8 @@ def list_screen(parts: list[PartIndex], verbose: bool = False) -> list[Block]:
                 for row in broken
             ]
         elif broken:
-            blocks.append(para(("por qué está rota: compmath list -v", "dim")))
-        blocks.append(BLANK)
+            why = "por qué está rota" if len(broken) == 1 else "por qué están rotas"
+            blocks.append(para((f"{why}: compmath list -v", "dim")))
     return blocks
 
 
@@ -134,7 +136,7 @@ def _row_style(state: ClassState) -> str:
 def update_line(shown: str, written: bool | None, problem: str = "") -> Para:
     """One line of `update`: written, unchanged, or why the snapshot was not written."""
     if written is None:
-        return Para(((f"{BAD} {shown}: no se escribe la instantánea: {problem}", "red"),), hang=4)
+        return Para(((f"{BAD} no se escribe la instantánea: {shown}: {problem}", "red"),), hang=4)
     if written:
         return Para(((f"{OK} escrita: {shown}", "green"),), hang=4)
     return Para(((f"{NEUTRAL} sin cambios: {shown}", "dim"),), hang=4)

@@ -8,6 +8,7 @@ here. A syntax error arrives as the offending line and its caret (errors_es), sh
 
 from __future__ import annotations
 
+import linecache
 import re
 from pathlib import PurePath
 from typing import NamedTuple
@@ -18,7 +19,13 @@ from compmath.present.output import excerpt_chart
 
 FRAME = re.compile(r'\s*File "([^"]+)", line (\d+),? in (\S+)')
 CARETS = re.compile(r"\s*[\^~]+\s*$")
-FAULTHANDLER_HEADS = ("Stack (most recent call first)", "Current thread", "Thread 0x")
+FAULTHANDLER_HEADS = (
+    "Stack (most recent call first)",
+    "Current thread",
+    "Thread 0x",
+    "Traceback (most recent call last)",
+)
+EXCEPTION_LINE = re.compile(r"[A-Za-z_][\w.]*(: |$)")  # `MemoryError: …`, as a traceback ends
 
 
 class Frame(NamedTuple):
@@ -60,7 +67,11 @@ def trace_blocks(traceback: str, root: str, stopped: bool) -> list[Block]:
         located = from_excerpt(traceback)
         if located is not None:
             return [line((title, "bold red")), excerpt_chart(located)]
-        shown = [t for t in traceback.rstrip().splitlines() if not t.startswith(FAULTHANDLER_HEADS)]
+        shown = [
+            t
+            for t in traceback.rstrip().splitlines()
+            if t.strip() and not t.startswith(FAULTHANDLER_HEADS) and not EXCEPTION_LINE.match(t)
+        ]  # no frames: the header and `Error: …` (the message above says it) show nowhere
         return [line((title, "bold red")), *(line((t, "red")) for t in shown)] if shown else []
     blocks: list[Block] = [line((title, "bold red"))]
     elsewhere: list[str] = []
@@ -74,8 +85,11 @@ def trace_blocks(traceback: str, root: str, stopped: bool) -> list[Block]:
             blocks.append(Para(((shown_path, "cyan"),), 2, 2))
             current = shown_path
         blocks.append(para(f"línea {frame.number}, en {frame.function}", indent=4, hang=2))
-        if frame.code:
-            blocks.append(line(("      " + frame.code, "")))
+        if not frame.code:
+            linecache.checkcache(frame.path)  # the file as it is now, not as first read
+        code = frame.code or linecache.getline(frame.path, frame.number).strip()
+        if code:  # a timeout's stack names lines without their code: read from the lab's file
+            blocks.append(line(("      " + code, "")))
     if elsewhere:
         names = ", ".join(dict.fromkeys(elsewhere))
         what = "marco" if len(elsewhere) == 1 else "marcos"
