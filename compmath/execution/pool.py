@@ -40,7 +40,10 @@ def _worker_env() -> dict[str, str]:
     return minimal_environment(source, import_path)
 
 
-SILENCE = 3.0  # seconds without a word from a worker that has labs running: it is stopped
+# Seconds without a word from a worker that has labs running: it is stopped. Generous, since
+# a worker on a machine with every core busy can go seconds unscheduled (or reaping a lab's
+# thousand processes); a stopped worker is still found long before any lab's timeout.
+SILENCE = 10.0
 GRACE = 5.0  # beyond a lab's timeout, what the worker may take to kill it and reply
 SLICE = 0.5  # the longest single wait; a longer gap means this process itself was stopped
 
