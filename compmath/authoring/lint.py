@@ -351,6 +351,8 @@ def lint_course(course: Course, run_labs: bool = True, jobs: int = 2) -> list[Pr
     lint_tree(course, found)
     if run_labs:
         from compmath.authoring.exercises import exercise_problems
+        from compmath.practice.mutation import mutation_problems
 
         found += exercise_problems(course, jobs)
+        found += mutation_problems(list(course.classes), 60.0, jobs)
     return list(found)
