@@ -9,15 +9,14 @@ another hole is still open. All the runs of one attempt go to the warm worker at
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from compmath.course.records import Hole
 from compmath.course.tree import ClassInfo
-from compmath.execution.protocol import LabReply, LabRequest
-from compmath.execution.scheduler import run_labs
+from compmath.judging.case import Broken, Case, prepare, variant
 from compmath.judging.compare import Difference
-from compmath.judging.judge import judge, prepare
+from compmath.judging.pipeline import judge_cases
 from compmath.judging.report import LabReport, Outcome
 from compmath.practice.holes import NOT_DONE, HoleError, Region, splice, student_regions
 from compmath.practice.workspace import Workspace
@@ -72,8 +71,7 @@ class Attempt:
         order = list(self.report.outputs or {})
 
         def position(d: Difference) -> int:
-            name = d.path.split(".")[1].split("[")[0]
-            return order.index(name) if name in order else len(order)
+            return order.index(d.output) if d.output in order else len(order)
 
         return min(self.report.differences, key=position)
 
@@ -82,7 +80,7 @@ class Attempt:
         """The outputs that already match the snapshot, in run()'s order."""
         if self.report.outputs is None or self.report.expected is None:
             return []
-        wrong = {d.path.split(".")[1].split("[")[0] for d in self.report.differences}
+        wrong = {d.output for d in self.report.differences}
         return [k for k in self.report.outputs if k not in wrong and k in self.report.expected]
 
     def hint_hole(self) -> int | None:
@@ -96,9 +94,8 @@ class Attempt:
             return self.open_hole
         wrong = self.first_wrong
         if wrong is not None:
-            name = wrong.path.split(".")[1].split("[")[0]
             for result in self.holes:
-                if name in result.hole.outputs:
+                if wrong.output in result.hole.outputs:
                     return result.number
         return next((r.number for r in self.holes if r.status != HoleStatus.RIGHT), None)
 
@@ -120,7 +117,7 @@ def _verdict(number: int, hole: Hole, report: LabReport) -> HoleResult:
 def judge_attempt(workspace: Workspace, cls: ClassInfo, timeout: float = 10.0) -> Attempt:
     """Run and judge the student's lab.py of `cls`, and each filled hole alone."""
     case = prepare(workspace.course, cls, timeout=timeout)
-    if case.problem is not None:
+    if isinstance(case, Broken):
         raise case.problem
     source = cls.lab.read_text(encoding="utf-8", errors="replace")
     solution = workspace.solution(cls).read_text(encoding="utf-8")
@@ -130,7 +127,7 @@ def judge_attempt(workspace: Workspace, cls: ClassInfo, timeout: float = 10.0) -
         markers_ok = sorted(regions) == list(range(1, len(holes) + 1))
     except HoleError:
         regions, markers_ok = {}, False
-    cases = {case.request.key: case}
+    cases: list[Case] = [case]
     alone: dict[int, str] = {}
     if markers_ok and len(holes) > 1:
         for number, region in regions.items():
@@ -141,21 +138,15 @@ def judge_attempt(workspace: Workspace, cls: ClassInfo, timeout: float = 10.0) -
             lab = folder / "lab.py"
             lab.write_text(splice(source, solution, {number}), encoding="utf-8")
             key = f"{cls.id}#hueco-{number}"
-            request = replace(case.request, key=key, lab=str(lab))
-            cases[key] = replace(case, request=request)
+            cases.append(variant(case, key=key, lab=lab))
             alone[number] = key
-    reports: dict[str, LabReport] = {}
-
-    def done(request: LabRequest, reply: LabReply) -> None:
-        reports[request.key] = judge(cases[request.key], reply)
-
-    run_labs([c.request for c in cases.values()], len(cases), on_done=done)
-    report = reports[case.request.key]
+    reports = judge_cases(cases, jobs=len(cases)).by_key()
+    report = reports[case.key]
     results = []
     for number, hole in enumerate(holes, 1):
         found = regions.get(number)
         if found is not None and not _filled(found):
             results.append(HoleResult(number, hole, HoleStatus.OPEN))
         else:  # judged alone, or (a single hole, damaged markers) by the whole file
-            results.append(_verdict(number, hole, reports[alone.get(number, case.request.key)]))
+            results.append(_verdict(number, hole, reports[alone.get(number, case.key)]))
     return Attempt(cls, report, tuple(results), markers_ok)
