@@ -10,7 +10,6 @@ copied numbers from code, and lint says so.
 from __future__ import annotations
 
 import ast
-import json
 from dataclasses import dataclass
 
 from compmath.course.tree import ClassInfo
@@ -18,7 +17,7 @@ from compmath.errors import Problem
 from compmath.practice.graft import HoleStatus, course_lab
 from compmath.practice.holes import Region, splice, student_regions
 
-CAPTURE = '''
+CAPTURE = """
 def __literal__(value):
     import numpy
     if isinstance(value, numpy.ndarray):
@@ -33,13 +32,13 @@ def __captura__(hole, names, scope):
     if hole not in __capturas__:
         __capturas__[hole] = "\\n".join(
             f"{name} = {__literal__(scope[name])}" for name in names if name in scope)
-'''
-WRAP = '''
+"""
+WRAP = """
 __run__ = run
 def run():
     __run__()
     return {f"hueco_{k}": text for k, text in __capturas__.items()}
-'''
+"""
 
 
 def assigned(region: Region) -> list[str]:
@@ -105,30 +104,37 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
     import tempfile
     from pathlib import Path
 
-    from compmath.execution.protocol import LabRequest, ReplyState
-    from compmath.execution.scheduler import run_labs
+    from compmath.course.tree import load_course
+    from compmath.judging.case import Broken, Explore, prepare, variant
+    from compmath.judging.pipeline import judge_cases
     from compmath.practice.verdict import judge_many
 
     classes = [c for c in classes if c.meta.holes]
     problems: list[Problem] = []
     with tempfile.TemporaryDirectory(prefix="compmath-mutantes-") as folder:
-        requests = []
+        cases = []
         for cls in classes:
+            base = prepare(load_course(cls.root), cls, timeout=timeout)
+            if isinstance(base, Broken):
+                continue  # lint reports the broken file on its own
             lab = Path(folder) / cls.id / "lab.py"
             lab.parent.mkdir()
             lab.write_text(capturing_source(cls), encoding="utf-8")
-            requests.append(LabRequest(cls.id, str(lab), {}, timeout))
-        replies = run_labs(requests, jobs)
+            cases.append(variant(base, key=cls.id, lab=lab, expected=Explore()))
+        # the instrumented lab returns text, not its outputs: the schema refuses it, the text
+        # is in the report all the same
+        reports = judge_cases(cases, jobs=jobs).by_key()
     made: list[Mutant] = []
     for cls in classes:
-        reply = replies[cls.id]
-        if reply.state != ReplyState.OK:
-            shown = f"{reply.error_type}: {reply.message}" if reply.message else reply.state
-            what = f"no se pudieron capturar los valores de sus huecos ({shown})"
+        report = reports.get(cls.id)
+        if report is None:
+            continue
+        if report.outputs is None:
+            what = f"no se pudieron capturar los valores de sus huecos ({report.full_message})"
             shown_lab = str(cls.lab.relative_to(cls.root))
             problems.append(Problem(shown_lab, what, "revisa que el laboratorio corra"))
             continue
-        made += mutants(cls, json.loads(reply.output))
+        made += mutants(cls, {k: str(v) for k, v in report.outputs.items()})
     attempts = judge_many([(m.cls, m.source) for m in made], timeout=timeout, jobs=jobs)
     for mutant, attempt in zip(made, attempts):
         verdict = attempt.holes[mutant.number - 1]
@@ -147,7 +153,8 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
                     toml,
                     f"el hueco {mutant.number} pasa escribiendo a mano sus valores de los "
                     "parámetros por defecto: ninguna variante lo cambia",
-                    "añade en [practica] variantes con parámetros que cambien ese hueco",
+                    "añade en [practica] una variante que cambie lo que calcula ese hueco (o un "
+                    "parámetro de run() del que dependa)",
                 )
             )
     return problems
