@@ -113,17 +113,23 @@ def run_batch(
 
 
 def student_traceback(text: str, program: Program, lab_name: str = "lab.py") -> str:
-    """A grafted program's traceback with the hole's lines named in the student's lab.py."""
-
-    def mapped(match: re.Match[str]) -> str:
-        if FOLDER_PREFIX not in match.group("file"):
-            return match.group(0)
+    """The frames of a grafted program's traceback that are in the student's hole, each named
+    by its line in the student's lab.py ("" when the error rose elsewhere)."""
+    kept: list[str] = []
+    lines = text.splitlines()
+    for i, row in enumerate(lines):
+        match = FRAME.search(row)
+        if match is None or FOLDER_PREFIX not in match.group("file"):
+            continue
         line = program.line_map.get(int(match.group("line")))
         if line is None:
-            return f'File "{lab_name} (código del curso)", line {match.group("line")}'
-        return f'File "{lab_name}", line {line}'
-
-    return FRAME.sub(mapped, text)
+            continue
+        function = row[match.end() :].strip(", ").removeprefix("in ")
+        kept.append(f"{lab_name}, línea {line}" + (f" (función {function})" if function else ""))
+        code = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if code and not FRAME.search(lines[i + 1]):
+            kept.append(f"  {code}")
+    return "\n".join(kept)
 
 
 def _first(differences: list[Difference], order: list[str]) -> Difference:
