@@ -270,3 +270,21 @@ def test_the_student_can_run_the_exercise_like_any_lab(cli, space: workspace.Wor
     space.reset(cls)
     result = cli("run", "328", "--root", str(space.root))
     assert result.code == 1 and re.search(r"NotImplementedError: hueco \d sin completar", result.out)
+
+
+@pytest.mark.parametrize("cls", COURSE.classes, ids=[c.id for c in COURSE.classes])
+def test_todo_comments_never_wrap_inside_an_expression(cls) -> None:
+    """#29: a task's formula stays on one line of the exercise's TODO comment."""
+    holes = cls.meta.holes
+    exercise = exercise_source(cls.lab.read_text(encoding="utf-8"), [h.task for h in holes])
+    todo = [
+        line.strip().removeprefix("# TODO:").removeprefix("#").strip()
+        for line in exercise.splitlines()
+        if line.strip().startswith(("# TODO:", "#       "))
+    ]
+    assert todo
+    operators = tuple("=+-−/·×*^<>≤≥")
+    for text in todo:
+        assert not text.endswith(operators) and not text.startswith(operators), text
+        if text.count("(") > text.count(")"):  # an open bracket: prose, not a cut formula
+            assert " " in text[text.rindex("(") :], text
