@@ -135,7 +135,8 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
             problems.append(Problem(shown_lab, what, "revisa que el laboratorio corra"))
             continue
         made += mutants(cls, {k: str(v) for k, v in report.outputs.items()})
-    attempts = judge_many([(m.cls, m.source) for m in made], timeout=timeout, jobs=jobs)
+    items = [(m.cls, m.source) for m in made]
+    attempts = judge_many(items, timeout=timeout, jobs=jobs, hidden_only=True)
     for mutant, attempt in zip(made, attempts):
         verdict = attempt.holes[mutant.number - 1]
         toml = str((mutant.cls.path / "class.toml").relative_to(mutant.cls.root))
