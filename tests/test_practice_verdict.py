@@ -280,3 +280,20 @@ def test_lint_mutation_check_catches_a_class_without_variants(tmp_path: Path) ->
         for k in (1, 2)
     ]
     assert all(p.file.endswith("323-positional-encoding/class.toml") for p in problems)
+
+
+def test_a_slow_check_shows_a_live_line_on_a_terminal(space: workspace.Workspace) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screens: list[str] = []
+    session = Session(space, lambda blocks, fresh: screens.append(text_of(blocks)))
+    session.current = space.course.resolve("323")
+    live = Terminal()
+    loop = watch.Loop(session, queue.Queue(), live)
+    loop.generation, loop.started = 1, time.monotonic() - 2.5  # a check running for 2,5 s
+    loop.tick()
+    assert re.search(r"comprobando… \d+,\d s \(guarda de nuevo para relanzar\)", live.getvalue())
+    loop.handle(watch.Checked(1, judge(323, exercise(323))))
+    assert live.getvalue().endswith("\r\x1b[2K") and "Práctica · 323" in screens[-1]
