@@ -297,3 +297,19 @@ def test_a_slow_check_shows_a_live_line_on_a_terminal(space: workspace.Workspace
     assert re.search(r"comprobando… \d+,\d s \(guarda de nuevo para relanzar\)", live.getvalue())
     loop.handle(watch.Checked(1, judge(323, exercise(323))))
     assert live.getvalue().endswith("\r\x1b[2K") and "Práctica · 323" in screens[-1]
+
+
+@pytest.mark.parametrize(
+    ("variant", "phrase"),
+    [
+        ("{ nn = 3 }", "la variante 1 de [practica] da «nn», que no es parámetro de run()"),
+        ('{ n = "x" }', "la variante 1 de [practica] da a «n» un valor que no es int"),
+        ("{ escala = true }", "da a «escala» un valor que no es float"),
+    ],
+)
+def test_a_variant_with_a_typo_is_a_problem_not_silence(cli, fake_course: Path, variant: str, phrase: str) -> None:
+    toml = next(fake_course.glob("classes/*/901-pasa/class.toml"))
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace("variantes = [{ escala = 2.0 }]", f"variantes = [{variant}]"))
+    result = cli("run", "901", "--root", str(fake_course))
+    assert result.code == 2 and phrase in result.err and "Traceback" not in result.err
