@@ -307,7 +307,9 @@ def test_a_slow_check_shows_a_live_line_on_a_terminal(space: workspace.Workspace
         ("{ escala = true }", "da a «escala» un valor que no es float"),
     ],
 )
-def test_a_variant_with_a_typo_is_a_problem_not_silence(cli, fake_course: Path, variant: str, phrase: str) -> None:
+def test_a_variant_with_a_typo_is_a_problem_not_silence(
+    cli, fake_course: Path, variant: str, phrase: str
+) -> None:
     toml = next(fake_course.glob("classes/*/901-pasa/class.toml"))
     text = toml.read_text(encoding="utf-8")
     toml.write_text(text.replace("variantes = [{ escala = 2.0 }]", f"variantes = [{variant}]"))
