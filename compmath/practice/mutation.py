@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from compmath.course.tree import ClassInfo
 from compmath.errors import Problem
 from compmath.practice.graft import HoleStatus, course_lab
-from compmath.practice.holes import Region, splice, student_regions
+from compmath.practice.holes import HoleError, Region, splice, student_regions
 
 CAPTURE = """
 def __literal__(value):
@@ -117,9 +117,13 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
             base = prepare(load_course(cls.root), cls, timeout=timeout)
             if isinstance(base, Broken):
                 continue  # lint reports the broken file on its own
+            try:
+                source = capturing_source(cls)
+            except (HoleError, SyntaxError):
+                continue  # regions that make no exercise: lint reports them on their own
             lab = Path(folder) / cls.id / "lab.py"
             lab.parent.mkdir()
-            lab.write_text(capturing_source(cls), encoding="utf-8")
+            lab.write_text(source, encoding="utf-8")
             cases.append(variant(base, key=cls.id, lab=lab, expected=Explore()))
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same

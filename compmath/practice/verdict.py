@@ -136,8 +136,8 @@ def _variants(cls: ClassInfo, hidden_only: bool) -> tuple[Variant, ...]:
 
 def _attempt(cls: ClassInfo, plan: Plan, results: Results, hidden_only: bool) -> Attempt:
     variants = _variants(cls, hidden_only)
-    problem = ""
-    for variant in variants:
+    problem = plan.problem
+    for variant in variants if not problem else ():
         failure = results.failure(reference_key(cls, variant))
         if failure:
             problem = f"el laboratorio del curso falla {variant.label}: {failure}"
