@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass
 
 from compmath.course.tree import ClassInfo
-from compmath.errors import Problem
+from compmath.errors import CompmathError, Problem
 from compmath.practice.graft import HoleStatus, course_lab
 from compmath.practice.holes import HoleError, Region, splice, student_regions
 
@@ -99,6 +99,14 @@ def mutants(cls: ClassInfo, captured: dict[str, str]) -> list[Mutant]:
     return made
 
 
+def _has_holes(cls: ClassInfo) -> bool:
+    """True for a class with holes; a broken class.toml is lint's to report, not this check's."""
+    try:
+        return bool(cls.meta.holes) and cls.lab.exists()
+    except CompmathError:
+        return False
+
+
 def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> list[Problem]:
     """Lint's problems: holes whose literal defaults pass, or whose values cannot be captured."""
     import tempfile
@@ -109,7 +117,7 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
     from compmath.judging.pipeline import judge_cases
     from compmath.practice.verdict import judge_many
 
-    classes = [c for c in classes if c.meta.holes]
+    classes = [c for c in classes if _has_holes(c)]
     problems: list[Problem] = []
     with tempfile.TemporaryDirectory(prefix="compmath-mutantes-") as folder:
         cases = []
