@@ -43,10 +43,12 @@ class Program:
     number: int
     source: str
     line_map: dict[int, int]  # a line of the program (1-based) -> the student's line
+    tag: str = ""  # the digest of the class's files its verdict depends on (course_tag)
 
     @property
     def digest(self) -> str:
-        return hashlib.sha256(self.source.encode("utf-8")).hexdigest()[:20]
+        """Names the program and everything its verdict depends on (a memo's key)."""
+        return hashlib.sha256((self.tag + self.source).encode("utf-8")).hexdigest()[:20]
 
     def key(self, variant: Variant) -> str:
         return f"{self.digest}@{variant.key}"
@@ -61,6 +63,7 @@ class Plan:
     markers_ok: bool = True
     outside_changed: bool = False
     problem: str = ""  # the course's class cannot make its exercise (lint says why)
+    tag: str = ""  # course_tag of the class
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,18 @@ def _course_lab(path: str, text: str, tasks: tuple[str, ...]) -> CourseLab:
         exercise_source(text, list(tasks)),
         text.endswith("\n"),
     )
+
+
+def course_tag(cls: ClassInfo) -> str:
+    """A digest of the class's files a verdict depends on: lab, class.toml, schema, snapshot."""
+    digest = hashlib.sha256()
+    for path in (cls.lab, cls.meta_path, cls.schema_path, cls.snapshot):
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"-")
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
 
 
 def course_lab(cls: ClassInfo) -> CourseLab:
@@ -111,7 +126,7 @@ def _outside(lines: list[str], regions: list[Region]) -> list[str]:
     return [line.rstrip() for line in kept if line.strip()]
 
 
-def _graft(lab: CourseLab, region: Region, target: Region) -> Program:
+def _graft(lab: CourseLab, region: Region, target: Region, tag: str) -> Program:
     """The course lab with `target`'s body replaced by the student's `region`."""
     body = []
     for line in region.body:
@@ -121,7 +136,7 @@ def _graft(lab: CourseLab, region: Region, target: Region) -> Program:
     lines = [*lab.lines[: target.begin + 1], *body, *lab.lines[target.end :]]
     line_map = {target.begin + 2 + i: region.begin + 2 + i for i in range(len(body))}
     text = "\n".join(lines) + ("\n" if lab.trailing_newline else "")
-    return Program(region.number, text, line_map)
+    return Program(region.number, text, line_map, tag)
 
 
 def _syntax(program: Program) -> str:
@@ -158,6 +173,7 @@ def programs_for(cls: ClassInfo, student: str) -> Plan:
         why = f"las marcas de los huecos están dañadas ({exc}); r restaura el ejercicio"
         return _broken(count, why)
     markers_ok = sorted(regions) == list(range(1, count + 1))
+    tag = course_tag(cls)
     changed = not markers_ok or _outside(student.splitlines(), list(regions.values())) != _outside(
         lab.exercise.splitlines(), student_regions(lab.exercise)
     )
@@ -174,10 +190,10 @@ def programs_for(cls: ClassInfo, student: str) -> Plan:
         elif is_open(region):
             static[number] = (HoleStatus.OPEN, "")
         else:
-            program = _graft(lab, region, lab.regions[number - 1])
+            program = _graft(lab, region, lab.regions[number - 1], tag)
             problem = _syntax(program)
             if problem:
                 static[number] = (HoleStatus.FAILS, problem)
             else:
                 programs[number] = program
-    return Plan(programs, static, markers_ok, changed)
+    return Plan(programs, static, markers_ok, changed, tag=tag)

@@ -132,13 +132,14 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
             lab = Path(folder) / cls.id / "lab.py"
             lab.parent.mkdir()
             lab.write_text(source, encoding="utf-8")
-            cases.append(variant(base, key=cls.id, lab=lab, expected=Explore()))
+            key = f"captura/{cls.id}"  # unique in lint's process (see runs._cases)
+            cases.append(variant(base, key=key, lab=lab, expected=Explore()))
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same
         reports = judge_cases(cases, jobs=jobs).by_key()
     made: list[Mutant] = []
     for cls in classes:
-        report = reports.get(cls.id)
+        report = reports.get(f"captura/{cls.id}")
         if report is None:
             continue
         if report.outputs is None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from compmath.course.records import Hole
 from compmath.course.tree import ClassInfo, Course, load_course
-from compmath.judging.case import Broken, Case, Explore, Reference, prepare, variant
+from compmath.judging.case import Broken, Case, Explore, Reference, Snapshot, prepare, variant
 from compmath.judging.compare import Difference
 from compmath.judging.report import LabReport, Outcome, describe_difference
 from compmath.practice.graft import HoleStatus, Program
@@ -30,11 +30,14 @@ if TYPE_CHECKING:
 FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 FOLDER_PREFIX = "compmath-practica-"
 REFERENCE_OK = (Outcome.MATCHES, Outcome.EXPLORATION)
+# verdicts that depend only on the code and its inputs (labs are deterministic), not on the load
+MEMO_OK = (Outcome.MATCHES, Outcome.DIFFERS, Outcome.EXPLORATION, Outcome.INVALID)
+MEMO_SIZE = 512
 
 
-def reference_key(cls: ClassInfo, variant: Variant) -> str:
-    """The case key of the course's lab of `cls` at `variant`."""
-    return f"{cls.id}@curso@{variant.key}"
+def reference_key(cls: ClassInfo, variant: Variant, tag: str) -> str:
+    """The case key of the course's lab of `cls` (its files' digest `tag`) at `variant`."""
+    return f"{cls.id}@curso-{tag}@{variant.key}"
 
 
 @dataclass
@@ -56,29 +59,41 @@ class Results:
 Wanted = Mapping[str, tuple[ClassInfo, "Program | None", Variant]]
 
 
-def _cases(wanted: Wanted, folder: Path, timeout: float) -> list[Case]:
+def _cases(
+    wanted: Wanted, folder: Path, timeout: float, memo: Mapping[str, LabReport], call: str
+) -> list[Case]:
+    """The pipeline's cases, keyed `call/key`: a key never repeats across calls (a worker
+    reused by the next call loses a lab whose key it saw before: see the report)."""
     courses: dict[Path, Course] = {}
     bases: dict[str, Case] = {}
     references: list[Case] = []
     cases: list[Case] = []
     for key, (cls, program, var) in wanted.items():
+        if key in memo:
+            continue
         if cls.id not in bases:
             course = courses.setdefault(cls.root, load_course(cls.root))
             bases[cls.id] = prepare(course, cls, timeout=timeout)
         base = bases[cls.id]
         if isinstance(base, Broken):
-            references.append(Broken(base.cls, replace(base.request, key=key), base.problem))
+            request = replace(base.request, key=f"{call}/{key}")
+            references.append(Broken(base.cls, request, base.problem))
             continue
         if program is None:  # the course's lab: at the defaults, also held to the snapshot
             expected = base.expected if var.default else Explore()
-            references.append(variant(base, key=key, params=dict(var.params), expected=expected))
+            params = dict(var.params)
+            references.append(variant(base, key=f"{call}/{key}", params=params, expected=expected))
             continue
         lab = folder / program.digest / "lab.py"
         if not lab.exists():
             lab.parent.mkdir()
             lab.write_text(program.source, encoding="utf-8")
-        oracle = Reference(reference_key(cls, var))
-        cases.append(variant(base, key=key, lab=lab, params=dict(var.params), expected=oracle))
+        reference = reference_key(cls, var, program.tag)
+        remembered = memo.get(reference)
+        # the course's lab at these parameters, run now, or earlier with the same files
+        oracle = Snapshot(remembered.outputs) if remembered else Reference(f"{call}/{reference}")
+        params = dict(var.params)
+        cases.append(variant(base, key=f"{call}/{key}", lab=lab, params=params, expected=oracle))
     return references + cases  # the references first: their verdicts are the others' oracles
 
 
@@ -89,22 +104,36 @@ def run_batch(
     jobs: int,
     on_landed: Callable[[str], None] | None = None,
     into: Results | None = None,
+    memo: dict[str, LabReport] | None = None,
 ) -> Results:
     """Judge every (class, program or None for the course's lab, variant) by key, in one call;
-    each report goes `into` the Results as it lands, then `on_landed(key)` is called."""
+    each report goes `into` the Results as it lands, then `on_landed(key)` is called.
+
+    `memo` (a practice session's): reports already judged, by key. Keys name the program's
+    text and the class files its verdict depends on, so a key found there is not run again
+    (a save that changes one hole reruns that hole only); new verdicts are added to it."""
     from compmath.judging.pipeline import judge_cases
 
     results = into if into is not None else Results()
-    if not wanted:
+    remembered = memo if memo is not None else {}
+    for key in wanted.keys() & remembered.keys():
+        results.reports[key] = remembered[key]
+        if on_landed is not None:
+            on_landed(key)
+    if not wanted.keys() - remembered.keys():
         return results
     folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
     try:
-        cases = _cases(wanted, folder, timeout)
+        call = folder.name.removeprefix(FOLDER_PREFIX)  # unique to this call
+        cases = _cases(wanted, folder, timeout, remembered, call)
 
         def consume(case: Case, report: LabReport) -> None:
-            results.reports[case.key] = report
+            key = case.key.removeprefix(f"{call}/")
+            results.reports[key] = report
+            if memo is not None and report.outcome in MEMO_OK and not report.worker_lost:
+                memo[key] = report
             if on_landed is not None:
-                on_landed(case.key)
+                on_landed(key)
 
         judge_cases(cases, jobs=jobs, consumer=consume)
     finally:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
+from compmath.judging.report import LabReport
 from compmath.practice.screen import (
     KEYS,
     attempt_blocks,
@@ -44,6 +45,7 @@ class Session:
         self.attempt: Attempt | None = None
         self.confirm_reset = False
         self.prints = False  # the student's prints unfolded
+        self.memo: dict[str, LabReport] = {}  # verdicts by content: an unchanged hole is not rerun
         self.current = self._class(self.progress.current) or self._next_unfinished(None)
 
     def _class(self, class_id: str) -> ClassInfo | None:
@@ -72,7 +74,8 @@ class Session:
             source = ""
         reference = self.workspace.reference(cls, self.course)
         jobs = os.cpu_count() or 1
-        return judge_many([(reference, source)], timeout=self.timeout, jobs=jobs)[0]
+        items = [(reference, source)]
+        return judge_many(items, timeout=self.timeout, jobs=jobs, memo=self.memo)[0]
 
     def shown(self, attempt: Attempt) -> Attempt:
         """Take a judged attempt of the current class: record it when done, show it."""

@@ -18,8 +18,9 @@ from typing import Any
 from compmath.course.records import Hole
 from compmath.course.tree import ClassInfo
 from compmath.judging.compare import Difference
-from compmath.practice.graft import HoleStatus, Plan, Program, programs_for
-from compmath.practice.runs import Results, judge_hole, reference_key, run_batch
+from compmath.judging.report import LabReport
+from compmath.practice.graft import HoleStatus, Plan, Program, course_tag, programs_for
+from compmath.practice.runs import MEMO_SIZE, Results, judge_hole, reference_key, run_batch
 from compmath.practice.variants import Variant, variants_of
 
 __all__ = ["Attempt", "HoleStatus", "HoleVerdict", "attempt_json", "judge_many"]
@@ -87,6 +88,7 @@ def judge_many(
     jobs: int,
     on_done: Callable[[int, Attempt], None] | None = None,
     hidden_only: bool = False,
+    memo: dict[str, LabReport] | None = None,
 ) -> list[Attempt]:
     """Judge each (class from the course, student's lab.py source) in one batch of labs.
 
@@ -94,15 +96,18 @@ def judge_many(
     `on_done(index, attempt)` is called as each item's last run lands (a progress display);
     the attempts come back in the items' order. `hidden_only` skips the defaults (lint's
     mutation check: a hole holding the defaults' values passes there by construction).
+    `memo`: a practice session's verdicts by content (see runs.run_batch); None for grading.
     """
     plans = [programs_for(cls, source) for cls, source in items]
     wanted: dict[str, tuple[ClassInfo, Program | None, Variant]] = {}
     needed: list[set[str]] = []
+    tags: dict[str, str] = {}
     for (cls, _), plan in zip(items, plans):
         keys = set()
+        tag = tags.setdefault(cls.id, plan.tag or course_tag(cls))
         for variant in _variants(cls, hidden_only):
-            keys.add(reference_key(cls, variant))
-            wanted.setdefault(reference_key(cls, variant), (cls, None, variant))
+            keys.add(reference_key(cls, variant, tag))
+            wanted.setdefault(reference_key(cls, variant, tag), (cls, None, variant))
             for program in plan.programs.values():
                 keys.add(program.key(variant))
                 wanted.setdefault(program.key(variant), (cls, program, variant))
@@ -119,12 +124,15 @@ def judge_many(
             return
         for index in waiting.pop(key, []):
             if index not in attempts and needed[index] <= results.reports.keys():
-                attempts[index] = _attempt(items[index][0], plans[index], results, hidden_only)
+                cls = items[index][0]
+                attempts[index] = _attempt(cls, plans[index], results, hidden_only, tags[cls.id])
                 on_done(index, attempts[index])
 
-    run_batch(wanted, timeout=timeout, jobs=jobs, on_landed=landed, into=results)
+    if memo is not None and len(memo) > MEMO_SIZE:
+        memo.clear()
+    run_batch(wanted, timeout=timeout, jobs=jobs, on_landed=landed, into=results, memo=memo)
     return [
-        attempts.get(i) or _attempt(cls, plan, results, hidden_only)
+        attempts.get(i) or _attempt(cls, plan, results, hidden_only, tags[cls.id])
         for i, ((cls, _), plan) in enumerate(zip(items, plans))
     ]
 
@@ -134,11 +142,11 @@ def _variants(cls: ClassInfo, hidden_only: bool) -> tuple[Variant, ...]:
     return found[1:] if hidden_only and len(found) > 1 else found
 
 
-def _attempt(cls: ClassInfo, plan: Plan, results: Results, hidden_only: bool) -> Attempt:
+def _attempt(cls: ClassInfo, plan: Plan, results: Results, hidden_only: bool, tag: str) -> Attempt:
     variants = _variants(cls, hidden_only)
     problem = plan.problem
     for variant in variants if not problem else ():
-        failure = results.failure(reference_key(cls, variant))
+        failure = results.failure(reference_key(cls, variant, tag))
         if failure:
             problem = f"el laboratorio del curso falla {variant.label}: {failure}"
             break
