@@ -64,18 +64,23 @@ class Session:
         """The file the student edits now (absolute path)."""
         return str(self.current.lab)
 
-    def judge(self, cls: ClassInfo | None = None) -> Attempt:
-        """Judge the student's lab.py of `cls` (default: the current class); shows nothing, so
-        the watch loop may run it in a thread of its own."""
+    def judge(self, cls: ClassInfo | None = None, source: str | None = None) -> Attempt:
+        """Judge the student's lab.py of `cls` (default: the current class), or `source` as
+        its text; shows nothing, so the watch loop may run it in a thread of its own."""
         cls = cls or self.current
-        try:
-            source = cls.lab.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            source = ""
+        if source is None:
+            source = self.source(cls)
         reference = self.workspace.reference(cls, self.course)
         jobs = os.cpu_count() or 1
         items = [(reference, source)]
         return judge_many(items, timeout=self.timeout, jobs=jobs, memo=self.memo)[0]
+
+    def source(self, cls: ClassInfo | None = None) -> str:
+        """The text of the student's lab.py ("" when it is gone)."""
+        try:
+            return (cls or self.current).lab.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
 
     def shown(self, attempt: Attempt) -> Attempt:
         """Take a judged attempt of the current class: record it when done, show it."""

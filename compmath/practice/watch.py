@@ -99,9 +99,9 @@ def _saves(folder: Path, stop: threading.Event, events: queue.Queue[WatchEvent])
         events.put(WatcherFailed(str(exc) or type(exc).__name__))
 
 
-def _judge(session: Session, generation: int, events: queue.Queue[WatchEvent]) -> None:
+def _judge(session: Session, generation: int, source: str, events: queue.Queue[WatchEvent]) -> None:
     try:
-        events.put(Checked(generation, session.judge()))
+        events.put(Checked(generation, session.judge(source=source)))
     except Exception as exc:  # shown as one line; the loop goes on
         message = getattr(exc, "message", "") or str(exc) or type(exc).__name__
         events.put(Checked(generation, None, message))
@@ -114,11 +114,17 @@ class Loop:
         self.session, self.events, self.live = session, events, live
         self.generation = 0
         self.started: float | None = None
+        self.judging: str | None = None  # the text the latest check judges
 
-    def start_check(self) -> None:
+    def start_check(self, *, unless_same: bool = False) -> None:
+        """Judge the current lab in a thread; with `unless_same`, not when the check in
+        progress already judges this very text (an editor's save can fire twice)."""
+        source = self.session.source()
+        if unless_same and self.started is not None and source == self.judging:
+            return
         self.generation += 1
-        self.started = time.monotonic()
-        args = (self.session, self.generation, self.events)
+        self.started, self.judging = time.monotonic(), source
+        args = (self.session, self.generation, source, self.events)
         threading.Thread(target=_judge, args=args, daemon=True).start()
 
     def tick(self) -> None:
@@ -143,7 +149,8 @@ class Loop:
         if isinstance(event, Saved):
             if event.path == str(session.current.lab):
                 session.confirm_reset = False
-                self.start_check()  # a check in progress is dropped: its verdict is stale
+                # a check in progress is dropped (its verdict is stale) unless it judges this text
+                self.start_check(unless_same=True)
             return True
         if isinstance(event, WatcherFailed):
             session.show(
