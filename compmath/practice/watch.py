@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from compmath.execution.pool import prestart
 from compmath.practice.session import Session
 from compmath.practice.verdict import Attempt
 from compmath.present.layout import line
@@ -166,6 +167,7 @@ class Loop:
             return True
         if event.generation == self.generation:  # Checked: only the latest is shown
             self.started = None
+            prestart(1)  # started by this thread: a check's own worker dies with its thread
             if self.live.isatty():
                 self.live.write("\r\x1b[2K")
             if event.attempt is not None:
@@ -181,6 +183,9 @@ def run(session: Session, *, manual: bool = False, keys: TextIO | None = None) -
     events: queue.Queue[WatchEvent] = queue.Queue()
     stop = threading.Event()
     session.show(session.welcome(), True)
+    # The warm worker is started here, by the thread that lives as long as the session: a
+    # worker dies with the thread that started it (PDEATHSIG), and checks run in short threads.
+    prestart(1)
     loop = Loop(session, events, sys.stdout)
     loop.start_check()
     if not manual:
