@@ -119,7 +119,9 @@ def attempt_blocks(
         hole = attempt.holes[attempt.open_hole - 1].hole
         blocks.append(para(("falta el hueco ", "bold yellow"), f"{attempt.open_hole}: {hole.task}"))
     blocks += prints_blocks(attempt.stdout, unfolded=prints)
-    blocks += [BLANK, line((KEYS, "dim"))]
+    if blocks[-1] is not BLANK:
+        blocks.append(BLANK)
+    blocks.append(line((KEYS, "dim")))
     return blocks
 
 
