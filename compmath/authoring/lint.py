@@ -357,6 +357,8 @@ def lint_course(course: Course, *, run_labs: bool = True, jobs: int = 2) -> list
         found.add(path, what, hint)
     if run_labs:
         from compmath.authoring.exercises import exercise_problems
+        from compmath.practice.mutation import mutation_problems
 
         found += exercise_problems(course, jobs=jobs)
+        found += mutation_problems(list(course.classes), 60.0, jobs)
     return list(found)
