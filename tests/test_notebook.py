@@ -242,7 +242,8 @@ def test_a_wrong_number_is_named_with_its_difference() -> None:
     assert namespace["coinciden"] is False
     assert "  ✓ dimension" in report and "  ✗ codificaciones" in report
     moved = round(math.sin(1 / 1000 ** (2 / 8)), 6)  # PE(1, 2) = sin(1 / base^(2i/d)), i = 1
-    assert f"salida.codificaciones.pos_1[2]: esperado 0.099833, obtenido {moved} · Δ " in report
+    shown = str(moved).replace(".", ",")  # numbers for people take the decimal comma
+    assert f"salida.codificaciones.pos_1[2]: esperado 0,099833, obtenido {shown} · Δ " in report
     assert "… y 27 diferencias más" in report
     assert "  ✗ producto_pos0_pos1" in report and "  ✓ normas" in report
     assert report.rstrip().endswith("6/9 salidas coinciden con la instantánea")

@@ -204,7 +204,7 @@ def test_practice_reset_command_resets_the_progress_too(cli, space: workspace.Wo
 
 
 @pytest.mark.parametrize(("code", "phrase"), [
-    ("    q = (", "error de sintaxis: «(» se abrió y no se cerró nunca"),
+    ("    q = (", "«(» se abrió y no se cerró nunca"),
     ("    while True:\n        pass", "superó el límite"),
 ])
 def test_a_broken_answer_is_a_verdict_not_a_crash(space: workspace.Workspace, code: str, phrase: str) -> None:

@@ -145,18 +145,79 @@ class Reglas:
         return hecho + "…"
 
     @staticmethod
+    def numero(x: float, cifras: int | None = None) -> str:
+        """Un número para leer, como lo escribe el ejecutor (compmath/wording.py, `number`):
+        coma decimal y ·10ⁿ para una potencia de diez: 0,841471 · 3,2·10⁻⁵."""
+        if isinstance(x, int) and cifras is None:
+            return str(x)
+        texto = repr(float(x)) if cifras is None else f"{x:.{cifras}g}"
+        if texto in ("nan", "inf", "-inf"):
+            return {"nan": "NaN", "inf": "∞", "-inf": "-∞"}[texto]
+        mantisa, _, potencia = texto.partition("e")
+        mantisa = mantisa.replace(".", ",")
+        if not potencia:
+            return mantisa
+        return f"{mantisa}·10" + str(int(potencia)).translate(
+            str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+        )
+
+    @staticmethod
+    def _hojas(valor: typing.Any) -> int:
+        if isinstance(valor, list):
+            return sum(Reglas._hojas(v) for v in valor)
+        if isinstance(valor, dict):
+            return sum(Reglas._hojas(v) for v in valor.values())
+        return 1
+
+    @staticmethod
+    def texto(valor: typing.Any, limite: int | None = 6) -> str:
+        """Un valor en una línea para leer, como el ejecutor (`value_text`): `; ` entre
+        elementos, verdadero/falso/nulo, hasta `limite` números y luego … (N)."""
+        if isinstance(valor, bool):
+            return "verdadero" if valor else "falso"
+        if isinstance(valor, (int, float)):
+            return Reglas.numero(valor)
+        if valor is None:
+            return "nulo"
+        if not isinstance(valor, (list, dict)):
+            return json.dumps(valor, ensure_ascii=False)
+        elementos = (
+            [("", v) for v in valor]
+            if isinstance(valor, list)
+            else [(f"{json.dumps(k, ensure_ascii=False)}: ", v) for k, v in valor.items()]
+        )
+        abre, cierra = ("[", "]") if isinstance(valor, list) else ("{", "}")
+        hechos: list[str] = []
+        usados = 0
+        for k, (clave, elemento) in enumerate(elementos):
+            cuantos = Reglas._hojas(elemento)
+            if (
+                limite is not None
+                and usados + cuantos > limite
+                and hechos
+                and len(elementos) - k > 1
+            ):
+                return f"{abre}{'; '.join(hechos)}; … ({len(elementos)}){cierra}"
+            dentro = None if limite is None else max(limite - usados, 1)
+            hechos.append(clave + Reglas.texto(elemento, dentro))
+            usados += cuantos
+        return f"{abre}{'; '.join(hechos)}{cierra}"
+
+    @staticmethod
     def explicar(d: Reglas.Diferencia) -> str:
-        """Una diferencia en una línea: ruta, esperado, obtenido y cuánto difieren."""
-        esperado, obtenido = Reglas.corto(d.esperado, 30), Reglas.corto(d.obtenido, 30)
+        """Una diferencia en una línea, con las palabras de `compmath run`: ruta, esperado,
+        obtenido y cuánto difieren (Δ, % y tolerancia)."""
+        esperado, obtenido = Reglas.texto(d.esperado), Reglas.texto(d.obtenido)
         if d.tipo == "sobra":
             return f"{d.ruta}: obtenido {obtenido} · no está en la instantánea"
         if d.tipo == "falta":
             return f"{d.ruta}: esperado {esperado} · falta en la salida"
         if d.tipo == "valor" and d.error is not None and d.tolerancia is not None:
-            detalle = f"Δ {d.error:.3g}"
-            if not isinstance(d.esperado, bool) and d.esperado:
-                detalle += f" ({100 * d.error / abs(d.esperado):.3g} %)".replace(".", ",")
-            detalle += f" > tolerancia {d.tolerancia:.3g}"
+            detalle = f"Δ {Reglas.numero(d.error, 3)}"
+            numerico = isinstance(d.esperado, (int, float)) and not isinstance(d.esperado, bool)
+            if numerico and d.esperado:
+                detalle += f" ({Reglas.numero(100 * d.error / abs(d.esperado), 3)} %)"
+            detalle += f" > tolerancia {Reglas.numero(d.tolerancia, 3)}"
         else:
             detalle = {
                 "tipo": "cambia el tipo",

@@ -16,6 +16,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from compmath.course.tree import ClassInfo
+from compmath.errors_es import syntax_problem
 from compmath.practice.holes import (
     NOT_DONE,
     HoleError,
@@ -145,7 +146,8 @@ def _syntax(program: Program) -> str:
     except SyntaxError as exc:
         line = program.line_map.get(exc.lineno or 0)
         where = f"en la línea {line} de tu lab.py" if line else "al cerrar el hueco"
-        return f"error de sintaxis {where}: {exc.msg}"
+        what = syntax_problem(exc).what  # Python's words, in Spanish (errors_es)
+        return f"error de sintaxis {where}: {what}"
     return ""
 
 
