@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
-LAB_COMMANDS = {"run", "update", "check", "practice", "lint"}
+LAB_COMMANDS = {"run", "update", "check", "practice", "lint", "grade"}
 
 
 def _warm_start(argv: list[str]) -> None:
