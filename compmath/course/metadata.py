@@ -137,9 +137,45 @@ def class_problems(
                         "usa el nombre de una salida del laboratorio",
                     )
                 )
+    problems += _variant_problems(shown, path.parent / "lab.py", data)
     if content:
         problems += _content_problems(shown, data)
     return data, problems
+
+
+_PYTHON_TYPES = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,)}
+
+
+def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Problem]:
+    """[practica] variantes: each names parameters of run(), with values of their types."""
+    variants = data.get("practica", {}).get("variantes", [])
+    if not variants or not lab.exists():
+        return []
+    from compmath.course.params import specs_from_source
+
+    specs = {s.name: s.type_name for s in specs_from_source(lab) or []}
+    found = []
+    for k, variant in enumerate(variants, 1):
+        for name, value in variant.items():
+            kinds = _PYTHON_TYPES.get(specs.get(name, ""), ())
+            if name not in specs:
+                found.append(
+                    Problem(
+                        shown,
+                        f"la variante {k} de [practica] da «{name}», que no es un parámetro de run()",
+                        f"usa uno de: {', '.join(specs) or '(run() no tiene parámetros)'}",
+                    )
+                )
+            elif not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                found.append(
+                    Problem(
+                        shown,
+                        f"la variante {k} de [practica] da a «{name}» un valor que no es "
+                        f"{specs[name]}",
+                        "escribe el valor con el tipo que declara run()",
+                    )
+                )
+    return found
 
 
 def isbn_ok(text: str) -> bool:

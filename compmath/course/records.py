@@ -89,6 +89,7 @@ class ClassMeta:
     uses: str = ""
     references: tuple[Reference, ...] = ()
     holes: tuple[Hole, ...] = ()
+    variants: tuple[dict[str, Any], ...] = ()  # [practica] variantes: hidden parameter sets
     present: bool = True  # False when the class has no class.toml
 
     def tolerances(self) -> tuple[Tolerance, dict[str, Tolerance]]:
@@ -175,6 +176,7 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
             Hole(h["tarea"], tuple(h["salidas"]), tuple(h["pistas"]), float(h.get("puntos", 1)))
             for h in data.get("huecos", [])
         ),
+        variants=tuple(dict(v) for v in data.get("practica", {}).get("variantes", [])),
     )
 
 

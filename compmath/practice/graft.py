@@ -1,0 +1,176 @@
+"""Graft a student's holes into the course's lab: one program per written hole, the rest static.
+
+The course's lab is read from the course (never from the student's folder). For hole k the
+program is that lab with its solution region k replaced by the student's hole k, re-indented;
+everything else in the student's file is ignored, and only compared with the exercise to say
+whether it was changed. A hole still open, damaged markers or code that does not parse are
+judged here, without running anything.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+
+from compmath.course.tree import ClassInfo
+from compmath.practice.holes import (
+    NOT_DONE,
+    HoleError,
+    Region,
+    exercise_source,
+    solution_regions,
+    student_regions,
+)
+from compmath.practice.variants import Variant
+
+
+class HoleStatus(StrEnum):
+    """Where one hole stands."""
+
+    OPEN = "sin completar"
+    RIGHT = "bien"
+    WRONG = "mal"  # runs, but an output differs from the course's at some variant
+    FAILS = "falla"  # the student's code for it raises, loops, crashes or does not parse
+
+
+@dataclass(frozen=True)
+class Program:
+    """The course's lab with one student hole grafted in."""
+
+    number: int
+    source: str
+    line_map: dict[int, int]  # a line of the program (1-based) -> the student's line
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.source.encode("utf-8")).hexdigest()[:20]
+
+    def key(self, variant: Variant) -> str:
+        return f"{self.digest}@{variant.key}"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to run for one student's file, and the holes judged without running."""
+
+    programs: dict[int, Program] = field(default_factory=dict)
+    static: dict[int, tuple[HoleStatus, str]] = field(default_factory=dict)
+    markers_ok: bool = True
+    outside_changed: bool = False
+
+
+@dataclass(frozen=True)
+class CourseLab:
+    """A class's lab as the course has it: its source, solution regions and exercise."""
+
+    lines: tuple[str, ...]
+    regions: tuple[Region, ...]
+    exercise: str
+    trailing_newline: bool
+
+
+@lru_cache(maxsize=64)
+def _course_lab(path: str, text: str, tasks: tuple[str, ...]) -> CourseLab:
+    return CourseLab(
+        tuple(text.splitlines()),
+        tuple(solution_regions(text)),
+        exercise_source(text, list(tasks)),
+        text.endswith("\n"),
+    )
+
+
+def course_lab(cls: ClassInfo) -> CourseLab:
+    """The course's lab of `cls` (read now; parsed once per content)."""
+    text = cls.lab.read_text(encoding="utf-8")
+    return _course_lab(str(cls.lab), text, tuple(h.task for h in cls.meta.holes))
+
+
+def _code(lines: tuple[str, ...]) -> list[str]:
+    return [s for s in (line.strip() for line in lines) if s and not s.startswith("#")]
+
+
+def is_open(region: Region) -> bool:
+    """No code written yet, or the exercise's `raise NotImplementedError` still there."""
+    code = _code(region.body)
+    placeholder = f"hueco {region.number} {NOT_DONE}"
+    return not code or any(
+        s.startswith("raise NotImplementedError(") and placeholder in s for s in code
+    )
+
+
+def _outside(lines: list[str], regions: list[Region]) -> list[str]:
+    kept, last = [], 0
+    for region in regions:
+        kept += lines[last : region.begin + 1]
+        last = region.end
+    kept += lines[last:]
+    return [line.rstrip() for line in kept if line.strip()]
+
+
+def _graft(lab: CourseLab, region: Region, target: Region) -> Program:
+    """The course lab with `target`'s body replaced by the student's `region`."""
+    body = []
+    for line in region.body:
+        if line.startswith(region.indent):
+            line = target.indent + line[len(region.indent) :]
+        body.append(line)
+    lines = [*lab.lines[: target.begin + 1], *body, *lab.lines[target.end :]]
+    line_map = {target.begin + 2 + i: region.begin + 2 + i for i in range(len(body))}
+    text = "\n".join(lines) + ("\n" if lab.trailing_newline else "")
+    return Program(region.number, text, line_map)
+
+
+def _syntax(program: Program) -> str:
+    try:
+        ast.parse(program.source)
+    except SyntaxError as exc:
+        line = program.line_map.get(exc.lineno or 0)
+        where = f"en la línea {line} de tu lab.py" if line else "al cerrar el hueco"
+        return f"error de sintaxis {where}: {exc.msg}"
+    return ""
+
+
+def _broken(count: int, why: str) -> Plan:
+    static = dict.fromkeys(range(1, count + 1), (HoleStatus.FAILS, why))
+    return Plan(static=static, markers_ok=False, outside_changed=True)
+
+
+def programs_for(cls: ClassInfo, student: str) -> Plan:
+    """The programs that judge each written hole of `student` (the text of their lab.py)."""
+    lab = course_lab(cls)
+    count = len(cls.meta.holes)
+    if not student.strip():
+        why = "tu lab.py está vacío: pulsa r (o usa compmath practice reset) para restaurarlo"
+        return _broken(count, why)
+    try:
+        regions = {r.number: r for r in student_regions(student)}
+    except HoleError as exc:
+        why = f"las marcas de los huecos están dañadas ({exc}); r restaura el ejercicio"
+        return _broken(count, why)
+    markers_ok = sorted(regions) == list(range(1, count + 1))
+    changed = not markers_ok or _outside(student.splitlines(), list(regions.values())) != _outside(
+        lab.exercise.splitlines(), student_regions(lab.exercise)
+    )
+    programs: dict[int, Program] = {}
+    static: dict[int, tuple[HoleStatus, str]] = {}
+    for number in range(1, count + 1):
+        region = regions.get(number)
+        if region is None:
+            static[number] = (
+                HoleStatus.FAILS,
+                f"faltan las marcas ### HUECO {number} ### y ### FIN DEL HUECO {number} ###; "
+                "r restaura el ejercicio",
+            )
+        elif is_open(region):
+            static[number] = (HoleStatus.OPEN, "")
+        else:
+            program = _graft(lab, region, lab.regions[number - 1])
+            problem = _syntax(program)
+            if problem:
+                static[number] = (HoleStatus.FAILS, problem)
+            else:
+                programs[number] = program
+    return Plan(programs, static, markers_ok, changed)

@@ -1,0 +1,172 @@
+"""The practice verdict: each hole of a student's lab.py, judged on its own, at every variant.
+
+A hole's code is taken from the student's file and grafted into the course's own lab (read
+from the course, never from the student's folder); nothing else in the student's file runs.
+Each grafted lab runs at the lab's defaults and at the class's hidden variants, and is compared
+with the course's lab run at the same parameters in the same batch. A class is done when every
+hole is written and passes at every variant. Used by `compmath practice`, its notebook, and
+`compmath grade` (many students at once: identical programs run once, references once per
+class and variant).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from compmath.course.records import Hole
+from compmath.course.tree import ClassInfo
+from compmath.judging.compare import Difference
+from compmath.practice.graft import HoleStatus, Plan, Program, programs_for
+from compmath.practice.variants import Variant, variants_of
+
+__all__ = ["Attempt", "HoleStatus", "HoleVerdict", "attempt_json", "judge_many"]
+
+
+@dataclass(frozen=True)
+class HoleVerdict:
+    """One hole: its definition in class.toml and what judging it alone said."""
+
+    number: int
+    hole: Hole
+    status: HoleStatus
+    reason: str = ""  # Spanish: why it is not right (which variant, which output, Δ/tolerance)
+    variant: Variant | None = None  # the first variant it failed at
+    difference: Difference | None = None  # its first wrong output there
+    expected: Any = None  # the course's value of that output there
+    obtained: Any = None  # the student's
+    traceback: str = ""  # when it fails: the traceback, lines mapped to the student's file
+    stdout: str = ""  # what the student's code printed (the first failing run, else the first)
+
+    @property
+    def done(self) -> bool:
+        return self.status == HoleStatus.RIGHT
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A judged attempt at one class."""
+
+    cls: ClassInfo
+    holes: tuple[HoleVerdict, ...]
+    variants: tuple[Variant, ...]
+    markers_ok: bool = True  # False when a hole's ### HUECO markers are missing or damaged
+    outside_changed: bool = False  # the code outside the holes differs from the exercise
+    problem: str = ""  # the course's own lab failed: not the student's doing
+
+    @property
+    def done(self) -> bool:
+        return not self.problem and bool(self.holes) and all(h.done for h in self.holes)
+
+    @property
+    def open_hole(self) -> int | None:
+        """The first hole not written yet (data from the student's source, not a message)."""
+        return next((h.number for h in self.holes if h.status == HoleStatus.OPEN), None)
+
+    @property
+    def stdout(self) -> str:
+        """Everything the student's code printed, hole by hole."""
+        parts = [f"— hueco {h.number} —\n{h.stdout}" for h in self.holes if h.stdout]
+        return "".join(p if p.endswith("\n") else p + "\n" for p in parts)
+
+    def hint_hole(self) -> int | None:
+        """The hole a hint should help with: the first written but wrong, else the first open."""
+        for status in (HoleStatus.WRONG, HoleStatus.FAILS, HoleStatus.OPEN):
+            found = next((h.number for h in self.holes if h.status == status), None)
+            if found is not None:
+                return found
+        return None
+
+
+def judge_many(
+    items: Sequence[tuple[ClassInfo, str]],
+    *,
+    timeout: float,
+    jobs: int,
+    on_done: Callable[[int, Attempt], None] | None = None,
+) -> list[Attempt]:
+    """Judge each (class from the course, student's lab.py source) in one batch of labs.
+
+    Identical grafted programs run once; the course's lab runs once per class and variant.
+    `on_done(index, attempt)` is called as each item's last run lands (a progress display);
+    the attempts come back in the items' order.
+    """
+    from compmath.practice.runs import Results, reference_key, run_batch
+
+    plans = [programs_for(cls, source) for cls, source in items]
+    wanted: dict[str, tuple[ClassInfo, Program | None, Variant]] = {}
+    needed: list[set[str]] = []
+    for (cls, _), plan in zip(items, plans):
+        keys = set()
+        for variant in variants_of(cls):
+            keys.add(reference_key(cls, variant))
+            wanted.setdefault(reference_key(cls, variant), (cls, None, variant))
+            for program in plan.programs.values():
+                keys.add(program.key(variant))
+                wanted.setdefault(program.key(variant), (cls, program, variant))
+        needed.append(keys)
+    attempts: dict[int, Attempt] = {}
+    results = Results(timeout=timeout)
+    waiting = {i for i, keys in enumerate(needed)}
+
+    def landed(key: str, done: set[str]) -> None:
+        if on_done is None:
+            return
+        for index in [i for i in waiting if key in needed[i] and needed[i] <= done]:
+            waiting.discard(index)
+            attempts[index] = _attempt(items[index][0], plans[index], results)
+            on_done(index, attempts[index])
+
+    for index in [i for i in waiting if not needed[i]]:  # nothing to run (cannot happen today)
+        waiting.discard(index)
+    results = run_batch(wanted, timeout=timeout, jobs=jobs, on_landed=landed, into=results)
+    if results.tampered:  # known only once the batch is over: judge everything again
+        attempts.clear()
+    return [
+        attempts.get(i) or _attempt(cls, plan, results)
+        for i, ((cls, _), plan) in enumerate(zip(items, plans))
+    ]
+
+
+def _attempt(cls: ClassInfo, plan: Plan, results: Any) -> Attempt:
+    from compmath.practice.runs import judge_hole, reference_key
+
+    variants = variants_of(cls)
+    problem = ""
+    for variant in variants:
+        failure = results.failure(reference_key(cls, variant))
+        if failure:
+            problem = f"el laboratorio del curso falla {variant.label}: {failure}"
+            break
+    holes = []
+    for number, hole in enumerate(cls.meta.holes, 1):
+        static = plan.static.get(number)
+        if static is not None:
+            holes.append(HoleVerdict(number, hole, static[0], static[1]))
+        elif problem:
+            holes.append(HoleVerdict(number, hole, HoleStatus.FAILS, problem))
+        else:
+            holes.append(judge_hole(cls, number, hole, plan.programs[number], variants, results))
+    return Attempt(cls, tuple(holes), variants, plan.markers_ok, plan.outside_changed, problem)
+
+
+def attempt_json(attempt: Attempt) -> dict[str, Any]:
+    """An attempt as plain data (Spanish keys), for `practice check --json` and grading."""
+    return {
+        "clase": attempt.cls.id,
+        "hecha": attempt.done,
+        "variantes": [v.params for v in attempt.variants],
+        "fuera_de_los_huecos_cambiado": attempt.outside_changed,
+        "problema_del_curso": attempt.problem or None,
+        "huecos": [
+            {
+                "numero": h.number,
+                "estado": str(h.status),
+                "motivo": h.reason or None,
+                "variante": h.variant.params if h.variant is not None else None,
+                "salida": h.difference.path if h.difference is not None else None,
+            }
+            for h in attempt.holes
+        ],
+    }
