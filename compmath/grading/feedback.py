@@ -15,9 +15,8 @@ def visible(text: str) -> str:
 
 
 def _inline(text: str) -> str:
-    """One line of prose that came from a lab: visible, on one line, no HTML."""
-    flat = " ".join(visible(text).split())
-    return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """One line of prose that came from a lab: visible, on one line, no HTML tag."""
+    return " ".join(visible(text).split()).replace("<", "\\<")
 
 
 def _fenced(text: str) -> list[str]:
@@ -68,8 +67,8 @@ def feedback_markdown(specs: list[ClassSpec], grade: StudentGrade) -> str:
         f"**Nota: {points_text(grade.earned)} de {_points(grade.points)}.**",
         "",
         "Cada hueco se juzga solo: tu código de ese hueco dentro del laboratorio del curso, "
-        "con sus parámetros por defecto y con las variantes ocultas. El resto de tu archivo "
-        "no cuenta.",
+        "con sus parámetros por defecto y con otros que no se anuncian. El resto de tu "
+        "archivo no cuenta.",
         "",
     ]
     if grade.notes:

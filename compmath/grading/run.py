@@ -136,9 +136,11 @@ def grade_students(
         if landed is not None:
             landed(student)
 
+    delivered: dict[int, ClassVerdict] = {}
+
     def judged(index: int, verdict: ClassVerdict) -> None:
         student, class_id = owners[index]
-        verdicts[student][class_id] = verdict
+        delivered[index] = verdicts[student][class_id] = verdict
         left[student] -= 1
         if left[student] == 0:
             finish(student)
@@ -147,7 +149,14 @@ def grade_students(
         if left[student] == 0:  # nothing to run: every class missing, empty or not text
             finish(student)
     if items:
-        judge_many(items, timeout=timeout, jobs=jobs, on_done=judged)
+        final = judge_many(items, timeout=timeout, jobs=jobs, on_done=judged)
+        for index, verdict in enumerate(final):  # a verdict never delivered, or changed since
+            if delivered.get(index) != verdict:
+                student, class_id = owners[index]
+                verdicts[student][class_id] = verdict
+                left[student] = 0
+        for student in {owners[i][0] for i, v in enumerate(final) if delivered.get(i) != v}:
+            finish(student)
     book = Gradebook(course_print, specs, [grades[s] for s in sorted(grades)])
     write_gradebook(out, book)
     return Outcome(book, len(pending), reused, [], time.monotonic() - begin)
