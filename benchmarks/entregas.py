@@ -103,8 +103,11 @@ def _template(classes: list[ClassInfo], folder: Path) -> Path:
     return folder
 
 
-def write_submissions(out: Path, count: int, names: list[str], seed: int = 1) -> None:
-    """Write `count` students' submissions into `out` (which must not exist)."""
+def write_submissions(
+    out: Path, count: int, names: list[str], seed: int = 1, zips: bool = True
+) -> None:
+    """Write `count` students' submissions into `out` (which must not exist); with `zips`,
+    one student in ten hands in a .zip."""
     course = load_course(REPO)
     classes = course.select(names)
     rng = random.Random(seed)
@@ -128,7 +131,7 @@ def write_submissions(out: Path, count: int, names: list[str], seed: int = 1) ->
                 lab.write_bytes(source)
             else:
                 lab.write_text(source, encoding="utf-8")
-        if k % 10 == 9:  # one in ten hands in a .zip, as an LMS export does
+        if zips and k % 10 == 9:  # one in ten hands in a .zip, as an LMS export does
             with zipfile.ZipFile(out / f"{student}.zip", "w", zipfile.ZIP_DEFLATED) as archive:
                 for path in sorted(folder.rglob("*")):
                     if path.is_file():
