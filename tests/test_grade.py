@@ -247,7 +247,7 @@ def test_a_killed_run_resumes_where_it_stopped(cli, tmp_path: Path) -> None:
 
 
 @pytest.mark.lento
-def test_shards_merged_equal_one_run(cli, tmp_path: Path) -> None:
+def test_shards_merged_equal_one_run(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     entregas = tmp_path / "entregas"
     for k in range(7):
         open_holes = frozenset({1 + k % 2}) if k % 3 else frozenset()
@@ -255,19 +255,28 @@ def test_shards_merged_equal_one_run(cli, tmp_path: Path) -> None:
     hand_in(entregas, "vacio", {C323: ""})
     one = tmp_path / "una"
     assert grade(cli, entregas, one).code == 0
+    # The shards as a batch system runs them: Slurm's array index for one, Kubernetes' for the
+    # other (the documented one-liners), each in its own folder.
     shards = [tmp_path / "f1", tmp_path / "f2"]
-    for k, folder in enumerate(shards, 1):
-        assert grade(cli, entregas, folder, "--shard", f"{k}/2").code == 0
+    slurm = {"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "2"}
+    for name, value in slurm.items():
+        monkeypatch.setenv(name, value)
+    assert grade(cli, entregas, shards[0], "--shard", "auto").code == 0
+    for name in slurm:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("JOB_COMPLETION_INDEX", "1")
+    assert grade(cli, entregas, shards[1], "--shard", "auto/2").code == 0
     students = [{g.student for g in read_report(f).grades} for f in shards]
     assert students[0] and students[1] and not students[0] & students[1]
+    assert students[0] == {s for s in students[0] | students[1] if Shard(1, 2).holds(s)}
     merged = tmp_path / "juntas"
     result = cli("grade", "merge", *map(str, shards), "--out", str(merged))
     assert result.code == 0 and "2 fragmentos juntados: 8 alumnos" in no_traceback(result)
     assert outputs(merged) == outputs(one)
-    # A batch system's index picks the same share: Slurm's array, Kubernetes' indexed Job.
-    slurm = {"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "2"}
-    assert parse_shard("auto", slurm) == Shard(2, 2)
-    assert parse_shard("auto/2", {"JOB_COMPLETION_INDEX": "0"}) == Shard(1, 2)
+    explicit = tmp_path / "f1-explicito"
+    assert grade(cli, entregas, explicit, "--shard", "1/2").code == 0
+    assert outputs(explicit) == outputs(shards[0])
+    assert parse_shard("auto", {**slurm, "SLURM_ARRAY_TASK_ID": "2"}) == Shard(2, 2)
 
 
 def test_a_shard_depends_on_the_student_alone() -> None:
