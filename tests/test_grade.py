@@ -119,6 +119,8 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
         line.strip() for line in solution_regions(C323.lab.read_text("utf-8"))[0].body
     )
     hand_in(entregas, "juan", {C323: with_hole(C323, 1, flood + first), C324: solved(C324)})
+    huge = "raise ValueError('¡' * 10_000_000)"  # a 10-million-character reason
+    hand_in(entregas, "leo", {C323: with_hole(C323, 1, huge), C324: solved(C324)})
     with zipfile.ZipFile(entregas / "kike.zip", "w") as archive:
         archive.writestr("../../fuera.txt", "x")
         archive.writestr(f"kike/{C323.lab.relative_to(REPO)}", solved(C323))
@@ -131,7 +133,7 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     text = no_traceback(result)
     assert result.code == 0, text
     assert (
-        "10 entregas corregidas" in text
+        "11 entregas corregidas" in text
         and "notas-sueltas.txt: no es una carpeta ni un .zip" in text
     )
 
@@ -157,6 +159,8 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     assert ines["estado"] == "falla" and "3 s" in ines["motivo"]
     juan = record(out, "juan")["clases"][0]
     assert juan["huecos"][0]["estado"] == "bien" and len(juan["salida_del_alumno"]) < 5000
+    leo = record(out, "leo")["clases"][0]["huecos"][0]
+    assert leo["estado"] == "falla" and len(leo["motivo"]) < 1000  # (today: the worker dies)
     kike = record(out, "kike")
     assert holes_of(out, "kike") == {
         "323": [("bien", 1), ("bien", 1)],

@@ -23,6 +23,7 @@ from compmath.course.tree import ClassInfo
 MAX_SOURCE = 512 * 1024  # a lab.py is a few KiB; anything past this is not one
 MAX_ENTRIES = 20_000  # files walked or zip members looked at, per submission
 MAX_ZIP = 256 * 1024**2
+MAX_NOTES = 20
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$")
 
 
@@ -195,4 +196,7 @@ def read_submission(student: str, path: Path, classes: list[ClassInfo]) -> Submi
     for cls in classes:
         files.setdefault(cls.id, Found(None, f"no se entregó {cls.id}/lab.py"))
     ordered = {c.id: files[c.id] for c in classes}
-    return Submission(student, ordered, tuple(dict.fromkeys(notes)))
+    unique = list(dict.fromkeys(notes))
+    if len(unique) > MAX_NOTES:
+        unique = [*unique[:MAX_NOTES], f"y {len(unique) - MAX_NOTES} avisos más como estos"]
+    return Submission(student, ordered, tuple(unique))

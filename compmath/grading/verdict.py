@@ -16,6 +16,7 @@ from compmath.practice import verdict as practice
 
 PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback keeps
 OPEN_REASON = "el hueco sigue sin completar"
+REASON_CHARS = 600  # a reason comes partly from the student's code (an exception's message)
 
 
 @dataclass(frozen=True)
@@ -50,13 +51,17 @@ def shown_prints(text: str) -> str:
     return shown
 
 
+def _short(reason: str) -> str:
+    return reason if len(reason) <= REASON_CHARS else reason[:REASON_CHARS] + " …"
+
+
 def _converted(attempt: practice.Attempt) -> ClassVerdict:
     holes = tuple(
         HoleVerdict(
             h.number,
             h.done,
             str(h.status),
-            h.reason or (OPEN_REASON if h.status == practice.HoleStatus.OPEN else ""),
+            _short(h.reason) or (OPEN_REASON if h.status == practice.HoleStatus.OPEN else ""),
         )
         for h in attempt.holes
     )
