@@ -143,12 +143,15 @@ def _with_progress(
     grading: Callable[[Callable[[int], None], Callable[[str], None]], Outcome],
 ) -> Outcome:
     """Run a grading with a live bar on a terminal's stderr: students judged of those to judge."""
+    from compmath.cli.interrupt import activity
     from compmath.present.output import colour_for, is_terminal
 
     stack = ExitStack()
     advance: list[Callable[[str], None]] = []
+    counts = [0, 0]  # landed, to judge
 
     def started(count: int) -> None:
+        counts[1] = count
         if count and is_terminal(sys.stderr):
             from compmath.present.terminal import spinner
 
@@ -156,10 +159,15 @@ def _with_progress(
             advance.append(stack.enter_context(bar))
 
     def landed(student: str) -> None:
+        counts[0] += 1
+        doing.note = (
+            f"{counts[0]} de {counts[1]} entregas quedaron corregidas y guardadas; "
+            "al relanzarla no se repiten"
+        )
         if advance:
             advance[0](student)
 
-    with stack, guard():
+    with activity("la corrección", "ninguna entrega llegó a corregirse") as doing, stack, guard():
         return grading(started, landed)
 
 
