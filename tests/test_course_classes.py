@@ -9,7 +9,8 @@ import pytest
 
 from compmath.course.tree import load_course
 from compmath.execution.scheduler import run_one
-from compmath.judging.judge import judge, prepare
+from compmath.judging.case import prepare
+from compmath.judging.judge import judge
 from compmath.judging.report import failure_text
 from tests.conftest import REPO
 

@@ -221,3 +221,17 @@ def test_outputs_are_read_from_the_source(tmp_path: Path, source: str, outputs: 
     lab = tmp_path / "lab.py"
     lab.write_text(source, encoding="utf-8")
     assert returned_outputs(lab) == outputs
+
+
+def test_a_hole_check_that_could_not_run_is_a_problem_not_silence(course: Path) -> None:
+    """A solution that sleeps past the limit: lint says the check could not run (and why),
+    never that the course is in order; the same course without the sleep is in order."""
+    from compmath.authoring.exercises import exercise_problems
+
+    assert exercise_problems(load_course(course), jobs=2, timeout=5.0) == []  # the honest one
+    lab = cls_dir(course) / "lab.py"
+    edit(lab, "    mitad = n * escala\n", "    import time\n    time.sleep(60)\n    mitad = n * escala\n")
+    problems = exercise_problems(load_course(course), jobs=2, timeout=1.0)
+    whats = [p.what for p in problems]
+    assert "no se pudo comprobar la variante «solución»: el laboratorio superó el límite de 1 s" in " ".join(whats)
+    assert not any("la solución no coincide" in w for w in whats), whats

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import io
 import json
+import linecache
 import math
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -19,7 +20,7 @@ import pytest
 
 from compmath.course.tree import load_course
 from compmath.notebook.build import build_notebook, colab_url, notebook_bytes, notebook_path
-from compmath.practice.holes import HOLE_BEGIN, HOLE_END, Region, solution_regions
+from compmath.practice.holes import HOLE_BEGIN, HOLE_END, Region, solution_regions, student_regions
 from tests.conftest import REPO
 
 COURSE = load_course(REPO)
@@ -36,17 +37,25 @@ def source(cell: dict[str, Any]) -> str:
     return "".join(text) if isinstance(text, list) else text
 
 
-def run_cells(notebook: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
+def run_cells(
+    notebook: dict[str, Any], *, sources: bool = True
+) -> tuple[dict[str, str], dict[str, Any]]:
     """Run the code cells in order in one namespace, as «Ejecutar todo» does; stop at an error.
 
+    Like IPython, each cell's text is registered in linecache (so inspect.getsource reads a
+    function a cell defines); `sources=False` runs as where that cannot be done.
     Returns what each cell printed (stdout and stderr, by cell id) and the namespace."""
     namespace: dict[str, Any] = {"__name__": "__main__"}
     printed: dict[str, str] = {}
     for cell in code_cells(notebook):
         stream = io.StringIO()
+        name = f"<celda {cell['id']} {id(notebook)}>"
+        if sources:
+            text = source(cell)
+            linecache.cache[name] = (len(text), None, text.splitlines(True), name)
         with redirect_stdout(stream), redirect_stderr(stream):
             try:
-                exec(compile(source(cell), f"<celda {cell['id']}>", "exec"), namespace)
+                exec(compile(source(cell), name, "exec"), namespace)
             except Exception as exc:  # a cell that fails stops the notebook: the test says which
                 raise AssertionError(f"la celda {cell['id']} falló: {exc!r}") from exc
             finally:
@@ -202,6 +211,8 @@ def test_every_practice_notebook_runs_and_reports_its_holes_not_done(cls) -> Non
 
 @pytest.mark.parametrize("cls", CLASSES, ids=IDS)
 def test_a_solved_practice_notebook_matches_hole_by_hole(cls) -> None:
+    """The first «Ejecutar todo» judges every hole where it stands (the reference the check
+    needs is defined above it), at the defaults and at the hidden variants."""
     notebook = solved(build_notebook(COURSE, cls, practice=True), cls.lab)
     printed, namespace = run_cells(notebook)
     total = len(namespace["comprobacion"].esperado)
@@ -211,17 +222,11 @@ def test_a_solved_practice_notebook_matches_hole_by_hole(cls) -> None:
         .endswith(f"{total}/{total} salidas coinciden con la instantánea")
     )
     assert ": sin completar" not in printed["comprobar"]
-    for k, hole in enumerate(cls.meta.holes, 1):
-        # Once run() exists (the student ran the notebook once), a hole's check judges it.
-        again = io.StringIO()
-        with redirect_stdout(again):
-            namespace["comprobacion"].hueco(k)
-        n = len(hole.outputs)
-        assert (
-            again.getvalue()
-            .rstrip()
-            .endswith(f"hueco {k}: {n}/{n} salidas coinciden con la instantánea")
-        )
+    variants = len(cls.meta.variants)
+    for k in range(1, len(cls.meta.holes) + 1):
+        assert printed[f"comprobar-hueco-{k}"].startswith(f"✓ hueco {k}: bien"), printed
+        assert f"en {variants} variante" in printed[f"comprobar-hueco-{k}"]
+        assert f"  ✓ hueco {k} (" in printed["comprobar"]
 
 
 def _cell(notebook: dict[str, Any], cell_id: str) -> dict[str, Any]:
@@ -244,16 +249,18 @@ def test_a_wrong_number_is_named_with_its_difference() -> None:
 
 
 def test_a_wrong_hole_or_a_hole_that_raises_is_reported_and_the_notebook_goes_on() -> None:
+    """Hole 1 wrong, hole 2 right: hole 1 is blamed, hole 2 is green (issue #26)."""
     cls = COURSE.resolve("323")
     notebook = solved(build_notebook(COURSE, cls, practice=True), cls.lab)
     first = _cell(notebook, "codigo-frecuencias")
     first["source"] = source(first).replace("2 * i / d", "i / d")  # a classic slip
-    printed, namespace = run_cells(notebook)
-    wrong = io.StringIO()
-    with redirect_stdout(wrong):
-        namespace["comprobacion"].hueco(1)
-    assert "  ✗ codificaciones" in wrong.getvalue()
-    assert wrong.getvalue().rstrip().endswith("hueco 1: 1/4 salidas coinciden con la instantánea")
+    printed, _namespace = run_cells(notebook)
+    assert printed["comprobar-hueco-1"].startswith(
+        "✗ hueco 1 (mal): con los parámetros por defecto: salida.codificaciones"
+    )
+    assert printed["comprobar-hueco-2"].startswith("✓ hueco 2: bien")
+    assert "  ✗ hueco 1 (frecuencias): mal — con los parámetros" in printed["comprobar"]
+    assert "  ✓ hueco 2 (codificacion): bien" in printed["comprobar"]
     second = _cell(notebook, "codigo-codificacion")
     second["source"] = source(second).replace(
         "pe[:, 0::2] = np.sin(angulos)", "pe[:, 0::2] = 1 / 0"
@@ -262,6 +269,54 @@ def test_a_wrong_hole_or_a_hole_that_raises_is_reported_and_the_notebook_goes_on
     assert "✗ run() lanzó ZeroDivisionError: division by zero" in printed["ejecutar"]
     assert "Traceback" in printed["ejecutar"]
     assert "no hay salidas que comprobar" in printed["comprobar"]
+    assert printed["comprobar-hueco-2"].startswith(
+        "✗ hueco 2 (falla): con los parámetros por defecto: ZeroDivisionError"
+    )
+
+
+@pytest.mark.parametrize("sources", [True, False], ids=["region", "funcion"])
+def test_a_hard_coded_hole_fails_on_a_named_variant_in_the_notebook(sources: bool) -> None:
+    cls = COURSE.resolve("323")
+    notebook = solved(build_notebook(COURSE, cls, practice=True), cls.lab)
+    first = _cell(notebook, "codigo-frecuencias")
+    first["source"] = source(first).replace(
+        "omega = 1.0 / BASE ** (2 * i / d)", "omega = np.array([1.0, 0.1, 0.01, 0.001])"
+    )
+    assert "np.array([1.0, 0.1" in source(first)
+    printed, _ = run_cells(notebook, sources=sources)
+    assert printed["comprobar-hueco-1"].startswith("✗ hueco 1 (falla): con dimension = 16: ")
+    assert printed["comprobar-hueco-2"].startswith("✓ hueco 2: bien")
+
+
+def test_two_holes_in_one_function_are_judged_each_on_its_own() -> None:
+    """327 holds holes 1 and 2 in multicabeza(): hole 2 right stays green beside hole 1 wrong."""
+    cls = COURSE.resolve("327")
+    notebook = solved(build_notebook(COURSE, cls, practice=True), cls.lab)
+    cell = _cell(notebook, "codigo-multicabeza")
+    text = source(cell)
+    region = next(r for r in student_regions(text) if "q_i, k_i, v_i" in "\n".join(r.body))
+    lines = text.splitlines()
+    lines[region.begin + 1 : region.end] = [
+        line.replace("x @ w_q_i", "x @ w_k_i") for line in region.body
+    ]
+    cell["source"] = "\n".join(lines)
+    printed, _ = run_cells(notebook)
+    assert printed["comprobar-hueco-1"].startswith("✗ hueco 1 (mal)")
+    assert printed["comprobar-hueco-2"].startswith("✓ hueco 2: bien")
+
+
+def test_a_print_in_a_hole_is_shown_under_its_check() -> None:
+    cls = COURSE.resolve("323")
+    notebook = solved(build_notebook(COURSE, cls, practice=True), cls.lab)
+    first = _cell(notebook, "codigo-frecuencias")
+    first["source"] = source(first).replace(
+        "omega = 1.0 / BASE ** (2 * i / d)",
+        "omega = 1.0 / BASE ** (2 * i / d)\n    print('frecuencias', len(omega))",
+    )
+    printed, _ = run_cells(notebook)
+    assert printed["comprobar-hueco-1"].startswith("✓ hueco 1: bien")
+    assert "tus print (" in printed["comprobar-hueco-1"]
+    assert "  │ frecuencias 4" in printed["comprobar-hueco-1"]
 
 
 def test_heatmaps_are_drawn_for_each_matrix_when_matplotlib_is_there(monkeypatch) -> None:

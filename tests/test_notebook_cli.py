@@ -141,3 +141,21 @@ def test_a_class_that_cannot_be_a_notebook_is_named_and_the_others_are_written(
         "✗ no se puede generar: cuadernos/950-ad-hoc.ipynb: " in several.out
         and problem in several.out
     )
+
+
+def test_a_notebook_links_only_the_neighbours_that_were_generated(cli, tmp_path) -> None:
+    """#29: a notebook made for one class does not link notebooks that are not beside it."""
+    from tests.conftest import REPO
+
+    def closing(number: str) -> str:
+        written = next(tmp_path.glob(f"{number}-*.ipynb")).read_text(encoding="utf-8")
+        return "".join(json.loads(written)["cells"][-1]["source"])
+
+    assert cli("notebook", "323", "--out", str(tmp_path), "--root", str(REPO)).code == 0
+    alone = closing("323")
+    assert "322 Embeddings" in alone and "324 Query" in alone and ".ipynb)" not in alone
+    assert cli("notebook", "324", "--out", str(tmp_path), "--root", str(REPO)).code == 0
+    assert "(323-positional-encoding.ipynb)" in closing("324")
+    assert cli("notebook", "323", "--out", str(tmp_path), "--root", str(REPO)).code == 0
+    beside = closing("323")
+    assert "(324-query-key-value.ipynb)" in beside and "322-embeddings" not in beside

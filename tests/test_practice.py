@@ -16,7 +16,6 @@ import pytest
 
 from compmath.course.tree import load_course
 from compmath.practice import watch, workspace
-from compmath.practice.attempt import HoleStatus, judge_attempt
 from compmath.practice.holes import (
     HoleError,
     exercise_source,
@@ -26,6 +25,7 @@ from compmath.practice.holes import (
     without_markers,
 )
 from compmath.practice.session import Session
+from compmath.practice.verdict import HoleStatus, judge_many
 from compmath.present.layout import lay_out, plain_text
 from tests.conftest import REPO
 
@@ -61,7 +61,8 @@ def answer(space: workspace.Workspace, number: int, hole: int, code: str | None)
     cls = space.course.resolve(str(number))
     student = cls.lab.read_text(encoding="utf-8")
     if code is None:
-        code = "\n".join(solution_regions(space.solution(cls).read_text())[hole - 1].body)
+        course_lab = COURSE.resolve(str(number)).lab.read_text(encoding="utf-8")
+        code = "\n".join(solution_regions(course_lab)[hole - 1].body)
     region = student_regions(student)[hole - 1]
     lines = student.splitlines()
     lines[region.begin + 1 : region.end] = textwrap.indent(textwrap.dedent(code), region.indent).splitlines()
@@ -138,16 +139,19 @@ def test_a_session_as_a_student_lives_it(space: workspace.Workspace) -> None:
              "    pe[:, 0::2] = np.cos(angulos)\n    pe[:, 1::2] = np.sin(angulos)")
     session.saved(str(answer(space, 323, 2, wrong)))
     assert session.attempt is not None and not session.attempt.done
-    assert "✗ hueco 2 (mal)" in screens.last
-    assert "primera salida distinta: codificaciones" in screens.last
+    assert "✗ hueco 2 (mal)" in screens.last and "✓ hueco 1 (bien)" in screens.last
+    assert "con los parámetros por defecto: salida.codificaciones" in screens.last
     assert "obtenido" in screens.last and "esperado" in screens.last and "Δ" in screens.last
-    assert "ya coinciden: dimension" in screens.last
 
     # a hint for the hole behind the first wrong output, then the next one
     session.key("p")
     assert "pista 1 de" in screens.last and "del hueco 2" in screens.last and not screens.seen[-1][1]
     session.key("p")
     assert "pista 2 de" in screens.last
+    session.key("p")
+    assert "pista 3 de 3" in screens.last
+    session.key("p")  # no fourth hint: it says so instead of repeating «pista 3 de 3»
+    assert "pista 3 de 3" not in screens.last and "ya viste las 3 pistas del hueco 2" in screens.last
     # the solution is not shown before the class is done
     session.key("v")
     assert "cuando la clase está hecha" in screens.last
@@ -157,9 +161,11 @@ def test_a_session_as_a_student_lives_it(space: workspace.Workspace) -> None:
     assert "1 de 20 clases hechas" in screens.last
     saved = json.loads((space.root / "practica.json").read_text())
     assert saved["clases"]["323-positional-encoding"]["hecha"] is True
-    assert saved["clases"]["323-positional-encoding"]["pistas_vistas"] == {"2": 2}
+    assert saved["clases"]["323-positional-encoding"]["pistas_vistas"] == {"2": 3}
+    assert not space.solution(session.current).exists()  # only [v] after done copies it in
     session.key("v")
     assert "La solución del curso, hueco a hueco" in screens.last and "np.sin(angulos)" in screens.last
+    assert space.solution(session.current).read_text() == COURSE.resolve("323").lab.read_text()
 
     session.key("s")
     assert session.current.number != 323 and f"Práctica · {session.current.number}" in screens.last
@@ -168,30 +174,49 @@ def test_a_session_as_a_student_lives_it(space: workspace.Workspace) -> None:
     assert session.key("q") is False
 
 
-def test_reset_asks_then_puts_the_exercise_back(space: workspace.Workspace) -> None:
+def test_reset_asks_then_puts_the_exercise_back_and_the_progress(space: workspace.Workspace) -> None:
     screens = Screens()
     session = Session(space, screens)
     session.current = space.course.resolve("324")
-    lab = answer(space, 324, 1, "    pass")
+    for hole in (1, 2):
+        lab = answer(space, 324, hole, None)
+    assert session.check().done and session.progress.classes["324-query-key-value"].done
+    session.key("p")
     session.key("r")
     assert "pulsa r otra vez" in screens.last and lab.read_text() != space.exercise(session.current).read_text()
     session.key("r")
     assert lab.read_text() == space.exercise(session.current).read_text()
-    assert "reiniciada" in screens.seen[-2][0]
+    assert "reiniciada" in screens.last
+    saved = json.loads((space.root / "practica.json").read_text())["clases"]["324-query-key-value"]
+    assert saved == {"hecha": False, "pistas_vistas": {}, "hecha_en": ""}
+    assert not session.progress.classes["324-query-key-value"].done
+
+
+def test_practice_reset_command_resets_the_progress_too(cli, space: workspace.Workspace) -> None:
+    cls = space.course.resolve("330")
+    for hole in range(1, len(cls.meta.holes) + 1):
+        answer(space, 330, hole, None)
+    assert cli("practice", "check", "330", "--dir", str(space.root)).code == 0
+    done = json.loads((space.root / "practica.json").read_text())["clases"][cls.id]["hecha"]
+    result = cli("practice", "reset", "330", "--dir", str(space.root))
+    assert done is True and result.code == 0 and "sin hacer" in result.out
+    assert json.loads((space.root / "practica.json").read_text())["clases"][cls.id]["hecha"] is False
 
 
 @pytest.mark.parametrize(("code", "phrase"), [
-    ("    q = (", "SyntaxError"),
+    ("    q = (", "error de sintaxis"),
     ("    while True:\n        pass", "superó el límite"),
 ])
 def test_a_broken_answer_is_a_verdict_not_a_crash(space: workspace.Workspace, code: str, phrase: str) -> None:
     cls = space.course.resolve("325")
     space.reset(cls)
     answer(space, 325, 1, code)
-    attempt = judge_attempt(space, cls, timeout=1.0)
+    source = cls.lab.read_text(encoding="utf-8")
+    attempt = judge_many([(COURSE.resolve("325"), source)], timeout=1.0, jobs=2)[0]
     assert not attempt.done
     statuses = {h.number: h.status for h in attempt.holes}
-    assert statuses[1] == HoleStatus.FAILS and phrase in attempt.holes[0].detail
+    assert statuses[1] == HoleStatus.FAILS and phrase in attempt.holes[0].reason
+    assert "Stack" not in attempt.holes[0].reason and "Traceback" not in attempt.holes[0].traceback
     space.reset(cls)
 
 
@@ -245,3 +270,21 @@ def test_the_student_can_run_the_exercise_like_any_lab(cli, space: workspace.Wor
     space.reset(cls)
     result = cli("run", "328", "--root", str(space.root))
     assert result.code == 1 and re.search(r"NotImplementedError: hueco \d sin completar", result.out)
+
+
+@pytest.mark.parametrize("cls", COURSE.classes, ids=[c.id for c in COURSE.classes])
+def test_todo_comments_never_wrap_inside_an_expression(cls) -> None:
+    """#29: a task's formula stays on one line of the exercise's TODO comment."""
+    holes = cls.meta.holes
+    exercise = exercise_source(cls.lab.read_text(encoding="utf-8"), [h.task for h in holes])
+    todo = [
+        line.strip().removeprefix("# TODO:").removeprefix("#").strip()
+        for line in exercise.splitlines()
+        if line.strip().startswith(("# TODO:", "#       "))
+    ]
+    assert todo
+    operators = tuple("=+-−/·×*^<>≤≥")
+    for text in todo:
+        assert not text.endswith(operators) and not text.startswith(operators), text
+        if text.count("(") > text.count(")"):  # an open bracket: prose, not a cut formula
+            assert " " in text[text.rindex("(") :], text

@@ -70,9 +70,9 @@ def test_a_removed_output_says_where_to_remove_it(cli, make_lab) -> None:
 
 
 @pytest.mark.parametrize(("args", "patched", "phrase"), [
-    (["run", "901"], "judge_one", "interrumpido: el laboratorio 901, «Un laboratorio que pasa» (a los "),
-    (["check"], "judge_all", "interrumpido: la comprobación de 8 clases (a los "),
-    (["update", "901"], "judge_all", "interrumpido: la ejecución de 1 laboratorio (a los "),
+    (["run", "901"], "judge_cases", "interrumpido: el laboratorio 901, «Un laboratorio que pasa» (a los "),
+    (["check"], "judge_cases", "interrumpido: la comprobación de 8 clases (a los "),
+    (["update", "901"], "judge_cases", "interrumpido: la ejecución de 1 laboratorio (a los "),
 ])
 def test_ctrl_c_says_what_it_stopped(cli, fake_course: Path, monkeypatch, args, patched, phrase) -> None:
     def interrupt(*_args: object, **_kwargs: object) -> None:

@@ -4,27 +4,33 @@ each hole's declared outputs include every output its code feeds.
 
 The last check is a small mutation test: the solution runs with what one region computes nudged
 (each float it assigns moved by 0.1 %), and the outputs that move are the ones that region feeds.
-These run labs (all of them in one batch on the warm worker), unlike the rest of lint.
+These run labs (all of them in one call of the judging pipeline, so with its integrity check,
+limits and reasons), unlike the rest of lint. A variant that could not be judged (it ran out of
+time or memory, lost its worker, changed the course) is a problem of its own, never silence.
 """
 
 from __future__ import annotations
 
 import ast
 import tempfile
-from dataclasses import replace
+from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
+from compmath.course.records import Tolerance
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError, Problem
-from compmath.execution.protocol import LabReply, LabRequest
-from compmath.execution.scheduler import run_labs
-from compmath.judging.judge import Case, judge, prepare
-from compmath.judging.report import Outcome
+from compmath.judging.case import Broken, Case, Ready, Reference, variant
+from compmath.judging.case import prepare as prepare_case
+from compmath.judging.pipeline import judge_cases
+from compmath.judging.report import LabReport, Outcome
 from compmath.practice.holes import HoleError, Region, exercise_source, solution_regions, splice
 
 MAX_HOLES = 3
-VARIANT_TIMEOUT = 20.0  # seconds: a variant that loops is reported by its outcome, not waited on
+VARIANT_TIMEOUT = 20.0  # seconds: a variant that loops is reported as not judged, not waited on
+# a nudge shows in any digit that moved, integers included
+EXACT: tuple[Tolerance, dict[str, Tolerance]] = (Tolerance(0.0, 0.0, declared=True), {})
+NOT_JUDGED = frozenset({Outcome.TIMEOUT, Outcome.MEMORY, Outcome.SIGNAL, Outcome.SETUP})
 NUDGE = "_compmath_nudge"
 NUDGE_SOURCE = f"""
 
@@ -87,8 +93,39 @@ def nudged(source: str, region: Region) -> str | None:
     return "\n".join(lines) + "\n"
 
 
-def _variants(cls: ClassInfo, folder: Path) -> tuple[list[tuple[str, str]], list[Problem]]:
-    """(label, source) of each variant to run: the solution, the exercise, each hole alone."""
+class Kind(StrEnum):
+    """What one variant of a class's lab is (the word names it in lint's messages)."""
+
+    SOLUTION = "solución"
+    EXERCISE = "ejercicio"
+    HOLE = "hueco"  # one hole open, the solution everywhere else
+    NUDGED = "empujado"  # the solution with one region's results nudged
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One lab to run for the checks: which class, what it is, which hole, its source."""
+
+    cls: ClassInfo
+    kind: Kind
+    source: str
+    hole: int = 0  # the hole it opens or nudges (1-based); 0 for the solution and the exercise
+
+    @property
+    def key(self) -> str:
+        return f"{self.cls.id}#{self.kind}" + (f"-{self.hole}" if self.hole else "")
+
+    @property
+    def folder(self) -> str:
+        return f"{self.kind}-{self.hole}" if self.hole else str(self.kind)
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind} {self.hole}" if self.hole else str(self.kind)
+
+
+def _variants(cls: ClassInfo) -> tuple[list[Variant], list[Problem]]:
+    """Each variant to run: the solution, the exercise, each hole alone, each region nudged."""
     shown = str(cls.lab.relative_to(cls.root))
     source = cls.lab.read_text(encoding="utf-8")
     holes = cls.meta.holes
@@ -119,78 +156,102 @@ def _variants(cls: ClassInfo, folder: Path) -> tuple[list[tuple[str, str]], list
             Problem(shown, f"tiene {len(holes)} huecos", f"deja de 1 a {MAX_HOLES}, en el corazón")
         )
     exercise = exercise_source(source, [h.task for h in holes])
-    variants = [("solución", source), ("ejercicio", exercise)]
+    variants = [Variant(cls, Kind.SOLUTION, source), Variant(cls, Kind.EXERCISE, exercise)]
     if len(holes) > 1:
         variants += [
-            (f"hueco {k}", splice(exercise, source, {k})) for k in range(1, len(holes) + 1)
+            Variant(cls, Kind.HOLE, splice(exercise, source, {k}), k)
+            for k in range(1, len(holes) + 1)
         ]
     for region in regions:
         text = nudged(source, region)
         if text is not None:
-            variants.append((f"empujado {region.number}", text))
+            variants.append(Variant(cls, Kind.NUDGED, text, region.number))
     return variants, problems
 
 
-def exercise_problems(course: Course, jobs: int) -> list[Problem]:
+def _case(base: Ready, found: Variant, folder: Path, timeout: float) -> Case:
+    """The variant as a case of the pipeline: its lab written under `folder`, its oracle."""
+    lab = folder / found.cls.id / found.folder / "lab.py"
+    lab.parent.mkdir(parents=True)
+    lab.write_text(found.source, encoding="utf-8")
+    limit = min(base.request.timeout, timeout)
+    if found.kind == Kind.NUDGED:  # what moves against the solution's own outputs, exactly
+        solution = Variant(found.cls, Kind.SOLUTION, "")
+        return variant(
+            base,
+            key=found.key,
+            lab=lab,
+            timeout=limit,
+            expected=Reference(solution.key),
+            tolerances=EXACT,
+        )
+    return variant(base, key=found.key, lab=lab, timeout=limit)
+
+
+def exercise_problems(
+    course: Course, *, jobs: int, timeout: float = VARIANT_TIMEOUT
+) -> list[Problem]:
     """Run every class's solution, exercise and single-hole variants, and report what is wrong."""
     problems: list[Problem] = []
-    cases: dict[str, tuple[Case, ClassInfo, str]] = {}
+    variants: dict[str, Variant] = {}
+    cases: list[Case] = []
     with tempfile.TemporaryDirectory(prefix="compmath-huecos-") as tmp:
         for cls in course.classes:
             if not cls.lab.exists():
                 continue
             try:
-                base = prepare(course, cls)
-                variants, found = _variants(cls, Path(tmp))
+                base = prepare_case(course, cls)
+                found, wrong = _variants(cls)
             except CompmathError:
                 continue  # a broken class file: lint reports it on its own
-            problems += found
-            if base.problem is not None:
+            problems += wrong
+            if isinstance(base, Broken):
                 continue
-            for label, text in variants:
-                folder = Path(tmp) / cls.id / label.replace(" ", "-")
-                folder.mkdir(parents=True)
-                (folder / "lab.py").write_text(text, encoding="utf-8")
-                key = f"{cls.id}#{label}"
-                limit = min(base.request.timeout, VARIANT_TIMEOUT)
-                request = replace(base.request, key=key, lab=str(folder / "lab.py"), timeout=limit)
-                cases[key] = (replace(base, request=request), cls, label)
-        outcomes: dict[str, Outcome] = {}
-        outputs: dict[str, dict[str, Any]] = {}
-
-        def done(request: LabRequest, reply: LabReply) -> None:
-            report = judge(cases[request.key][0], reply)
-            outcomes[request.key] = report.outcome
-            outputs[request.key] = report.outputs or {}
-
-        run_labs([case.request for case, _, _ in cases.values()], jobs, on_done=done)
-    for key, (_, cls, label) in cases.items():
-        shown = str(cls.lab.relative_to(cls.root))
-        matches = outcomes[key] == Outcome.MATCHES
-        if label.startswith("empujado"):
-            # exactly what moved against the solution's own outputs (a nudge may stay within
-            # a Monte Carlo tolerance, and still show which outputs the region feeds)
-            solved = outputs.get(f"{cls.id}#solución", {})
-            moved = {k for k, v in outputs[key].items() if solved.get(k) != v}
-            problems += _undeclared(cls, int(label.split()[1]), moved, shown)
-        elif label == "solución" and not matches:
-            problems.append(
-                Problem(
-                    shown,
-                    "la solución no coincide con su instantánea",
-                    f"compmath run {cls.number}",
-                )
-            )
-        elif label != "solución" and matches:
-            what = "el ejercicio entero" if label == "ejercicio" else f"el {label}, solo,"
-            problems.append(
-                Problem(
-                    shown,
-                    f"{what} pasa la comprobación: ninguna salida lo vigila",
-                    "mueve la región a código que alimente una salida, o amplíala",
-                )
-            )
+            for one in found:
+                variants[one.key] = one
+                cases.append(_case(base, one, Path(tmp), timeout))
+        judged = judge_cases(cases, jobs=jobs).by_key()
+    for key, one in variants.items():
+        problems += _verdict(one, judged[key])
     return problems
+
+
+def _verdict(found: Variant, report: LabReport) -> list[Problem]:
+    """What is wrong, by the report of one variant (nothing: it behaved as it should)."""
+    cls = found.cls
+    shown = str(cls.lab.relative_to(cls.root))
+    if report.outcome in NOT_JUDGED or report.outcome == Outcome.TAMPERED or report.worker_lost:
+        if found.kind == Kind.NUDGED and report.outcome == Outcome.SETUP:
+            return []  # the solution gave no outputs to nudge against: reported for itself
+        return [
+            Problem(
+                shown,
+                f"no se pudo comprobar la variante «{found.label}»: {report.full_message}",
+                f"compmath run {cls.number}; repite compmath lint con la máquina menos cargada",
+            )
+        ]
+    if found.kind == Kind.NUDGED:
+        moved = {d.output for d in report.differences}
+        return _undeclared(cls, found.hole, moved, shown)
+    matches = report.outcome == Outcome.MATCHES
+    if found.kind == Kind.SOLUTION and not matches:
+        return [
+            Problem(
+                shown,
+                f"la solución no coincide con su instantánea: {report.full_message}",
+                f"compmath run {cls.number}",
+            )
+        ]
+    if found.kind != Kind.SOLUTION and matches:
+        what = "el ejercicio entero" if found.kind == Kind.EXERCISE else f"el {found.label}, solo,"
+        return [
+            Problem(
+                shown,
+                f"{what} pasa la comprobación: ninguna salida lo vigila",
+                "mueve la región a código que alimente una salida, o amplíala",
+            )
+        ]
+    return []
 
 
 def _undeclared(cls: ClassInfo, number: int, moved: set[str], shown: str) -> list[Problem]:

@@ -326,7 +326,7 @@ def lint_tree(course: Course, found: Findings) -> None:
             found.add(schema, f"no hay carpeta de clase {stem}", "bórralo o crea la clase")
 
 
-def lint_course(course: Course, run_labs: bool = True, jobs: int = 2) -> list[Problem]:
+def lint_course(course: Course, *, run_labs: bool = True, jobs: int = 2) -> list[Problem]:
     """Every problem of the course, in file order; an empty list means it is in order.
 
     With `run_labs`, the practice exercises are checked too (their labs run: see
@@ -352,6 +352,8 @@ def lint_course(course: Course, run_labs: bool = True, jobs: int = 2) -> list[Pr
     lint_tree(course, found)
     if run_labs:
         from compmath.authoring.exercises import exercise_problems
+        from compmath.practice.mutation import mutation_problems
 
-        found += exercise_problems(course, jobs)
+        found += exercise_problems(course, jobs=jobs)
+        found += mutation_problems(list(course.classes), 60.0, jobs)
     return list(found)

@@ -31,19 +31,27 @@ from compmath.cli.common import (
 from compmath.cli.interrupt import activity
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
-from compmath.execution.scheduler import missing_protections
-from compmath.judging.batch import Interrupted, judge_all, judge_one, preload
-from compmath.judging.judge import Case, parse_params, prepare, setup_report
+from compmath.judging.case import Broken, Case, parse_params, prepare
+from compmath.judging.judge import setup_report
+from compmath.judging.pipeline import Interrupted, judge_cases
 from compmath.judging.report import LabReport, Outcome
 from compmath.present.output import waiting
 from compmath.wording import count
 
 
-def _say_what_was_missing() -> None:
+def preload(*, screens: bool) -> None:
+    """While labs run: import what judging them and (with `screens`) showing them will need."""
+    import compmath.judging.validate
+
+    if screens:
+        import compmath.present.screens  # noqa: F401
+
+
+def _say_what_was_missing(missing: tuple[str, ...]) -> None:
     """Once per command, on stderr: the protections the labs ran without (README, «Integridad»)."""
     from compmath.execution.facilities import notice
 
-    text = notice(missing_protections())
+    text = notice(missing)
     if text:
         from compmath.present.layout import para
         from compmath.present.output import emit
@@ -103,24 +111,26 @@ def run_class(
         cls = course.resolve(name)
         params = parse_params(course, cls, assignments or [])
         require_temp_folder()
-        case = prepare(course, cls, params, timeout, int(memory * 1024**3))
-        if case.problem is not None and not as_json:
+        case = prepare(course, cls, params, timeout=timeout, memory=int(memory * 1024**3))
+        if isinstance(case, Broken) and not as_json:
             raise case.problem
         started = time.perf_counter()
-        if case.problem is not None:
+        missing: tuple[str, ...] = ()
+        if isinstance(case, Broken):
             report = setup_report(case)
         else:  # while the lab runs, load what judging and showing it will need
             what = f"el laboratorio {cls.number}, «{cls.title}»"
-            with activity(what, "no se escribió nada"), waiting(what, not as_json):
-                report = judge_one(case, meanwhile=lambda: preload(as_json))
-            _say_what_was_missing()
+            with activity(what, "no se escribió nada"), waiting(what, live=not as_json):
+                judged = judge_cases([case], meanwhile=lambda: preload(screens=not as_json))
+            report, missing = judged.reports[0], judged.missing
+            _say_what_was_missing(missing)
         elapsed = time.perf_counter() - started
         if report.outcome == Outcome.SETUP and not as_json:
             raise CompmathError(report.message, report.hint)
     if as_json:
         from compmath.present.reports import report_document
 
-        sys.stdout.write(report_document([report], elapsed, missing_protections()))
+        sys.stdout.write(report_document([report], elapsed, missing))
         raise typer.Exit(exit_code([report]))
     from compmath.present.output import emit, width_for
     from compmath.present.run_screen import run_screen
@@ -139,10 +149,17 @@ def run_class(
 
 
 def _cases(
-    course: Course, classes: list[ClassInfo], timeout: float, memory: float, snapshots: bool = True
+    course: Course,
+    classes: list[ClassInfo],
+    timeout: float,
+    memory: float,
+    *,
+    record: bool = False,
 ) -> list[Case]:
     memory_bytes = int(memory * 1024**3)
-    return [prepare(course, cls, {}, timeout, memory_bytes, snapshots) for cls in classes]
+    return [
+        prepare(course, cls, timeout=timeout, memory=memory_bytes, record=record) for cls in classes
+    ]
 
 
 @command("check")
@@ -183,7 +200,7 @@ def check(
         require_temp_folder()
         cases = _cases(course, classes, timeout, memory)
         started = time.perf_counter()
-        runnable = sum(c.runnable for c in cases)
+        runnable = sum(not isinstance(c, Broken) for c in cases)
         live = is_terminal(sys.stderr) and not as_json  # a spinner, and a count for Ctrl-C
         what = f"la comprobación de {count(len(cases), 'clase', 'clases')}"
         with activity(what, "no se escribió nada", runnable if live else 0) as doing:
@@ -195,34 +212,38 @@ def check(
                     colour = colour_for(sys.stderr)
                     with spinner(sys.stderr, runnable, "laboratorios", colour) as advance:
 
-                        def done(key: str) -> None:
-                            advance(key)
-                            doing.advance()
+                        def done(case: Case, _report: LabReport) -> None:
+                            if not isinstance(case, Broken):
+                                advance(case.key)
+                                doing.advance()
 
-                        reports = judge_all(cases, jobs, on_done=done)
+                        judged = judge_cases(cases, jobs=jobs, consumer=done)
                 else:
-                    reports = judge_all(cases, jobs)
+                    judged = judge_cases(cases, jobs=jobs)
             except Interrupted as stop:
                 # what was judged is shown, then Ctrl-C goes on to say what was left
-                _summary(stop.reports, time.perf_counter() - started, as_json)
+                _summary(stop.reports, time.perf_counter() - started, (), as_json=as_json)
                 doing.labs, doing.ended = stop.total, len(stop.reports)
                 doing.note = "arriba, el resumen de lo ya juzgado; no se escribió nada"
                 raise
         elapsed = time.perf_counter() - started
-        _say_what_was_missing()
-    _summary(reports, elapsed, as_json)
+        reports = judged.reports
+        _say_what_was_missing(judged.missing)
+    _summary(reports, elapsed, judged.missing, as_json=as_json)
     if junit_xml is not None:  # after the summary: a report that cannot be written loses nothing
         with guard():
             _write_report(junit_xml, reports, elapsed)
     raise typer.Exit(exit_code(reports))
 
 
-def _summary(reports: list[LabReport], elapsed: float, as_json: bool) -> None:
+def _summary(
+    reports: list[LabReport], elapsed: float, missing: tuple[str, ...], *, as_json: bool
+) -> None:
     """`check`'s report: the JSON document or the summary screen (of what was judged)."""
     if as_json:
         from compmath.present.reports import report_document
 
-        sys.stdout.write(report_document(reports, elapsed, missing_protections()))
+        sys.stdout.write(report_document(reports, elapsed, missing))
     elif reports:
         from compmath.present.output import emit
         from compmath.present.screens import check_screen
@@ -272,11 +293,12 @@ def update(
         course = open_course(root)
         classes = course.select([] if all_classes else (names or []))
         require_temp_folder()
-        cases = _cases(course, classes, timeout, memory, snapshots=False)
+        cases = _cases(course, classes, timeout, memory, record=True)
         what = f"la ejecución de {count(len(cases), 'laboratorio', 'laboratorios')}"
         with activity(what, "aún no se escribió ninguna instantánea"):
-            reports = judge_all(cases, os.cpu_count() or 1, against_snapshot=False)
-        _say_what_was_missing()
+            judged = judge_cases(cases, jobs=os.cpu_count() or 1)
+        reports = judged.reports
+        _say_what_was_missing(judged.missing)
     failed: list[LabReport] = []
     unwritten: dict[int, str] = {}  # class number -> which snapshot could not be written, why
     for cls, report in zip(classes, reports):

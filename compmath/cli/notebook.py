@@ -43,12 +43,19 @@ def _state_line(state: State, shown: str, problem: CompmathError | None = None) 
     return blocks + ([para(problem.hint, indent=2, hang=2)] if problem.hint else [])
 
 
-def _one(course: Course, cls: ClassInfo, target: Path, practice: bool, check: bool) -> State:
+def _one(
+    course: Course,
+    cls: ClassInfo,
+    target: Path,
+    practice: bool,
+    check: bool,
+    neighbours: frozenset[str],
+) -> State:
     """Write (or, with `check`, compare) one notebook; raise CompmathError if it cannot be built."""
     from compmath.atomic import write_atomic
     from compmath.notebook.build import notebook_bytes
 
-    data = notebook_bytes(course, cls, practice)
+    data = notebook_bytes(course, cls, practice, neighbours=neighbours)
     if not check:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -124,10 +131,17 @@ def notebook(
             )
     blocks: list[Block] = []
     states: list[State] = []
+    targets = {
+        c.id: base / notebook_path(c, practice).removeprefix(f"{FOLDER}/") for c in course.classes
+    }
+    # a neighbour is linked when its notebook is written now or already sits beside
+    neighbours = frozenset(
+        {c.id for c in classes} | {i for i, path in targets.items() if path.is_file()}
+    )
     for cls in classes:
-        target = base / notebook_path(cls, practice).removeprefix(f"{FOLDER}/")
+        target = targets[cls.id]
         try:
-            states.append(_one(course, cls, target, practice, check))
+            states.append(_one(course, cls, target, practice, check, neighbours))
             blocks += _state_line(states[-1], course.rel(target))
         except CompmathError as exc:
             if len(classes) == 1:  # one class: the usual one-line error and its hint

@@ -22,6 +22,15 @@ practice_app = typer.Typer(
 app.add_typer(practice_app, name="practice")
 command = partial(practice_app.command, cls=SpanishCommand)
 
+TimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        min=0.1,
+        metavar="SEGUNDOS",
+        help="Límite de tiempo de cada ejecución de tu código.",
+    ),
+]
 FolderOption = Annotated[
     Path | None,
     typer.Option(
@@ -47,6 +56,7 @@ def practice(
     manual: Annotated[
         bool, typer.Option("--manual", help="Sin vigilar archivos: comprueba al pulsar Intro.")
     ] = False,
+    timeout: TimeoutOption = 10.0,
     folder: FolderOption = None,
 ) -> None:
     """Abre la primera clase sin terminar y la comprueba cada vez que guardas."""
@@ -57,7 +67,7 @@ def practice(
 
     with guard():
         require_temp_folder()
-        session = Session(workspace.find(folder), _show)
+        session = Session(workspace.find(folder), _show, timeout, manual=manual)
         if name:
             open_class(session, name)
     try:
@@ -114,25 +124,38 @@ def start(
     )
 
 
+def _source(lab: Path) -> str:
+    """The student's lab.py as text ("" when it is gone: every hole is then missing)."""
+    try:
+        return lab.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
 @command("check")
 def check(
     name: Annotated[
         str | None, typer.Argument(metavar="[CLASE]", help="Por defecto, todas.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Imprime el resultado en JSON.")] = False,
+    timeout: TimeoutOption = 10.0,
     folder: FolderOption = None,
 ) -> None:
     """Comprueba sin vigilar: sale con 0 si la clase (o todas) está hecha, 1 si aún no."""
+    import os
+
     from compmath.practice import workspace
-    from compmath.practice.attempt import judge_attempt
+    from compmath.practice.verdict import judge_many
     from compmath.practice.workspace import mark_done
 
     with guard():
         require_temp_folder()
         space = workspace.find(folder)
         progress = space.load_progress()
+        course = space.origin()
         classes = [space.course.resolve(name)] if name else space.classes()
-        attempts = [judge_attempt(space, cls) for cls in classes]
+        items = [(space.reference(cls, course), _source(cls.lab)) for cls in classes]
+        attempts = judge_many(items, timeout=timeout, jobs=os.cpu_count() or 1)
     for attempt in attempts:
         if attempt.done:
             mark_done(space, progress, attempt.cls)
@@ -145,7 +168,7 @@ def check(
         from compmath.practice.report import check_blocks
         from compmath.present.output import emit
 
-        emit(check_blocks(space, attempts, progress))
+        emit(check_blocks(attempts, progress))
     raise typer.Exit(ExitCode.OK if all(a.done for a in attempts) else ExitCode.FAILED)
 
 
@@ -154,7 +177,7 @@ def reset(
     name: Annotated[str, typer.Argument(metavar="CLASE", help="Número, id o slug.")],
     folder: FolderOption = None,
 ) -> None:
-    """Vuelve a poner el ejercicio original de una clase (se pierde lo que escribiste)."""
+    """Vuelve a poner el ejercicio original de una clase y su progreso a cero."""
     from compmath.practice import workspace
     from compmath.present.layout import line
     from compmath.present.output import emit
@@ -163,7 +186,14 @@ def reset(
         space = workspace.find(folder)
         cls = space.course.resolve(name)
         space.reset(cls)
-    emit([line(("✓ ", "green"), f"{workspace.relative(space, cls.lab)}: ejercicio original")])
+    emit(
+        [
+            line(
+                ("✓ ", "green"),
+                f"{workspace.here(cls.lab)}: ejercicio original; la clase vuelve a estar sin hacer",
+            )
+        ]
+    )
 
 
 @command("list")

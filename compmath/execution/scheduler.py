@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from compmath.cache import purge, read_json, write_json
 from compmath.execution.pool import GRACE, WorkerHandle, release_worker, take_worker
@@ -18,12 +18,14 @@ from compmath.execution.protocol import LabReply, LabRequest, ReplyState
 
 HISTORY = "duraciones.json"
 LAB_CACHES = ("bytecode", "verdicts", "web")  # what an unconfined lab could have poisoned
-_last_missing: tuple[str, ...] = ()
 
 
-def missing_protections() -> tuple[str, ...]:
-    """The protections the labs of the last run went without (as COMPMATH_SIN names them)."""
-    return _last_missing
+class Ran(NamedTuple):
+    """The replies of one batch, by key, and the protections its labs went without (as
+    COMPMATH_SIN names them)."""
+
+    replies: dict[str, LabReply]
+    missing: tuple[str, ...]
 
 
 def durations() -> dict[str, float]:
@@ -58,7 +60,7 @@ def _run(
     jobs: int,
     on_done: Callable[[LabRequest, LabReply], None] | None,
     meanwhile: Callable[[], None] | None,
-) -> dict[str, LabReply]:
+) -> Ran:
     replies: dict[str, LabReply] = {}
     queue = deque(items)
     retry: deque[LabRequest] = deque()
@@ -108,25 +110,22 @@ def _run(
     except BaseException:  # Ctrl-C: the worker takes its labs down as it ends
         worker.close()
         raise
-    finally:
-        _remember_missing(used)
     release_worker(worker)
     if any("landlock" in w.missing for w in used):
         purge(LAB_CACHES)
-    return replies
+    return Ran(replies, _missing(used))
 
 
-def _remember_missing(used: list[WorkerHandle]) -> None:
-    global _last_missing
+def _missing(used: list[WorkerHandle]) -> tuple[str, ...]:
     from compmath.execution.facilities import FACILITIES
 
     missing = {name for worker in used for name in worker.missing}
-    _last_missing = tuple(name for name in FACILITIES if name in missing)
+    return tuple(name for name in FACILITIES if name in missing)
 
 
 def run_one(request: LabRequest, meanwhile: Callable[[], None] | None = None) -> LabReply:
     """Run one lab; call `meanwhile` after handing it over, so both processes work at once."""
-    return _run([request], 1, None, meanwhile)[request.key]
+    return _run([request], 1, None, meanwhile).replies[request.key]
 
 
 def run_labs(
@@ -134,7 +133,7 @@ def run_labs(
     jobs: int,
     on_done: Callable[[LabRequest, LabReply], None] | None = None,
     meanwhile: Callable[[], None] | None = None,
-) -> dict[str, LabReply]:
+) -> Ran:
     """Run every request with up to `jobs` labs in flight on one worker; replies by key.
 
     One worker imports numpy once and forks a child per lab. The next lab is handed over
@@ -143,6 +142,6 @@ def run_labs(
     """
     known = durations()
     items = longest_first(requests, known)
-    replies = _run(items, jobs, on_done, meanwhile)
-    remember_durations(known, replies, items)
-    return replies
+    ran = _run(items, jobs, on_done, meanwhile)
+    remember_durations(known, ran.replies, items)
+    return ran

@@ -27,6 +27,7 @@ class Difference:
     when asked (`include_within=True`), for `compmath diff` to tell noise from real changes.
     """
 
+    output: str  # the output (top-level key) it is in, as run() names it
     path: str
     kind: DifferenceKind
     expected: Any
@@ -63,52 +64,60 @@ def _kind(value: Any) -> str:
 def _walk(
     expected: Any,
     obtained: Any,
-    path: str,
+    at: tuple[str, str],
     tol: Tolerance,
     out: list[Difference],
+    *,
     within: bool = False,
 ) -> None:
+    """Append to `out` how `obtained` differs from `expected`; `at` is (output, path)."""
+    output, path = at
     ek, ok = _kind(expected), _kind(obtained)
     if ek != ok:
-        out.append(Difference(path, DifferenceKind.TYPE, expected, obtained))
+        out.append(Difference(output, path, DifferenceKind.TYPE, expected, obtained))
     elif ek == "objeto":
         for key in expected:
             if key not in obtained:
-                out.append(Difference(f"{path}.{key}", DifferenceKind.MISSING, expected[key], None))
+                out.append(
+                    Difference(output, f"{path}.{key}", DifferenceKind.MISSING, expected[key], None)
+                )
             else:
-                _walk(expected[key], obtained[key], f"{path}.{key}", tol, out, within)
+                _walk(
+                    expected[key], obtained[key], (output, f"{path}.{key}"), tol, out, within=within
+                )
         for key in obtained:
             if key not in expected:
-                out.append(Difference(f"{path}.{key}", DifferenceKind.EXTRA, None, obtained[key]))
+                out.append(
+                    Difference(output, f"{path}.{key}", DifferenceKind.EXTRA, None, obtained[key])
+                )
     elif ek == "lista":
         if len(expected) != len(obtained):
-            out.append(Difference(path, DifferenceKind.LENGTH, len(expected), len(obtained)))
+            out.append(
+                Difference(output, path, DifferenceKind.LENGTH, len(expected), len(obtained))
+            )
         else:
             for i, (e, o) in enumerate(zip(expected, obtained)):
-                _walk(e, o, f"{path}[{i}]", tol, out, within)
+                _walk(e, o, (output, f"{path}[{i}]"), tol, out, within=within)
     elif ek == "real" or (ek == "entero" and tol.declared):
         error = abs(obtained - expected)
         allowed = tol.allowed(expected)
-        if error > allowed:
-            out.append(Difference(path, DifferenceKind.VALUE, expected, obtained, error, allowed))
-        elif within and error > 0:
+        if error > allowed or (within and error > 0):
             out.append(
                 Difference(
-                    path, DifferenceKind.VALUE, expected, obtained, error, allowed, within=True
+                    output,
+                    path,
+                    DifferenceKind.VALUE,
+                    expected,
+                    obtained,
+                    error,
+                    allowed,
+                    within=error <= allowed,
                 )
             )
     elif expected != obtained:
         error = float(abs(obtained - expected)) if ek == "entero" else None
-        out.append(
-            Difference(
-                path,
-                DifferenceKind.VALUE,
-                expected,
-                obtained,
-                error,
-                0.0 if ek == "entero" else None,
-            )
-        )
+        exact = 0.0 if ek == "entero" else None
+        out.append(Difference(output, path, DifferenceKind.VALUE, expected, obtained, error, exact))
 
 
 def compare(
@@ -116,6 +125,7 @@ def compare(
     obtained: dict[str, Any],
     default: Tolerance,
     per_output: dict[str, Tolerance] | None = None,
+    *,
     include_within: bool = False,
 ) -> list[Difference]:
     """Return every difference between snapshot and outputs; key order is the snapshot's.
@@ -125,14 +135,15 @@ def compare(
     per_output = per_output or {}
     out: list[Difference] = []
     for key, value in expected.items():
-        path = f"salida.{key}"
+        at = (key, f"salida.{key}")
         if key not in obtained:
-            out.append(Difference(path, DifferenceKind.MISSING, value, None))
+            out.append(Difference(key, at[1], DifferenceKind.MISSING, value, None))
         else:
-            _walk(value, obtained[key], path, per_output.get(key, default), out, include_within)
+            tol = per_output.get(key, default)
+            _walk(value, obtained[key], at, tol, out, within=include_within)
     for key, value in obtained.items():
         if key not in expected:
-            out.append(Difference(f"salida.{key}", DifferenceKind.EXTRA, None, value))
+            out.append(Difference(key, f"salida.{key}", DifferenceKind.EXTRA, None, value))
     return out
 
 

@@ -43,6 +43,7 @@ def course_state(root: Path) -> dict[str, tuple[Stamp, float]]:
     state: dict[str, tuple[Stamp, float]] = {}
     base = str(root)
     pending = [os.path.join(base, tree) for tree in TREES]
+    cut = len(base) + 1  # every path below is base + "/" + its relative part (no relpath: fast)
     for name in FILES:
         found = _stamp(os.path.join(base, name))
         if found:
@@ -52,7 +53,7 @@ def course_state(root: Path) -> dict[str, tuple[Stamp, float]]:
         found = _stamp(folder)
         if found is None:
             continue
-        state[os.path.relpath(folder, base)] = found
+        state[folder[cut:]] = found
         try:
             entries = list(os.scandir(folder))
         except OSError:
@@ -62,7 +63,7 @@ def course_state(root: Path) -> dict[str, tuple[Stamp, float]]:
                 if entry.name != "__pycache__":  # Python's own, written by any import
                     pending.append(entry.path)
             elif (stamped := _stamp(entry.path)) is not None:
-                state[os.path.relpath(entry.path, base)] = stamped
+                state[entry.path[cut:]] = stamped
     return state
 
 

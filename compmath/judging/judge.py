@@ -1,113 +1,32 @@
-"""The judge: read what a verdict depends on before a lab runs, then judge the lab's reply.
+"""The judge: turn the worker's reply for one case into a LabReport.
 
-`prepare` reads the class's metadata, its outputs schema and its snapshot into a Case, and
-builds the request for the worker; `judge` turns the worker's reply into a LabReport by
-validating against the schema and comparing with the snapshot it already holds. Nothing the lab
+The reply is validated against the schema the case holds and compared with its oracle (a
+snapshot read before the lab ran, or a reference's outputs from the same run): nothing the lab
 does to the course's files while it runs can change what it is judged against.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compmath.course.params import parse_assignments, specs_from_source
-from compmath.course.records import ClassMeta, Tolerance
-from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
-from compmath.execution.protocol import (
-    DEFAULT_MEMORY,
-    DEFAULT_TIMEOUT,
-    LabReply,
-    LabRequest,
-    ReplyState,
-)
+from compmath.execution.protocol import LabReply, ReplyState
+from compmath.judging.case import Broken, Case, Explore, Ready, Record, Reference, Snapshot
 from compmath.judging.compare import compare, key_order_differs
 from compmath.judging.encode import canonical_json
 from compmath.judging.report import LabReport, Outcome, crash_message
-from compmath.judging.snapshot import read_snapshot
-from compmath.judging.validate import load_schema, validate
+from compmath.judging.validate import validate
 
 
-@dataclass(frozen=True)
-class Case:
-    """One class ready to run: its request and every input of its verdict, read up front."""
-
-    cls: ClassInfo
-    request: LabRequest
-    problem: CompmathError | None = None  # a broken class file: the verdict is `configuracion`
-    meta: ClassMeta | None = None
-    schema: tuple[str, Any] | None = None  # the outputs schema: its text and its body
-    snapshot: dict[str, Any] | None = None  # None when the class has none yet
-    tolerances: tuple[Tolerance, dict[str, Tolerance]] = field(
-        default_factory=lambda: (Tolerance(), {})
-    )
-
-    @property
-    def runnable(self) -> bool:
-        return self.problem is None
-
-
-def parse_params(course: Course, cls: ClassInfo, assignments: list[str]) -> dict[str, Any]:
-    """The typed `--set` values for the class's run(), read from its source (no import)."""
-    if not assignments:
-        return {}
-    specs = specs_from_source(cls.lab)
-    if specs is None:
-        raise CompmathError(
-            f"no se pueden leer los parámetros de run() en {course.rel(cls.lab)}",
-            "run() debe declarar parámetros con tipo y valor por defecto",
-        )
-    return parse_assignments(specs, assignments)
-
-
-def prepare(
-    course: Course,
-    cls: ClassInfo,
-    params: dict[str, Any] | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    memory: int = DEFAULT_MEMORY,
-    with_snapshot: bool = True,
-) -> Case:
-    """Read everything the verdict on `cls` depends on; a broken file becomes the case's problem.
-
-    `with_snapshot=False` (update, which replaces it) leaves the snapshot unread."""
-    request = LabRequest(cls.id, str(cls.lab), params or {}, timeout, memory)
-    try:
-        if not cls.lab.exists():
-            raise CompmathError(
-                f"la clase {cls.id} no tiene lab.py", f"créalo en {course.rel(cls.path)}/"
-            )
-        meta = cls.meta
-        cls.part.meta  # noqa: B018  (a broken part.toml makes every class of the part unusable)
-        schema = load_schema(cls.schema_path, course.rel(cls.schema_path))
-        found = (
-            read_snapshot(cls.snapshot, course.rel(cls.snapshot), cls.number)
-            if with_snapshot
-            else None
-        )
-    except CompmathError as exc:
-        return Case(cls, request, problem=exc)
-    return Case(
-        cls,
-        LabRequest(cls.id, str(cls.lab), params or {}, timeout, memory, meta.decimals),
-        meta=meta,
-        schema=schema,
-        snapshot=found[1] if found else None,
-        tolerances=meta.tolerances(),
-    )
-
-
-def setup_report(case: Case, reply: LabReply | None = None) -> LabReport:
+def setup_report(case: Broken) -> LabReport:
     """The report of a class whose files are broken (its lab is not judged)."""
-    assert case.problem is not None
     return LabReport(
         outcome=Outcome.SETUP,
         message=case.problem.message,
         hint=case.problem.hint,
-        **_common(case, reply),
+        **_common(case, None),
     )
 
 
@@ -125,6 +44,7 @@ def _common(case: Case, reply: LabReply | None) -> dict[str, Any]:
             "stdout_bytes": reply.stdout_bytes,
             "stderr_bytes": reply.stderr_bytes,
             "duration": reply.run_seconds or reply.total_seconds,
+            "worker_lost": reply.state == ReplyState.WORKER_LOST,
         }
     return common
 
@@ -136,14 +56,29 @@ def _rel(case: Case, path: Path) -> str:
         return str(path)
 
 
-def judge(case: Case, reply: LabReply, against_snapshot: bool = True) -> LabReport:
-    """Validate and compare one lab's reply; `against_snapshot=False` only validates (update)."""
-    if case.problem is not None:
-        return setup_report(case, reply)
+def _oracle(case: Ready, reference: LabReport | None) -> dict[str, Any] | None:
+    """The outputs to compare with: the snapshot's (None: none yet) or the reference's."""
+    if isinstance(case.expected, Snapshot):
+        return case.expected.outputs
+    if isinstance(case.expected, Reference) and reference is not None:
+        return reference.outputs
+    return None
+
+
+def judge(case: Case, reply: LabReply, *, reference: LabReport | None = None) -> LabReport:
+    """Validate one lab's reply and compare it with the case's oracle; `reference` is the
+    report of the case an oracle `Reference` names (judged first, in the same call)."""
+    if isinstance(case, Broken):
+        return setup_report(case)
     common = _common(case, reply)
     if reply.state != ReplyState.OK:
         outcome, message = crash_message(reply, case.request.timeout, case.request.memory)
-        return LabReport(outcome=outcome, message=message, traceback=reply.traceback, **common)
+        return LabReport(
+            outcome=outcome,
+            message=message,
+            traceback=reply.traceback,
+            **common,
+        )
     text = reply.output
     try:  # written by the lab's own process: it may be anything
         outputs = json.loads(text)
@@ -155,49 +90,70 @@ def judge(case: Case, reply: LabReply, against_snapshot: bool = True) -> LabRepo
             message="el resultado del laboratorio no es un objeto JSON (¿escribió en su archivo?)",
             **common,
         )
-    if not against_snapshot:  # what update writes is canonical, whatever the lab wrote
+    if isinstance(case.expected, Record):  # what update writes is canonical, whatever was written
         text = canonical_json(outputs, case.request.decimals)
     common |= {"outputs": outputs, "output_text": text}
-    assert case.schema is not None
+    return _judge_outputs(case, outputs, text, reference, common, confined=reply.confined)
+
+
+def _judge_outputs(
+    case: Ready,
+    outputs: dict[str, Any],
+    text: str,
+    reference: LabReport | None,
+    common: dict[str, Any],
+    *,
+    confined: bool,
+) -> LabReport:
+    """Validate outputs that parsed as a JSON object, then compare them with the oracle."""
     schema_text, schema = case.schema
-    schema_path = case.cls.schema_path
+    shown_schema = _rel(case, case.cls.schema_path)
     try:
-        issues = validate(
-            schema_text, schema, outputs, text, _rel(case, schema_path), use_cache=reply.confined
-        )
+        issues = validate(schema_text, schema, outputs, text, shown_schema, use_cache=confined)
     except CompmathError as exc:
         return LabReport(outcome=Outcome.SETUP, message=exc.message, hint=exc.hint, **common)
     except Exception as exc:  # a schema jsonschema accepts but cannot apply (a dangling $ref)
         return LabReport(
             outcome=Outcome.SETUP,
-            message=f"{_rel(case, schema_path)} no se puede aplicar: {exc}",
+            message=f"{shown_schema} no se puede aplicar: {exc}",
             hint="revisa sus $ref; compmath lint lista los problemas",
             **common,
         )
-    expected = case.snapshot if against_snapshot else None
+    oracle = _oracle(case, reference)
+    if isinstance(case.expected, Reference) and oracle is None:
+        why = (reference.message or reference.outcome.label) if reference else "no se ejecutó"
+        return LabReport(
+            outcome=Outcome.SETUP,
+            message=f"la referencia {case.expected.key} no dio salidas: {why}",
+            **common,
+        )
     if issues:
-        moved = []  # what moved against the snapshot, shown beside the schema's verdict
-        if expected is not None and not case.request.params:
-            moved = compare(expected, outputs, *case.tolerances)
+        moved = compare(oracle, outputs, *case.tolerances) if oracle is not None else []
         return LabReport(
             outcome=Outcome.INVALID,
-            expected=expected,
+            expected=oracle,
             schema_issues=issues,
-            differences=moved,
+            differences=moved,  # what moved against the oracle, shown beside the schema's verdict
             message=f"{issues[0].path}: {issues[0].message}",
             **common,
         )
-    if not against_snapshot:
+    if isinstance(case.expected, Record):
         return LabReport(outcome=Outcome.VALID, **common)
-    if case.request.params:
-        return LabReport(outcome=Outcome.EXPLORATION, expected=expected, **common)
-    if expected is None:
+    if isinstance(case.expected, Explore):
+        return LabReport(outcome=Outcome.EXPLORATION, **common)
+    if oracle is None:
         return LabReport(
             outcome=Outcome.NO_SNAPSHOT,
             message=f"falta {_rel(case, case.cls.snapshot)}",
             hint=f"créala con compmath update {case.cls.number}",
             **common,
         )
+    return _compared(case, oracle, outputs, common)
+
+
+def _compared(
+    case: Ready, expected: dict[str, Any], outputs: dict[str, Any], common: dict[str, Any]
+) -> LabReport:
     default, per_output = case.tolerances
     differences = compare(expected, outputs, default, per_output)
     order = key_order_differs(expected, outputs)

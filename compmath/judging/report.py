@@ -107,6 +107,7 @@ class LabReport:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     duration: float = 0.0
+    worker_lost: bool = False  # the worker died or stopped answering with it in flight, twice
 
     @property
     def passed(self) -> bool:

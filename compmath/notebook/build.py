@@ -16,7 +16,7 @@ from compmath.notebook import markdown
 from compmath.notebook.cells import Cells, dumps_notebook, validate_notebook
 from compmath.notebook.labcode import CodeCell, LabCodeError, defined_names, lab_cells
 from compmath.notebook.rules import Reglas
-from compmath.notebook.tools import data_source, taken_names, tools_source
+from compmath.notebook.tools import data_source, reference_source, taken_names, tools_source
 from compmath.practice.holes import HoleError, exercise_source, without_markers
 from compmath.present.page import ClassPage, Neighbour, class_page
 
@@ -73,8 +73,16 @@ def _lab(course: Course, cls: ClassInfo, practice: bool) -> list[CodeCell]:
     return cells
 
 
-def build_notebook(course: Course, cls: ClassInfo, practice: bool = False) -> dict[str, Any]:
-    """The notebook of a class as an nbformat 4 dict (raise CompmathError on broken sources)."""
+def build_notebook(
+    course: Course,
+    cls: ClassInfo,
+    practice: bool = False,
+    neighbours: frozenset[str] | None = None,
+) -> dict[str, Any]:
+    """The notebook of a class as an nbformat 4 dict (raise CompmathError on broken sources).
+
+    `neighbours`: the class ids whose notebooks sit beside this one (None: every class's); a
+    neighbour outside it is named without a link, unless Colab can open it from the repository."""
     page = class_page(course, cls)
     if page.sample is None:
         raise CompmathError(
@@ -107,7 +115,7 @@ def build_notebook(course: Course, cls: ClassInfo, practice: bool = False) -> di
             cells.markdown(f"pistas-hueco-{k}", markdown.hints(k, cls.meta.holes[k - 1]))
     cells.markdown("salidas", markdown.outputs(page))
     _run_and_check(cells, cls, page, practice)
-    link = _linker(course, practice)
+    link = _linker(course, practice, neighbours)
     names = ("errores-comunes", "donde-se-usa", "ideas-de-la-parte", "bibliografia", "navegacion")
     for name, text in zip(names, markdown.closing(page, link)):
         cells.markdown(name, text)
@@ -134,6 +142,8 @@ def _lab_intro(course: Course, cls: ClassInfo, practice: bool) -> str:
 
 def _tools_and_data(cells: Cells, cls: ClassInfo, page: ClassPage, holes: dict[int, Any]) -> None:
     cells.code("herramientas", tools_source(), hidden=True)
+    if holes:
+        cells.code("referencia", reference_source(cls), hidden=True)
     cells.code("datos", data_source(cls, page.sample or {}, holes))
 
 
@@ -163,23 +173,31 @@ def _run_and_check(cells: Cells, cls: ClassInfo, page: ClassPage, practice: bool
     cells.code("comprobar", f"comprobacion.estado_de_los_huecos()\n{check}" if practice else check)
 
 
-def _linker(course: Course, practice: bool) -> markdown.Link:
-    """Neighbouring notebooks: in Colab when the repository is set, else the file beside this."""
+def _linker(course: Course, practice: bool, neighbours: frozenset[str] | None) -> markdown.Link:
+    """Neighbouring notebooks: in Colab when the repository is set, else the file beside this
+    when it was generated ("" when not: the neighbour is named without a link)."""
 
     def link(found: Neighbour) -> str:
         target = next(c for c in course.classes if c.number == found.number)
-        return colab_url(course, notebook_path(target, practice)) or f"{target.id}.ipynb"
+        colab = colab_url(course, notebook_path(target, practice))
+        if colab:
+            return colab
+        return f"{target.id}.ipynb" if neighbours is None or target.id in neighbours else ""
 
     return link
 
 
 def notebook_bytes(
-    course: Course, cls: ClassInfo, practice: bool = False, validate: bool = True
+    course: Course,
+    cls: ClassInfo,
+    practice: bool = False,
+    validate: bool = True,
+    neighbours: frozenset[str] | None = None,
 ) -> bytes:
     """A class's notebook as the bytes to write or serve, checked against nbformat's schema
     unless `validate` is False (the site: the same bytes every class's test validates, and
     nbformat's import alone costs a build 0,16 s)."""
-    text = dumps_notebook(build_notebook(course, cls, practice))
+    text = dumps_notebook(build_notebook(course, cls, practice, neighbours))
     if validate:
         validate_notebook(text, notebook_path(cls, practice))
     return text.encode("utf-8")

@@ -141,4 +141,5 @@ def _neighbour(found: Neighbour | None, arrow: str, link: Link) -> str:
     if found is None or not found.in_course:
         return plain
     label = text(f"{found.number} {found.title}".strip())
-    return plain.replace(label, f"[{label}]({link(found)})", 1)
+    address = link(found)
+    return plain.replace(label, f"[{label}]({address})", 1) if address else plain

@@ -16,7 +16,17 @@ HERE = Path(__file__).parent
 SOURCES = (HERE / "rules.py", HERE / "checker.py")
 TITLE = '#@title Herramientas de comprobación (no hace falta leerlas) { display-mode: "form" }'
 FUTURE = "from __future__ import annotations"
-CELL_NAMES = {"comprobacion", "salidas", "coinciden"}  # what the notebook's own cells assign
+REFERENCE_NAME = "REFERENCIA_DEL_CURSO"
+CELL_NAMES = {
+    "comprobacion",
+    "salidas",
+    "coinciden",
+    REFERENCE_NAME,
+}  # what the notebook's own cells assign
+REFERENCE_TITLE = (
+    "#@title El laboratorio del curso, comprimido: con él se juzga cada hueco "
+    '(no hace falta leerlo) { display-mode: "form" }'
+)
 
 
 @cache
@@ -54,6 +64,25 @@ def _tolerance(tol: Tolerance) -> dict[str, float]:
     return {"atol": tol.atol, "rtol": tol.rtol}
 
 
+def reference_source(cls: ClassInfo) -> str:
+    """The hidden cell holding the course's lab, compressed: its solution regions between the
+    exercise's hole markers, without its `__main__` block (each hole is judged inside it)."""
+    import base64
+    import zlib
+
+    from compmath.notebook.labcode import lab_cells
+    from compmath.practice.holes import solution_regions
+
+    lines = cls.lab.read_text(encoding="utf-8").splitlines()
+    for region in solution_regions("\n".join(lines) + "\n"):
+        lines[region.begin] = f"{region.indent}### HUECO {region.number} ###"
+        lines[region.end] = f"{region.indent}### FIN DEL HUECO {region.number} ###"
+    text = "\n\n\n".join(cell.source for cell in lab_cells("\n".join(lines) + "\n")) + "\n"
+    packed = base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+    rows = [f'    "{packed[i : i + 80]}"' for i in range(0, len(packed), 80)]
+    return "\n".join([REFERENCE_TITLE, f"{REFERENCE_NAME} = (", *rows, ")"])
+
+
 def data_source(cls: ClassInfo, snapshot: dict[str, Any], holes: dict[int, Any]) -> str:
     """The data cell: `comprobacion = Comprobacion(...)` with everything the check expects."""
     default, per_output = cls.meta.tolerances()
@@ -67,6 +96,11 @@ def data_source(cls: ClassInfo, snapshot: dict[str, Any], holes: dict[int, Any])
         f"    tolerancias={literal(own, 4)},  # las salidas con tolerancia propia",
     ]
     if holes:
-        lines.append(f"    huecos={literal(holes, 4)},  # la función de cada hueco, sus salidas")
+        variants = [{}, *(dict(v) for v in cls.meta.variants)]
+        lines += [
+            f"    huecos={literal(holes, 4)},  # la función de cada hueco, sus salidas",
+            f"    variantes={literal(variants, 4)},  # cada hueco se juzga con cada una",
+            f"    referencia={REFERENCE_NAME},",
+        ]
     lines += [f"    esperado={literal(snapshot, 4)},", ")"]
     return "\n".join(lines)

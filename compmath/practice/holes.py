@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import re
-import textwrap
 from dataclasses import dataclass
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION[ \t]*$")
@@ -111,8 +110,44 @@ def solution_regions(source: str) -> list[Region]:
     return regions
 
 
+OPERATORS = set("=+-−/·×*^<>≤≥≈≠|∘@")
+OPENING, CLOSING = "([{", ")]}"
+
+
+def _phrases(task: str) -> list[str]:
+    """The task's words, with every expression glued into one piece: a space inside brackets
+    or next to an operator never becomes a line break (`ω_i = 1 / 10000^(2i/d)` stays whole)."""
+    pieces: list[str] = []
+    depth = 0
+    for word in task.split():
+        glue = bool(pieces) and (
+            (depth > 0 and len(pieces[-1]) < 30)
+            or word[0] in OPERATORS
+            or pieces[-1][-1] in OPERATORS
+            or (len(word) == 1 and word in OPERATORS)
+        )
+        if glue:
+            pieces[-1] += " " + word
+        else:
+            pieces.append(word)
+        depth = max(0, depth + sum(word.count(c) for c in OPENING))
+        depth = max(0, depth - sum(word.count(c) for c in CLOSING))
+    return pieces
+
+
+def task_lines(task: str, width: int) -> list[str]:
+    """The task wrapped at `width` without cutting an expression (a longer one overflows)."""
+    lines: list[str] = []
+    for piece in _phrases(task):
+        if lines and len(lines[-1]) + 1 + len(piece) <= width:
+            lines[-1] += " " + piece
+        else:
+            lines.append(piece)
+    return lines
+
+
 def _hole_lines(number: int, indent: str, task: str) -> list[str]:
-    wrapped = textwrap.wrap(task, width=max(40, 92 - len(indent)))
+    wrapped = task_lines(task, max(40, 92 - len(indent)))
     return [
         f"{indent}### HUECO {number} ###",
         *(

@@ -4,24 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from compmath.practice.attempt import Attempt
-from compmath.practice.screen import MARKS, progress_bar
-from compmath.practice.workspace import Progress, Workspace
+from compmath.practice.screen import MARKS, prints_blocks, progress_bar
+from compmath.practice.verdict import Attempt, HoleStatus, attempt_json
+from compmath.practice.workspace import Progress
 from compmath.present.layout import Block, line, para
 
 
 def _why(attempt: Attempt) -> str:
     """One line on what is left in a class that is not done."""
+    if attempt.problem:
+        return attempt.problem
+    wrong = next(
+        (h for h in attempt.holes if h.status in (HoleStatus.WRONG, HoleStatus.FAILS)), None
+    )
+    if wrong is not None:
+        return f"hueco {wrong.number}: {wrong.reason}"
     if attempt.open_hole is not None:
         return f"falta el hueco {attempt.open_hole}"
-    wrong = attempt.first_wrong
-    if wrong is not None:
-        return f"primera salida distinta: {wrong.path}"
-    return attempt.report.full_message
+    return ""
 
 
-def check_blocks(workspace: Workspace, attempts: list[Attempt], progress: Progress) -> list[Block]:
-    """One line per class (✓ hecha, or what is left), the holes' marks, then the progress bar."""
+def check_blocks(attempts: list[Attempt], progress: Progress) -> list[Block]:
+    """One line per class (✓ hecha, or what is left), the holes' marks, the student's prints,
+    then the progress bar."""
     blocks: list[Block] = []
     for attempt in attempts:
         holes = " ".join(MARKS[h.status][0] for h in attempt.holes)
@@ -30,6 +35,16 @@ def check_blocks(workspace: Workspace, attempts: list[Attempt], progress: Progre
             blocks.append(line(("✓ ", "green"), head, (" hecha", "green")))
         else:
             blocks.append(para(("✗ ", "bold red"), head, " — ", (_why(attempt), "red"), hang=4))
+        if attempt.outside_changed:
+            blocks.append(
+                para(
+                    ("  aviso: ", "yellow"),
+                    "fuera de los huecos tu archivo no es el ejercicio; no cuenta para el "
+                    f"veredicto (compmath practice reset {attempt.cls.number} lo restaura)",
+                    hang=4,
+                )
+            )
+        blocks += prints_blocks(attempt.stdout, unfolded=True)
     blocks.append(progress_bar(progress))
     return blocks
 
@@ -37,18 +52,15 @@ def check_blocks(workspace: Workspace, attempts: list[Attempt], progress: Progre
 def attempts_document(attempts: list[Attempt], progress: Progress) -> dict[str, Any]:
     """The JSON of `compmath practice check --json`."""
     return {
-        "version": 1,
+        "version": 2,
         "hechas": progress.done_count(),
         "total": len(progress.classes),
         "clases": [
             {
-                "clase": a.cls.id,
-                "hecha": a.done,
-                "resultado": str(a.report.outcome),
-                "huecos": [{"numero": h.number, "estado": str(h.status)} for h in a.holes],
-                "primera_salida_distinta": a.first_wrong.path if a.first_wrong else None,
+                **attempt_json(a),
                 "hueco_sin_completar": a.open_hole,
                 "mensaje": "" if a.done else _why(a),
+                "salida_de_print": a.stdout,
             }
             for a in attempts
         ],

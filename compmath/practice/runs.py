@@ -1,27 +1,26 @@
-"""Run a practice verdict's labs in one batch on the warm worker, and judge one hole from them.
+"""Judge a practice verdict's labs in one call of the judging pipeline, and one hole from them.
 
-Every call that runs labs for the practice verdict is in `run_batch`: the grafted programs
-(written to a private temporary folder, one folder each) and the course's own labs as the
-reference, all at once, with the course's files checked before and after.
+The grafted programs (written to a private temporary folder, one folder each) and the course's
+own lab at each variant go to `judging.pipeline.judge_cases` together: the course's lab is the
+oracle of every grafted program run with the same parameters (`Reference`), and at the
+defaults it is itself compared with the class's snapshot.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from compmath.course.records import Hole
-from compmath.course.tree import ClassInfo
-from compmath.execution.protocol import DEFAULT_MEMORY, LabReply, LabRequest, ReplyState
-from compmath.judging.compare import Difference, compare
-from compmath.judging.report import crash_message, describe_difference
+from compmath.course.tree import ClassInfo, Course, load_course
+from compmath.judging.case import Broken, Case, Explore, Reference, prepare, variant
+from compmath.judging.compare import Difference
+from compmath.judging.report import LabReport, Outcome, describe_difference
 from compmath.practice.graft import HoleStatus, Program
 from compmath.practice.variants import Variant
 
@@ -29,46 +28,58 @@ if TYPE_CHECKING:
     from compmath.practice.verdict import HoleVerdict
 
 FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+FOLDER_PREFIX = "compmath-practica-"
+REFERENCE_OK = (Outcome.MATCHES, Outcome.EXPLORATION)
 
 
 def reference_key(cls: ClassInfo, variant: Variant) -> str:
-    """The request key of the course's lab of `cls` at `variant`."""
+    """The case key of the course's lab of `cls` at `variant`."""
     return f"{cls.id}@curso@{variant.key}"
 
 
 @dataclass
 class Results:
-    """The replies of one batch, by request key, and what they mean."""
+    """The reports of one call, by case key."""
 
-    replies: dict[str, LabReply] = field(default_factory=dict)
-    tampered: dict[str, str] = field(default_factory=dict)  # key -> the course files it changed
-    timeout: float = 10.0
+    reports: dict[str, LabReport] = field(default_factory=dict)
 
     def failure(self, key: str) -> str:
-        """Why the run under `key` gave no outputs (Spanish), or "" when it gave them."""
-        if key in self.tampered:
-            return f"modificó archivos del curso ({self.tampered[key]})"
-        reply = self.replies.get(key)
-        if reply is None:
+        """Why the course's lab under `key` is not a usable reference (Spanish), or ""."""
+        report = self.reports.get(key)
+        if report is None:
             return "no llegó a ejecutarse"
-        if reply.state != ReplyState.OK:
-            return crash_message(reply, self.timeout, DEFAULT_MEMORY)[1]
-        if self.outputs(key) is None:
-            return "el resultado no es un objeto JSON"
-        return ""
-
-    def outputs(self, key: str) -> dict[str, Any] | None:
-        reply = self.replies.get(key)
-        if reply is None or reply.state != ReplyState.OK:
-            return None
-        try:
-            found = json.loads(reply.output)
-        except (ValueError, RecursionError):
-            return None
-        return found if isinstance(found, dict) else None
+        if report.outcome in REFERENCE_OK:
+            return ""
+        return report.full_message
 
 
 Wanted = Mapping[str, tuple[ClassInfo, "Program | None", Variant]]
+
+
+def _cases(wanted: Wanted, folder: Path, timeout: float) -> list[Case]:
+    courses: dict[Path, Course] = {}
+    bases: dict[str, Case] = {}
+    references: list[Case] = []
+    cases: list[Case] = []
+    for key, (cls, program, var) in wanted.items():
+        if cls.id not in bases:
+            course = courses.setdefault(cls.root, load_course(cls.root))
+            bases[cls.id] = prepare(course, cls, timeout=timeout)
+        base = bases[cls.id]
+        if isinstance(base, Broken):
+            references.append(Broken(base.cls, replace(base.request, key=key), base.problem))
+            continue
+        if program is None:  # the course's lab: at the defaults, also held to the snapshot
+            expected = base.expected if var.default else Explore()
+            references.append(variant(base, key=key, params=dict(var.params), expected=expected))
+            continue
+        lab = folder / program.digest / "lab.py"
+        if not lab.exists():
+            lab.parent.mkdir()
+            lab.write_text(program.source, encoding="utf-8")
+        oracle = Reference(reference_key(cls, var))
+        cases.append(variant(base, key=key, lab=lab, params=dict(var.params), expected=oracle))
+    return references + cases  # the references first: their verdicts are the others' oracles
 
 
 def run_batch(
@@ -76,78 +87,56 @@ def run_batch(
     *,
     timeout: float,
     jobs: int,
-    on_landed: Callable[[str, set[str]], None] | None = None,
+    on_landed: Callable[[str], None] | None = None,
     into: Results | None = None,
 ) -> Results:
-    """Run every (class, program or None for the course's lab, variant) by key, in one batch;
-    the replies go `into` the given Results as they land (so `on_landed` can judge)."""
-    from compmath.execution.scheduler import run_labs
-    from compmath.judging.integrity import changes, course_state, culprits
+    """Judge every (class, program or None for the course's lab, variant) by key, in one call;
+    each report goes `into` the Results as it lands, then `on_landed(key)` is called."""
+    from compmath.judging.pipeline import judge_cases
 
-    results = into if into is not None else Results(timeout=timeout)
+    results = into if into is not None else Results()
     if not wanted:
         return results
-    folder = Path(tempfile.mkdtemp(prefix="compmath-practica-"))
+    folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
     try:
-        requests = []
-        for key, (cls, program, variant) in wanted.items():
-            lab = cls.lab
-            if program is not None:
-                lab = folder / program.digest / "lab.py"
-                if not lab.exists():
-                    lab.parent.mkdir()
-                    lab.write_text(program.source, encoding="utf-8")
-            params = dict(variant.params)
-            decimals = cls.meta.decimals
-            requests.append(LabRequest(key, str(lab), params, timeout, DEFAULT_MEMORY, decimals))
-        root = next(iter(wanted.values()))[0].root
-        before = course_state(root)
-        landed: set[str] = set()
+        cases = _cases(wanted, folder, timeout)
 
-        def done(request: LabRequest, reply: LabReply) -> None:
-            results.replies[request.key] = reply
-            landed.add(request.key)
+        def consume(case: Case, report: LabReport) -> None:
+            results.reports[case.key] = report
             if on_landed is not None:
-                on_landed(request.key, landed)
+                on_landed(case.key)
 
-        run_labs(requests, jobs, on_done=done)
-        found = changes(before, course_state(root))
-        if found:
-            for key, paths in culprits(found, results.replies).items():
-                results.tampered[key] = ", ".join(paths[:5])
+        judge_cases(cases, jobs=jobs, consumer=consume)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return results
 
 
 def student_traceback(text: str, program: Program, lab_name: str = "lab.py") -> str:
-    """A grafted program's traceback with the hole's lines named in the student's lab.py."""
-
-    def mapped(match: re.Match[str]) -> str:
-        if not match.group("file").endswith(f"{os.sep}lab.py") or "compmath-practica-" not in (
-            match.group("file")
-        ):
-            return match.group(0)
+    """The frames of a grafted program's traceback that are in the student's hole, each named
+    by its line in the student's lab.py ("" when the error rose elsewhere)."""
+    kept: list[str] = []
+    lines = text.splitlines()
+    for i, row in enumerate(lines):
+        match = FRAME.search(row)
+        if match is None or FOLDER_PREFIX not in match.group("file"):
+            continue
         line = program.line_map.get(int(match.group("line")))
         if line is None:
-            return f'File "{lab_name} (código del curso)", line {match.group("line")}'
-        return f'File "{lab_name}", line {line}'
-
-    return FRAME.sub(mapped, text)
+            continue
+        function = row[match.end() :].strip(", ").removeprefix("in ")
+        kept.append(f"{lab_name}, línea {line}" + (f" (función {function})" if function else ""))
+        code = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if code and not FRAME.search(lines[i + 1]):
+            kept.append(f"  {code}")
+    return "\n".join(kept)
 
 
 def _first(differences: list[Difference], order: list[str]) -> Difference:
     def position(d: Difference) -> int:
-        name = d.path.split(".")[1].split("[")[0] if "." in d.path else ""
-        return order.index(name) if name in order else len(order)
+        return order.index(d.output) if d.output in order else len(order)
 
     return min(differences, key=position)
-
-
-def _value(outputs: dict[str, Any] | None, path: str) -> Any:
-    """The top-level output a difference path starts in (`salida.codificaciones.pos_0[2]`)."""
-    name = path.split(".")[1].split("[")[0] if "." in path else ""
-    return (outputs or {}).get(name)
 
 
 def judge_hole(
@@ -162,33 +151,34 @@ def judge_hole(
     from compmath.practice.verdict import HoleVerdict
 
     first_stdout = ""
-    for variant in variants:
-        key = program.key(variant)
-        reply = results.replies.get(key)
-        stdout = reply.stdout if reply is not None else ""
-        first_stdout = first_stdout or stdout
-        failure = results.failure(key)
-        if failure:
-            trace = student_traceback(reply.traceback, program) if reply is not None else ""
-            reason = f"{variant.label}: {failure}"
-            return HoleVerdict(
-                number, hole, HoleStatus.FAILS, reason, variant, traceback=trace, stdout=stdout
-            )
-        expected = results.outputs(reference_key(cls, variant)) or {}
-        obtained = results.outputs(key) or {}
-        differences = compare(expected, obtained, *cls.meta.tolerances())
-        if differences:
-            wrong = _first(differences, list(expected))
-            reason = f"{variant.label}: {describe_difference(wrong)}"
+    for var in variants:
+        report = results.reports.get(program.key(var))
+        if report is None:
+            return HoleVerdict(number, hole, HoleStatus.FAILS, f"{var.label}: no se ejecutó", var)
+        first_stdout = first_stdout or report.stdout
+        if report.outcome == Outcome.MATCHES:
+            continue
+        expected, obtained = report.expected or {}, report.outputs or {}
+        if report.outcome in (Outcome.DIFFERS, Outcome.INVALID) and report.differences:
+            wrong = _first(list(report.differences), list(expected))
+            reason = f"{var.label}: {describe_difference(wrong)}"
             return HoleVerdict(
                 number,
                 hole,
                 HoleStatus.WRONG,
                 reason,
-                variant,
+                var,
                 wrong,
-                _value(expected, wrong.path),
-                _value(obtained, wrong.path),
-                stdout=stdout,
+                expected.get(wrong.output),
+                obtained.get(wrong.output),
+                stdout=report.stdout,
             )
+        if report.outcome in (Outcome.DIFFERS, Outcome.INVALID):
+            why = f"{var.label}: {report.message}"
+            return HoleVerdict(number, hole, HoleStatus.WRONG, why, var, stdout=report.stdout)
+        trace = student_traceback(report.traceback, program)
+        why = f"{var.label}: {report.full_message}"
+        return HoleVerdict(
+            number, hole, HoleStatus.FAILS, why, var, traceback=trace, stdout=report.stdout
+        )
     return HoleVerdict(number, hole, HoleStatus.RIGHT, stdout=first_stdout)

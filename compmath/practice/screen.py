@@ -1,16 +1,15 @@
-"""What the practice mode shows, as screen blocks: the class, its holes, the first wrong output,
-hints, the list with progress, the solution."""
+"""What the practice mode shows, as screen blocks: the class, its holes with the variant each
+failed at, the student's prints (folded), hints, the list with progress, the solution."""
 
 from __future__ import annotations
 
 import textwrap
-from typing import Any
+from pathlib import Path
 
 from compmath.judging.encode import compact
-from compmath.judging.report import Outcome, describe_difference
-from compmath.practice.attempt import Attempt, HoleStatus
-from compmath.practice.holes import solution_regions
-from compmath.practice.workspace import Progress, Workspace, relative
+from compmath.practice.graft import course_lab
+from compmath.practice.verdict import Attempt, HoleStatus, HoleVerdict
+from compmath.practice.workspace import Progress, Workspace, here
 from compmath.present.layout import BLANK, Block, Command, Line, line, para
 
 MARKS = {
@@ -20,7 +19,11 @@ MARKS = {
     HoleStatus.OPEN: ("·", "yellow"),
 }
 BAR = 20
-KEYS = "teclas: [p] pista · [s] siguiente · [l] lista · [r] reiniciar · [v] solución · [q] salir"
+FOLDED = 3  # lines of the student's prints shown while the block is folded
+KEYS = (
+    "teclas: [p] pista · [s] siguiente · [l] lista · [o] tus print · [r] reiniciar · "
+    "[v] solución · [q] salir"
+)
 
 
 def progress_bar(progress: Progress) -> Line:
@@ -36,91 +39,117 @@ def progress_bar(progress: Progress) -> Line:
     )
 
 
-def attempt_blocks(workspace: Workspace, attempt: Attempt, progress: Progress) -> list[Block]:
-    """The screen after a save: which holes and outputs are right, the first thing to fix."""
-    cls, report = attempt.cls, attempt.report
+def _hole_blocks(attempt: Attempt, result: HoleVerdict) -> list[Block]:
+    mark, style = MARKS[result.status]
+    text = f"{mark} hueco {result.number} ({result.status}): {result.hole.task}"
+    blocks: list[Block] = [para((text, style), indent=2, hang=4)]
+    if result.reason:
+        blocks.append(para((result.reason, "red"), indent=6, hang=2))
+    if result.difference is not None and result.obtained is not None:
+        blocks += [
+            para(("obtenido  ", "dim"), compact(result.obtained, 300), indent=6, hang=10),
+            para(("esperado  ", "dim"), compact(result.expected, 300), indent=6, hang=10),
+        ]
+    if result.traceback:
+        shown = result.traceback.rstrip().splitlines()[-6:]
+        blocks += [line(("      en ", "dim"), (text, "red")) for text in shown]
+    if result.variant is not None and not result.variant.default:
+        blocks += [
+            line(("      reprodúcelo con tu archivo:", "dim")),
+            Command(result.variant.command(attempt.cls.number), indent=8),
+        ]
+    return blocks
+
+
+def prints_blocks(text: str, *, unfolded: bool) -> list[Block]:
+    """The student's print() output, folded to its first lines unless `unfolded`."""
+    if not text.strip():
+        return []
+    lines = text.rstrip("\n").splitlines()
+    count = len(lines)
+    word = "línea" if count == 1 else "líneas"
+    if unfolded or count <= FOLDED:
+        head = f"▾ tus print ({count} {word})" + (" · [o] los pliega" if count > FOLDED else "")
+        return [line((head, "bold cyan")), *(line(("  │ ", "dim"), t) for t in lines)]
+    rest = count - FOLDED
+    return [
+        line((f"▸ tus print ({count} {word}) · [o] los despliega", "bold cyan")),
+        *(line(("  │ ", "dim"), t) for t in lines[:FOLDED]),
+        line(("  │ ", "dim"), (f"… {rest} más", "dim")),
+    ]
+
+
+def attempt_blocks(
+    attempt: Attempt, progress: Progress, lab: Path, *, prints: bool = False
+) -> list[Block]:
+    """The screen after a save: each hole (right, wrong at which variant, open), what to do."""
+    cls = attempt.cls
     blocks: list[Block] = [
         line((f"Práctica · {cls.number} — {cls.title}", "bold")),
         progress_bar(progress),
         line(("edita: ", "dim")),
-        Command(relative(workspace, cls.lab)),
+        Command(here(lab), whole=True),
         BLANK,
     ]
-    if not attempt.markers_ok:
+    for result in attempt.holes:
+        blocks += _hole_blocks(attempt, result)
+    blocks.append(BLANK)
+    if attempt.outside_changed:
         blocks.append(
             para(
                 ("aviso: ", "bold yellow"),
-                "faltan o están cambiadas las marcas ### HUECO N ### / ### FIN DEL HUECO N ###; "
-                "se juzga el archivo entero (r lo reinicia)",
+                "tu archivo cambia fuera de los huecos; eso no cuenta para el veredicto (solo "
+                "se juzga el código de cada hueco). [r] vuelve a poner el ejercicio original.",
             )
         )
-    for result in attempt.holes:
-        mark, style = MARKS[result.status]
-        text = f"{mark} hueco {result.number} ({result.status}): {result.hole.task}"
-        blocks.append(para((text, style), indent=2, hang=4))
-        if result.difference is not None:
-            text = f"su primera diferencia: {describe_difference(result.difference)}"
-            blocks.append(para(text, indent=6, hang=2))
-        elif result.status == HoleStatus.FAILS:
-            blocks.append(para((result.detail, "red"), indent=6, hang=2))
-    blocks.append(BLANK)
-    if attempt.done:
+    if attempt.problem:
+        blocks.append(para(("el curso falla: ", "bold red"), attempt.problem))
+    elif attempt.done:
+        count = len(attempt.variants) - 1
         blocks += [
             para(
-                ("¡Clase hecha! ", "bold green"), "todas las salidas coinciden con la instantánea."
+                ("¡Clase hecha! ", "bold green"),
+                "cada hueco da lo mismo que el laboratorio del curso con los parámetros por "
+                f"defecto y en {count} variante{'s' if count != 1 else ''} oculta"
+                f"{'s' if count != 1 else ''}.",
             ),
             line("[s] pasa a la siguiente · [v] muestra la solución del curso"),
-        ]
-        return blocks
-    if attempt.matching:
-        blocks.append(para(("ya coinciden: ", "green"), ", ".join(attempt.matching), hang=4))
-    wrong = attempt.first_wrong
-    if wrong is not None:
-        name, obtained, expected = _around(wrong.path, report.outputs, report.expected)
-        blocks += [
-            para(("primera salida distinta: ", "bold red"), (name, "bold")),
-            para(("  obtenido  ", "dim"), compact(obtained, 400), hang=12),
-            para(("  esperado  ", "dim"), compact(expected, 400), hang=12),
-            para(("  ", ""), describe_difference(wrong), hang=4),
         ]
     elif attempt.open_hole is not None:
         hole = attempt.holes[attempt.open_hole - 1].hole
         blocks.append(para(("falta el hueco ", "bold yellow"), f"{attempt.open_hole}: {hole.task}"))
-    elif report.outcome != Outcome.MATCHES:
-        blocks.append(para((f"{report.outcome.label}: ", "bold red"), report.full_message))
-        if report.traceback:
-            blocks += [line((t, "red")) for t in report.traceback.rstrip().splitlines()[-8:]]
+    blocks += prints_blocks(attempt.stdout, unfolded=prints)
     blocks += [BLANK, line((KEYS, "dim"))]
     return blocks
 
 
-def _around(path: str, obtained: Any, expected: Any) -> tuple[str, Any, Any]:
-    """The smallest named part holding a difference: `codificaciones.pos_0` (down through
-    dicts, not into lists), and its obtained and expected values."""
-    keys = path.split("[")[0].split(".")[1:]
-    shown: list[str] = []
-    for key in keys:
-        if not (isinstance(obtained, dict) and isinstance(expected, dict)):
-            break
-        if key not in obtained or key not in expected:
-            break
-        obtained, expected = obtained[key], expected[key]
-        shown.append(key)
-    return ".".join(shown) or keys[0], obtained, expected
-
-
 def hint_blocks(attempt: Attempt, progress: Progress) -> list[Block]:
-    """The next hint for the hole behind the first wrong output (hints go from nudge to formula)."""
+    """The next hint for the first hole that is not right (hints go from nudge to formula)."""
     number = attempt.hint_hole()
     if number is None:
         return [para("No hay pistas que dar: todos los huecos están bien.")]
     hole = attempt.holes[number - 1].hole
     seen = progress.classes[attempt.cls.id].hints_seen
-    shown = min(seen.get(str(number), 0) + 1, len(hole.hints))
-    seen[str(number)] = shown
+    already = seen.get(str(number), 0)
+    total = len(hole.hints)
+    if already >= total:
+        return [
+            para(
+                (f"ya viste las {total} pistas del hueco {number}", "bold cyan"),
+                "; la última era:",
+            ),
+            para(hole.hints[-1], indent=2, hang=2),
+            para(
+                "Compara tu código con la tarea y las fórmulas de la clase: "
+                f"compmath show {attempt.cls.number}",
+                indent=2,
+                hang=2,
+            ),
+        ]
+    seen[str(number)] = already + 1
     return [
-        line((f"pista {shown} de {len(hole.hints)} del hueco {number}", "bold cyan")),
-        para(hole.hints[shown - 1], indent=2, hang=2),
+        line((f"pista {already + 1} de {total} del hueco {number}", "bold cyan")),
+        para(hole.hints[already], indent=2, hang=2),
     ]
 
 
@@ -130,17 +159,22 @@ def list_blocks(workspace: Workspace, progress: Progress) -> list[Block]:
     for cls in workspace.classes():
         entry = progress.classes.get(cls.id)
         mark, style = ("✓", "green") if entry and entry.done else ("·", "dim")
-        here = " ←" if cls.id == progress.current else ""
-        blocks.append(line((f"  {mark} ", style), f"{cls.number} {cls.title}", (here, "bold")))
+        current = " ←" if cls.id == progress.current else ""
+        blocks.append(line((f"  {mark} ", style), f"{cls.number} {cls.title}", (current, "bold")))
     return blocks
 
 
-def solution_blocks(workspace: Workspace, attempt: Attempt) -> list[Block]:
+def solution_blocks(attempt: Attempt, copied: Path) -> list[Block]:
     """The course's code for each hole (only offered once the class is done)."""
-    source = workspace.solution(attempt.cls).read_text(encoding="utf-8")
+    lab = course_lab(attempt.cls)
     blocks: list[Block] = [line(("La solución del curso, hueco a hueco:", "bold"))]
-    for region, result in zip(solution_regions(source), attempt.holes):
+    for region, result in zip(lab.regions, attempt.holes):
         blocks += [BLANK, para((f"hueco {region.number}: {result.hole.task}", "bold cyan"), hang=2)]
         code = textwrap.dedent("\n".join(region.body)).splitlines()
         blocks += [Line(((f"    {text}", "cyan"),)) for text in code]
+    blocks += [
+        BLANK,
+        line(("el laboratorio entero del curso: ", "dim")),
+        Command(here(copied), whole=True),
+    ]
     return blocks

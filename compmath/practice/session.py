@@ -6,11 +6,12 @@ a student does: save a file, call `saved()`, press a key with `key()`, read what
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Callable
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
-from compmath.practice.attempt import Attempt, judge_attempt
 from compmath.practice.screen import (
     KEYS,
     attempt_blocks,
@@ -19,7 +20,8 @@ from compmath.practice.screen import (
     progress_bar,
     solution_blocks,
 )
-from compmath.practice.workspace import Workspace, mark_done, relative
+from compmath.practice.verdict import Attempt, judge_many
+from compmath.practice.workspace import Workspace, here, mark_done
 from compmath.present.layout import BLANK, Block, Command, line, para
 
 Show = Callable[[list[Block], bool], None]  # (screen, start a fresh screen?)
@@ -29,14 +31,19 @@ class Session:
     """The student's session over a workspace; `show` prints a screen (or records it in tests):
     a judged attempt starts a fresh screen, anything else (a hint, the list) goes below it."""
 
-    def __init__(self, workspace: Workspace, show: Show, timeout: float = 10.0) -> None:
+    def __init__(
+        self, workspace: Workspace, show: Show, timeout: float = 10.0, *, manual: bool = False
+    ) -> None:
         self.workspace = workspace
         self.show = show
         self.timeout = timeout
+        self.manual = manual
+        self.course = workspace.origin()  # where the reference labs are (never the workspace)
         self.progress = workspace.load_progress()
         self.classes = workspace.classes()
         self.attempt: Attempt | None = None
         self.confirm_reset = False
+        self.prints = False  # the student's prints unfolded
         self.current = self._class(self.progress.current) or self._next_unfinished(None)
 
     def _class(self, class_id: str) -> ClassInfo | None:
@@ -55,13 +62,38 @@ class Session:
         """The file the student edits now (absolute path)."""
         return str(self.current.lab)
 
+    def judge(self, cls: ClassInfo | None = None) -> Attempt:
+        """Judge the student's lab.py of `cls` (default: the current class); shows nothing, so
+        the watch loop may run it in a thread of its own."""
+        cls = cls or self.current
+        try:
+            source = cls.lab.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            source = ""
+        reference = self.workspace.reference(cls, self.course)
+        jobs = os.cpu_count() or 1
+        return judge_many([(reference, source)], timeout=self.timeout, jobs=jobs)[0]
+
+    def shown(self, attempt: Attempt) -> Attempt:
+        """Take a judged attempt of the current class: record it when done, show it."""
+        self.attempt = attempt
+        if attempt.done:
+            mark_done(self.workspace, self.progress, self.current)
+        self.redraw()
+        return attempt
+
+    def redraw(self) -> None:
+        if self.attempt is not None:
+            blocks = attempt_blocks(
+                self.attempt, self.progress, self.current.lab, prints=self.prints
+            )
+            if self.manual:
+                blocks.append(line(("modo manual: Intro comprueba de nuevo", "dim")))
+            self.show(blocks, True)
+
     def check(self) -> Attempt:
         """Judge the current class and show the result; record it when it is done."""
-        self.attempt = judge_attempt(self.workspace, self.current, self.timeout)
-        if self.attempt.done:
-            mark_done(self.workspace, self.progress, self.current)
-        self.show(attempt_blocks(self.workspace, self.attempt, self.progress), True)
-        return self.attempt
+        return self.shown(self.judge())
 
     def saved(self, path: str) -> bool:
         """A file changed: judge again if it is the current lab. True if it was."""
@@ -88,6 +120,9 @@ class Session:
             self._reset(confirming)
         elif pressed == "v":
             self._solution()
+        elif pressed == "o":
+            self.prints = not self.prints
+            self.redraw()
         elif pressed in ("", "c"):
             self.check()
         else:
@@ -95,10 +130,8 @@ class Session:
         return True
 
     def _hint(self) -> None:
-        if self.attempt is None:
-            self.check()
-        assert self.attempt is not None
-        blocks = hint_blocks(self.attempt, self.progress)
+        attempt = self.attempt if self.attempt is not None else self.check()
+        blocks = hint_blocks(attempt, self.progress)
         self.workspace.save_progress(self.progress)
         self.show(blocks, False)
 
@@ -115,33 +148,35 @@ class Session:
                 [
                     para(
                         ("¿reiniciar? ", "bold yellow"),
-                        "se pierde lo que escribiste en "
-                        f"{relative(self.workspace, self.current.lab)}; pulsa r otra vez",
+                        f"se pierde lo que escribiste en {here(self.current.lab)} y el progreso "
+                        "de la clase; pulsa r otra vez",
                     )
                 ],
                 False,
             )
             return
         self.workspace.reset(self.current)
-        self.show([line(("✓ ", "green"), "reiniciada desde el ejercicio original")], False)
+        self.progress = self.workspace.load_progress()
         self.check()
+        self.show([line(("✓ ", "green"), "reiniciada: el ejercicio original, sin progreso")], False)
 
     def _solution(self) -> None:
         if not self.progress.classes[self.current.id].done:
             self.show(
                 [
                     para(
-                        "La solución se muestra cuando la clase está hecha: todas sus "
-                        "salidas deben coincidir con la instantánea."
+                        "La solución se muestra cuando la clase está hecha: cada hueco debe "
+                        "dar lo mismo que el del curso, también en las variantes ocultas."
                     )
                 ],
                 False,
             )
             return
-        if self.attempt is None:
-            self.check()
-        assert self.attempt is not None
-        self.show(solution_blocks(self.workspace, self.attempt), False)
+        attempt = self.attempt if self.attempt is not None else self.check()
+        copied = self.workspace.solution(self.current)
+        copied.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(attempt.cls.lab, copied)  # the course's lab, only now in the workspace
+        self.show(solution_blocks(attempt, copied), False)
 
     def welcome(self) -> list[Block]:
         """The first lines of a session: where the student is and how to go on."""
@@ -149,8 +184,12 @@ class Session:
             line(("Modo práctica de compmath", "bold")),
             progress_bar(self.progress),
             BLANK,
-            para("Escribe tu código en los huecos del laboratorio y guarda: se comprueba solo."),
-            Command(relative(self.workspace, self.current.lab)),
+            para(
+                "Escribe tu código en los huecos del laboratorio y pulsa Intro para comprobarlo."
+                if self.manual
+                else "Escribe tu código en los huecos del laboratorio y guarda: se comprueba solo."
+            ),
+            Command(here(self.current.lab), whole=True),
             BLANK,
         ]
 

@@ -19,6 +19,7 @@ from compmath.course.records import Hole
 from compmath.course.tree import ClassInfo
 from compmath.judging.compare import Difference
 from compmath.practice.graft import HoleStatus, Plan, Program, programs_for
+from compmath.practice.runs import Results, judge_hole, reference_key, run_batch
 from compmath.practice.variants import Variant, variants_of
 
 __all__ = ["Attempt", "HoleStatus", "HoleVerdict", "attempt_json", "judge_many"]
@@ -92,8 +93,6 @@ def judge_many(
     `on_done(index, attempt)` is called as each item's last run lands (a progress display);
     the attempts come back in the items' order.
     """
-    from compmath.practice.runs import Results, reference_key, run_batch
-
     plans = [programs_for(cls, source) for cls, source in items]
     wanted: dict[str, tuple[ClassInfo, Program | None, Variant]] = {}
     needed: list[set[str]] = []
@@ -107,31 +106,28 @@ def judge_many(
                 wanted.setdefault(program.key(variant), (cls, program, variant))
         needed.append(keys)
     attempts: dict[int, Attempt] = {}
-    results = Results(timeout=timeout)
-    waiting = {i for i, keys in enumerate(needed)}
+    results = Results()
+    waiting: dict[str, list[int]] = {}
+    for index, keys in enumerate(needed):
+        for key in keys:
+            waiting.setdefault(key, []).append(index)
 
-    def landed(key: str, done: set[str]) -> None:
+    def landed(key: str) -> None:
         if on_done is None:
             return
-        for index in [i for i in waiting if key in needed[i] and needed[i] <= done]:
-            waiting.discard(index)
-            attempts[index] = _attempt(items[index][0], plans[index], results)
-            on_done(index, attempts[index])
+        for index in waiting.pop(key, []):
+            if index not in attempts and needed[index] <= results.reports.keys():
+                attempts[index] = _attempt(items[index][0], plans[index], results)
+                on_done(index, attempts[index])
 
-    for index in [i for i in waiting if not needed[i]]:  # nothing to run (cannot happen today)
-        waiting.discard(index)
-    results = run_batch(wanted, timeout=timeout, jobs=jobs, on_landed=landed, into=results)
-    if results.tampered:  # known only once the batch is over: judge everything again
-        attempts.clear()
+    run_batch(wanted, timeout=timeout, jobs=jobs, on_landed=landed, into=results)
     return [
         attempts.get(i) or _attempt(cls, plan, results)
         for i, ((cls, _), plan) in enumerate(zip(items, plans))
     ]
 
 
-def _attempt(cls: ClassInfo, plan: Plan, results: Any) -> Attempt:
-    from compmath.practice.runs import judge_hole, reference_key
-
+def _attempt(cls: ClassInfo, plan: Plan, results: Results) -> Attempt:
     variants = variants_of(cls)
     problem = ""
     for variant in variants:

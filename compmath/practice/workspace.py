@@ -8,9 +8,11 @@ A workspace mirrors the course's layout, so every command works in it as in the 
       curso.toml, schemas/    copied from the course
       classes/part-…/NNN-…/   lab.py is the EXERCISE (the holes to fill); expected.json,
                               class.toml and README.md as in the course
-      .compmath/NNN-…/        ejercicio.py (the pristine exercise, for `reset`) and
-                              solucion.py (the instructor's lab, shown once the class is done)
+      .compmath/NNN-…/        ejercicio.py (the pristine exercise, for `reset`); solucion.py
+                              appears only once the class is done and the student asks for it
 
+The reference solution is not in the workspace: the verdict reads each class's lab from the
+course the workspace was made from (practica.json names it; COMPMATH_ROOT overrides it).
 Nothing is ever written into the course.
 """
 
@@ -96,12 +98,28 @@ class Workspace:
         return self.root / PRISTINE / cls.id / "ejercicio.py"
 
     def solution(self, cls: ClassInfo) -> Path:
-        """The instructor's lab, markers included (shown once the class is done)."""
+        """Where the course's lab is copied once the class is done and the student asks."""
         return self.root / PRISTINE / cls.id / "solucion.py"
 
-    def scratch(self, cls: ClassInfo) -> Path:
-        """A folder for the one-hole-at-a-time variants the checker runs."""
-        return self.root / PRISTINE / cls.id / "pruebas"
+    def origin(self) -> Course:
+        """The course this workspace was made from: where each class's reference lab is."""
+        recorded = Path(self.load_progress().course)
+        folder = Path(os.environ.get("COMPMATH_ROOT", "") or recorded)
+        if not (folder / "classes").is_dir():
+            raise CompmathError(
+                f"no encuentro el curso del que salió este espacio de práctica ({folder})",
+                "indica dónde está: COMPMATH_ROOT=CARPETA_DEL_CURSO compmath practice",
+            )
+        return load_course(folder.resolve())
+
+    def reference(self, cls: ClassInfo, course: Course | None = None) -> ClassInfo:
+        """The course's class behind the workspace's `cls` (its lab is the reference)."""
+        found = next((c for c in (course or self.origin()).classes if c.id == cls.id), None)
+        if found is None:
+            raise CompmathError(
+                f"el curso ya no tiene la clase {cls.id}", "prueba: compmath practice list"
+            )
+        return found
 
     def classes(self) -> list[ClassInfo]:
         """The classes that have an exercise, in course order."""
@@ -123,8 +141,13 @@ class Workspace:
         write_atomic(self.progress_path, progress.to_json())
 
     def reset(self, cls: ClassInfo) -> None:
-        """Put the pristine exercise back in place of the student's lab.py."""
+        """Put the pristine exercise back in place of the student's lab.py, and start the
+        class's progress over (not done, no hints seen, the solution's copy removed)."""
         write_atomic(cls.lab, self.exercise(cls).read_text(encoding="utf-8"))
+        progress = self.load_progress()
+        progress.classes[cls.id] = ClassProgress()
+        self.save_progress(progress)
+        self.solution(cls).unlink(missing_ok=True)
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -199,7 +222,6 @@ def create(course: Course, folder: Path) -> Workspace:
             pristine = folder / PRISTINE / cls.id
             pristine.mkdir(parents=True)
             (pristine / "ejercicio.py").write_text(source, encoding="utf-8")
-            shutil.copy2(cls.lab, pristine / "solucion.py")
     except OSError as exc:
         raise CompmathError(
             f"no se puede crear el espacio de práctica en {folder}: {exc.strerror}",
@@ -238,3 +260,12 @@ def mark_done(workspace: Workspace, progress: Progress, cls: ClassInfo) -> bool:
 def relative(workspace: Workspace, path: Path) -> str:
     """A workspace path as the student types it from the workspace's folder."""
     return os.path.relpath(path, workspace.root)
+
+
+def here(path: Path) -> str:
+    """A path as the student opens it from the current folder (absolute when far from it)."""
+    try:
+        shown = os.path.relpath(path, Path.cwd())
+    except ValueError:
+        return str(path)
+    return str(path) if shown.startswith(os.path.join("..", "..", "..")) else shown

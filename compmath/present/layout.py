@@ -115,6 +115,7 @@ class Command:
     text: str
     indent: int = 2
     style: str = "bold"
+    whole: bool = False  # a path to open: never split (the terminal may fold it, not cut it)
 
 
 @dataclass(frozen=True)
@@ -276,7 +277,7 @@ def _table_lines(table: Table, width: int | None) -> list[StyledLine]:
 def command_lines(command: Command, width: int | None) -> list[str]:
     """A command as lines that fit `width`, joined by backslash-newline (see Command)."""
     pad = " " * command.indent
-    if width is None or cell_width(pad + command.text) <= width:
+    if width is None or command.whole or cell_width(pad + command.text) <= width:
         return [pad + command.text]
     lines: list[str] = []
     current = pad

@@ -134,7 +134,7 @@ def _through(command: str, text: str) -> None:
 
 
 @contextmanager
-def waiting(label: str, live: bool = True, delay: float = 0.4) -> Iterator[None]:
+def waiting(label: str, *, live: bool = True, delay: float = 0.4) -> Iterator[None]:
     """While the block runs, and once it has taken `delay` seconds, a live line on a terminal's
     stderr: a spinner, `label` and the seconds elapsed (Rich loads only then, in that thread)."""
     stream = sys.stderr

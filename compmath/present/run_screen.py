@@ -248,7 +248,7 @@ def summary(report: LabReport) -> Para:
         body = f"exploración ({sets}) · esquema válido · no se compara con la instantánea"
         style = "bold yellow"
     elif report.outcome == Outcome.DIFFERS:
-        moved = {d.path.split(".")[1].split("[")[0] for d in report.differences}
+        moved = {d.output for d in report.differences}
         pieces = [
             f"{total - len(moved)}/{total} salidas coinciden con la instantánea",
             count(len(report.differences), "diferencia", "diferencias"),

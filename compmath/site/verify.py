@@ -20,8 +20,8 @@ from pathlib import Path
 
 from compmath.cache import read_json, write_json
 from compmath.course.tree import ClassInfo, Course
-from compmath.judging.batch import judge_all
-from compmath.judging.judge import prepare
+from compmath.judging.case import Case, prepare
+from compmath.judging.pipeline import judge_cases
 from compmath.judging.report import LabReport, Outcome
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -109,10 +109,15 @@ def verify(
                 on_done(cls.id)
         else:
             to_run.append(cls)
-    cases = [prepare(course, cls, {}, timeout, memory) for cls in to_run]
-    for report in judge_all(cases, jobs, on_done=on_done) if cases else []:
+
+    def landed(case: Case, report: LabReport) -> None:
         result = _from_report(report)
         found[report.class_id] = result
         if result.verified:
             write_json(f"web/{keys[report.class_id]}.json", {"cuando": result.when})
+        if on_done:
+            on_done(case.key)
+
+    cases = [prepare(course, cls, timeout=timeout, memory=memory) for cls in to_run]
+    judge_cases(cases, jobs=jobs, consumer=landed)
     return {cls.id: found[cls.id] for cls in classes}

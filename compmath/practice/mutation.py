@@ -1,0 +1,160 @@
+"""Lint's mutation check: a hole that writes the defaults' values literally must fail.
+
+For every hole, the course's lab runs once (in the sandbox, through the worker) instrumented to
+capture, the first time the hole's region ends, the values of the names it assigns, written as
+Python literals. That text becomes a student's hole (the other holes hold the solution) and goes
+through the practice verdict: if it passes at every variant, the class's variants cannot tell
+copied numbers from code, and lint says so.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from compmath.course.tree import ClassInfo
+from compmath.errors import Problem
+from compmath.practice.graft import HoleStatus, course_lab
+from compmath.practice.holes import Region, splice, student_regions
+
+CAPTURE = """
+def __literal__(value):
+    import numpy
+    if isinstance(value, numpy.ndarray):
+        return f"__import__('numpy').array({value.tolist()!r}, dtype={value.dtype.str!r})"
+    if isinstance(value, numpy.generic):
+        return f"__import__('numpy').{type(value).__name__}({value.item()!r})"
+    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+        return f"float({str(value)!r})"
+    return repr(value)
+__capturas__ = {}
+def __captura__(hole, names, scope):
+    if hole not in __capturas__:
+        __capturas__[hole] = "\\n".join(
+            f"{name} = {__literal__(scope[name])}" for name in names if name in scope)
+"""
+WRAP = """
+__run__ = run
+def run():
+    __run__()
+    return {f"hueco_{k}": text for k, text in __capturas__.items()}
+"""
+
+
+def assigned(region: Region) -> list[str]:
+    """The names a region binds or changes in place (`x = …`, `x[i] = …`, `x += …`, for x)."""
+    import textwrap
+
+    names: list[str] = []
+    tree = ast.parse(textwrap.dedent("\n".join(region.body)))
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)):
+            targets = [node.target]
+        for target in targets:
+            for sub in ast.walk(target):
+                while isinstance(sub, (ast.Subscript, ast.Attribute)):
+                    sub = sub.value
+                if isinstance(sub, ast.Name) and sub.id not in names:
+                    names.append(sub.id)
+    return names
+
+
+def capturing_source(cls: ClassInfo) -> str:
+    """The course's lab, instrumented to return each hole's values as literal Python text."""
+    lab = course_lab(cls)
+    lines = list(lab.lines)
+    for region in reversed(lab.regions):
+        call = f"{region.indent}__captura__({region.number}, {assigned(region)!r}, locals())"
+        lines.insert(region.end, call)
+    return "\n".join(lines) + "\n" + CAPTURE + WRAP
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A student's lab.py whose hole `number` holds the defaults' values literally."""
+
+    cls: ClassInfo
+    number: int
+    source: str
+
+
+def mutants(cls: ClassInfo, captured: dict[str, str]) -> list[Mutant]:
+    """One mutant per hole whose values were captured."""
+    lab = course_lab(cls)
+    solution = "\n".join(lab.lines) + "\n"
+    made = []
+    for number in range(1, len(lab.regions) + 1):
+        text = captured.get(f"hueco_{number}")
+        if not text:
+            continue
+        filled_text = splice(lab.exercise, solution, {number})
+        region = student_regions(filled_text)[number - 1]
+        filled = filled_text.splitlines()
+        body = [f"{region.indent}{line}" for line in text.splitlines()]
+        source = "\n".join([*filled[: region.begin + 1], *body, *filled[region.end :]]) + "\n"
+        made.append(Mutant(cls, region.number, source))
+    return made
+
+
+def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> list[Problem]:
+    """Lint's problems: holes whose literal defaults pass, or whose values cannot be captured."""
+    import tempfile
+    from pathlib import Path
+
+    from compmath.course.tree import load_course
+    from compmath.judging.case import Broken, Explore, prepare, variant
+    from compmath.judging.pipeline import judge_cases
+    from compmath.practice.verdict import judge_many
+
+    classes = [c for c in classes if c.meta.holes]
+    problems: list[Problem] = []
+    with tempfile.TemporaryDirectory(prefix="compmath-mutantes-") as folder:
+        cases = []
+        for cls in classes:
+            base = prepare(load_course(cls.root), cls, timeout=timeout)
+            if isinstance(base, Broken):
+                continue  # lint reports the broken file on its own
+            lab = Path(folder) / cls.id / "lab.py"
+            lab.parent.mkdir()
+            lab.write_text(capturing_source(cls), encoding="utf-8")
+            cases.append(variant(base, key=cls.id, lab=lab, expected=Explore()))
+        # the instrumented lab returns text, not its outputs: the schema refuses it, the text
+        # is in the report all the same
+        reports = judge_cases(cases, jobs=jobs).by_key()
+    made: list[Mutant] = []
+    for cls in classes:
+        report = reports.get(cls.id)
+        if report is None:
+            continue
+        if report.outputs is None:
+            what = f"no se pudieron capturar los valores de sus huecos ({report.full_message})"
+            shown_lab = str(cls.lab.relative_to(cls.root))
+            problems.append(Problem(shown_lab, what, "revisa que el laboratorio corra"))
+            continue
+        made += mutants(cls, {k: str(v) for k, v in report.outputs.items()})
+    attempts = judge_many([(m.cls, m.source) for m in made], timeout=timeout, jobs=jobs)
+    for mutant, attempt in zip(made, attempts):
+        verdict = attempt.holes[mutant.number - 1]
+        toml = str((mutant.cls.path / "class.toml").relative_to(mutant.cls.root))
+        if attempt.problem and mutant.number == 1:
+            problems.append(
+                Problem(
+                    toml,
+                    attempt.problem,
+                    "corrige esa variante en [practica] (o el laboratorio)",
+                )
+            )
+        elif verdict.status == HoleStatus.RIGHT:
+            problems.append(
+                Problem(
+                    toml,
+                    f"el hueco {mutant.number} pasa escribiendo a mano sus valores de los "
+                    "parámetros por defecto: ninguna variante lo cambia",
+                    "añade en [practica] una variante que cambie lo que calcula ese hueco (o un "
+                    "parámetro de run() del que dependa)",
+                )
+            )
+    return problems

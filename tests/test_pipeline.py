@@ -1,0 +1,125 @@
+"""The one judging pipeline: cases outside the course, explicit parameters and oracles, reports
+handed to a consumer as they land, and the same integrity check for a spliced lab as for `run`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compmath.course.tree import load_course
+from compmath.judging.case import Broken, Case, Explore, Ready, Reference, prepare, variant
+from compmath.judging.pipeline import judge_cases
+from compmath.judging.report import LabReport, Outcome
+from tests.conftest import FAKE_PART
+from tests.processes import fresh_marker
+
+HONEST = '''
+import numpy as np
+
+def run(n: int = 4, escala: float = 0.5, activo: bool = True, nombre: str = "x") -> dict:
+    mitad = n * escala
+    return {"n": n, "mitad": mitad, "vector": np.arange(n) / 3}
+'''
+
+
+def _ready(root: Path, number: int = 901) -> Ready:
+    course = load_course(root)
+    case = prepare(course, course.resolve(str(number)))
+    assert isinstance(case, Ready)
+    return case
+
+
+def _lab(folder: Path, name: str, source: str) -> Path:
+    path = folder / name / "lab.py"
+    path.parent.mkdir(parents=True)
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def test_a_lab_outside_the_course_is_judged_against_a_reference_of_the_same_run(
+    fake_course: Path, tmp_path: Path
+) -> None:
+    base = _ready(fake_course)
+    params = {"n": 6}
+    wrong = HONEST.replace("mitad = n * escala", "mitad = n * escala * 1.01")
+    cases: list[Case] = [
+        variant(base, key="referencia", params=params, expected=Explore()),
+        variant(base, key="honesto", lab=_lab(tmp_path, "a", HONEST), params=params,
+                expected=Reference("referencia")),
+        variant(base, key="erroneo", lab=_lab(tmp_path, "b", wrong), params=params,
+                expected=Reference("referencia")),
+    ]
+    seen: list[tuple[str, Outcome]] = []
+
+    def consume(case: Case, report: LabReport) -> None:
+        seen.append((case.key, report.outcome))
+
+    judged = judge_cases(cases, jobs=2, consumer=consume)
+    reports = judged.by_key()
+    assert reports["referencia"].outcome == Outcome.EXPLORATION
+    assert reports["referencia"].outputs == {"n": 6, "mitad": 3.0, "vector": pytest.approx(
+        [0.0, 1 / 3, 2 / 3, 1.0, 4 / 3, 5 / 3], abs=1e-6)}
+    assert reports["honesto"].outcome == Outcome.MATCHES
+    assert reports["erroneo"].outcome == Outcome.DIFFERS
+    assert [d.output for d in reports["erroneo"].differences] == ["mitad"]
+    assert sorted(seen) == sorted((k, r.outcome) for k, r in reports.items())  # once each
+
+
+def test_a_reference_that_gives_nothing_fails_what_depends_on_it(
+    fake_course: Path, tmp_path: Path
+) -> None:
+    base = _ready(fake_course)
+    raises = HONEST.replace("mitad = n * escala", "raise ValueError('sin referencia')")
+    cases: list[Case] = [
+        variant(base, key="referencia", lab=_lab(tmp_path, "r", raises), expected=Explore()),
+        variant(base, key="alumno", lab=_lab(tmp_path, "a", HONEST),
+                expected=Reference("referencia")),
+    ]
+    reports = judge_cases(cases, jobs=2).by_key()
+    assert reports["referencia"].outcome == Outcome.EXCEPTION
+    assert reports["alumno"].outcome == Outcome.SETUP
+    assert "la referencia referencia no dio salidas: ValueError" in reports["alumno"].message
+
+
+def test_a_reference_to_nothing_is_refused(fake_course: Path) -> None:
+    base = _ready(fake_course)
+    with pytest.raises(ValueError, match="refers to no runnable oracle case"):
+        judge_cases([variant(base, key="x", expected=Reference("no-existe"))])
+
+
+def test_a_spliced_lab_that_rewrites_the_course_is_blamed_like_any_other(
+    fake_course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without Landlock a lab outside the course can write into it: the check after the run
+    fails that lab, and only that one, even though its file is not the course's lab.py."""
+    monkeypatch.setenv("COMPMATH_SIN", "landlock")
+    fresh_marker(monkeypatch)
+    target = fake_course / "classes" / FAKE_PART / "901-pasa" / "expected.json"
+    hostile = HONEST.replace(
+        "    mitad = n * escala\n",
+        f"    open({str(target)!r}, 'a').write(' ')\n    mitad = n * escala\n",
+    )
+    base = _ready(fake_course)
+    cases: list[Case] = [
+        variant(base, key="honesto", lab=_lab(tmp_path, "a", HONEST)),
+        variant(base, key="hostil", lab=_lab(tmp_path, "b", hostile)),
+    ]
+    reports = judge_cases(cases, jobs=1).by_key()
+    assert reports["hostil"].outcome == Outcome.TAMPERED
+    assert "901-pasa/expected.json" in reports["hostil"].message
+    assert reports["honesto"].outcome in (Outcome.MATCHES, Outcome.TAMPERED)
+    if reports["honesto"].outcome == Outcome.TAMPERED:  # ran at the same time: named as such
+        assert "hostil" in reports["hostil"].message or "honesto" in reports["hostil"].message
+
+
+def test_a_broken_case_is_reported_first_without_running(fake_course: Path) -> None:
+    schema = fake_course / "schemas" / "901-pasa.schema.json"
+    schema.write_text("{", encoding="utf-8")
+    course = load_course(fake_course)
+    case = prepare(course, course.resolve("901"))
+    assert isinstance(case, Broken)
+    seen: list[str] = []
+    judged = judge_cases([case], consumer=lambda c, r: seen.append(r.outcome))
+    assert seen == [Outcome.SETUP] and judged.reports[0].outcome == Outcome.SETUP
+    assert judged.missing == ()  # no lab ran, no worker was asked
