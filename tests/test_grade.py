@@ -119,6 +119,8 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
         line.strip() for line in solution_regions(C323.lab.read_text("utf-8"))[0].body
     )
     hand_in(entregas, "juan", {C323: with_hole(C323, 1, flood + first), C324: solved(C324)})
+    copied = "omega = np.array([1.0, 0.1, 0.01, 0.001])  # los números de la instantánea"
+    hand_in(entregas, "mario", {C323: with_hole(C323, 1, copied), C324: solved(C324)})
     huge = "raise ValueError('¡' * 10_000_000)"  # a 10-million-character reason
     hand_in(entregas, "leo", {C323: with_hole(C323, 1, huge), C324: solved(C324)})
     with zipfile.ZipFile(entregas / "kike.zip", "w") as archive:
@@ -133,7 +135,7 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     text = no_traceback(result)
     assert result.code == 0, text
     assert (
-        "11 entregas corregidas" in text
+        "12 entregas corregidas" in text
         and "notas-sueltas.txt: no es una carpeta ni un .zip" in text
     )
 
@@ -161,6 +163,9 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     assert juan["huecos"][0]["estado"] == "bien" and len(juan["salida_del_alumno"]) < 5000
     leo = record(out, "leo")["clases"][0]["huecos"][0]
     assert leo["estado"] == "falla" and len(leo["motivo"]) < 1000  # (today: the worker dies)
+    mario = record(out, "mario")["clases"][0]["huecos"][0]  # right at the defaults only
+    assert mario["obtenidos"] == 0 and mario["motivo"].startswith("con dimension = 16: ")
+    assert "con dimension = 16" in (out / "comentarios" / "mario.md").read_text("utf-8")
     kike = record(out, "kike")
     assert holes_of(out, "kike") == {
         "323": [("bien", 1), ("bien", 1)],
