@@ -282,6 +282,8 @@ def test_shards_merged_equal_one_run(cli, tmp_path: Path, monkeypatch: pytest.Mo
     result = cli("grade", "merge", *map(str, shards), "--out", str(merged))
     assert result.code == 0 and "2 fragmentos juntados: 8 alumnos" in no_traceback(result)
     assert outputs(merged) == outputs(one)
+    inside = grade(cli, entregas, entregas / "notas")  # the output folder is no student
+    assert "8 entregas corregidas" in no_traceback(inside)
     explicit = tmp_path / "f1-explicito"
     assert grade(cli, entregas, explicit, "--shard", "1/2").code == 0
     assert outputs(explicit) == outputs(shards[0])

@@ -118,7 +118,7 @@ def _grade(
             student = os.environ.get("GITHUB_REPOSITORY", "").split("/")[-1] or folder.name
             students, ignored = {student: folder.resolve()}, list[str]()
         else:
-            students, ignored = run.select_students(folder, shard)
+            students, ignored = run.select_students(folder, shard, out)
     outcome = _with_progress(
         lambda started, landed: run.grade_students(
             students,

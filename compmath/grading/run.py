@@ -76,10 +76,14 @@ def _saved(out: Path, student: str, fingerprint: str) -> StudentGrade | None:
     return saved if saved.student == student and saved.fingerprint == fingerprint else None
 
 
-def select_students(folder: Path, shard: Shard | None) -> tuple[dict[str, Path], list[str]]:
-    """The students in `folder` (their share, with `shard`), and what was ignored there."""
+def select_students(
+    folder: Path, shard: Shard | None, out: Path
+) -> tuple[dict[str, Path], list[str]]:
+    """The students in `folder` (their share, with `shard`), and what was ignored there; the
+    output folder is never a student, even when it sits among them."""
     found, ignored = discover(folder)
-    return {s: p for s, p in found.items() if shard is None or shard.holds(s)}, ignored
+    kept = {s: p for s, p in found.items() if p.resolve() != out.resolve()}
+    return {s: p for s, p in kept.items() if shard is None or shard.holds(s)}, ignored
 
 
 def grade_students(
