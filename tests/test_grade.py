@@ -282,12 +282,12 @@ def test_shards_merged_equal_one_run(cli, tmp_path: Path, monkeypatch: pytest.Mo
     result = cli("grade", "merge", *map(str, shards), "--out", str(merged))
     assert result.code == 0 and "2 fragmentos juntados: 8 alumnos" in no_traceback(result)
     assert outputs(merged) == outputs(one)
-    inside = grade(cli, entregas, entregas / "notas")  # the output folder is no student
-    assert "8 entregas corregidas" in no_traceback(inside)
     explicit = tmp_path / "f1-explicito"
     assert grade(cli, entregas, explicit, "--shard", "1/2").code == 0
     assert outputs(explicit) == outputs(shards[0])
     assert parse_shard("auto", {**slurm, "SLURM_ARRAY_TASK_ID": "2"}) == Shard(2, 2)
+    inside = grade(cli, entregas, entregas / "notas")  # the output folder is no student
+    assert "8 entregas corregidas" in no_traceback(inside)
 
 
 def test_a_shard_depends_on_the_student_alone() -> None:
