@@ -88,10 +88,11 @@ def main() -> None:
         head = (work / "una" / "notas.csv").read_text("utf-8").splitlines()[:4]
     n = args.alumnos
     print(f"{n} entregas de {len(DEFAULT_CLASSES)} clases, mediana de {args.repeat}")
-    print(
-        f"| `compmath grade` ÷ bucle de `practice check` | {t_one / t_loop:.3f} | ≤ 0.3 "
-        f"{'✓' if t_one / t_loop <= 0.3 else '✗'} | {t_one:.2f} s / {t_loop:.2f} s |"
-    )
+    if loops:
+        print(
+            f"| `compmath grade` ÷ bucle de `practice check` | {t_one / t_loop:.3f} | ≤ 0.3 "
+            f"{'✓' if t_one / t_loop <= 0.3 else '✗'} | {t_one:.2f} s / {t_loop:.2f} s |"
+        )
     print(f"| entregas corregidas por segundo | {n / t_one:.1f} | | {n} / {t_one:.2f} s |")
     print(
         f"| `--shard 1/2` + `2/2` + `merge`, uno tras otro ÷ una pasada | {t_shards / t_one:.2f} "
