@@ -114,11 +114,13 @@ def write_submissions(
     out.mkdir(parents=True)
     template = _template(classes, out / ".plantilla")
     exercises = {c.id: (template / c.lab.relative_to(REPO)).read_text("utf-8") for c in classes}
+    hostile = 0
     for k in range(count):
         student = f"alumno-{k + 1:04d}"
         kind = MIX[k % len(MIX)] if k % len(MIX) else rng.choice(MIX)
-        if kind == "hostil":  # one attack per hostile student, in its first class only
-            kind = f"hostil-{rng.randrange(len(HOSTILE))}"
+        if kind == "hostil":  # the attacks in turn, one per hostile student, in its first class
+            kind = f"hostil-{hostile % len(HOSTILE)}"
+            hostile += 1
         folder = out / student
         shutil.copytree(template, folder)
         for position, cls in enumerate(classes):
