@@ -115,8 +115,9 @@ def _grade(
         classes = run.graded_classes(course, names)
         shard = parse_shard(shard_text) if shard_text else None
         if classroom:
-            student = os.environ.get("GITHUB_REPOSITORY", "").split("/")[-1] or folder.name
-            students, ignored = {student: folder.resolve()}, list[str]()
+            here = folder.resolve()
+            student = os.environ.get("GITHUB_REPOSITORY", "").split("/")[-1] or here.name
+            students, ignored = {student: here}, list[str]()
         else:
             students, ignored = run.select_students(folder, shard, out)
     outcome = _with_progress(
