@@ -83,3 +83,19 @@ def test_in_a_kernel_without_matplotlib_the_heatmaps_are_skipped_silently(tmp_pa
     mapas = next(c for c in done.cells if c.get("id") == "mapas")
     assert mapas.outputs == []
     assert printed(done, "comprobar").rstrip().endswith("9/9 salidas coinciden con la instantánea")
+
+
+def test_in_a_kernel_each_hole_is_judged_alone_even_two_in_one_function(tmp_path: Path) -> None:
+    """327 keeps holes 1 and 2 in multicabeza(): in a real kernel (where a cell's code can be
+    read back) hole 1 written wrong is blamed and hole 2, right, stays green; first run."""
+    from tests.test_notebook import solved, source
+
+    cls = COURSE.resolve("327")
+    notebook = solved(build_notebook(COURSE, cls, practice=True), cls.lab)
+    cell = next(c for c in notebook["cells"] if c["id"] == "codigo-multicabeza")
+    cell["source"] = source(cell).replace("x @ w_q_i", "x @ w_k_i", 1)
+    assert "x @ w_k_i, x @ w_k_i" in source(cell)
+    done = execute(notebook, tmp_path, WITHOUT_MATPLOTLIB)
+    assert printed(done, "comprobar-hueco-1").startswith("✗ hueco 1 (mal): con ")
+    assert printed(done, "comprobar-hueco-2").startswith("✓ hueco 2: bien")
+    assert printed(done, "comprobar-hueco-3").startswith("✓ hueco 3: bien")

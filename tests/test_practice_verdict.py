@@ -280,3 +280,38 @@ def test_lint_mutation_check_catches_a_class_without_variants(tmp_path: Path) ->
         for k in (1, 2)
     ]
     assert all(p.file.endswith("323-positional-encoding/class.toml") for p in problems)
+
+
+def test_a_slow_check_shows_a_live_line_on_a_terminal(space: workspace.Workspace) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screens: list[str] = []
+    session = Session(space, lambda blocks, fresh: screens.append(text_of(blocks)))
+    session.current = space.course.resolve("323")
+    live = Terminal()
+    loop = watch.Loop(session, queue.Queue(), live)
+    loop.generation, loop.started = 1, time.monotonic() - 2.5  # a check running for 2,5 s
+    loop.tick()
+    assert re.search(r"comprobando… \d+,\d s \(guarda de nuevo para relanzar\)", live.getvalue())
+    loop.handle(watch.Checked(1, judge(323, exercise(323))))
+    assert live.getvalue().endswith("\r\x1b[2K") and "Práctica · 323" in screens[-1]
+
+
+@pytest.mark.parametrize(
+    ("variant", "phrase"),
+    [
+        ("{ nn = 3 }", "la variante 1 de [practica] da «nn», que no es parámetro de run()"),
+        ('{ n = "x" }', "la variante 1 de [practica] da a «n» un valor que no es int"),
+        ("{ escala = true }", "da a «escala» un valor que no es float"),
+    ],
+)
+def test_a_variant_with_a_typo_is_a_problem_not_silence(
+    cli, fake_course: Path, variant: str, phrase: str
+) -> None:
+    toml = next(fake_course.glob("classes/*/901-pasa/class.toml"))
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace("variantes = [{ escala = 2.0 }]", f"variantes = [{variant}]"))
+    result = cli("run", "901", "--root", str(fake_course))
+    assert result.code == 2 and phrase in result.err and "Traceback" not in result.err

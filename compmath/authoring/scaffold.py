@@ -130,6 +130,11 @@ def class_toml(number: int, title: str, demo: str, part_meta: dict[str, Any]) ->
         '  "Los sumandos son k² para k = 1, 2, …, n.",',
         '  "np.arange(1, n + 1) da los k; elévalos al cuadrado y súmalos.",',
         "]",
+        "",
+        "# Las variantes ocultas del modo práctica: cada hueco se comprueba también con estos",
+        "# parámetros de run(), para que un hueco con los números copiados no pase.",
+        "[practica]",
+        "variantes = [{ n = 7 }, { n = 2 }]",
     ]
     for name, description, _ in OUTPUTS:
         lines += [

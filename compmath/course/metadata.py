@@ -162,7 +162,7 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
                 found.append(
                     Problem(
                         shown,
-                        f"la variante {k} de [practica] da «{name}», que no es un parámetro de run()",
+                        f"la variante {k} de [practica] da «{name}», que no es parámetro de run()",
                         f"usa uno de: {', '.join(specs) or '(run() no tiene parámetros)'}",
                     )
                 )

@@ -60,6 +60,7 @@ class Plan:
     static: dict[int, tuple[HoleStatus, str]] = field(default_factory=dict)
     markers_ok: bool = True
     outside_changed: bool = False
+    problem: str = ""  # the course's class cannot make its exercise (lint says why)
 
 
 @dataclass(frozen=True)
@@ -140,8 +141,14 @@ def _broken(count: int, why: str) -> Plan:
 
 def programs_for(cls: ClassInfo, student: str) -> Plan:
     """The programs that judge each written hole of `student` (the text of their lab.py)."""
-    lab = course_lab(cls)
     count = len(cls.meta.holes)
+    try:
+        lab = course_lab(cls)
+    except (HoleError, SyntaxError, OSError) as exc:
+        why = (
+            f"el curso no puede generar el ejercicio de {cls.id} ({exc}); compmath lint lo detalla"
+        )
+        return Plan(static=dict.fromkeys(range(1, count + 1), (HoleStatus.FAILS, why)), problem=why)
     if not student.strip():
         why = "tu lab.py está vacío: pulsa r (o usa compmath practice reset) para restaurarlo"
         return _broken(count, why)

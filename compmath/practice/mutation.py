@@ -13,9 +13,9 @@ import ast
 from dataclasses import dataclass
 
 from compmath.course.tree import ClassInfo
-from compmath.errors import Problem
+from compmath.errors import CompmathError, Problem
 from compmath.practice.graft import HoleStatus, course_lab
-from compmath.practice.holes import Region, splice, student_regions
+from compmath.practice.holes import HoleError, Region, splice, student_regions
 
 CAPTURE = """
 def __literal__(value):
@@ -99,6 +99,14 @@ def mutants(cls: ClassInfo, captured: dict[str, str]) -> list[Mutant]:
     return made
 
 
+def _has_holes(cls: ClassInfo) -> bool:
+    """True for a class with holes; a broken class.toml is lint's to report, not this check's."""
+    try:
+        return bool(cls.meta.holes) and cls.lab.exists()
+    except CompmathError:
+        return False
+
+
 def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> list[Problem]:
     """Lint's problems: holes whose literal defaults pass, or whose values cannot be captured."""
     import tempfile
@@ -109,7 +117,7 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
     from compmath.judging.pipeline import judge_cases
     from compmath.practice.verdict import judge_many
 
-    classes = [c for c in classes if c.meta.holes]
+    classes = [c for c in classes if _has_holes(c)]
     problems: list[Problem] = []
     with tempfile.TemporaryDirectory(prefix="compmath-mutantes-") as folder:
         cases = []
@@ -117,9 +125,13 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
             base = prepare(load_course(cls.root), cls, timeout=timeout)
             if isinstance(base, Broken):
                 continue  # lint reports the broken file on its own
+            try:
+                source = capturing_source(cls)
+            except (HoleError, SyntaxError):
+                continue  # regions that make no exercise: lint reports them on their own
             lab = Path(folder) / cls.id / "lab.py"
             lab.parent.mkdir()
-            lab.write_text(capturing_source(cls), encoding="utf-8")
+            lab.write_text(source, encoding="utf-8")
             cases.append(variant(base, key=cls.id, lab=lab, expected=Explore()))
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same
@@ -135,7 +147,8 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
             problems.append(Problem(shown_lab, what, "revisa que el laboratorio corra"))
             continue
         made += mutants(cls, {k: str(v) for k, v in report.outputs.items()})
-    attempts = judge_many([(m.cls, m.source) for m in made], timeout=timeout, jobs=jobs)
+    items = [(m.cls, m.source) for m in made]
+    attempts = judge_many(items, timeout=timeout, jobs=jobs, hidden_only=True)
     for mutant, attempt in zip(made, attempts):
         verdict = attempt.holes[mutant.number - 1]
         toml = str((mutant.cls.path / "class.toml").relative_to(mutant.cls.root))

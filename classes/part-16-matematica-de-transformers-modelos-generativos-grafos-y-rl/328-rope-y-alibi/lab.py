@@ -129,9 +129,11 @@ def a_json(matriz: np.ndarray) -> list[list[float | None]]:
 
 
 def run(base: float = BASE, posicion_norma: int = POSICION_NORMA,
-        factor_extension: float = FACTOR_EXTENSION) -> dict:
+        factor_extension: float = FACTOR_EXTENSION, cabezas_alibi: int = 8) -> dict:
     if factor_extension <= 0 or base <= 1:
         raise ValueError("factor_extension debe ser positivo y base mayor que 1")
+    if cabezas_alibi < 1:
+        raise ValueError(f"cabezas_alibi debe ser >= 1; se recibió {cabezas_alibi}")
     d = Q.shape[0]
     theta = frecuencias(d, base)                                        # (d/2,)
 
@@ -183,7 +185,8 @@ def run(base: float = BASE, posicion_norma: int = POSICION_NORMA,
     }
 
     pendientes = {f"{h}_cabezas": pendientes_alibi(h) for h in CABEZAS_ALIBI}
-    m0 = pendientes["8_cabezas"][0]                                     # cabeza 0: m = 1/2
+    # cabeza 0 de un modelo con cabezas_alibi cabezas (con 8: m = 1/2)
+    m0 = pendientes_alibi(cabezas_alibi)[0]
     sesgo = sesgo_alibi(m0, TOKENS_ALIBI)                               # (n, n) con NaN arriba
 
     # Puntuaciones q·k iguales (0): solo cuenta el sesgo; última fila = la consulta más reciente

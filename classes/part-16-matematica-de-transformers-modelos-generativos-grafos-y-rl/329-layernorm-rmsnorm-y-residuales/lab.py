@@ -135,7 +135,8 @@ def parametros_llama(v: int, capas: int, d: int, d_ff: int) -> int:
     return contar(formas) + capas * contar(parametros_bloque_swiglu(d, d_ff))
 
 
-def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float = ESCALA) -> dict:
+def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float = ESCALA,
+        semilla: int = SEMILLA) -> dict:
     # LayerNorm y RMSNorm del vector fijo (γ = g = 1, β = 0)
     ln = layernorm(X, eps)                                       # (d,)
     rms = rmsnorm(X, eps)                                        # (d,)
@@ -149,7 +150,7 @@ def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float 
                  and np.max(np.abs(rmsnorm(escala * X, eps) - rms)) < TOLERANCIA_ESCALA)
 
     # Bloque pre-LN cuyas subcapas terminan en proyecciones nulas (W_O = 0, W_2 = 0, sesgos 0)
-    rng = np.random.default_rng(SEMILLA)
+    rng = np.random.default_rng(semilla)
     d = X.shape[0]
     x_bloque = np.vstack([X, rng.normal(size=(TOKENS_BLOQUE - 1, d))])     # (n, d)
     p = {

@@ -65,11 +65,15 @@ def gradientes_respecto_al_logit(d_falso: float) -> tuple[float, float]:
     return float(saturante), float(no_saturante)
 
 
-def run(d_falso: float = D_FALSO, desplazamiento: float = DESPLAZAMIENTO) -> dict:
+def run(d_falso: float = D_FALSO, desplazamiento: float = DESPLAZAMIENTO,
+        mezcla: float = 0.0) -> dict:
     if not 0.0 < d_falso < 1.0:
         raise ValueError(f"d_falso debe estar en (0, 1); se recibió {d_falso}")
+    if not 0.0 <= mezcla <= 1.0:
+        raise ValueError(f"mezcla debe estar en [0, 1]; se recibió {mezcla}")
     p_d = np.array(P_DATOS)
-    p_g = np.array(P_GENERADOR)
+    # mezcla acerca el generador a los datos: 0 es el de la tabla, 1 lo iguala a p_data
+    p_g = (1.0 - mezcla) * np.array(P_GENERADOR) + mezcla * p_d
 
     # Discriminador óptimo y valor del juego en él
     d_opt = discriminador_optimo(p_d, p_g)                 # (4,)

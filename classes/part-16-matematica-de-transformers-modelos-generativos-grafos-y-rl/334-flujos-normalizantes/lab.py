@@ -29,7 +29,8 @@ MAX_NODOS = 4001               # nodos por eje que admite la rejilla (memoria)
 H_DIFERENCIAS = 1e-5           # paso de las diferencias centrales del jacobiano
 A = ((2.0, 0.0), (1.0, 2.0))   # matriz del flujo afín; det A = 4, así que el volumen cuenta
 B = (1.0, -1.0)                # traslación del flujo afín
-X_AFIN = (0.3, 0.2)            # punto donde se evalúa el flujo afín
+X_AFIN_1 = 0.3                 # punto (x_afin_1, x_afin_2) donde se evalúa el flujo afín
+X_AFIN_2 = 0.2
 TOL_EXACTA = 1e-12             # identidades que solo difieren por redondeo
 TOL_DIFERENCIAS = 1e-8         # error admitido a las diferencias centrales
 TOL_TRIANGULAR = 1e-9          # entrada del jacobiano numérico que se considera cero
@@ -141,7 +142,8 @@ def log_densidad_afin(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
 
 
 def run(x1: float = X1, x2: float = X2, capas: int = CAPAS, limite: float = LIMITE,
-        paso: float = PASO) -> dict:
+        paso: float = PASO, x_afin_1: float = X_AFIN_1,
+        x_afin_2: float = X_AFIN_2) -> dict:
     if limite <= 0 or paso <= 0:
         raise ValueError("limite y paso deben ser positivos")
     if capas < 1:
@@ -164,7 +166,7 @@ def run(x1: float = X1, x2: float = X2, capas: int = CAPAS, limite: float = LIMI
     # Flujo afín: cambio de variable frente a la gaussiana N(b, A Aᵀ)
     a = np.array(A)
     b = np.array(B)
-    x_afin = np.array(X_AFIN)
+    x_afin = np.array([x_afin_1, x_afin_2])
     cambio = log_densidad_afin(x_afin, a, b)
     gaussiana = log_normal(x_afin, b, a @ a.T)
 
