@@ -348,6 +348,11 @@ def test_zips_are_read_in_memory_refusing_escapes_links_and_bombs(tmp_path: Path
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(layout, "#" * (MAX_SOURCE * 8))
     assert "no es un lab.py" in read_submission("b", bomb, CLASSES).files[C323.id].problem
+    moodle = tmp_path / "Ana García_123_assignsubmission_file_"  # a campus export's folder
+    moodle.mkdir()
+    shutil.copy(path, moodle / "entrega.zip")
+    inside = read_submission("Ana García", moodle, CLASSES)
+    assert inside.files[C323.id].source == solved(C323) and inside.notes[0] == "se leyó entrega.zip"
     (tmp_path / "roto.zip").write_bytes(b"PK\x03\x04 no es un zip")
     assert "dañado" in read_submission("r", tmp_path / "roto.zip", CLASSES).notes[0]
 

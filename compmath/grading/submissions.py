@@ -193,6 +193,11 @@ def read_submission(student: str, path: Path, classes: list[ClassInfo]) -> Submi
     numbers = {c.number: c for c in classes}
     reader = _from_zip if path.is_file() else _from_folder
     files, notes = reader(path, numbers)
+    if not files and path.is_dir():  # a campus export: the student's folder holds their .zip
+        inner = [p for p in path.iterdir() if p.suffix.lower() == ".zip" and not p.is_symlink()]
+        if len(inner) == 1 and inner[0].is_file():
+            files, notes = _from_zip(inner[0], numbers)
+            notes.insert(0, f"se leyó {inner[0].name}")
     for cls in classes:
         files.setdefault(cls.id, Found(None, f"no se entregó {cls.id}/lab.py"))
     ordered = {c.id: files[c.id] for c in classes}
