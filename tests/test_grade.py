@@ -121,6 +121,9 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     hand_in(entregas, "juan", {C323: with_hole(C323, 1, flood + first), C324: solved(C324)})
     copied = "omega = np.array([1.0, 0.1, 0.01, 0.001])  # los números de la instantánea"
     hand_in(entregas, "mario", {C323: with_hole(C323, 1, copied), C324: solved(C324)})
+    cheat = "\n\ndef run(**_):  # the snapshot itself, holes left open\n    import json\n"
+    cheat += f"    return json.loads(open({str(C323.snapshot)!r}).read())\n"
+    hand_in(entregas, "nora", {C323: exercise(C323) + cheat, C324: solved(C324)})
     huge = "raise ValueError('¡' * 10_000_000)"  # a 10-million-character reason
     hand_in(entregas, "leo", {C323: with_hole(C323, 1, huge), C324: solved(C324)})
     with zipfile.ZipFile(entregas / "kike.zip", "w") as archive:
@@ -135,7 +138,7 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     text = no_traceback(result)
     assert result.code == 0, text
     assert (
-        "12 entregas corregidas" in text
+        "13 entregas corregidas" in text
         and "notas-sueltas.txt: no es una carpeta ni un .zip" in text
     )
 
@@ -166,6 +169,8 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     mario = record(out, "mario")["clases"][0]["huecos"][0]  # right at the defaults only
     assert mario["obtenidos"] == 0 and mario["motivo"].startswith("con dimension = 16: ")
     assert "con dimension = 16" in (out / "comentarios" / "mario.md").read_text("utf-8")
+    assert holes_of(out, "nora")["323"] == [("sin completar", 0)] * 2
+    assert "Cambiaste código fuera de los huecos" in (out / "comentarios" / "nora.md").read_text()
     kike = record(out, "kike")
     assert holes_of(out, "kike") == {
         "323": [("bien", 1), ("bien", 1)],
@@ -186,6 +191,7 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     assert "**Nota: 3 de 4 puntos.**" in feedback and "✗ Hueco 1 (1 punto): mal" in feedback
     assert "Motivo:" in feedback and "esperado" in feedback
     assert "✓ Hueco 2 (1 punto): bien." in feedback
+    assert "fuera de los huecos" not in feedback
 
     # Graded alone, ana gets the same record: no other student changed her grade.
     alone = tmp_path / "sola"

@@ -37,6 +37,12 @@ def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
     if grade.problem:
         lines += [f"No se pudo corregir: {_inline(grade.problem)}.", ""]
         return lines
+    if grade.outside_changed:
+        lines += [
+            "Cambiaste código fuera de los huecos: no cuenta, cada hueco se juzgó con el resto "
+            "del laboratorio tal como está en el curso.",
+            "",
+        ]
     for hole, task in zip(grade.holes, spec.tasks):
         mark = "✓" if hole.earned else "✗"
         head = f"- {mark} Hueco {hole.number} ({_points(hole.points)}): {hole.status}"

@@ -81,6 +81,7 @@ class ClassGrade:
     holes: tuple[HoleGrade, ...]
     problem: str = ""  # why the whole class scored 0 (missing, empty, not text), if it did
     prints: str = ""
+    outside_changed: bool = False  # the student changed code outside the holes (not graded)
 
     @property
     def points(self) -> float:
@@ -122,6 +123,7 @@ class StudentGrade:
                     "puntos": round(c.points, 4),
                     "problema": c.problem,
                     "salida_del_alumno": c.prints,
+                    "fuera_de_los_huecos_cambiado": c.outside_changed,
                     "huecos": [
                         {
                             "numero": h.number,
@@ -154,6 +156,7 @@ class StudentGrade:
                 ),
                 c["problema"],
                 c["salida_del_alumno"],
+                bool(c.get("fuera_de_los_huecos_cambiado", False)),
             )
             for c in data["clases"]
         )
@@ -204,5 +207,7 @@ def grade(
             HoleGrade(h.number, p, p if h.passed else 0.0, h.status, h.reason)
             for h, p in zip(verdict.holes, spec.points)
         )
-        classes.append(ClassGrade(spec.class_id, holes, "", verdict.prints))
+        classes.append(
+            ClassGrade(spec.class_id, holes, "", verdict.prints, verdict.outside_changed)
+        )
     return StudentGrade(submission.student, fingerprint, tuple(classes), submission.notes)

@@ -35,6 +35,7 @@ class ClassVerdict:
 
     holes: tuple[HoleVerdict, ...]
     prints: str = ""
+    outside_changed: bool = False  # code outside the holes differs from the exercise (ignored)
 
     @property
     def done(self) -> bool:
@@ -65,7 +66,7 @@ def _converted(attempt: practice.Attempt) -> ClassVerdict:
         )
         for h in attempt.holes
     )
-    return ClassVerdict(holes, shown_prints(attempt.stdout))
+    return ClassVerdict(holes, shown_prints(attempt.stdout), attempt.outside_changed)
 
 
 def judge_many(
