@@ -460,3 +460,26 @@ def test_practice_start_writes_the_classroom_workflow(cli, tmp_path: Path) -> No
         "practice", "start", str(tmp_path / "ws2"), "--root", str(bare), "--github-classroom"
     )
     assert refused.code == 2 and "repositorio de GitHub" in refused.err
+
+
+def test_points_per_hole_come_from_class_toml(cli, tmp_path: Path) -> None:
+    course = tmp_path / "curso"
+    for name in ("classes", "schemas"):
+        shutil.copytree(REPO / name, course / name)
+    shutil.copy(REPO / "curso.toml", course / "curso.toml")
+    meta = course / C323.meta_path.relative_to(REPO)
+    text = meta.read_text("utf-8")
+    meta.write_text(text.replace("[[huecos]]\n", "[[huecos]]\npuntos = 2.5\n", 1), "utf-8")
+    entregas = tmp_path / "entregas"
+    hand_in(entregas, "ana", {C323: solved(C323, frozenset({2}))})
+    out = tmp_path / "notas"
+    result = cli(
+        "grade", str(entregas), "--root", str(course), "--clases", "323", "--out", str(out)
+    )
+    assert result.code == 0, result.err
+    rows = (out / "notas.csv").read_text("utf-8").splitlines()
+    assert rows == [
+        "alumno,323 hueco 1,323 hueco 2,323 total,total,maximo",
+        "ana,2.5,0,2.5,2.5,3.5",
+    ]
+    assert "(2,5 puntos): bien" in (out / "comentarios" / "ana.md").read_text("utf-8")

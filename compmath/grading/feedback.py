@@ -25,13 +25,18 @@ def _fenced(text: str) -> list[str]:
     return [f"{fence}text", visible(text), fence]
 
 
+def _number(value: float) -> str:
+    """Points in prose: the decimal comma (notas.csv keeps the point, as data)."""
+    return points_text(value).replace(".", ",")
+
+
 def _points(value: float) -> str:
-    return f"{points_text(value)} punto{'' if value == 1 else 's'}"
+    return f"{_number(value)} punto{'' if value == 1 else 's'}"
 
 
 def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
     lines = [
-        f"## {spec.number} — {spec.title}: {points_text(grade.earned)} de {_points(grade.points)}",
+        f"## {spec.number} — {spec.title}: {_number(grade.earned)} de {_points(grade.points)}",
         "",
     ]
     if grade.problem:
@@ -70,7 +75,7 @@ def feedback_markdown(specs: list[ClassSpec], grade: StudentGrade) -> str:
     lines = [
         f"# Corrección de {_inline(grade.student)}",
         "",
-        f"**Nota: {points_text(grade.earned)} de {_points(grade.points)}.**",
+        f"**Nota: {_number(grade.earned)} de {_points(grade.points)}.**",
         "",
         "Cada hueco se juzga solo: tu código de ese hueco dentro del laboratorio del curso, "
         "con sus parámetros por defecto y con otros que no se anuncian. El resto de tu "
