@@ -48,8 +48,10 @@ def filled(space: workspace.Workspace, swap: bool, mark: str = "", both: bool = 
     for region, solved in reversed(list(zip(student_regions("\n".join(lines)), answers))):
         body = list(solved.body)
         if swap and region.number == 2:
-            body = [b.replace("np.sin", "SIN").replace("np.cos", "np.sin").replace("SIN", "np.cos")
-                    for b in body]
+            body = [
+                b.replace("np.sin", "SIN").replace("np.cos", "np.sin").replace("SIN", "np.cos")
+                for b in body
+            ]
         if mark and (region.number == 2 or both):
             body.append(f"{region.indent}# {mark}")
         lines[region.begin + 1 : region.end] = body
@@ -79,20 +81,26 @@ def main() -> None:
         session = Session(space, show)
         session.current = cls
         read, write = os.pipe()
-        loop = threading.Thread(target=watch.run, args=(session,),
-                                kwargs={"keys": os.fdopen(read, "r")}, daemon=True)
+        loop = threading.Thread(
+            target=watch.run, args=(session,), kwargs={"keys": os.fdopen(read, "r")}, daemon=True
+        )
         loop.start()
         judged.wait(30)
         time.sleep(0.5)  # the watcher is up
-        kinds = ("un hueco editado, con variantes", "un hueco editado, sin variantes",
-                 "en frío (todo nuevo), con variantes")
+        kinds = (
+            "un hueco editado, con variantes",
+            "un hueco editado, sin variantes",
+            "en frío (todo nuevo), con variantes",
+        )
         times: dict[str, list[float]] = {kind: [] for kind in kinds}
         for i in range(3 * (args.repeat + 1)):
             kind = kinds[i % 3]
             hidden["on"] = kind != kinds[1]
             if kind == kinds[2]:
                 session.memo.clear()
-            text = filled(space, swap=(i // 3) % 2 == 0, mark=f"guardado {i}", both=kind == kinds[2])
+            text = filled(
+                space, swap=(i // 3) % 2 == 0, mark=f"guardado {i}", both=kind == kinds[2]
+            )
             judged.clear()
             started = time.perf_counter()
             cls.lab.write_text(text, encoding="utf-8")
@@ -102,16 +110,22 @@ def main() -> None:
             time.sleep(0.2)
         os.write(write, b"q\n")
         loop.join(10)
-    print(f"guardar → veredicto en pantalla, clase 323, mediana de {args.repeat} (objetivo ≤ 150 ms):")
+    print(
+        f"guardar → veredicto en pantalla, clase 323, mediana de {args.repeat} (objetivo ≤ 150 ms):"
+    )
     for kind in kinds:
         found = times[kind][1:]
         median = statistics.median(found) * 1000
-        print(f"  {kind}: {median:.0f} ms (mín {min(found) * 1000:.0f} · máx "
-              f"{max(found) * 1000:.0f}) {'✓' if median <= 150 else '✗'}")
+        print(
+            f"  {kind}: {median:.0f} ms (mín {min(found) * 1000:.0f} · máx "
+            f"{max(found) * 1000:.0f}) {'✓' if median <= 150 else '✗'}"
+        )
     base = statistics.median(times[kinds[1]][1:])
-    print(f"con variantes ÷ sin ellas (un hueco editado): "
-          f"{statistics.median(times[kinds[0]][1:]) / base:.2f}; en frío ÷ sin variantes: "
-          f"{statistics.median(times[kinds[2]][1:]) / base:.2f}")
+    print(
+        f"con variantes ÷ sin ellas (un hueco editado): "
+        f"{statistics.median(times[kinds[0]][1:]) / base:.2f}; en frío ÷ sin variantes: "
+        f"{statistics.median(times[kinds[2]][1:]) / base:.2f}"
+    )
 
 
 if __name__ == "__main__":

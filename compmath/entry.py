@@ -9,13 +9,15 @@ from __future__ import annotations
 import os
 import sys
 
-LAB_COMMANDS = {"run", "update", "check", "practice", "lint"}
+LAB_COMMANDS = {"run", "update", "check", "practice", "lint", "grade"}
 
 
 def _warm_start(argv: list[str]) -> None:
     """For commands that run labs, start the (single) worker before anything else loads."""
     words = [a for a in argv if not a.startswith("-")]
     if not words or words[0] not in LAB_COMMANDS or "--help" in argv or "-h" in argv:
+        return
+    if words[:2] == ["grade", "merge"]:  # joins reports: runs no lab
         return
     from compmath.execution.pool import prestart
 

@@ -28,6 +28,7 @@ LAYERS = (
     "judging",
     "present",
     "practice",
+    "grading",
     "notebook",
     "site",
     "authoring",  # lint reads the website's checks (TeX in prose, formula widths) too

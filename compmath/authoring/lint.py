@@ -29,6 +29,7 @@ META_SCHEMAS = (
     "course.schema.json",
     "report.schema.json",
     "diff.schema.json",
+    "grade.schema.json",
 )
 DEFAULT_PART_TITLE = re.compile(r"^Parte \d+$")
 

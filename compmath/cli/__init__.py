@@ -3,7 +3,7 @@
 # The order of registration is the order of the help: list, run, check and update first.
 # isort: off
 from compmath.cli import labs  # noqa: F401
-from compmath.cli import authoring, diff, practice, notebook, site, toplevel  # noqa: F401
+from compmath.cli import authoring, diff, grade, practice, notebook, site, toplevel  # noqa: F401
 from compmath.cli.common import app
 
 # isort: on

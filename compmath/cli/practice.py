@@ -83,6 +83,14 @@ def start(
         typer.Argument(metavar="[CARPETA]", help="Dónde crear el espacio de práctica."),
     ] = None,
     root: RootOption = None,
+    github_classroom: Annotated[
+        bool,
+        typer.Option(
+            "--github-classroom",
+            help="Añade el workflow que corrige el repositorio del alumno en cada push y da "
+            "los puntos a GitHub Classroom.",
+        ),
+    ] = False,
 ) -> None:
     """Crea un espacio de práctica: los ejercicios, las instantáneas, los esquemas y las páginas."""
     from compmath.practice import workspace
@@ -92,7 +100,16 @@ def start(
     with guard():
         course = open_course(root)
         target = folder or workspace.default_folder(course)
+        if github_classroom:  # refused before anything is written
+            from compmath.grading.classroom import course_repository
+
+            course_repository(course)
         made = workspace.create(course, target.expanduser().absolute())
+        if github_classroom:
+            from compmath.grading.classroom import write_classroom_workflow
+
+            written = write_classroom_workflow(course, made.root)
+            emit([line(("✓ ", "green"), f"corrección para GitHub Classroom en {written}")])
     count = len(made.classes())
     emit(
         [

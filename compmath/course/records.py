@@ -67,6 +67,7 @@ class Hole:
     task: str
     outputs: tuple[str, ...]
     hints: tuple[str, ...]
+    points: float = 1.0  # what the hole is worth in `compmath grade` (`puntos`)
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
             for r in data.get("bibliografia", [])
         ),
         holes=tuple(
-            Hole(h["tarea"], tuple(h["salidas"]), tuple(h["pistas"]))
+            Hole(h["tarea"], tuple(h["salidas"]), tuple(h["pistas"]), float(h.get("puntos", 1)))
             for h in data.get("huecos", [])
         ),
         variants=tuple(dict(v) for v in data.get("practica", {}).get("variantes", [])),

@@ -1,0 +1,201 @@
+"""`compmath grade`: grade a class of students, or merge the shards of a grading."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from compmath.cli.common import (
+    RootOption,
+    TimeoutOption,
+    command,
+    guard,
+    open_course,
+    require_temp_folder,
+)
+from compmath.errors import CompmathError
+
+if TYPE_CHECKING:
+    from compmath.grading.gradebook import Gradebook
+    from compmath.grading.run import Outcome
+
+DEFAULT_GRADE_TIMEOUT = 10.0
+MERGE = "merge"
+
+
+def _classes(values: list[str] | None) -> list[str]:
+    return [name.strip() for value in values or [] for name in value.split(",") if name.strip()]
+
+
+@command("grade")
+def grade(
+    entregas: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="ENTREGAS | merge CARPETAS",
+            help="La carpeta de las entregas (una carpeta o un .zip por alumno); o «merge» y "
+            "las carpetas de los fragmentos.",
+            show_default=False,
+        ),
+    ],
+    clases: Annotated[
+        list[str] | None,
+        typer.Option("--clases", metavar="CLASES", help="Clases a corregir (por defecto, todas)."),
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", metavar="CARPETA", help="Dónde escribir las notas.")
+    ] = Path("notas"),
+    timeout: TimeoutOption = DEFAULT_GRADE_TIMEOUT,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", min=1, help="Laboratorios a la vez (por defecto, los núcleos)."),
+    ] = None,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            metavar="K/N",
+            help="Corrige solo el fragmento K de N (o «auto»: SLURM_ARRAY_TASK_ID, "
+            "JOB_COMPLETION_INDEX).",
+        ),
+    ] = None,
+    classroom: Annotated[
+        bool,
+        typer.Option(
+            "--classroom",
+            help="ENTREGAS es la entrega de un solo alumno; da los puntos a GitHub Classroom.",
+        ),
+    ] = False,
+    root: RootOption = None,
+) -> None:
+    """Corrige las entregas: notas.csv, un comentario por alumno e informe.json."""
+    if entregas[0] == MERGE:
+        with guard():
+            if clases or shard or classroom or jobs:
+                raise CompmathError(
+                    "grade merge solo admite las carpetas de los fragmentos y --out",
+                    "p. ej.: compmath grade merge notas-1 notas-2 --out notas",
+                )
+            _merge([Path(p) for p in entregas[1:]], out)
+        return
+    if len(entregas) > 1:
+        with guard():
+            raise CompmathError(
+                "grade corrige una carpeta de entregas", f"p. ej.: compmath grade {entregas[0]}"
+            )
+    _grade(Path(entregas[0]), _classes(clases), out, timeout, jobs, shard, classroom, root)
+
+
+def _grade(
+    folder: Path,
+    names: list[str],
+    out: Path,
+    timeout: float,
+    jobs: int | None,
+    shard_text: str | None,
+    classroom: bool,
+    root: Path | None,
+) -> None:
+    from compmath.grading import run
+    from compmath.grading.shards import parse_shard
+
+    with guard():
+        require_temp_folder()
+        if not folder.is_dir():
+            raise CompmathError(
+                f"{folder} no es una carpeta", "dale la carpeta con una entrega por alumno"
+            )
+        course = open_course(root)
+        classes = run.graded_classes(course, names)
+        shard = parse_shard(shard_text) if shard_text else None
+        if classroom:
+            here = folder.resolve()
+            student = os.environ.get("GITHUB_REPOSITORY", "").split("/")[-1] or here.name
+            students, ignored = {student: here}, list[str]()
+        else:
+            students, ignored = run.select_students(folder, shard, out)
+    outcome = _with_progress(
+        lambda started, landed: run.grade_students(
+            students,
+            out,
+            classes,
+            timeout=timeout,
+            jobs=jobs or os.cpu_count() or 1,
+            started=started,
+            landed=landed,
+        )
+    )
+    outcome.ignored = ignored
+    if classroom:
+        _report_to_classroom(outcome.book)
+    from compmath.grading.screen import summary_blocks
+    from compmath.present.output import emit
+
+    emit(summary_blocks(outcome, out, shard), sys.stderr if classroom else sys.stdout)
+
+
+def _with_progress(
+    grading: Callable[[Callable[[int], None], Callable[[str], None]], Outcome],
+) -> Outcome:
+    """Run a grading with a live bar on a terminal's stderr: students judged of those to judge."""
+    from compmath.cli.interrupt import activity
+    from compmath.present.output import colour_for, is_terminal
+
+    stack = ExitStack()
+    advance: list[Callable[[str], None]] = []
+    counts = [0, 0]  # landed, to judge
+
+    def started(count: int) -> None:
+        counts[1] = count
+        if count and is_terminal(sys.stderr):
+            from compmath.present.terminal import spinner
+
+            bar = spinner(sys.stderr, count, "entregas", colour=colour_for(sys.stderr))
+            advance.append(stack.enter_context(bar))
+
+    def landed(student: str) -> None:
+        counts[0] += 1
+        doing.note = (
+            f"{counts[0]} de {counts[1]} entregas quedaron corregidas y guardadas; "
+            "al relanzarla no se repiten"
+        )
+        if advance:
+            advance[0](student)
+
+    with activity("la corrección", "ninguna entrega llegó a corregirse") as doing, stack, guard():
+        return grading(started, landed)
+
+
+def _report_to_classroom(book: Gradebook) -> None:
+    """Hand the points to Classroom's reporter (the step's `result` output), or print them."""
+    from compmath.grading.classroom import classroom_output
+
+    line = classroom_output(book)
+    target = os.environ.get("GITHUB_OUTPUT")
+    if target:
+        with open(target, "a", encoding="utf-8") as output:
+            output.write(line)
+    else:
+        sys.stdout.write(line)
+
+
+def _merge(folders: list[Path], out: Path) -> None:
+    from compmath.grading.gradebook import merge, read_report, write_gradebook
+    from compmath.grading.screen import merged_blocks
+    from compmath.present.output import emit
+
+    with guard():
+        if not folders:
+            raise CompmathError(
+                "grade merge necesita las carpetas de los fragmentos",
+                "p. ej.: compmath grade merge notas-1 notas-2 --out notas",
+            )
+        book = merge([read_report(folder) for folder in folders])
+        write_gradebook(out, book)
+    emit(merged_blocks(book, len(folders), out))

@@ -1,0 +1,1 @@
+"""Grading a class of students: submissions, the verdict, records, gradebook, shards."""

@@ -1,0 +1,92 @@
+"""A student's feedback as Markdown, in Spanish: each class, each hole, what passed and why not."""
+
+from __future__ import annotations
+
+import re
+
+from compmath.grading.records import ClassGrade, ClassSpec, StudentGrade, points_text
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """Control characters (and bidi overrides) from a lab's output made visible as `\\xNN`."""
+    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _inline(text: str) -> str:
+    """One line of prose that came from a lab: visible, on one line, no HTML tag."""
+    return " ".join(visible(text).split()).replace("<", "\\<")
+
+
+def _fenced(text: str) -> list[str]:
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}text", visible(text), fence]
+
+
+def _number(value: float) -> str:
+    """Points in prose: the decimal comma (notas.csv keeps the point, as data)."""
+    return points_text(value).replace(".", ",")
+
+
+def _points(value: float) -> str:
+    return f"{_number(value)} punto{'' if value == 1 else 's'}"
+
+
+def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
+    lines = [
+        f"## {spec.number} — {spec.title}: {_number(grade.earned)} de {_points(grade.points)}",
+        "",
+    ]
+    if grade.problem:
+        lines += [f"No se pudo corregir: {_inline(grade.problem)}.", ""]
+        return lines
+    if grade.outside_changed:
+        lines += [
+            "Cambiaste código fuera de los huecos: no cuenta, cada hueco se juzgó con el resto "
+            "del laboratorio tal como está en el curso.",
+            "",
+        ]
+    for hole, task in zip(grade.holes, spec.tasks):
+        mark = "✓" if hole.earned else "✗"
+        head = f"- {mark} Hueco {hole.number} ({_points(hole.points)}): {hole.status}"
+        if hole.earned:
+            lines.append(f"{head}.")
+            continue
+        lines.append(f"{head}. Tarea: {_inline(task)}")
+        if hole.reason:
+            lines.append(f"  - Motivo: {_inline(hole.reason)}")
+    lines.append("")
+    if grade.prints:
+        lines += [
+            "<details><summary>Lo que imprimió tu código</summary>",
+            "",
+            *_fenced(grade.prints),
+            "",
+            "</details>",
+            "",
+        ]
+    return lines
+
+
+def feedback_markdown(specs: list[ClassSpec], grade: StudentGrade) -> str:
+    """The feedback file of one student."""
+    lines = [
+        f"# Corrección de {_inline(grade.student)}",
+        "",
+        f"**Nota: {_number(grade.earned)} de {_points(grade.points)}.**",
+        "",
+        "Cada hueco se juzga solo: tu código de ese hueco dentro del laboratorio del curso, "
+        "con sus parámetros por defecto y con otros que no se anuncian. El resto de tu "
+        "archivo no cuenta.",
+        "",
+    ]
+    if grade.notes:
+        lines += ["Avisos sobre la entrega:", ""]
+        lines += [f"- {_inline(note)}" for note in grade.notes]
+        lines.append("")
+    by_id = {c.class_id: c for c in grade.classes}
+    for spec in specs:
+        lines += _class_lines(spec, by_id[spec.class_id])
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -1,0 +1,213 @@
+"""A student's grade as a record: per class and per hole, points and the reason, as JSON.
+
+Records are what a grading run writes as each student lands (one file per student, so a killed
+run resumes), what the report gathers and what `grade merge` joins. They hold no times and no
+paths of the machine that graded them, so one run and shards merged give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from compmath.course.tree import ClassInfo
+from compmath.grading.submissions import Submission
+from compmath.grading.verdict import ClassVerdict
+
+VERSION = 1
+
+
+def points_text(value: float) -> str:
+    """Points as data: `1`, `0.5`, `2.25` (decimal point, no trailing zeros)."""
+    return f"{round(value, 4):g}"
+
+
+@dataclass(frozen=True)
+class ClassSpec:
+    """A graded class as the gradebook needs it: id, number, title, each hole's points and task."""
+
+    class_id: str
+    number: int
+    title: str
+    points: tuple[float, ...]
+    tasks: tuple[str, ...]
+
+    @classmethod
+    def of(cls, info: ClassInfo) -> ClassSpec:
+        holes = info.meta.holes
+        return cls(
+            info.id,
+            info.number,
+            info.title,
+            tuple(h.points for h in holes),
+            tuple(h.task for h in holes),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "clase": self.class_id,
+            "numero": self.number,
+            "titulo": self.title,
+            "huecos": [{"puntos": p, "tarea": t} for p, t in zip(self.points, self.tasks)],
+            "puntos": sum(self.points),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ClassSpec:
+        holes = data["huecos"]
+        return cls(
+            data["clase"],
+            int(data["numero"]),
+            data["titulo"],
+            tuple(float(h["puntos"]) for h in holes),
+            tuple(h["tarea"] for h in holes),
+        )
+
+
+@dataclass(frozen=True)
+class HoleGrade:
+    number: int
+    points: float
+    earned: float
+    status: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ClassGrade:
+    class_id: str
+    holes: tuple[HoleGrade, ...]
+    problem: str = ""  # why the whole class scored 0 (missing, empty, not text), if it did
+    prints: str = ""
+    outside_changed: bool = False  # the student changed code outside the holes (not graded)
+
+    @property
+    def points(self) -> float:
+        return sum(h.points for h in self.holes)
+
+    @property
+    def earned(self) -> float:
+        return sum(h.earned for h in self.holes)
+
+
+@dataclass(frozen=True)
+class StudentGrade:
+    """One student's grade over the selected classes, with the fingerprint of what was graded."""
+
+    student: str
+    fingerprint: str
+    classes: tuple[ClassGrade, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def points(self) -> float:
+        return sum(c.points for c in self.classes)
+
+    @property
+    def earned(self) -> float:
+        return sum(c.earned for c in self.classes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "alumno": self.student,
+            "huella": self.fingerprint,
+            "obtenidos": round(self.earned, 4),
+            "puntos": round(self.points, 4),
+            "avisos": list(self.notes),
+            "clases": [
+                {
+                    "clase": c.class_id,
+                    "obtenidos": round(c.earned, 4),
+                    "puntos": round(c.points, 4),
+                    "problema": c.problem,
+                    "salida_del_alumno": c.prints,
+                    "fuera_de_los_huecos_cambiado": c.outside_changed,
+                    "huecos": [
+                        {
+                            "numero": h.number,
+                            "estado": h.status,
+                            "obtenidos": h.earned,
+                            "puntos": h.points,
+                            "motivo": h.reason,
+                        }
+                        for h in c.holes
+                    ],
+                }
+                for c in self.classes
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> StudentGrade:
+        classes = tuple(
+            ClassGrade(
+                c["clase"],
+                tuple(
+                    HoleGrade(
+                        int(h["numero"]),
+                        float(h["puntos"]),
+                        float(h["obtenidos"]),
+                        h["estado"],
+                        h["motivo"],
+                    )
+                    for h in c["huecos"]
+                ),
+                c["problema"],
+                c["salida_del_alumno"],
+                bool(c.get("fuera_de_los_huecos_cambiado", False)),
+            )
+            for c in data["clases"]
+        )
+        return cls(data["alumno"], data["huella"], classes, tuple(data.get("avisos", [])))
+
+
+def course_fingerprint(classes: list[ClassInfo], timeout: float) -> str:
+    """What every verdict depends on: the graded classes' files, the limits, the runner."""
+    from compmath import __version__
+
+    digest = hashlib.sha256(f"{__version__}\0{timeout!r}".encode())
+    for cls in classes:
+        for path in (cls.lab, cls.snapshot, cls.meta_path, cls.schema_path):
+            digest.update(f"\0{cls.id}/{path.name}\0".encode())
+            digest.update(path.read_bytes() if path.exists() else b"-")
+    return digest.hexdigest()
+
+
+def submission_fingerprint(course: str, submission: Submission) -> str:
+    """The course's fingerprint and the student's files: equal means the grade still holds."""
+    files = [
+        [cid, hashlib.sha256(f.source.encode()).hexdigest() if f.source is not None else f.problem]
+        for cid, f in submission.files.items()
+    ]
+    text = json.dumps([course, submission.student, files, list(submission.notes)])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def grade(
+    specs: list[ClassSpec],
+    submission: Submission,
+    fingerprint: str,
+    verdicts: dict[str, ClassVerdict],
+) -> StudentGrade:
+    """Score a judged submission: a hole earns its points when it passed, 0 otherwise."""
+    classes = []
+    for spec in specs:
+        found = submission.files[spec.class_id]
+        verdict = verdicts.get(spec.class_id)
+        if verdict is None:  # nothing to judge: every hole scores 0 for the same reason
+            holes = tuple(
+                HoleGrade(k, p, 0.0, "sin entregar", found.problem)
+                for k, p in enumerate(spec.points, 1)
+            )
+            classes.append(ClassGrade(spec.class_id, holes, found.problem))
+            continue
+        holes = tuple(
+            HoleGrade(h.number, p, p if h.passed else 0.0, h.status, h.reason)
+            for h, p in zip(verdict.holes, spec.points)
+        )
+        classes.append(
+            ClassGrade(spec.class_id, holes, "", verdict.prints, verdict.outside_changed)
+        )
+    return StudentGrade(submission.student, fingerprint, tuple(classes), submission.notes)

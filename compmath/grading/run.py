@@ -1,0 +1,166 @@
+"""Grade a folder of submissions: judge what is new, write each student's record as it lands.
+
+Each student's record goes to `OUT/alumnos/<alumno>.json` (atomically) the moment their last
+hole is judged. A record whose fingerprint (the course's graded files, the limits, the student's
+files) still holds is reused, so a run that was killed resumes where it stopped and a rerun
+judges only the submissions that changed. The gradebook is written from the records at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compmath.atomic import write_atomic
+from compmath.course.tree import ClassInfo, Course
+from compmath.errors import CompmathError
+from compmath.grading.gradebook import Gradebook, write_gradebook
+from compmath.grading.records import (
+    ClassSpec,
+    StudentGrade,
+    course_fingerprint,
+    grade,
+    submission_fingerprint,
+)
+from compmath.grading.shards import Shard
+from compmath.grading.submissions import Submission, discover, file_name, read_submission
+from compmath.grading.verdict import ClassVerdict, judge_many
+
+RECORDS_DIR = "alumnos"
+
+
+@dataclass
+class Outcome:
+    """What a grading run did: how many students it judged now, reused, and ignored."""
+
+    book: Gradebook
+    judged: int = 0
+    reused: int = 0
+    ignored: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def graded_classes(course: Course, names: list[str]) -> list[ClassInfo]:
+    """The classes to grade: those named, or every class with practice holes."""
+    if not names:
+        classes = [c for c in course.classes if c.lab.exists() and c.meta.holes]
+        if not classes:
+            raise CompmathError(
+                "ninguna clase del curso tiene huecos que corregir", "prueba: compmath list"
+            )
+        return classes
+    chosen = course.select(names)
+    for cls in chosen:
+        if not cls.meta.holes:
+            raise CompmathError(
+                f"la clase {cls.id} no tiene huecos de práctica: no hay nada que corregir",
+                "quítala de --clases",
+            )
+    return chosen
+
+
+def _record_path(out: Path, student: str) -> Path:
+    return out / RECORDS_DIR / f"{file_name(student)}.json"
+
+
+def _saved(out: Path, student: str, fingerprint: str) -> StudentGrade | None:
+    """The student's record, if one is there for exactly these files; anything odd is None."""
+    try:
+        text = _record_path(out, student).read_text(encoding="utf-8")
+        saved = StudentGrade.from_dict(json.loads(text))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return saved if saved.student == student and saved.fingerprint == fingerprint else None
+
+
+def select_students(
+    folder: Path, shard: Shard | None, out: Path
+) -> tuple[dict[str, Path], list[str]]:
+    """The students in `folder` (their share, with `shard`), and what was ignored there; the
+    output folder is never a student, even when it sits among them."""
+    found, ignored = discover(folder)
+    kept = {s: p for s, p in found.items() if p.resolve() != out.resolve()}
+    return {s: p for s, p in kept.items() if shard is None or shard.holds(s)}, ignored
+
+
+def grade_students(
+    students: dict[str, Path],
+    out: Path,
+    classes: list[ClassInfo],
+    *,
+    timeout: float,
+    jobs: int,
+    started: Callable[[int], None] | None = None,
+    landed: Callable[[str], None] | None = None,
+) -> Outcome:
+    """Grade each student's submission (folder or zip, by id) into `out`.
+
+    `started(count)` says how many students will be judged now; `landed(student)` is called as
+    each one's record is written.
+    """
+    begin = time.monotonic()
+    specs = [ClassSpec.of(c) for c in classes]
+    course_print = course_fingerprint(classes, timeout)
+    (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
+    grades: dict[str, StudentGrade] = {}
+    pending: dict[str, tuple[Submission, str]] = {}
+    for student, path in students.items():
+        submission = read_submission(student, path, classes)
+        fingerprint = submission_fingerprint(course_print, submission)
+        saved = _saved(out, student, fingerprint)
+        if saved is not None:
+            grades[student] = saved
+        else:
+            pending[student] = (submission, fingerprint)
+    reused = len(grades)
+    if started is not None:
+        started(len(pending))
+
+    items: list[tuple[ClassInfo, str]] = []
+    owners: list[tuple[str, str]] = []  # per item: (student, class id)
+    verdicts: dict[str, dict[str, ClassVerdict]] = {s: {} for s in pending}
+    left: dict[str, int] = {}
+    for student, (submission, _) in pending.items():
+        for cls in classes:
+            source = submission.files[cls.id].source
+            if source is not None:
+                items.append((cls, source))
+                owners.append((student, cls.id))
+        left[student] = sum(1 for owner, _ in owners if owner == student)
+
+    def finish(student: str) -> None:
+        submission, fingerprint = pending[student]
+        record = grade(specs, submission, fingerprint, verdicts[student])
+        text = json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        write_atomic(_record_path(out, student), text)
+        grades[student] = record
+        if landed is not None:
+            landed(student)
+
+    delivered: dict[int, ClassVerdict] = {}
+
+    def judged(index: int, verdict: ClassVerdict) -> None:
+        student, class_id = owners[index]
+        delivered[index] = verdicts[student][class_id] = verdict
+        left[student] -= 1
+        if left[student] == 0:
+            finish(student)
+
+    for student in pending:
+        if left[student] == 0:  # nothing to run: every class missing, empty or not text
+            finish(student)
+    if items:
+        final = judge_many(items, timeout=timeout, jobs=jobs, on_done=judged)
+        for index, verdict in enumerate(final):  # a verdict never delivered, or changed since
+            if delivered.get(index) != verdict:
+                student, class_id = owners[index]
+                verdicts[student][class_id] = verdict
+                left[student] = 0
+        for student in {owners[i][0] for i, v in enumerate(final) if delivered.get(i) != v}:
+            finish(student)
+    book = Gradebook(course_print, specs, [grades[s] for s in sorted(grades)])
+    write_gradebook(out, book)
+    return Outcome(book, len(pending), reused, [], time.monotonic() - begin)

@@ -1,0 +1,207 @@
+"""The students' submissions in ENTREGAS/: one folder or one .zip per student, read safely.
+
+A submission is a practice workspace, or just its lab.py files in the course layout
+(`…/NNN-slug/lab.py`, under any top folder). Nothing from a submission is ever extracted or
+executed here: a zip's members are read in memory (absolute and `../` paths refused, sizes
+capped, links ignored), a folder is walked without following links, and each class yields its
+lab.py text or the reason there is none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from compmath.course.tree import ClassInfo
+
+MAX_SOURCE = 512 * 1024  # a lab.py is a few KiB; anything past this is not one
+MAX_ENTRIES = 20_000  # files walked or zip members looked at, per submission
+MAX_ZIP = 256 * 1024**2
+MAX_NOTES = 20
+SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$")
+
+
+@dataclass(frozen=True)
+class Found:
+    """One class in one submission: its lab.py text, or why there is none (Spanish)."""
+
+    source: str | None
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A student's submission, read: each class's file, and what was ignored and why."""
+
+    student: str
+    files: dict[str, Found]
+    notes: tuple[str, ...] = ()
+
+
+def file_name(student: str) -> str:
+    """A file name for the student's outputs: the id itself when safe, else a tidy one + hash."""
+    if SAFE_NAME.match(student):
+        return student
+    tidy = re.sub(r"[^A-Za-z0-9._@+-]", "_", student).lstrip("._")[:60] or "alumno"
+    return f"{tidy}-{hashlib.sha256(student.encode('utf-8', 'replace')).hexdigest()[:8]}"
+
+
+def discover(folder: Path) -> tuple[dict[str, Path], list[str]]:
+    """Each student's folder or zip, by student id; and what was ignored there, said once."""
+    found: dict[str, Path] = {}
+    ignored: list[str] = []
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_symlink():
+            ignored.append(f"{entry.name}: es un enlace simbólico")
+        elif entry.is_dir():
+            found[entry.name] = entry
+        elif entry.is_file() and entry.suffix.lower() == ".zip":
+            if entry.stem in found or (folder / entry.stem).is_dir():
+                ignored.append(f"{entry.name}: ya hay una carpeta {entry.stem}")
+            else:
+                found[entry.stem] = entry
+        else:
+            ignored.append(f"{entry.name}: no es una carpeta ni un .zip")
+    return dict(sorted(found.items())), ignored
+
+
+def _class_of(parts: tuple[str, ...], numbers: dict[int, ClassInfo]) -> ClassInfo | None:
+    """The class whose lab.py a path is (`…/323-slug/lab.py` or `…/323/lab.py`)."""
+    if len(parts) < 2 or parts[-1] != "lab.py":
+        return None
+    match = re.match(r"^(\d{3})(-|$)", parts[-2])
+    return numbers.get(int(match.group(1))) if match else None
+
+
+def _preference(parts: tuple[str, ...]) -> tuple[int, int, tuple[str, ...]]:
+    """Of several candidates for one class, the course layout first, then the shallowest."""
+    return (0 if "classes" in parts else 1, len(parts), parts)
+
+
+def _text(data: bytes, size: int) -> Found:
+    if size > MAX_SOURCE or len(data) > MAX_SOURCE:
+        return Found(None, f"el archivo ocupa {max(size, len(data)) // 1024} KiB: no es un lab.py")
+    if b"\x00" in data:
+        return Found(None, "no es un archivo de texto (contiene bytes nulos)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return Found(None, "no es texto UTF-8: ¿se entregó otro tipo de archivo?")
+    if not text.strip():
+        return Found(None, "el archivo está vacío")
+    return Found(text)
+
+
+def _read_file(path: Path) -> Found:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        return Found(None, f"no se puede leer: {exc.strerror}")
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return Found(None, "no es un archivo normal")
+        return _text(os.read(fd, MAX_SOURCE + 1), info.st_size)
+    finally:
+        os.close(fd)
+
+
+def _from_folder(root: Path, numbers: dict[int, ClassInfo]) -> tuple[dict[str, Found], list[str]]:
+    candidates: dict[str, list[tuple[str, ...]]] = {}
+    notes: list[str] = []
+    seen = 0
+    for here, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        rel = Path(here).relative_to(root).parts
+        for name in files:
+            seen += 1
+            parts = (*rel, name)
+            cls = _class_of(parts, numbers)
+            if cls is None:
+                continue
+            if os.path.islink(os.path.join(here, name)):
+                notes.append(f"{'/'.join(parts)}: enlace simbólico, ignorado")
+                continue
+            candidates.setdefault(cls.id, []).append(parts)
+        if seen > MAX_ENTRIES:
+            notes.append(f"más de {MAX_ENTRIES} archivos: se dejó de buscar")
+            break
+    files_found = {
+        cid: _read_file(root.joinpath(*min(paths, key=_preference)))
+        for cid, paths in candidates.items()
+    }
+    return files_found, notes
+
+
+def _unsafe(name: str) -> bool:
+    path = PurePosixPath(name.replace("\\", "/"))
+    return path.is_absolute() or ".." in path.parts or bool(re.match(r"^[A-Za-z]:", name))
+
+
+def _from_zip(path: Path, numbers: dict[int, ClassInfo]) -> tuple[dict[str, Found], list[str]]:
+    if path.stat().st_size > MAX_ZIP:
+        return {}, [f"el .zip ocupa más de {MAX_ZIP // 1024**2} MiB: no se abre"]
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return {}, ["el .zip está dañado o no es un .zip"]
+    notes: list[str] = []
+    candidates: dict[str, list[tuple[tuple[str, ...], zipfile.ZipInfo]]] = {}
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_ENTRIES:
+            notes.append(f"más de {MAX_ENTRIES} archivos en el .zip: se miran los primeros")
+        for info in members[:MAX_ENTRIES]:
+            if _unsafe(info.filename):
+                notes.append(
+                    f"{info.filename!r}: ruta fuera de la entrega (../ o absoluta), ignorada"
+                )
+                continue
+            if stat.S_ISLNK(info.external_attr >> 16):
+                notes.append(f"{info.filename}: enlace simbólico, ignorado")
+                continue
+            parts = PurePosixPath(info.filename.replace("\\", "/")).parts
+            if info.is_dir() or any(p.startswith(".") for p in parts[:-1]):
+                continue
+            cls = _class_of(parts, numbers)
+            if cls is not None:
+                candidates.setdefault(cls.id, []).append((parts, info))
+        files_found: dict[str, Found] = {}
+        for cid, options in candidates.items():
+            _, info = min(options, key=lambda o: _preference(o[0]))
+            if info.file_size > MAX_SOURCE:
+                files_found[cid] = _text(b"", info.file_size)
+                continue
+            try:
+                with archive.open(info) as member:
+                    files_found[cid] = _text(member.read(MAX_SOURCE + 1), info.file_size)
+            except (RuntimeError, NotImplementedError, zipfile.BadZipFile, zlib.error, OSError):
+                files_found[cid] = Found(None, "no se puede leer del .zip (¿cifrado o dañado?)")
+    return files_found, notes
+
+
+def read_submission(student: str, path: Path, classes: list[ClassInfo]) -> Submission:
+    """Each selected class's lab.py in the submission, or the reason it has none."""
+    numbers = {c.number: c for c in classes}
+    reader = _from_zip if path.is_file() else _from_folder
+    files, notes = reader(path, numbers)
+    if not files and path.is_dir():  # a campus export: the student's folder holds their .zip
+        inner = [p for p in path.iterdir() if p.suffix.lower() == ".zip" and not p.is_symlink()]
+        if len(inner) == 1 and inner[0].is_file():
+            files, notes = _from_zip(inner[0], numbers)
+            notes.insert(0, f"se leyó {inner[0].name}")
+    for cls in classes:
+        files.setdefault(cls.id, Found(None, f"no se entregó {cls.id}/lab.py"))
+    ordered = {c.id: files[c.id] for c in classes}
+    unique = list(dict.fromkeys(notes))
+    if len(unique) > MAX_NOTES:
+        unique = [*unique[:MAX_NOTES], f"y {len(unique) - MAX_NOTES} avisos más como estos"]
+    return Submission(student, ordered, tuple(unique))
