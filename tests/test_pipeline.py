@@ -145,3 +145,18 @@ def test_a_broken_case_is_reported_first_without_running(fake_course: Path) -> N
     judged = judge_cases([case], consumer=lambda c, r: seen.append(r.outcome))
     assert seen == [Outcome.SETUP] and judged.reports[0].outcome == Outcome.SETUP
     assert judged.missing == ()  # no lab ran, no worker was asked
+
+
+def test_the_duration_history_forgets_labs_that_are_gone(tmp_path: Path) -> None:
+    """Practice and grading run labs from temporary folders: the history keeps only labs that
+    still exist, so it does not grow with every attempt."""
+    from compmath.cache import read_json
+    from compmath.execution.protocol import LabReply, LabRequest, ReplyState
+    from compmath.execution.scheduler import HISTORY, remember_durations
+
+    kept, gone = tmp_path / "lab.py", tmp_path / "borrado" / "lab.py"
+    kept.write_text("", encoding="utf-8")
+    requests = [LabRequest("a", str(kept)), LabRequest("b", str(gone))]
+    replies = {r.key: LabReply(r.key, ReplyState.OK, total_seconds=0.5) for r in requests}
+    remember_durations({}, replies, requests)
+    assert read_json(HISTORY) == {str(kept): 0.5}

@@ -8,6 +8,7 @@ written are emptied, so that nothing an unconfined lab left there is believed la
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
@@ -17,6 +18,7 @@ from compmath.execution.pool import GRACE, WorkerHandle, release_worker, take_wo
 from compmath.execution.protocol import LabReply, LabRequest, ReplyState
 
 HISTORY = "duraciones.json"
+HISTORY_LIMIT = 2000  # labs whose last duration is remembered
 LAB_CACHES = ("bytecode", "verdicts", "web")  # what an unconfined lab could have poisoned
 
 
@@ -51,8 +53,12 @@ def remember_durations(
     for request in requests:
         reply = replies.get(request.key)
         if reply is not None and reply.state != ReplyState.WORKER_LOST:
+            known.pop(request.lab, None)  # the newest last: what is kept when the file is cut
             known[request.lab] = round(reply.total_seconds, 4)
-    write_json(HISTORY, known)
+    # Practice and grading run labs from temporary folders: forget labs that are gone, and keep
+    # the history to the newest HISTORY_LIMIT, so the file never grows without bound.
+    kept = [(lab, t) for lab, t in known.items() if os.path.exists(lab)][-HISTORY_LIMIT:]
+    write_json(HISTORY, dict(kept))
 
 
 def _run(
