@@ -79,7 +79,8 @@ def test_new_class_goes_through_update_run_and_lint(cli, real_copy: Path) -> Non
     folder = real_copy / "classes" / "part-17-parte-17" / "341-suma-de-cubos"
     assert sorted(p.name for p in folder.iterdir()) == ["README.md", "class.toml", "lab.py"]
     assert (real_copy / "schemas" / "341-suma-de-cubos.schema.json").exists()
-    assert "siguiente: escribe el laboratorio" in result.out and "compmath update 341" in result.out
+    assert "siguiente: escribe lab.py, class.toml y README.md" in result.out
+    assert "compmath update 341" in result.out
 
     # Before anything is written, lint lists what the scaffold left to do.
     result = cli("lint", "--root", root)
