@@ -158,6 +158,7 @@ ENGLISH = re.compile(
 )
 
 
+@pytest.mark.lento  # every broken file through run, check, lint and list -v
 @pytest.mark.parametrize("case", list(CASES))
 def test_no_english_from_the_parsers_reaches_the_user(cli, fake_course: Path, case: str) -> None:
     break_file(fake_course, case)
@@ -248,6 +249,7 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
 
+@pytest.mark.lento  # a Python start per lab
 @pytest.mark.parametrize("lab", sorted(REPO.glob("classes/*/*/lab.py")), ids=lambda p: p.parent.name[:3])
 def test_a_lab_run_without_compmath_says_how_to_install_it(lab: Path, tmp_path: Path) -> None:
     """`python lab.py` where compmath cannot be imported: one Spanish line, exit 1."""

@@ -212,6 +212,7 @@ def slow_students(entregas: Path, count: int) -> None:
 
 
 @pytest.mark.lento
+@pytest.mark.lento  # grades a class, is killed halfway, grades it again and once more whole
 def test_a_killed_run_resumes_where_it_stopped(cli, tmp_path: Path) -> None:
     entregas, out = tmp_path / "entregas", tmp_path / "notas"
     slow_students(entregas, 8)

@@ -22,9 +22,12 @@ from compmath.cache import cache_dir
 from tests.conftest import FAKE_PART
 from tests.processes import LINUX, fresh_marker, leftovers, powers
 
-pytestmark = pytest.mark.skipif(
-    not LINUX, reason="los ataques usan /proc; en macOS corren las alternativas que cubre Linux"
-)
+pytestmark = [
+    pytest.mark.lento,  # every attack runs with and without the sandbox, through run and check
+    pytest.mark.skipif(
+        not LINUX, reason="los ataques usan /proc; en macOS corren las alternativas que cubre Linux"
+    ),
+]
 
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
 WRONG = {"n": 0, "mitad": 0.0, "vector": []}

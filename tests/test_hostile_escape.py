@@ -23,7 +23,10 @@ import pytest
 from tests.conftest import FAKE_PART
 from tests.processes import LINUX, fresh_marker, landlock_abi
 
-pytestmark = pytest.mark.skipif(not LINUX, reason="las capas que se prueban son de Linux")
+pytestmark = [
+    pytest.mark.lento,  # attacks on real sandboxed labs, with and without each layer
+    pytest.mark.skipif(not LINUX, reason="las capas que se prueban son de Linux"),
+]
 
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
 WRONG = {"n": 0, "mitad": 0.0, "vector": []}

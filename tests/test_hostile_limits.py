@@ -14,7 +14,10 @@ import pytest
 from tests.processes import LINUX, fresh_marker, leftovers
 from tests.test_hostile_escape import GOOD, check_beside, switch_off
 
-pytestmark = pytest.mark.skipif(not LINUX, reason="las capas que se prueban son de Linux")
+pytestmark = [
+    pytest.mark.lento,  # attacks on real sandboxed labs, with and without each layer
+    pytest.mark.skipif(not LINUX, reason="las capas que se prueban son de Linux"),
+]
 
 NESTED = '''\
 import os

@@ -158,6 +158,7 @@ def test_the_cells_of_323_follow_the_page_then_the_lab_then_the_check() -> None:
     }
 
 
+@pytest.mark.lento  # 40 notebooks built and validated
 @pytest.mark.parametrize("practice", [False, True], ids=["completo", "practica"])
 @pytest.mark.parametrize("cls", CLASSES, ids=IDS)
 def test_every_notebook_is_valid_and_regenerates_byte_identically(cls, practice: bool) -> None:
@@ -209,6 +210,7 @@ def test_every_practice_notebook_runs_and_reports_its_holes_not_done(cls) -> Non
         assert source(cell).count("<details><summary>Pista ") == len(hole.hints)
 
 
+@pytest.mark.lento  # every class's practice notebook, each hole judged at every variant
 @pytest.mark.parametrize("cls", CLASSES, ids=IDS)
 def test_a_solved_practice_notebook_matches_hole_by_hole(cls) -> None:
     """The first «Ejecutar todo» judges every hole where it stands (the reference the check

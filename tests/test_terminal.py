@@ -68,6 +68,7 @@ def measured(cli, monkeypatch: pytest.MonkeyPatch) -> Callable[[list[str], int],
     return at
 
 
+@pytest.mark.lento  # every command, run for real, at each width
 @pytest.mark.parametrize("width", WIDTHS)
 def test_every_command_on_the_fake_course_fits(measured, fake_course: Path, width: int) -> None:
     for name, args in course_commands(fake_course).items():
