@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +141,24 @@ def _spanish(error: Any, key: str) -> str:
     return str(error.message)
 
 
+@lru_cache(maxsize=256)
+def _check_schema(schema_text: str) -> None:
+    """Check a schema against the metaschema once per text and process (raise SchemaError):
+    `list` and `lint` validate every class.toml against the same class schema, and checking the
+    schema itself costs 50 ms each time. A valid text is remembered; an invalid one raises
+    again on every call (lru_cache keeps only returns)."""
+    import jsonschema
+
+    jsonschema.Draft202012Validator.check_schema(json.loads(schema_text))
+
+
+def _is_text_of(schema_text: str, schema: Any) -> bool:
+    try:
+        return bool(json.loads(schema_text) == schema)
+    except ValueError:
+        return False
+
+
 def validate(
     schema_text: str,
     schema: Any,
@@ -158,7 +176,10 @@ def validate(
     import jsonschema
 
     try:
-        jsonschema.Draft202012Validator.check_schema(schema)
+        if _is_text_of(schema_text, schema):
+            _check_schema(schema_text)
+        else:  # a schema given without its text: checked each time
+            jsonschema.Draft202012Validator.check_schema(schema)
     except jsonschema.SchemaError as exc:
         where = json_path(exc.path, "esquema") if exc.path else "esquema"
         raise CompmathError(
