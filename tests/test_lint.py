@@ -276,3 +276,23 @@ def test_a_region_that_writes_an_attribute_is_nudged_by_its_own_names(cli, cours
     edit(cls_dir(course) / "class.toml", 'salidas = ["mitad"]', 'salidas = ["vector"]')
     result = cli("lint", "--root", str(course))
     assert "el código del hueco 1 alimenta también mitad, que su [[huecos]] no lista" in result.out
+
+
+def test_a_passed_mutation_check_is_remembered_only_for_the_same_files(fake_course: Path) -> None:
+    """lint remembers a class whose literal holes failed as they should, keyed by its lab,
+    class.toml and schema: an edit to any of them checks the class again; an unconfined run
+    empties the memory with the other caches a lab could poison."""
+    from compmath.course.tree import load_course
+    from compmath.execution.scheduler import LAB_CACHES
+    from compmath.practice.mutation import _passed_before
+
+    cls = load_course(fake_course).resolve("901")
+    first = _passed_before(cls)
+    assert _passed_before(cls) == first
+    for path in (cls.lab, cls.meta_path, cls.schema_path):
+        kept = path.read_bytes()
+        path.write_bytes(kept + b"\n")
+        assert _passed_before(cls) != first, path.name
+        path.write_bytes(kept)
+    assert _passed_before(cls) == first
+    assert first.parent.name in LAB_CACHES

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from pathlib import Path
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError, Problem
@@ -110,14 +111,13 @@ def _has_holes(cls: ClassInfo) -> bool:
 def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> list[Problem]:
     """Lint's problems: holes whose literal defaults pass, or whose values cannot be captured."""
     import tempfile
-    from pathlib import Path
 
     from compmath.course.tree import load_course
     from compmath.judging.case import Broken, Explore, prepare, variant
     from compmath.judging.pipeline import judge_cases
     from compmath.practice.verdict import judge_many
 
-    classes = [c for c in classes if _has_holes(c)]
+    classes = [c for c in classes if _has_holes(c) and not _passed_before(c).exists()]
     problems: list[Problem] = []
     with tempfile.TemporaryDirectory(prefix="compmath-mutantes-") as folder:
         cases = []
@@ -136,7 +136,8 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
             cases.append(variant(base, key=key, lab=lab, expected=Explore()))
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same
-        reports = judge_cases(cases, jobs=jobs).by_key()
+        judged = judge_cases(cases, jobs=jobs)
+        reports = judged.by_key()
     made: list[Mutant] = []
     for cls in classes:
         report = reports.get(f"captura/{cls.id}")
@@ -171,4 +172,36 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
                     "parámetro de run() del que dependa)",
                 )
             )
+    if "landlock" not in judged.missing:  # a verdict of confined labs only is remembered
+        flagged = {p.file for p in problems}
+        for cls in classes:
+            toml = str((cls.path / "class.toml").relative_to(cls.root))
+            if toml not in flagged and str(cls.lab.relative_to(cls.root)) not in flagged:
+                _remember(_passed_before(cls))
     return problems
+
+
+def _passed_before(cls: ClassInfo) -> Path:
+    """Where a pass of this class's mutation check is remembered: keyed by what it rests on
+    (lab.py, class.toml with its variants, the outputs schema, this compmath), so any change
+    checks the class again. Emptied with the other lab caches after an unconfined run."""
+    import hashlib
+
+    from compmath import __version__
+    from compmath.cache import cache_dir
+
+    digest = hashlib.sha256(__version__.encode())
+    for path in (cls.lab, cls.meta_path, cls.schema_path):
+        try:
+            digest.update(b"\0" + path.read_bytes())
+        except OSError:
+            digest.update(b"\0-")
+    return cache_dir() / "mutants" / digest.hexdigest()
+
+
+def _remember(marker: Path) -> None:
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass  # an unwritable cache only costs time
