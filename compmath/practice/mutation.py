@@ -173,12 +173,17 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
                 )
             )
     if "landlock" not in judged.missing:  # a verdict of confined labs only is remembered
-        flagged = {p.file for p in problems}
-        for cls in classes:
-            toml = str((cls.path / "class.toml").relative_to(cls.root))
-            if toml not in flagged and str(cls.lab.relative_to(cls.root)) not in flagged:
-                _remember(_passed_before(cls))
+        _remember_passes(classes, problems)
     return problems
+
+
+def _remember_passes(classes: list[ClassInfo], problems: list[Problem]) -> None:
+    """Remember each class the check found nothing wrong with (see `_passed_before`)."""
+    flagged = {p.file for p in problems}
+    for cls in classes:
+        toml = str((cls.path / "class.toml").relative_to(cls.root))
+        if toml not in flagged and str(cls.lab.relative_to(cls.root)) not in flagged:
+            _remember(_passed_before(cls))
 
 
 def _passed_before(cls: ClassInfo) -> Path:
