@@ -62,18 +62,13 @@ def hand_in(entregas: Path, student: str, labs: dict[ClassInfo, str | bytes]) ->
     return entregas / student
 
 
+def grade_args(entregas: Path, out: Path) -> list[str]:
+    """`compmath grade` over the submissions, on 323 and 324 of the real course."""
+    return ["grade", str(entregas), "--root", str(REPO), "--clases", "323,324", "--out", str(out)]
+
+
 def grade(cli: Callable[..., Result], entregas: Path, out: Path, *extra: str) -> Result:
-    return cli(
-        "grade",
-        str(entregas),
-        "--root",
-        str(REPO),
-        "--clases",
-        "323,324",
-        "--out",
-        str(out),
-        *extra,
-    )
+    return cli(*grade_args(entregas, out), *extra)
 
 
 def record(out: Path, student: str) -> dict:
@@ -221,14 +216,7 @@ def test_a_killed_run_resumes_where_it_stopped(cli, tmp_path: Path) -> None:
         sys.executable,
         "-m",
         "compmath.entry",
-        "grade",
-        str(entregas),
-        "--root",
-        str(REPO),
-        "--clases",
-        "323,324",
-        "--out",
-        str(out),
+        *grade_args(entregas, out),
         "--jobs",
         "1",
     ]

@@ -152,13 +152,6 @@ def _check_schema(schema_text: str) -> None:
     jsonschema.Draft202012Validator.check_schema(json.loads(schema_text))
 
 
-def _is_text_of(schema_text: str, schema: Any) -> bool:
-    try:
-        return bool(json.loads(schema_text) == schema)
-    except ValueError:
-        return False
-
-
 def validate(
     schema_text: str,
     schema: Any,
@@ -169,17 +162,15 @@ def validate(
     *,
     use_cache: bool = True,
 ) -> list[SchemaIssue]:
-    """Return the violations of `instance` against `schema` (empty when valid)."""
+    """Return the violations of `instance` against `schema` (empty when valid); `schema` is
+    `schema_text` parsed, as load_schema returns them."""
     verdict = _verdict_file(schema_text, instance_text) if use_cache else None
     if verdict is not None and verdict.exists():
         return []
     import jsonschema
 
     try:
-        if _is_text_of(schema_text, schema):
-            _check_schema(schema_text)
-        else:  # a schema given without its text: checked each time
-            jsonschema.Draft202012Validator.check_schema(schema)
+        _check_schema(schema_text)
     except jsonschema.SchemaError as exc:
         where = json_path(exc.path, "esquema") if exc.path else "esquema"
         raise CompmathError(
