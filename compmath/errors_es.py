@@ -109,18 +109,6 @@ def syntax_problem(exc: SyntaxError, source: str = "") -> Located:
     return Located(what, exc.lineno, column, text)
 
 
-GUTTER = re.compile(r" *(\d+) │ (.*)\n *│ ( *)\^")
-
-
-def from_excerpt(text: str) -> Located | None:
-    """The line and column an `excerpt` drawn at full width shows (a lab's process sends its
-    syntax error so), to draw it again at the screen's width; None if `text` is not one."""
-    found = GUTTER.fullmatch(text.rstrip())
-    if found is None:
-        return None
-    return Located("", int(found.group(1)), len(found.group(3)) + 1, found.group(2))
-
-
 def _pieces(text: str, room: int) -> list[tuple[int, str]]:
     """`text` cut into pieces of at most `room` characters, after a space when there is one:
     (where each piece starts, the piece)."""

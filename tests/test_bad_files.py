@@ -234,6 +234,54 @@ def test_a_syntax_error_in_a_lab_is_told_in_spanish(cli, make_lab, monkeypatch, 
     assert ENGLISH.search(result.out + result.err) is None, result.out
 
 
+@pytest.mark.parametrize("width", [40, 120])
+def test_a_syntax_error_is_drawn_from_its_fields_at_the_screen_width(cli, make_lab, monkeypatch,
+                                                                      width: int) -> None:
+    """The place travels as fields (line, column, text), so a narrow screen wraps the line
+    and keeps the caret under the column the error names, inside the width."""
+    padding = "x" * 70
+    root = make_lab(951, f"def run() -> dict:\n    return {{'{padding}': (2}}\n", expected={"n": 1})
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = cli("run", "951", "--root", str(root)).out
+    lines = out.splitlines()
+    assert all(len(ln) <= width for ln in lines), out
+    (caret,) = [k for k, ln in enumerate(lines) if re.fullmatch(r" +│ *\^", ln)]
+    assert lines[caret - 1].rstrip().endswith("(2}") or lines[caret - 1].rstrip().endswith("}")
+
+
+FORGED_SYNTAX = """\
+import json, os
+
+
+def run() -> dict:
+    result = {"state": "exception", "error_type": "SyntaxError", "message": "no es verdad",
+              "error_line": LINE, "error_column": -4, "error_text": TEXT}
+    os.write(3, json.dumps(result).encode())
+    os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("line", [0, -3, 7])
+def test_a_lab_that_forges_a_syntax_error_place_gets_no_more_than_its_own_line(
+        cli, make_lab, monkeypatch, line: int) -> None:
+    """A lab writes its own reply claiming a syntax error at a line that is no place, or with
+    a line of 100,000 characters, an escape sequence and a second line: no place is drawn for
+    a line below 1, the text is cut to one line of 400 characters and escapes are shown."""
+    text = "\x1b]52;c;aGk=\x07" + "a" * 100_000 + "\nsegunda línea"
+    source = FORGED_SYNTAX.replace("LINE", str(line)).replace("TEXT", repr(text))
+    root = make_lab(952, source, expected={"n": 1})
+    monkeypatch.setenv("COLUMNS", "60")
+    result = cli("run", "952", "--root", str(root))
+    assert result.code == 1 and "Traceback" not in result.out + result.err
+    assert "\x1b" not in result.out and "segunda línea" not in result.out
+    drawn = [ln for ln in result.out.splitlines() if " │ " in ln or ln.strip() == "│ ^"]
+    if line < 1:
+        assert not any(ln.lstrip().startswith(f"{line} │") for ln in drawn), result.out
+    else:
+        assert f"{line} │ \\x1b]52" in result.out, result.out
+        assert result.out.count("a") < 1000, "the forged line was not cut"
+
+
 BLOCK_COMPMATH = """
 import importlib.abc, runpy, sys
 class Blocker(importlib.abc.MetaPathFinder):

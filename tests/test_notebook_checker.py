@@ -76,7 +76,7 @@ def _runner_tolerances(default: dict, per_output: dict) -> tuple[Tolerance, dict
 def test_the_checker_compares_as_the_runner_does(expected, obtained, default, per_output) -> None:
     base, own = _runner_tolerances(default, per_output)
     runner = [
-        (d.path, str(d.kind), d.expected, d.obtained, d.abs_error, d.tolerance)
+        (d.path, str(d.kind), d.expected, d.obtained, d.abs_error, d.tolerance, d.output)
         for d in compare(expected, obtained, base, own)
     ]
     notebook = [tuple(d) for d in Reglas.diferencias(expected, obtained, default, per_output)]

@@ -102,6 +102,9 @@ class ChildResult:
     traceback: str = ""
     path: str = ""  # where an unrepresentable value sits (salida.a[1])
     exit_code: int | None = None
+    error_line: int | None = None  # a syntax error's line, column and the text of that line
+    error_column: int | None = None
+    error_text: str = ""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -164,6 +167,9 @@ class LabReply:
     traceback: str = ""
     path: str = ""
     exit_code: int | None = None
+    error_line: int | None = None
+    error_column: int | None = None
+    error_text: str = ""
     total_seconds: float = 0.0  # fork to end, as the worker measured it
     peak_memory: int = 0  # bytes of resident memory at the peak
     signal_name: str = ""

@@ -192,7 +192,8 @@ def _describe(exc: BaseException) -> ChildResult:
 
 def _describe_syntax(exc: SyntaxError) -> ChildResult:
     """A syntax error in Spanish, from its fields (errors_es): the cause, the file and the
-    position as the message; the offending line and a caret as the traceback."""
+    position as the message; where it is as fields (the screen draws them at its own width),
+    and the offending line with a caret as the traceback, for who reads the JSON report."""
     from compmath.errors_es import excerpt, syntax_problem
 
     located = syntax_problem(exc)
@@ -202,6 +203,9 @@ def _describe_syntax(exc: SyntaxError) -> ChildResult:
         error_type=type(exc).__name__,
         message=_text(f"{located.what} ({where})" if where else located.what),
         traceback=_text("\n".join(excerpt(located))),
+        error_line=located.line,
+        error_column=located.column,
+        error_text=_text(located.text),
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from compmath.base.encode import EncodeError, canonical_json
 from compmath.base.validate import validate
 from compmath.errors import CompmathError
+from compmath.errors_es import Located
 from compmath.execution.protocol import LabReply, NotANumber, ReplyState, printable, strict_loads
 from compmath.judging.case import Broken, Case, Explore, Ready, Record, Reference, Snapshot
 from compmath.judging.compare import compare, key_order_differs
@@ -82,6 +83,21 @@ def reencode(written: str, decimals: int) -> tuple[Any, str, str]:
     return outputs, text, ""
 
 
+SHOWN_SOURCE = 400  # characters of the offending line kept: an excerpt, not a file
+
+
+def syntax_at(reply: LabReply) -> Located | None:
+    """Where the lab's syntax error sits, from the reply's fields; None when they name no line.
+
+    The lab's process writes these fields, so a lab could write any: a line below 1 is no
+    place, and the line's text is cut to its first line and SHOWN_SOURCE characters."""
+    if reply.error_line is None or reply.error_line < 1:
+        return None
+    column = reply.error_column if reply.error_column and reply.error_column > 0 else None
+    text = (reply.error_text.splitlines() or [""])[0][:SHOWN_SOURCE]
+    return Located("", reply.error_line, column, text)
+
+
 def _oracle(case: Ready, reference: LabReport | None) -> dict[str, Any] | None:
     """The outputs to compare with: the snapshot's (None: none yet) or the reference's."""
     if isinstance(case.expected, Snapshot):
@@ -106,6 +122,7 @@ def judge(case: Case, reply: LabReply, *, reference: LabReport | None = None) ->
             traceback=reply.traceback,
             stopped_at=where,
             error_type=reply.error_type if reply.state == ReplyState.EXCEPTION else "",
+            error_at=syntax_at(reply) if reply.state == ReplyState.EXCEPTION else None,
             **common,
         )
     outputs, text, refused = reencode(reply.output, case.request.decimals)

@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from compmath.base.validate import SchemaIssue
+from compmath.errors_es import Located
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.judging.compare import Difference, DifferenceKind
 from compmath.judging.stack import Frame
@@ -110,6 +111,7 @@ class LabReport:
     worker_lost: bool = False  # the worker died or stopped answering with it in flight, twice
     stopped_at: Frame | None = None  # where a timed-out lab was when it was stopped
     error_type: str = ""  # the exception's class name, when the lab raised (`excepcion`)
+    error_at: Located | None = None  # where a syntax error sits: line, column, its text
 
     @property
     def passed(self) -> bool:

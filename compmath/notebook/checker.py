@@ -12,7 +12,6 @@ import base64
 import contextlib
 import inspect
 import io
-import re
 import traceback
 import types
 import typing
@@ -188,14 +187,12 @@ class Comprobacion(Reglas):
             impreso = impreso or salida.getvalue()
             todas = self.diferencias(esperado, obtenido, self.tolerancia, self.tolerancias)
             if todas:
-                primera = min(todas, key=lambda d: self._posicion(d.ruta, list(esperado)))
+                orden = list(esperado)
+                primera = min(
+                    todas, key=lambda d: orden.index(d.salida) if d.salida in orden else len(orden)
+                )
                 return "mal", f"{etiqueta}: {self.explicar(primera)}", salida.getvalue()
         return "bien", "", impreso
-
-    @staticmethod
-    def _posicion(ruta: str, orden: list[str]) -> int:
-        nombre = re.split(r"[.\[]", ruta + ".", maxsplit=2)[1] if "." in ruta else ""
-        return orden.index(nombre) if nombre in orden else len(orden)
 
     def hueco(self, k: int) -> bool:
         """Juzga el hueco k como `compmath practice`: bien, mal (en qué variante) o sin hacer."""

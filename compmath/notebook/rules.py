@@ -28,6 +28,7 @@ class Reglas:
         obtenido: typing.Any
         error: float | None = None
         tolerancia: float | None = None
+        salida: str = ""  # la salida de primer nivel donde está la hoja
 
     @staticmethod
     def redondear(x: float, decimales: int) -> float:
@@ -79,44 +80,61 @@ class Reglas:
         por_salida: dict[str, dict[str, float]],
     ) -> list[Reglas.Diferencia]:
         """Todas las diferencias entre instantánea y salidas, hoja a hoja, con tolerancias."""
-        D = Reglas.Diferencia
         fuera: list[Reglas.Diferencia] = []
 
         def recorrer(
-            e: typing.Any, o: typing.Any, ruta: str, tol: dict[str, float], propia: bool
+            e: typing.Any, o: typing.Any, ruta: str, tol: dict[str, float], salida: str
         ) -> None:
+            propia = salida in por_salida
+
+            def D(
+                ruta: str,
+                tipo: str,
+                e: typing.Any,
+                o: typing.Any,
+                error: float | None = None,
+                tolerancia: float | None = None,
+            ) -> None:
+                fuera.append(Reglas.Diferencia(ruta, tipo, e, o, error, tolerancia, salida))
+
             ce, co = Reglas._clase(e), Reglas._clase(o)
             if ce != co:
-                fuera.append(D(ruta, "tipo", e, o))
+                D(ruta, "tipo", e, o)
             elif ce == "objeto":
                 for clave in e:
                     if clave in o:
-                        recorrer(e[clave], o[clave], f"{ruta}.{clave}", tol, propia)
+                        recorrer(e[clave], o[clave], f"{ruta}.{clave}", tol, salida)
                     else:
-                        fuera.append(D(f"{ruta}.{clave}", "falta", e[clave], None))
-                fuera.extend(D(f"{ruta}.{c}", "sobra", None, o[c]) for c in o if c not in e)
+                        D(f"{ruta}.{clave}", "falta", e[clave], None)
+                for c in o:
+                    if c not in e:
+                        D(f"{ruta}.{c}", "sobra", None, o[c])
             elif ce == "lista" and len(e) != len(o):
-                fuera.append(D(ruta, "longitud", len(e), len(o)))
+                D(ruta, "longitud", len(e), len(o))
             elif ce == "lista":
                 for i, (a, b) in enumerate(zip(e, o)):
-                    recorrer(a, b, f"{ruta}[{i}]", tol, propia)
+                    recorrer(a, b, f"{ruta}[{i}]", tol, salida)
             elif ce == "real" or (ce == "entero" and propia):  # |o − e| ≤ atol + rtol·|e|
                 permitido = tol["atol"] + tol["rtol"] * abs(e)
                 if abs(o - e) > permitido:
-                    fuera.append(D(ruta, "valor", e, o, abs(o - e), permitido))
+                    D(ruta, "valor", e, o, abs(o - e), permitido)
             elif e != o:  # enteros, booleanos y textos: exactos
                 entero = ce == "entero"
                 error = float(abs(o - e)) if entero else None
-                fuera.append(D(ruta, "valor", e, o, error, 0.0 if entero else None))
+                D(ruta, "valor", e, o, error, 0.0 if entero else None)
 
         for clave, valor in esperado.items():
             if clave in obtenido:
                 tol = por_salida.get(clave, tolerancia)
-                recorrer(valor, obtenido[clave], f"salida.{clave}", tol, clave in por_salida)
+                recorrer(valor, obtenido[clave], f"salida.{clave}", tol, clave)
             else:
-                fuera.append(D(f"salida.{clave}", "falta", valor, None))
+                fuera.append(
+                    Reglas.Diferencia(f"salida.{clave}", "falta", valor, None, salida=clave)
+                )
         fuera.extend(
-            D(f"salida.{c}", "sobra", None, v) for c, v in obtenido.items() if c not in esperado
+            Reglas.Diferencia(f"salida.{c}", "sobra", None, v, salida=c)
+            for c, v in obtenido.items()
+            if c not in esperado
         )
         return fuera
 

@@ -8,7 +8,6 @@ defaults it is itself compared with the class's snapshot.
 
 from __future__ import annotations
 
-import re
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
@@ -21,13 +20,13 @@ from compmath.course.tree import ClassInfo, Course, load_course
 from compmath.judging.case import Broken, Case, Explore, Reference, Snapshot, prepare, variant
 from compmath.judging.compare import Difference
 from compmath.judging.report import LabReport, Outcome, describe_difference
+from compmath.judging.stack import frames
 from compmath.practice.graft import HoleStatus, Program
 from compmath.practice.variants import Variant
 
 if TYPE_CHECKING:
     from compmath.practice.verdict import HoleVerdict
 
-FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 FOLDER_PREFIX = "compmath-practica-"
 REFERENCE_OK = (Outcome.MATCHES, Outcome.EXPLORATION)
 # verdicts that depend only on the code and its inputs (labs are deterministic), not on the load
@@ -145,19 +144,13 @@ def student_traceback(text: str, program: Program, lab_name: str = "lab.py") -> 
     """The frames of a grafted program's traceback that are in the student's hole, each named
     by its line in the student's lab.py ("" when the error rose elsewhere)."""
     kept: list[str] = []
-    lines = text.splitlines()
-    for i, row in enumerate(lines):
-        match = FRAME.search(row)
-        if match is None or FOLDER_PREFIX not in match.group("file"):
+    for frame in frames(text):
+        line = program.line_map.get(frame.line)
+        if FOLDER_PREFIX not in frame.path or line is None:
             continue
-        line = program.line_map.get(int(match.group("line")))
-        if line is None:
-            continue
-        function = row[match.end() :].strip(", ").removeprefix("in ")
-        kept.append(f"{lab_name}, línea {line}" + (f" (función {function})" if function else ""))
-        code = lines[i + 1].strip() if i + 1 < len(lines) else ""
-        if code and not FRAME.search(lines[i + 1]):
-            kept.append(f"  {code}")
+        kept.append(f"{lab_name}, línea {line} (función {frame.function})")
+        if frame.code:
+            kept.append(f"  {frame.code}")
     return "\n".join(kept)
 
 

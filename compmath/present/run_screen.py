@@ -188,8 +188,9 @@ def details(
         ]
         if schema_file:
             blocks += schema_fix(report, schema_file, meta_file)
-    if report.traceback:
-        blocks += trace_blocks(report.traceback, root, report.outcome == Outcome.TIMEOUT)
+    if report.traceback or report.error_at is not None:
+        stopped = report.outcome == Outcome.TIMEOUT
+        blocks += trace_blocks(report.traceback, root, stopped=stopped, located=report.error_at)
     for name, text, size in (
         ("stdout", report.stdout, report.stdout_bytes),
         ("stderr", report.stderr, report.stderr_bytes),

@@ -2,8 +2,8 @@
 course, each frame's line of code; frames of libraries are counted, not listed.
 
 The worker sends Python's traceback text (or faulthandler's stack for a timeout, innermost frame
-first), already without compmath's frames; its `File "…", line N, in f` lines are what is read
-here. A syntax error arrives as the offending line and its caret (errors_es), shown as it is.
+first), already without compmath's frames; judging/stack.py reads its frames. A syntax error's
+place arrives as fields (`LabReport.error_at`), drawn at the screen's width with its caret.
 """
 
 from __future__ import annotations
@@ -11,14 +11,12 @@ from __future__ import annotations
 import linecache
 import re
 from pathlib import PurePath
-from typing import NamedTuple
 
-from compmath.errors_es import from_excerpt
+from compmath.errors_es import Located
+from compmath.judging.stack import frames
 from compmath.present.layout import Block, Para, line, para
 from compmath.present.output import excerpt_chart
 
-FRAME = re.compile(r'\s*File "([^"]+)", line (\d+),? in (\S+)')
-CARETS = re.compile(r"\s*[\^~]+\s*$")
 FAULTHANDLER_HEADS = (
     "Stack (most recent call first)",
     "Current thread",
@@ -26,27 +24,6 @@ FAULTHANDLER_HEADS = (
     "Traceback (most recent call last)",
 )
 EXCEPTION_LINE = re.compile(r"[A-Za-z_][\w.]*(: |$)")  # `MemoryError: …`, as a traceback ends
-
-
-class Frame(NamedTuple):
-    """One frame: its file, line and function, and the code on that line ("" if not given)."""
-
-    path: str
-    number: int
-    function: str
-    code: str
-
-
-def frames(traceback: str) -> list[Frame]:
-    """The frames of a traceback (or a faulthandler stack), in the order they are written."""
-    found: list[Frame] = []
-    for text in traceback.splitlines():
-        match = FRAME.match(text)
-        if match:
-            found.append(Frame(match.group(1), int(match.group(2)), match.group(3), ""))
-        elif found and not found[-1].code and text.startswith("    ") and not CARETS.match(text):
-            found[-1] = found[-1]._replace(code=text.strip())
-    return found
 
 
 def relative(path: str, root: str) -> str | None:
@@ -59,14 +36,16 @@ def relative(path: str, root: str) -> str | None:
         return None
 
 
-def trace_blocks(traceback: str, root: str, stopped: bool) -> list[Block]:
-    """The lab's frames as blocks: `ruta:línea, en función` and its code, under a title."""
+def trace_blocks(
+    traceback: str, root: str, *, stopped: bool, located: Located | None = None
+) -> list[Block]:
+    """The lab's frames as blocks: `ruta:línea, en función` and its code, under a title; a
+    syntax error (`located`) as its line and a caret."""
     title = "Dónde estaba el laboratorio al detenerse:" if stopped else "Dónde falló:"
+    if located is not None:
+        return [line((title, "bold red")), excerpt_chart(located)]
     found = frames(traceback)
-    if not found:  # a syntax error's line and caret, or a stack without frames: as it came
-        located = from_excerpt(traceback)
-        if located is not None:
-            return [line((title, "bold red")), excerpt_chart(located)]
+    if not found:  # a stack without frames: as it came
         shown = [
             t
             for t in traceback.rstrip().splitlines()
@@ -84,10 +63,10 @@ def trace_blocks(traceback: str, root: str, stopped: bool) -> list[Block]:
         if shown_path != current:  # consecutive frames of one file under its path, once
             blocks.append(Para(((shown_path, "cyan"),), 2, 2))
             current = shown_path
-        blocks.append(para(f"línea {frame.number}, en {frame.function}", indent=4, hang=2))
+        blocks.append(para(f"línea {frame.line}, en {frame.function}", indent=4, hang=2))
         if not frame.code:
             linecache.checkcache(frame.path)  # the file as it is now, not as first read
-        code = frame.code or linecache.getline(frame.path, frame.number).strip()
+        code = frame.code or linecache.getline(frame.path, frame.line).strip()
         if code:  # a timeout's stack names lines without their code: read from the lab's file
             blocks.append(line(("      " + code, "")))
     if elsewhere:
