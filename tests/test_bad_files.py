@@ -232,6 +232,8 @@ def test_a_syntax_error_in_a_lab_is_told_in_spanish(cli, make_lab, monkeypatch, 
     assert f"error de sintaxis: {cause}" in out and f"(lab.py, línea {line}" in out, result.out
     assert f"{line} │ " in result.out and re.search(r"\n +│ *\^\n", result.out)
     assert ENGLISH.search(result.out + result.err) is None, result.out
+    (report,) = json.loads(cli("run", "951", "--root", str(root), "--json").out)["clases"]
+    assert report["lugar"]["archivo"] == "lab.py" and report["lugar"]["linea"] == line
 
 
 @pytest.mark.parametrize("width", [40, 120])

@@ -24,6 +24,12 @@ def test_check_json_validates_against_report_schema(cli, fake_course: Path) -> N
         "907-nan": "no_representable", "908-no-dict": "no_representable",
     }
     assert report["resumen"]["fallidos"] == 6 and result.code == 1
+    by_class = {c["clase"]: c for c in report["clases"]}
+    stopped = by_class["905-cuelga"]["lugar"]  # where the timed-out lab was, as fields
+    assert stopped["archivo"] == "lab.py" and stopped["linea"] >= 1 and stopped["funcion"], stopped
+    assert by_class["901-pasa"]["lugar"] is None
+    drift = by_class["904-deriva"]["diferencias"]
+    assert drift and all(d["salida"] == d["ruta"].split(".")[1].split("[")[0] for d in drift)
 
 
 def test_run_json_has_the_same_shape(cli, fake_course: Path) -> None:

@@ -102,7 +102,8 @@ class ChildResult:
     traceback: str = ""
     path: str = ""  # where an unrepresentable value sits (salida.a[1])
     exit_code: int | None = None
-    error_line: int | None = None  # a syntax error's line, column and the text of that line
+    error_file: str = ""  # a syntax error's file (its name), line, column and that line's text
+    error_line: int | None = None
     error_column: int | None = None
     error_text: str = ""
 
@@ -167,6 +168,7 @@ class LabReply:
     traceback: str = ""
     path: str = ""
     exit_code: int | None = None
+    error_file: str = ""
     error_line: int | None = None
     error_column: int | None = None
     error_text: str = ""

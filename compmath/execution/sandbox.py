@@ -197,12 +197,14 @@ def _describe_syntax(exc: SyntaxError) -> ChildResult:
     from compmath.errors_es import excerpt, syntax_problem
 
     located = syntax_problem(exc)
-    where = ", ".join(p for p in (os.path.basename(exc.filename or ""), located.where()) if p)
+    name = os.path.basename(exc.filename or "")
+    where = ", ".join(p for p in (name, located.where()) if p)
     return ChildResult(
         ReplyState.EXCEPTION,
         error_type=type(exc).__name__,
         message=_text(f"{located.what} ({where})" if where else located.what),
         traceback=_text("\n".join(excerpt(located))),
+        error_file=_text(name),
         error_line=located.line,
         error_column=located.column,
         error_text=_text(located.text),

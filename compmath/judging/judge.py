@@ -7,7 +7,7 @@ does to the course's files while it runs can change what it is judged against.
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from compmath.base.encode import EncodeError, canonical_json
@@ -123,6 +123,7 @@ def judge(case: Case, reply: LabReply, *, reference: LabReport | None = None) ->
             stopped_at=where,
             error_type=reply.error_type if reply.state == ReplyState.EXCEPTION else "",
             error_at=syntax_at(reply) if reply.state == ReplyState.EXCEPTION else None,
+            error_file=PurePath(reply.error_file).name[:SHOWN_SOURCE],
             **common,
         )
     outputs, text, refused = reencode(reply.output, case.request.decimals)

@@ -112,6 +112,7 @@ class LabReport:
     stopped_at: Frame | None = None  # where a timed-out lab was when it was stopped
     error_type: str = ""  # the exception's class name, when the lab raised (`excepcion`)
     error_at: Located | None = None  # where a syntax error sits: line, column, its text
+    error_file: str = ""  # and in which file (its name)
 
     @property
     def passed(self) -> bool:
@@ -122,6 +123,17 @@ class LabReport:
         """The message and the hint, as one line for the JSON and JUnit reports."""
         message = self.message or self.outcome.label
         return f"{message} · {self.hint}" if self.hint else message
+
+    def place(self) -> dict[str, Any] | None:
+        """Where the lab failed, for the JSON report: a syntax error's line and column in
+        lab.py, or the frame a timed-out lab was in; None when there is no place to name."""
+        if self.error_at is not None and self.error_at.line is not None:
+            line, column = self.error_at.line, self.error_at.column
+            return {"archivo": self.error_file, "linea": line, "columna": column, "funcion": None}
+        if self.stopped_at is not None:
+            at = self.stopped_at
+            return {"archivo": at.file, "linea": at.line, "columna": None, "funcion": at.function}
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         """The report's JSON form (Spanish keys; see schemas/report.schema.json)."""
@@ -138,6 +150,7 @@ class LabReport:
             "diferencias": [
                 {
                     "ruta": d.path,
+                    "salida": d.output,
                     "tipo": str(d.kind),
                     "esperado": d.expected,
                     "obtenido": d.obtained,
@@ -149,6 +162,7 @@ class LabReport:
             "errores_de_esquema": [
                 {"ruta": i.path, "mensaje": i.message} for i in self.schema_issues
             ],
+            "lugar": self.place(),
             "traza": self.traceback,
             "stdout": self.stdout,
             "stderr": self.stderr,
