@@ -22,6 +22,7 @@ from compmath.site import render
 from compmath.site.assets import asset_contents
 from compmath.site.checks import course_notebooks, missing_colab_notebooks
 from compmath.site.search import Entry, entry, index_script
+from compmath.site.sentences import plain_sentences, script_name, sentences_script
 from compmath.site.verify import Verification, class_files, code_fingerprint, files_digest, verify
 from compmath.wording import count
 
@@ -97,6 +98,7 @@ class Site:
         yield Target("buscar.html", self.base, partial(render.search_page, self.meta))
         every_class = _key(self.base, *self.digests.values())
         yield Target("assets/indice-busqueda.js", every_class, self.search_index)
+        yield from self.sentence_targets()
         for cls in self.classes:
             for name in render.SOURCE_PAGES:
                 if (cls.path / name).exists():
@@ -180,35 +182,50 @@ class Site:
         )
         return render.home_page(self.meta, parts, summary)
 
-    def search_index(self) -> str:
-        entries: list[Entry] = []
+    def searchable(self) -> Iterator[tuple[str, str, str, list[str], list[str], str]]:
+        """Every page the search finds: its address, title, lemma, output names, Markdown
+        texts, and the key of what they are made of."""
         for part in self.course.parts:
             meta = part.meta
-            prose = " ".join((meta.guiding_idea, meta.error_to_avoid, meta.ai_connection))
-            title = f"Parte {part.number} — {meta.title}"
-            entries.append(entry(render.part_url(part.number), title, meta.guiding_idea, [], prose))
+            yield (
+                render.part_url(part.number),
+                f"Parte {part.number} — {meta.title}",
+                meta.guiding_idea,
+                [],
+                [meta.guiding_idea, meta.error_to_avoid, meta.ai_connection],
+                self.base,
+            )
         for cls in self.classes:
             page = self.page(cls)
-            prose = " ".join(
-                (
-                    page.development,
-                    page.example,
-                    page.computes,
-                    page.uses,
-                    *page.common_errors,
-                    *(o.description for o in page.outputs),
-                )
+            texts = [page.development, page.example, page.computes, page.uses]
+            texts += [*page.common_errors, *(o.description for o in page.outputs)]
+            outputs = [o.name for o in page.outputs]
+            key = _key(self.base, self.digests[cls.id])
+            yield (
+                render.class_url(cls.id),
+                f"{page.number} {page.title}",
+                page.lemma,
+                outputs,
+                texts,
+                key,
             )
-            entries.append(
-                entry(
-                    render.class_url(cls.id),
-                    f"{page.number} {page.title}",
-                    page.lemma,
-                    [o.name for o in page.outputs],
-                    prose,
-                )
-            )
+
+    def search_index(self) -> str:
+        entries: list[Entry] = [
+            entry(url, title, lemma, outputs, " ".join(texts))
+            for url, title, lemma, outputs, texts, _ in self.searchable()
+        ]
         return index_script(entries)
+
+    def sentence_targets(self) -> Iterator[Target]:
+        """Each searchable page's sentences, which the search page loads for its results."""
+        for url, _, _, _, texts, key in self.searchable():
+            made = partial(_sentences, url, texts)
+            yield Target(script_name(url), _key(key, "frases"), made)
+
+
+def _sentences(url: str, texts: list[str]) -> str:
+    return sentences_script(url, plain_sentences(texts))
 
 
 def _read_manifest(out: Path) -> dict[str, str]:
