@@ -68,15 +68,21 @@ def _base36(n: int) -> str:
             return digits
 
 
+def _searched(word: str) -> bool:
+    """Whether the index keeps a word of the prose: not a long number, nor the digits after a
+    decimal comma («0,001» gives «001»: no reader searches that)."""
+    return not (word.isdigit() and (len(word) > 3 or (word[0] == "0" and len(word) > 1)))
+
+
 def index_script(entries: list[Entry]) -> str:
     """The index as a classic script assigning one global, readable from file://: the pages
-    (title, summary, output names; the script folds the first two itself) and the prose's
-    vocabulary (long numbers left out: a reader searches words)."""
-    pages = [{"u": e.url, "t": e.title, "r": e.summary, "fo": e.outputs} for e in entries]
+    (address, title, summary, output names; the script folds the title and summary itself) and
+    the prose's vocabulary (numbers as long as a year's left out: a reader searches words)."""
+    pages = [[e.url, e.title, e.summary, e.outputs] for e in entries]  # each: u, t, r, fo
     where: dict[str, list[str]] = {}
     for i, e in enumerate(entries):
         for word in e.prose.split():
-            if not (word.isdigit() and len(word) > 3):
+            if _searched(word):
                 where.setdefault(word, []).append(_base36(i))
     # a word on most pages («de», «matriz») tells them apart no better than nothing: it is
     # listed once, found on every page

@@ -13,13 +13,18 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 
-# a sentence ends at . ! ? or … followed by a blank and something that begins a sentence
-_END = re.compile(r"(?<=[.!?…])\s+(?=[¿¡«(\"“]?[A-ZÁÉÍÓÚÜÑ0-9])")
+# a sentence ends at . ! ? or … followed by a blank and a capital (or a number), but not
+# after an abbreviation: «Haviv et al. (2022)», «p. ej. Adam», «Fig. 2»
+_END = re.compile(
+    r"(?<=[.!?…])(?<!\bal\.)(?<!\bej\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bFig\.)(?<!\bEq\.)"
+    r"\s+(?=[¿¡«\"“]?[A-ZÁÉÍÓÚÜÑ0-9])"
+)
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEADING = re.compile(r"^#{1,6}\s+")
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_EMPHASIS = re.compile(r"(\*\*|__|\*|_(?=\S))(?=\S)(.+?)(?<=\S)\1(?!\w)")
+# emphasis, but not an underscore inside a word (CommonMark's rule): «alfa_1_sobre_n»
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 _CODE = re.compile(r"`+([^`]+)`+")
 _MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])([^$]+?)(?<=\S)\$(?!\d)")
 
@@ -30,23 +35,32 @@ GREEK = (
 )
 SYMBOLS = (
     "cdot · times × le ≤ leq ≤ ge ≥ geq ≥ ne ≠ neq ≠ approx ≈ sim ~ mid | in ∈ to → infty ∞ "
-    "sum Σ prod Π sqrt √ nabla ∇ partial ∂ top ᵀ lVert ‖ rVert ‖ pm ± ldots … dots … cdots ⋯"
+    "sum Σ prod Π nabla ∇ partial ∂ top ᵀ lVert ‖ rVert ‖ pm ± ldots … dots … cdots ⋯"
 )
 _PAIRS = (GREEK + " " + SYMBOLS).split()
 _WORDS = dict(zip(_PAIRS[::2], _PAIRS[1::2], strict=True))
-_COMMAND = re.compile(r"\\([A-Za-z]+|.)\s*")
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)(\s*)")
 _BRACED = re.compile(r"([_^])\{([^{}]*)\}")
+_FRAC = re.compile(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_SQRT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
 _FONT = re.compile(r"\\(?:text|mathrm|mathbf|mathbb|mathcal|operatorname|mathit)\s*\{([^{}]*)\}")
 
 
 def _command(match: re.Match[str]) -> str:
     name = match.group(1)
-    if name in _WORDS:
-        return _WORDS[name]
+    if name in ("frac", "sqrt"):  # their arguments, once known, are grouped below
+        return "\\" + name
+    if name in _WORDS:  # a symbol keeps the blank after it: «\le \sqrt» → «≤ √»
+        return _WORDS[name] + match.group(2)
     if name in (",", ";", ":", "!", "quad", "qquad", " "):
         return " "
     # an accent (\tilde, \hat, \bar) leaves its letter; \log, \max, \exp stay words
     return "" if name in ("tilde", "hat", "bar", "left", "right", "big", "Big") else name + " "
+
+
+def _group(text: str) -> str:
+    text = text.strip()
+    return text if len(text) == 1 else f"({text})"
 
 
 def plain_math(tex: str) -> str:
@@ -54,8 +68,16 @@ def plain_math(tex: str) -> str:
     text = _FONT.sub(r"\1", tex).replace("{,}", ",").replace("{}", "")
     text = _COMMAND.sub(_command, text)
     for _ in range(3):  # nested groups, innermost first
-        text = _BRACED.sub(lambda m: m[1] + (m[2] if len(m[2]) == 1 else f"({m[2]})"), text)
-    text = text.replace("{", "").replace("}", "").replace("-", "−")
+        text = _FRAC.sub(lambda m: f"{_group(m[1])}/{_group(m[2])}", text)
+        text = _SQRT.sub(lambda m: "√" + _group(m[1]), text)
+        text = _BRACED.sub(lambda m: m[1] + _group(m[2]), text)
+    text = (
+        text.replace("\\sqrt", "√")
+        .replace("\\", "")
+        .replace("{", "")
+        .replace("}", "")
+        .replace("-", "−")
+    )
     return re.sub(r"\s+", " ", text).strip()
 
 

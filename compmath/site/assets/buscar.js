@@ -13,8 +13,8 @@
     return texto.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
 
-  var paginas = datos.paginas.map(function (p) {
-    return { u: p.u, t: p.t, r: p.r, plegado: { t: plegar(p.t), r: plegar(p.r), fo: p.fo } };
+  var paginas = datos.paginas.map(function (p) {  // [address, title, lemma, output names]
+    return { u: p[0], t: p[1], r: p[2], plegado: { t: plegar(p[1]), r: plegar(p[2]), fo: p[3] } };
   });
   // the prose's vocabulary: front-coded words and, for each, the pages it is on
   function descodificar(lista) {
@@ -155,9 +155,17 @@
     pedidas[u].onload = function () { citas.forEach(citar); };
     document.head.appendChild(pedidas[u]);
   }
+  // and once the typing pauses: a word half typed loads nothing
+  var pendientes = [];
+  var espera = 0;
+  function pronto(u) {
+    pendientes.push(u);
+    clearTimeout(espera);
+    espera = setTimeout(function () { pendientes.forEach(pedir); pendientes = []; }, 300);
+  }
   var vigia = window.IntersectionObserver && new IntersectionObserver(function (vistas) {
     vistas.forEach(function (v) {
-      if (v.isIntersecting) { vigia.unobserve(v.target); pedir(v.target.dataset.u); }
+      if (v.isIntersecting) { vigia.unobserve(v.target); pronto(v.target.dataset.u); }
     });
   }, { rootMargin: "200px" });
 
@@ -166,6 +174,7 @@
     var resumen = document.getElementById("resumen");
     lista.textContent = "";
     citas = [];
+    pendientes = [];
     if (vigia) { vigia.disconnect(); }
     if (!consulta.trim()) { resumen.textContent = ""; return; }
     var encontrados = buscar(consulta);
@@ -191,7 +200,7 @@
         item.appendChild(cita);
         citas.push([cita, r.doc.u, buscadas]);
         citar(citas[citas.length - 1]);  // its sentences may be here already
-        if (vigia) { vigia.observe(item); } else { pedir(r.doc.u); }
+        if (vigia) { vigia.observe(item); } else { pronto(r.doc.u); }
       }
       var donde = document.createElement("p");
       donde.className = "coincide";
