@@ -78,20 +78,26 @@ def plain_math(tex: str) -> str:
         .replace("}", "")
         .replace("-", "−")
     )
-    return re.sub(r"\s+", " ", text).strip()
+    return " ".join(text.split())
+
+
+def _emphasis(text: str) -> str:
+    if "*" not in text and "_" not in text:  # most of the prose: no expression to try
+        return text
+    return _EMPHASIS.sub(r"\2", _EMPHASIS.sub(r"\2", text))  # twice: ***both*** or **a *b***
 
 
 def _plain_inline(text: str) -> str:
     # math first: its underscores and stars are not emphasis
-    pieces = _MATH.split(text)
+    pieces = _MATH.split(text) if "$" in text else [text]
     for i in range(1, len(pieces), 2):
         pieces[i] = plain_math(pieces[i])
     for i in range(0, len(pieces), 2):
-        piece = _LINK.sub(r"\1", pieces[i])
-        codes = _CODE.split(piece)  # code keeps its underscores and stars too
-        codes[::2] = [_EMPHASIS.sub(r"\2", _EMPHASIS.sub(r"\2", c)) for c in codes[::2]]
+        piece = _LINK.sub(r"\1", pieces[i]) if "](" in pieces[i] else pieces[i]
+        codes = _CODE.split(piece) if "`" in piece else [piece]  # code keeps its _ and * too
+        codes[::2] = [_emphasis(c) for c in codes[::2]]
         pieces[i] = "".join(codes)
-    return re.sub(r"\s+", " ", "".join(pieces)).strip()
+    return " ".join("".join(pieces).split())
 
 
 def _starts_block(line: str) -> bool:
