@@ -293,6 +293,7 @@ def test_each_searchable_page_has_its_sentences_for_the_search(
     sentences = json.loads((out / "buscar/901-pasa.js").read_text("utf-8").split("=", 2)[2][:-2])
     assert "La mitad de n es n/2; cuesta $5 y $10 (eso es prosa)." in sentences
     assert "Con n = 4 sale 2." in sentences
+    assert "El símbolo «t </w>» es texto." in sentences  # text: the page puts it in text nodes
     # no page links a sentence file: the search page loads one for a result in view
     for page in out.rglob("*.html"):
         assert "buscar/" not in re.sub(r'href="[^"]*buscar\.html', "", page.read_text("utf-8"))
