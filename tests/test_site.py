@@ -273,6 +273,7 @@ def test_inline_math_reads_as_plain_text() -> None:
     assert plain_math(r"\lVert \hat x \rVert \le \sqrt{n}") == "‖ x ‖ ≤ √n"
     assert plain_math(r"\frac{n}{2} + \sqrt{1 - \beta_t}") == "n/2 + √(1 − β_t)"
     assert plain_math(r"\mathbb{E}_{a \sim \pi}[r(a)]") == "E_(a ~ π)[r(a)]"
+    assert plain_math(r"r + \gamma \max_{a'} Q(s', a')") == "r + γ max_(a') Q(s', a')"
 
 
 def test_each_searchable_page_has_its_sentences_for_the_search(

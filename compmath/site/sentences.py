@@ -78,7 +78,7 @@ def plain_math(tex: str) -> str:
         .replace("}", "")
         .replace("-", "−")
     )
-    return " ".join(text.split())
+    return re.sub(r" (?=[_^])", "", " ".join(text.split()))  # «\max_{a'}» → «max_(a')»
 
 
 def _emphasis(text: str) -> str:
