@@ -182,50 +182,58 @@ class Site:
         )
         return render.home_page(self.meta, parts, summary)
 
-    def searchable(self) -> Iterator[tuple[str, str, str, list[str], list[str], str]]:
-        """Every page the search finds: its address, title, lemma, output names, Markdown
-        texts, and the key of what they are made of."""
+    def searchable(self) -> Iterator[tuple[str, str, Callable[[], SearchPage]]]:
+        """Every page the search finds: its address, the key of what it is made of, and how to
+        read it (only when a file made from it must be written: a class's page costs)."""
         for part in self.course.parts:
-            meta = part.meta
-            yield (
-                render.part_url(part.number),
-                f"Parte {part.number} — {meta.title}",
-                meta.guiding_idea,
-                [],
-                [meta.guiding_idea, meta.error_to_avoid, meta.ai_connection],
-                self.base,
-            )
+            yield render.part_url(part.number), self.base, partial(_part_search_page, part)
         for cls in self.classes:
-            page = self.page(cls)
-            texts = [page.development, page.example, page.computes, page.uses]
-            texts += [*page.common_errors, *(o.description for o in page.outputs)]
-            outputs = [o.name for o in page.outputs]
             key = _key(self.base, self.digests[cls.id])
-            yield (
-                render.class_url(cls.id),
-                f"{page.number} {page.title}",
-                page.lemma,
-                outputs,
-                texts,
-                key,
-            )
+            yield render.class_url(cls.id), key, partial(self._class_search_page, cls)
+
+    def _class_search_page(self, cls: ClassInfo) -> SearchPage:
+        page = self.page(cls)
+        texts = [page.development, page.example, page.computes, page.uses]
+        texts += [*page.common_errors, *(o.description for o in page.outputs)]
+        outputs = [o.name for o in page.outputs]
+        title = f"{page.number} {page.title}"
+        return SearchPage(render.class_url(cls.id), title, page.lemma, outputs, texts)
 
     def search_index(self) -> str:
-        entries: list[Entry] = [
-            entry(url, title, lemma, outputs, " ".join(texts))
-            for url, title, lemma, outputs, texts, _ in self.searchable()
-        ]
+        entries: list[Entry] = []
+        for _, _, read in self.searchable():
+            found = read()
+            prose = " ".join(found.texts)
+            entries.append(entry(found.url, found.title, found.lemma, found.outputs, prose))
         return index_script(entries)
 
     def sentence_targets(self) -> Iterator[Target]:
         """Each searchable page's sentences, which the search page loads for its results."""
-        for url, _, _, _, texts, key in self.searchable():
-            made = partial(_sentences, url, texts)
-            yield Target(script_name(url), _key(key, "frases"), made)
+        for url, key, read in self.searchable():
+            yield Target(script_name(url), _key(key, "frases"), partial(_sentences, read))
 
 
-def _sentences(url: str, texts: list[str]) -> str:
-    return sentences_script(url, plain_sentences(texts))
+@dataclass(frozen=True)
+class SearchPage:
+    """What the search knows of a page: the index's fields and the Markdown it quotes."""
+
+    url: str
+    title: str
+    lemma: str
+    outputs: list[str]
+    texts: list[str]
+
+
+def _part_search_page(part: PartInfo) -> SearchPage:
+    meta = part.meta
+    texts = [meta.guiding_idea, meta.error_to_avoid, meta.ai_connection]
+    title = f"Parte {part.number} — {meta.title}"
+    return SearchPage(render.part_url(part.number), title, meta.guiding_idea, [], texts)
+
+
+def _sentences(read: Callable[[], SearchPage]) -> str:
+    found = read()
+    return sentences_script(found.url, plain_sentences(found.texts))
 
 
 def _read_manifest(out: Path) -> dict[str, str]:
