@@ -5,7 +5,8 @@ machines) and, for the validator and the accessibility checker, Java plus the np
 vnu-jar and axe-core at the versions .ci/navegador locks
 (`npm ci --prefix .ci/navegador --ignore-scripts`). Without them these tests skip saying
 so; `.ci/run` installs them all and sets COMPMATH_REQUIRE_BROWSER=1, which turns a skip into a
-failure. Screenshots of class 323 go to $COMPMATH_ARTIFACTS/capturas (default artifacts/).
+failure. Screenshots of class 323 and of the search's results go to $COMPMATH_ARTIFACTS/capturas
+(default artifacts/).
 """
 
 from __future__ import annotations
@@ -395,8 +396,13 @@ def test_screenshots_of_323(browser: Any, site: Path) -> None:
             page.goto((site / CLASS_323).as_uri())
             target = folder / f"323-{width}-{word}.png"
             page.screenshot(path=str(target), full_page=True)
+            # and the search page with its results quoting their sentences
+            page.goto((site / "buscar.html").as_uri() + "?q=laplaciano%20normalizado")
+            page.wait_for_selector("#resultados .frase mark")
+            found = folder / f"buscar-{width}-{word}.png"
+            page.screenshot(path=str(found), full_page=True)
             page.close()
-            assert target.stat().st_size > 20_000
+            assert target.stat().st_size > 20_000 and found.stat().st_size > 20_000
 
 
 VIEWS = (
