@@ -306,12 +306,22 @@ def test_long_sentences_are_cut_around_the_words_and_marked(browser: Any, site: 
         " !li.querySelector('.frase') || li.querySelector('.frase mark'))"
     )
     quotes = page.eval_on_selector_all("#resultados .frase", QUOTES)
-    page.close()
     assert len(quotes) >= 3
     assert all(len(q) <= 182 for _, q, _ in quotes)
     assert any(q.startswith("…") or q.endswith("…") for _, q, _ in quotes)
     marked = {fold(m) for _, _, marks in quotes for m in marks}
     assert marked == {"laplaciano", "normalizado"}
+    # 335 names the words long before the quoted sentence: the page goes to that one, not to
+    # its first mark
+    page.click("#resultados li a")
+    page.wait_for_selector("main mark")
+    tag, _, block, top, bottom, height = page.evaluate(WHERE)
+    before = page.evaluate(
+        "[...document.querySelectorAll('main mark')].indexOf(document.activeElement)"
+    )
+    sentence = parse_qs(urlsplit(page.url).query)["frase"][0]
+    page.close()
+    assert tag == "MARK" and before > 0 and sentence in block and 0 <= top < bottom <= height
 
 
 @pytest.mark.parametrize("width", [1280, 390])
