@@ -199,6 +199,7 @@ def test_charts_of_vectors_and_matrices() -> None:
 
 def test_search_folds_accents_and_case() -> None:
     assert fold("Codificación Posicional ÑANDÚ") == "codificacion posicional nandu"
+    assert fold("β_t ≤ Λ, ϵ") == "beta_t ≤ lambda, epsilon"  # as LaTeX names them
     found = entry("clases/x.html", "323 Codificación", "Lema", ["tamano"], "Árbol y árbol")
     assert found.titles == "323 codificacion" and found.prose == "arbol y"
     script = index_script([found])
@@ -211,6 +212,11 @@ def test_search_folds_accents_and_case() -> None:
     # «cero» is found through «ceros» (same pages); «arbol» is not on the page of «arboleda»
     assert data["vocabulario"] == "0arbol 5eda 0ceros" and data["donde"] == "0 1 1"
     assert data["comunes"] == "0y"  # on every page: listed once
+    # past 36 pages each page's number takes two digits, still one after another
+    many = [entry(f"{i}.html", str(i), "", [], "todas" if i else "todas rara") for i in range(40)]
+    many[37] = entry("37.html", "37", "", [], "rara")
+    data = json.loads(index_script(many).split(" = ", 1)[1].rstrip(";\n"))
+    assert data["ancho"] == 2 and data["vocabulario"] == "0rara" and data["donde"] == "0011"
 
 
 def test_the_index_leaves_out_long_numbers_and_decimal_digits() -> None:

@@ -324,6 +324,17 @@ def test_long_sentences_are_cut_around_the_words_and_marked(browser: Any, site: 
     assert tag == "MARK" and before > 0 and sentence in block and 0 <= top < bottom <= height
 
 
+def test_a_greek_letter_is_searched_by_its_name(browser: Any, site: Path) -> None:
+    page = open_page(browser)
+    page.goto((site / "buscar.html").as_uri() + "?q=lambda")
+    page.wait_for_selector("#resultados .frase mark")
+    marks = page.eval_on_selector_all(
+        "#resultados .frase mark", "els => els.map(e => e.textContent)"
+    )
+    page.close()
+    assert "λ" in marks and {fold(m) for m in marks} == {"lambda"}
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_search_results_pass_axe(browser: Any, site: Path, width: int, scheme: str) -> None:

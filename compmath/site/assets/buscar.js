@@ -9,8 +9,11 @@
   var datos = window.COMPMATH_BUSQUEDA || { paginas: [], vocabulario: "", donde: "" };
   var CAMPOS = [["t", 8, "el título"], ["r", 4, "el lema"], ["fo", 3, "las salidas"]];
 
+  // a Greek letter is searched by its name, as the index has it (search.py): «beta» finds β
+  var GRIEGAS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma sigma tau upsilon phi chi psi omega".split(" ");
   function plegar(texto) {
-    return texto.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    return texto.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[α-ω]/g, function (g) { return GRIEGAS[g.charCodeAt(0) - 945]; });
   }
 
   var paginas = datos.paginas.map(function (p) {  // [address, title, lemma, output names]
@@ -28,8 +31,11 @@
   }
   var palabras = descodificar(datos.vocabulario);
   var comunes = descodificar(datos.comunes);  // on most pages: found on all of them
+  // each word's pages: their numbers in base 36, each datos.ancho digits wide, one after another
   var donde = datos.donde ? datos.donde.split(" ").map(function (d) {
-    return d.split(".").map(function (n) { return parseInt(n, 36); });
+    var en = [];
+    for (var i = 0; i < d.length; i += datos.ancho) { en.push(parseInt(d.substr(i, datos.ancho), 36)); }
+    return en;
   }) : [];
 
   function enCampo(texto, palabra) {
