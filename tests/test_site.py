@@ -21,6 +21,7 @@ from compmath.site.charts import chart_html, series_of
 from compmath.site.markdown import markdown_html
 from compmath.site.mathml import LatexError, to_mathml
 from compmath.site.search import entry, fold, index_script
+from compmath.site.sentences import plain_math, plain_sentences, script_name, sentences_script
 from tests.conftest import FAKE_PART, REPO
 
 README_901 = """# 901 — Un laboratorio que pasa
@@ -138,10 +139,11 @@ def test_second_build_is_content_keyed(cli, course: Path, tmp_path: Path) -> Non
     readme = course / "classes" / FAKE_PART / "901-pasa" / "README.md"
     readme.write_text(README_901.replace("Con n = 4 sale 2.", "Con n = 4 sale dos."), "utf-8")
     changed = cli("site", "--root", str(course), "--out", str(out))
-    # the class's page, sources and two notebooks, the home, its part and the search index;
-    # not the assets
+    # the class's page, sources and two notebooks, the home, its part, the search index and the
+    # class's sentences for the search; not the assets
     assert "(1 ejecutada ahora)" in changed.out
-    assert "8 archivos escritos" in changed.out, changed.out
+    assert "9 archivos escritos" in changed.out, changed.out
+    assert "sale dos." in (out / "buscar" / "901-pasa.js").read_text("utf-8")
     assert "sale dos." in page_901(out)
 
 
@@ -197,18 +199,119 @@ def test_charts_of_vectors_and_matrices() -> None:
 
 def test_search_folds_accents_and_case() -> None:
     assert fold("Codificación Posicional ÑANDÚ") == "codificacion posicional nandu"
+    assert fold("β_t ≤ Λ, ϵ") == "beta_t ≤ lambda, epsilon"  # as LaTeX names them
     found = entry("clases/x.html", "323 Codificación", "Lema", ["tamano"], "Árbol y árbol")
     assert found.titles == "323 codificacion" and found.prose == "arbol y"
     script = index_script([found])
     assert script.startswith("window.COMPMATH_BUSQUEDA = {")
     data = json.loads(script.split(" = ", 1)[1].rstrip(";\n"))
-    assert data["paginas"][0]["u"] == "clases/x.html"
+    assert data["paginas"][0] == ["clases/x.html", "323 Codificación", "Lema", "tamano"]
     # the prose's vocabulary, front-coded, with the pages each word is on
     two = index_script([found, entry("b.html", "B", "", [], "arboleda cero ceros y")])
     data = json.loads(two.split(" = ", 1)[1].rstrip(";\n"))
     # «cero» is found through «ceros» (same pages); «arbol» is not on the page of «arboleda»
     assert data["vocabulario"] == "0arbol 5eda 0ceros" and data["donde"] == "0 1 1"
     assert data["comunes"] == "0y"  # on every page: listed once
+    # past 36 pages each page's number takes two digits, still one after another
+    many = [entry(f"{i}.html", str(i), "", [], "todas" if i else "todas rara") for i in range(40)]
+    many[37] = entry("37.html", "37", "", [], "rara")
+    data = json.loads(index_script(many).split(" = ", 1)[1].rstrip(";\n"))
+    assert data["ancho"] == 2 and data["vocabulario"] == "0rara" and data["donde"] == "0011"
+
+
+def test_the_index_leaves_out_long_numbers_and_decimal_digits() -> None:
+    found = entry("a.html", "A", "", [], "0,001 y 1999 en 2 de 335 vs 01 0")
+    other = entry("b.html", "B", "", [], "otra")
+    data = json.loads(index_script([found, other]).split(" = ", 1)[1].rstrip(";\n"))
+    # «001», «01» (what follows a decimal comma) and «1999» are not words a reader searches
+    assert data["vocabulario"] == "00 02 0335 0de 0en 0otra 0vs 0y"
+
+
+SENTENCES_MD = """Un grafo de **n nodos** se guarda en una matriz: ver
+[la 335](../335.html). ¿Por qué $D^{-1/2}$? Haviv et al. (2022) lo
+comprueban con `deg**-0.5` y alfa_1_sobre_n; *p. ej.* Adam. Fig. 2 lo muestra.
+
+$$
+x_t = \\sqrt{1 - \\beta_t}
+$$
+
+```python
+print("Esto no es prosa.")
+```
+
+- Primer punto, con $\\tilde\\beta_t < \\beta_t$ y $L_\\text{sym}$.
+  Sigue el punto.
+1. Segundo punto.
+
+### Un título
+
+| clave | valor |
+| --- | --- |
+| normas | 1,0 |
+
+Un grafo de **n nodos** se guarda en una matriz: ver [la 335](../335.html).
+"""
+
+
+def test_a_pages_sentences_are_its_prose_as_plain_text() -> None:
+    assert plain_sentences([SENTENCES_MD, "Otra sección. Y otra frase."]) == [
+        "Un grafo de n nodos se guarda en una matriz: ver la 335.",
+        "¿Por qué D^(−1/2)?",
+        # no sentence ends at an abbreviation; code and a word's underscores are kept
+        "Haviv et al. (2022) lo comprueban con deg**-0.5 y alfa_1_sobre_n; p. ej. Adam.",
+        "Fig. 2 lo muestra.",
+        # display math and code blocks are not sentences; list items and headings are
+        "Primer punto, con β_t < β_t y L_sym.",
+        "Sigue el punto.",
+        "Segundo punto.",
+        "Un título",
+        "clave · valor",
+        "normas · 1,0",
+        # the paragraph said twice is quoted once
+        "Otra sección.",
+        "Y otra frase.",
+    ]
+
+
+def test_inline_math_reads_as_plain_text() -> None:
+    assert plain_math(r"\theta_i = 10000^{-2i/d}") == "θ_i = 10000^(−2i/d)"
+    assert plain_math(r"x_2 = z_2 e^{s(z_1)} + 0{,}8\, z_1") == "x_2 = z_2 e^(s(z_1)) + 0,8 z_1"
+    assert plain_math(r"\lVert \hat x \rVert \le \sqrt{n}") == "‖ x ‖ ≤ √n"
+    assert plain_math(r"\frac{n}{2} + \sqrt{1 - \beta_t}") == "n/2 + √(1 − β_t)"
+    assert plain_math(r"\mathbb{E}_{a \sim \pi}[r(a)]") == "E_(a ~ π)[r(a)]"
+    assert plain_math(r"r + \gamma \max_{a'} Q(s', a')") == "r + γ max_(a') Q(s', a')"
+
+
+def test_each_searchable_page_has_its_sentences_for_the_search(
+    cli, course: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "web"
+    assert cli("site", "--root", str(course), "--out", str(out)).code == 0
+    index = (out / "assets" / "indice-busqueda.js").read_text("utf-8")
+    pages = json.loads(index.split(" = ", 1)[1].rstrip(";\n"))["paginas"]
+    assert [p[0] for p in pages] == ["parte-90.html", "clases/901-pasa.html"]
+    for url, *_ in pages:
+        script = (out / script_name(url)).read_text("utf-8")
+        prefix = f'(window.COMPMATH_FRASES=window.COMPMATH_FRASES||{{}})["{url}"]='
+        assert script.startswith(prefix)
+        sentences = json.loads(script.removeprefix(prefix).rstrip(";\n"))
+        assert sentences and all(isinstance(s, str) and s for s in sentences)
+    assert script_name("clases/901-pasa.html") == "buscar/901-pasa.js"
+    sentences = json.loads((out / "buscar/901-pasa.js").read_text("utf-8").split("=", 2)[2][:-2])
+    assert "La mitad de n es n/2; cuesta $5 y $10 (eso es prosa)." in sentences
+    assert "Con n = 4 sale 2." in sentences
+    assert "El símbolo «t </w>» es texto." in sentences  # text: the page puts it in text nodes
+    # no page links a sentence file: the search page loads one for a result in view
+    for page in out.rglob("*.html"):
+        assert "buscar/" not in re.sub(r'href="[^"]*buscar\.html', "", page.read_text("utf-8"))
+    # a second build from unchanged sources writes the same bytes
+    again = tmp_path / "otra"
+    assert cli("site", "--root", str(course), "--out", str(again)).code == 0
+    for path in (out / "buscar").iterdir():
+        assert path.read_bytes() == (again / "buscar" / path.name).read_bytes()
+    assert sentences_script("a.html", ["«x»"]) == (
+        '(window.COMPMATH_FRASES=window.COMPMATH_FRASES||{})["a.html"]=["«x»"];\n'
+    )
 
 
 def _free_port() -> int:
@@ -354,4 +457,6 @@ def test_the_json_sample_keeps_its_text_and_gains_colours() -> None:
     html = highlight_json(text)
     assert unescape(re.sub(r"<[^>]+>", "", html)) == text  # the same characters, only coloured
     assert '<span class="nt">"a&lt;"</span>' in html and '<span class="m">-2e-05</span>' in html
-    assert '<span class="kc">null</span>' in html and '<span class="c">… (9 en total)</span>' in html
+    assert (
+        '<span class="kc">null</span>' in html and '<span class="c">… (9 en total)</span>' in html
+    )

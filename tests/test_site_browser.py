@@ -5,7 +5,8 @@ machines) and, for the validator and the accessibility checker, Java plus the np
 vnu-jar and axe-core at the versions .ci/navegador locks
 (`npm ci --prefix .ci/navegador --ignore-scripts`). Without them these tests skip saying
 so; `.ci/run` installs them all and sets COMPMATH_REQUIRE_BROWSER=1, which turns a skip into a
-failure. Screenshots of class 323 go to $COMPMATH_ARTIFACTS/capturas (default artifacts/).
+failure. Screenshots of class 323 and of the search's results go to $COMPMATH_ARTIFACTS/capturas
+(default artifacts/).
 """
 
 from __future__ import annotations
@@ -17,14 +18,16 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 
 from compmath.course.tree import load_course
 from compmath.site.charts import series_of
+from compmath.site.search import fold
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.lento  # a real browser over the built site
@@ -212,6 +215,143 @@ def test_search_works_from_file_without_accents(browser: Any, site: Path) -> Non
     page.close()
 
 
+@pytest.fixture(scope="module")
+def served(site: Path) -> Iterator[str]:
+    """The built site over HTTP, as a static host serves it: its address."""
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+QUOTES = """els => els.map(e => [e.closest('li').querySelector('a').textContent, e.textContent,
+  [...e.querySelectorAll('mark')].map(m => m.textContent)])"""
+WHERE = """() => { const e = document.activeElement, r = e.getBoundingClientRect();
+  const block = e.closest('p, li, dd, dt, td, th, h2, h3, figcaption');
+  return [e.tagName, e.textContent, block ? block.textContent.replace(/\\s+/g, ' ') : '',
+          r.top, r.bottom, innerHeight]; }"""
+
+
+def watched(page: Any, base: str) -> tuple[list[str], list[str]]:
+    """The page's problems (console errors, exceptions, failed or outside requests) and the
+    sentence files it asked for, as they happen."""
+    problems: list[str] = []
+    asked: list[str] = []
+    page.on("console", lambda m: problems.append(f"consola: {m.text}") if m.type == "error" else 0)
+    page.on("pageerror", lambda e: problems.append(f"excepción: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"petición fallida: {r.url}"))
+    page.on("request", lambda r: r.url.startswith(base) or problems.append(f"fuera: {r.url}"))
+    page.on("request", lambda r: "/buscar/" in r.url and asked.append(r.url))
+    return problems, asked
+
+
+@pytest.mark.parametrize("over", ["file", "http"])
+def test_a_result_quotes_its_sentence_and_leads_to_it(
+    browser: Any, site: Path, served: str, over: str
+) -> None:
+    base = site.as_uri() + "/" if over == "file" else served
+    page = open_page(browser)
+    problems, asked = watched(page, base)
+    page.goto(base + "buscar.html")
+    page.focus("#q")
+    page.keyboard.type("codificacion")  # no accent: the pages write «codificación»
+    page.wait_for_selector("#resultados .frase mark")
+    quotes = page.eval_on_selector_all("#resultados .frase", QUOTES)
+    title, quote, marks = quotes[0]
+    assert title == "323 Positional encoding" and "codificación" in quote
+    assert marks and all(fold(m).startswith("codificacion") for m in marks)
+    # the sentence is the page's own, whole or cut around the word with an ellipsis
+    text = " ".join((site / CLASS_323).read_text("utf-8").split())
+    assert all(piece in text for piece in quote.split("…") if piece)
+    assert len(quote) <= 182
+    # only the sentences of the results were loaded, not every page's
+    results = page.eval_on_selector_all("#resultados li", "els => els.length")
+    assert 0 < len(set(asked)) <= results < 21
+    # with the keyboard: Tab from the field to the first result, Enter follows it
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('#resultados')"):
+            break
+    assert page.evaluate("document.activeElement.textContent") == "323 Positional encoding"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("main mark")
+    assert "resaltar=codificacion" in page.url and "frase=" in page.url
+    # the target page marks the word, scrolls to it and focuses it, in the quoted sentence
+    tag, word, block, top, bottom, height = page.evaluate(WHERE)
+    assert tag == "MARK" and fold(word) == "codificacion"
+    assert 0 <= top < bottom <= height
+    assert parse_qs(urlsplit(page.url).query)["frase"][0] in block
+    assert quote.strip("…")[:30] in block
+    page.close()
+    assert problems == []
+
+
+def test_long_sentences_are_cut_around_the_words_and_marked(browser: Any, site: Path) -> None:
+    page = open_page(browser, 390)
+    page.goto((site / "buscar.html").as_uri() + "?q=laplaciano%20normalizado")
+    page.wait_for_selector("#resultados .frase mark")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # every result in view
+    page.wait_for_function(
+        "[...document.querySelectorAll('#resultados li')].every(li =>"
+        " !li.querySelector('.frase') || li.querySelector('.frase mark'))"
+    )
+    quotes = page.eval_on_selector_all("#resultados .frase", QUOTES)
+    assert len(quotes) >= 3
+    assert all(len(q) <= 182 for _, q, _ in quotes)
+    assert any(q.startswith("…") or q.endswith("…") for _, q, _ in quotes)
+    marked = {fold(m) for _, _, marks in quotes for m in marks}
+    assert marked == {"laplaciano", "normalizado"}
+    # 335 names the words long before the quoted sentence: the page goes to that one, not to
+    # its first mark
+    page.click("#resultados li a")
+    page.wait_for_selector("main mark")
+    tag, _, block, top, bottom, height = page.evaluate(WHERE)
+    before = page.evaluate(
+        "[...document.querySelectorAll('main mark')].indexOf(document.activeElement)"
+    )
+    sentence = parse_qs(urlsplit(page.url).query)["frase"][0]
+    page.close()
+    assert tag == "MARK" and before > 0 and sentence in block and 0 <= top < bottom <= height
+
+
+def test_a_greek_letter_is_searched_by_its_name(browser: Any, site: Path) -> None:
+    page = open_page(browser)
+    page.goto((site / "buscar.html").as_uri() + "?q=lambda")
+    page.wait_for_selector("#resultados .frase mark")
+    marks = page.eval_on_selector_all(
+        "#resultados .frase mark", "els => els.map(e => e.textContent)"
+    )
+    page.close()
+    assert "λ" in marks and {fold(m) for m in marks} == {"lambda"}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_search_results_pass_axe(browser: Any, site: Path, width: int, scheme: str) -> None:
+    axe = node_package("axe-core", "axe.min.js")
+    if axe is None:
+        missing(f"falta axe-core: {NODE_HINT}")
+    page = open_page(browser, width, scheme)
+    page.goto((site / "buscar.html").as_uri() + "?q=atencion%20mascara")
+    page.wait_for_selector("#resultados .frase mark")
+    page.add_script_tag(content=axe.read_text(encoding="utf-8"))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    page.close()
+    assert [f"{v['id']} ({v['impact']})" for v in result["violations"]] == []
+    assert scroll <= width
+
+
 CONTRAST = """els => els.map(e => {
   const rgb = c => c.match(/[\\d.]+/g).map(Number);
   const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255;
@@ -277,8 +417,13 @@ def test_screenshots_of_323(browser: Any, site: Path) -> None:
             page.goto((site / CLASS_323).as_uri())
             target = folder / f"323-{width}-{word}.png"
             page.screenshot(path=str(target), full_page=True)
+            # and the search page with its results quoting their sentences
+            page.goto((site / "buscar.html").as_uri() + "?q=laplaciano%20normalizado")
+            page.wait_for_selector("#resultados .frase mark")
+            found = folder / f"buscar-{width}-{word}.png"
+            page.screenshot(path=str(found), full_page=True)
             page.close()
-            assert target.stat().st_size > 20_000
+            assert target.stat().st_size > 20_000 and found.stat().st_size > 20_000
 
 
 VIEWS = (
@@ -442,6 +587,12 @@ def test_no_page_weighs_over_60_kb_beyond_the_math_font(site: Path) -> None:
         if total > 60_000:
             heavy.append(f"{path.relative_to(site)}: {total // 1000} KB")
     assert heavy == []
+    # the search's sentence files (buscar/NOMBRE.js) are data, not pages: no page links one, and
+    # the search page loads one per result in view (tests/test_site.py, the test above); each
+    # stays small
+    sentences = {p.name: p.stat().st_size for p in (site / "buscar").glob("*.js")}
+    assert len(sentences) >= 21
+    assert [f"{name}: {size // 1000} KB" for name, size in sentences.items() if size > 20_000] == []
 
 
 def test_valid_html_for_the_nu_checker(site: Path) -> None:

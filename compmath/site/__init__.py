@@ -3,8 +3,9 @@ that `compmath show` draws in the terminal (compmath.present.page).
 
 build (what is written, content-keyed) · verify (every lab through the `check` judge, cached by
 content) · render and templates/ (the pages) · mathml (LaTeX to MathML) · markdown (the prose) ·
-charts (inline SVG) · highlight (Pygments) · search (the index as a plain script) · assets/ (the
-stylesheet, the search script, the math font) · screen (what the command prints) · serve.
+charts (inline SVG) · highlight (Pygments) · search (the index as a plain script) · sentences
+(each page's sentences, which search results quote) · assets/ (the stylesheet, the search
+script, the math font) · screen (what the command prints) · serve.
 
 Math converter, chosen by what Chromium 156 shows for the course's own 106 formulas (every
 `latex` of the 20 class.toml files), rendered side by side with Latin Modern Math and judged

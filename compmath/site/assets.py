@@ -22,9 +22,9 @@ def compact_css(css: str) -> str:
 
 
 def compact_js(source: str) -> str:
-    """The page scripts without their comment lines and indentation (their strings hold no
-    line that starts with //)."""
-    lines = (line.strip() for line in source.splitlines())
+    """The page scripts without their comments and indentation (their strings hold no line
+    that starts with //, nor two blanks before //, the mark of a comment after code)."""
+    lines = (re.sub(r"\s{2,}// .*", "", line).strip() for line in source.splitlines())
     return "\n".join(line for line in lines if line and not line.startswith("//")) + "\n"
 
 

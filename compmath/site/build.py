@@ -22,6 +22,7 @@ from compmath.site import render
 from compmath.site.assets import asset_contents
 from compmath.site.checks import course_notebooks, missing_colab_notebooks
 from compmath.site.search import Entry, entry, index_script
+from compmath.site.sentences import plain_sentences, script_name, sentences_script
 from compmath.site.verify import Verification, class_files, code_fingerprint, files_digest, verify
 from compmath.wording import count
 
@@ -97,6 +98,7 @@ class Site:
         yield Target("buscar.html", self.base, partial(render.search_page, self.meta))
         every_class = _key(self.base, *self.digests.values())
         yield Target("assets/indice-busqueda.js", every_class, self.search_index)
+        yield from self.sentence_targets()
         for cls in self.classes:
             for name in render.SOURCE_PAGES:
                 if (cls.path / name).exists():
@@ -180,35 +182,58 @@ class Site:
         )
         return render.home_page(self.meta, parts, summary)
 
+    def searchable(self) -> Iterator[tuple[str, str, Callable[[], SearchPage]]]:
+        """Every page the search finds: its address, the key of what it is made of, and how to
+        read it (only when a file made from it must be written: a class's page costs)."""
+        for part in self.course.parts:
+            yield render.part_url(part.number), self.base, partial(_part_search_page, part)
+        for cls in self.classes:
+            key = _key(self.base, self.digests[cls.id])
+            yield render.class_url(cls.id), key, partial(self._class_search_page, cls)
+
+    def _class_search_page(self, cls: ClassInfo) -> SearchPage:
+        page = self.page(cls)
+        texts = [page.development, page.example, page.computes, page.uses]
+        texts += [*page.common_errors, *(o.description for o in page.outputs)]
+        outputs = [o.name for o in page.outputs]
+        title = f"{page.number} {page.title}"
+        return SearchPage(render.class_url(cls.id), title, page.lemma, outputs, texts)
+
     def search_index(self) -> str:
         entries: list[Entry] = []
-        for part in self.course.parts:
-            meta = part.meta
-            prose = " ".join((meta.guiding_idea, meta.error_to_avoid, meta.ai_connection))
-            title = f"Parte {part.number} — {meta.title}"
-            entries.append(entry(render.part_url(part.number), title, meta.guiding_idea, [], prose))
-        for cls in self.classes:
-            page = self.page(cls)
-            prose = " ".join(
-                (
-                    page.development,
-                    page.example,
-                    page.computes,
-                    page.uses,
-                    *page.common_errors,
-                    *(o.description for o in page.outputs),
-                )
-            )
-            entries.append(
-                entry(
-                    render.class_url(cls.id),
-                    f"{page.number} {page.title}",
-                    page.lemma,
-                    [o.name for o in page.outputs],
-                    prose,
-                )
-            )
+        for _, _, read in self.searchable():
+            found = read()
+            prose = " ".join(found.texts)
+            entries.append(entry(found.url, found.title, found.lemma, found.outputs, prose))
         return index_script(entries)
+
+    def sentence_targets(self) -> Iterator[Target]:
+        """Each searchable page's sentences, which the search page loads for its results."""
+        for url, key, read in self.searchable():
+            yield Target(script_name(url), _key(key, "frases"), partial(_sentences, read))
+
+
+@dataclass(frozen=True)
+class SearchPage:
+    """What the search knows of a page: the index's fields and the Markdown it quotes."""
+
+    url: str
+    title: str
+    lemma: str
+    outputs: list[str]
+    texts: list[str]
+
+
+def _part_search_page(part: PartInfo) -> SearchPage:
+    meta = part.meta
+    texts = [meta.guiding_idea, meta.error_to_avoid, meta.ai_connection]
+    title = f"Parte {part.number} — {meta.title}"
+    return SearchPage(render.part_url(part.number), title, meta.guiding_idea, [], texts)
+
+
+def _sentences(read: Callable[[], SearchPage]) -> str:
+    found = read()
+    return sentences_script(found.url, plain_sentences(found.texts))
 
 
 def _read_manifest(out: Path) -> dict[str, str]:

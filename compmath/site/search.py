@@ -2,9 +2,10 @@
 
 Text is folded at build time (no accents, lower case: "codificacion" finds "Codificación") and
 the page's script folds the query the same way. The prose is one vocabulary for the whole site,
-each word once with the pages it is on (their numbers in base 36), the sorted words front-coded
-(how many letters it shares with the previous word, in base 36, then the rest): a third of
-a list of words per page, so the search page stays under 60 KB with its stylesheet.
+each word once with the pages it is on (their numbers in base 36, all as wide as the largest,
+one after another), the sorted words front-coded (how many letters it shares with the previous
+word, in base 36, then the rest): a third of a list of words per page, so the search page stays
+under 60 KB with its stylesheet and scripts.
 """
 
 from __future__ import annotations
@@ -17,10 +18,20 @@ from dataclasses import dataclass
 WORD = re.compile(r"[a-z0-9_]+")
 
 
+# a Greek letter is searched by its name, as LaTeX writes it («beta» finds β), α to ω in order
+GREEK = (
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "sigma", "tau", "upsilon",
+    "phi", "chi", "psi", "omega",
+)  # fmt: skip
+_GREEK = {0x3B1 + i: name for i, name in enumerate(GREEK)}
+
+
 def fold(text: str) -> str:
-    """Lower case without accents or diacritics (ñ becomes n, as in the output keys)."""
+    """Lower case without accents or diacritics (ñ becomes n, as in the output keys), Greek
+    letters as their names."""
     decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_GREEK)
 
 
 @dataclass(frozen=True)
@@ -68,16 +79,23 @@ def _base36(n: int) -> str:
             return digits
 
 
+def _searched(word: str) -> bool:
+    """Whether the index keeps a word of the prose: not a long number, nor the digits after a
+    decimal comma («0,001» gives «001»: no reader searches that)."""
+    return not (word.isdigit() and (len(word) > 3 or (word[0] == "0" and len(word) > 1)))
+
+
 def index_script(entries: list[Entry]) -> str:
     """The index as a classic script assigning one global, readable from file://: the pages
-    (title, summary, output names; the script folds the first two itself) and the prose's
-    vocabulary (long numbers left out: a reader searches words)."""
-    pages = [{"u": e.url, "t": e.title, "r": e.summary, "fo": e.outputs} for e in entries]
+    (address, title, summary, output names; the script folds the title and summary itself) and
+    the prose's vocabulary (numbers as long as a year's left out: a reader searches words)."""
+    pages = [[e.url, e.title, e.summary, e.outputs] for e in entries]  # each: u, t, r, fo
+    width = len(_base36(max(len(entries) - 1, 0)))  # one digit up to 36 pages
     where: dict[str, list[str]] = {}
     for i, e in enumerate(entries):
         for word in e.prose.split():
-            if not (word.isdigit() and len(word) > 3):
-                where.setdefault(word, []).append(_base36(i))
+            if _searched(word):
+                where.setdefault(word, []).append(_base36(i).rjust(width, "0"))
     # a word on most pages («de», «matriz») tells them apart no better than nothing: it is
     # listed once, found on every page
     common = sorted(w for w, found in where.items() if 2 * len(found) > len(entries))
@@ -92,7 +110,8 @@ def index_script(entries: list[Entry]) -> str:
     data = {
         "paginas": pages,
         "vocabulario": _front_coded(words),
-        "donde": " ".join(".".join(where[w]) for w in words),
+        "donde": " ".join("".join(where[w]) for w in words),
+        "ancho": width,
         "comunes": _front_coded(common),
     }
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -1,18 +1,23 @@
 // The course's search: reads window.COMPMATH_BUSQUEDA (a plain script, so it works from file://),
 // folds the query as the index was folded (no accents, lower case) and ranks pages by where the
 // words appear: title, then the lemma, then output names, then the prose. Each result says where
-// it matched and which words of the page did; the page itself marks them (sitio.js).
+// it matched and which words of the page did; the page itself marks them (sitio.js). A result
+// quotes the page's sentence with most of the words, marked: each page's sentences are a plain
+// script of their own (buscar/NOMBRE.js, readable from file://) loaded once its result is in view.
 (function () {
   "use strict";
   var datos = window.COMPMATH_BUSQUEDA || { paginas: [], vocabulario: "", donde: "" };
   var CAMPOS = [["t", 8, "el título"], ["r", 4, "el lema"], ["fo", 3, "las salidas"]];
 
+  // a Greek letter is searched by its name, as the index has it (search.py): «beta» finds β
+  var GRIEGAS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma sigma tau upsilon phi chi psi omega".split(" ");
   function plegar(texto) {
-    return texto.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    return texto.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[α-ω]/g, function (g) { return GRIEGAS[g.charCodeAt(0) - 945]; });
   }
 
-  var paginas = datos.paginas.map(function (p) {
-    return { u: p.u, t: p.t, r: p.r, plegado: { t: plegar(p.t), r: plegar(p.r), fo: p.fo } };
+  var paginas = datos.paginas.map(function (p) {  // [address, title, lemma, output names]
+    return { u: p[0], t: p[1], r: p[2], plegado: { t: plegar(p[1]), r: plegar(p[2]), fo: p[3] } };
   });
   // the prose's vocabulary: front-coded words and, for each, the pages it is on
   function descodificar(lista) {
@@ -26,8 +31,11 @@
   }
   var palabras = descodificar(datos.vocabulario);
   var comunes = descodificar(datos.comunes);  // on most pages: found on all of them
+  // each word's pages: their numbers in base 36, each datos.ancho digits wide, one after another
   var donde = datos.donde ? datos.donde.split(" ").map(function (d) {
-    return d.split(".").map(function (n) { return parseInt(n, 36); });
+    var en = [];
+    for (var i = 0; i < d.length; i += datos.ancho) { en.push(parseInt(d.substr(i, datos.ancho), 36)); }
+    return en;
   }) : [];
 
   function enCampo(texto, palabra) {
@@ -70,25 +78,135 @@
       .sort(function (a, b) { return b.puntos - a.puntos; });
   }
 
+  // each page's sentences, window.COMPMATH_FRASES[url], from its script once a result needs it
+  var frases = window.COMPMATH_FRASES = window.COMPMATH_FRASES || {};
+  var citas = [];  // the shown results' quotes: [paragraph, url, words sought]
+  var LARGO = 180;  // a longer sentence is cut around its first match
+
+  // where the words sought are in a text, [start, end) in its letters, sorted, and how well it
+  // matches: 1 a word found at a word's beginning, 0.5 inside one
+  function cortes(texto, buscadas) {
+    var p = "";
+    var mapa = [];
+    for (var j = 0; j < texto.length; j++) {
+      var letra = plegar(texto[j]);  // «…» folds to three letters, a combining accent to none
+      p += letra;
+      for (var k = 0; k < letra.length; k++) { mapa.push(j); }
+    }
+    var hallados = [];
+    var puntos = 0;
+    buscadas.forEach(function (b) {
+      var vista = 0;
+      for (var i = p.indexOf(b); i >= 0; i = p.indexOf(b, i + b.length)) {
+        hallados.push([mapa[i], mapa[i + b.length - 1] + 1]);
+        vista = Math.max(vista, /[a-z0-9]/.test(p[i - 1] || " ") ? 0.5 : 1);
+      }
+      puntos += vista;
+    });
+    hallados.sort(function (x, y) { return x[0] - y[0]; });
+    return { cortes: hallados, puntos: puntos, texto: texto };
+  }
+
+  // the text into an element with the words sought in <mark>; a quote cut around the first one
+  function marcar(destino, c, cortar) {
+    var texto = c.texto;
+    var desde = 0;
+    var hasta = texto.length;
+    var primero = c.cortes[0];
+    if (cortar && hasta > LARGO) {
+      desde = Math.max(0, Math.min(primero[0] - 60, hasta - LARGO));
+      hasta = Math.min(hasta, desde + LARGO);
+      var blanco = texto.indexOf(" ", desde);
+      if (desde && blanco >= 0 && blanco < primero[0]) { desde = blanco + 1; }
+      blanco = texto.lastIndexOf(" ", hasta);
+      if (hasta < texto.length && blanco > primero[1]) { hasta = blanco; }
+    }
+    var trozos = [desde ? "…" : ""];
+    var puesto = desde;
+    c.cortes.forEach(function (x) {
+      if (x[0] < puesto || x[1] > hasta) { return; }
+      var marca = document.createElement("mark");
+      marca.textContent = texto.slice(x[0], x[1]);
+      trozos.push(texto.slice(puesto, x[0]), marca);
+      puesto = x[1];
+    });
+    trozos.push(texto.slice(puesto, hasta), hasta < texto.length ? "…" : "");
+    destino.append.apply(destino, trozos);
+  }
+
+  // the page's sentence with most of the words sought, the first of the best, quoted
+  function citar(cita) {
+    var mejor = { puntos: 0 };
+    (frases[cita[1]] || []).forEach(function (f) {
+      var c = cortes(f, cita[2]);
+      if (c.puntos > mejor.puntos) { mejor = c; }
+    });
+    if (!mejor.texto || cita[0].firstChild) { return; }
+    marcar(cita[0], mejor, true);
+    // the page marks the words and goes to this sentence: marcar.js looks for its first words
+    // (up to any math, which the page shows as MathML)
+    var inicio = [];
+    mejor.texto.split(" ").every(function (w) { return inicio.length < 6 && !/[\^_√]/.test(w) && inicio.push(w); });
+    if (inicio.length > 1) {
+      cita[0].parentNode.querySelector("a").href += "&frase=" + encodeURIComponent(inicio.join(" "));
+    }
+  }
+
+  // a result's sentences are loaded once it is (nearly) in view: a search loads a few pages'
+  var pedidas = {};
+  function pedir(u) {
+    if (pedidas[u]) { return; }
+    pedidas[u] = document.createElement("script");
+    pedidas[u].src = "buscar/" + u.replace(/^.*\//, "").replace(/\.html$/, ".js");
+    pedidas[u].onload = function () { citas.forEach(citar); };
+    document.head.appendChild(pedidas[u]);
+  }
+  // and once the typing pauses: a word half typed loads nothing
+  var pendientes = [];
+  var espera = 0;
+  function pronto(u) {
+    pendientes.push(u);
+    clearTimeout(espera);
+    espera = setTimeout(function () { pendientes.forEach(pedir); pendientes = []; }, 300);
+  }
+  var vigia = window.IntersectionObserver && new IntersectionObserver(function (vistas) {
+    vistas.forEach(function (v) {
+      if (v.isIntersecting) { vigia.unobserve(v.target); pronto(v.target.dataset.u); }
+    });
+  }, { rootMargin: "200px" });
+
   function mostrar(consulta) {
     var lista = document.getElementById("resultados");
     var resumen = document.getElementById("resumen");
     lista.textContent = "";
+    citas = [];
+    pendientes = [];
+    if (vigia) { vigia.disconnect(); }
     if (!consulta.trim()) { resumen.textContent = ""; return; }
     var encontrados = buscar(consulta);
+    var buscadas = plegar(consulta).split(/[^a-z0-9_]+/).filter(function (b) { return b.length > 1; });
     resumen.textContent = encontrados.length === 1 ? "1 página encontrada"
       : encontrados.length + " páginas encontradas";
     encontrados.slice(0, 50).forEach(function (r) {
       var item = document.createElement("li");
+      item.dataset.u = r.doc.u;
       var enlace = document.createElement("a");
       // the target page marks the words it was found by (sitio.js reads ?resaltar=)
       enlace.href = r.doc.u + "?resaltar=" + encodeURIComponent(consulta.trim());
-      enlace.textContent = r.doc.t;
+      marcar(enlace, cortes(r.doc.t, buscadas));
       item.appendChild(enlace);
       if (r.doc.r) {
         var lema = document.createElement("p");
-        lema.textContent = r.doc.r;
+        marcar(lema, cortes(r.doc.r, buscadas));
         item.appendChild(lema);
+      }
+      if (r.campos["el texto"]) {
+        var cita = document.createElement("p");
+        cita.className = "frase";
+        item.appendChild(cita);
+        citas.push([cita, r.doc.u, buscadas]);
+        citar(citas[citas.length - 1]);  // its sentences may be here already
+        if (vigia) { vigia.observe(item); } else { pronto(r.doc.u); }
       }
       var donde = document.createElement("p");
       donde.className = "coincide";

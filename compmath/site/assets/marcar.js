@@ -1,5 +1,5 @@
-// The words a search found (?resaltar=…), marked in the page's main text and the first one
-// scrolled into view; loaded by sitio.js only when the address asks for it.
+// The words a search found (?resaltar=…), marked in the page's main text, and the one in the
+// sentence the result quoted (?frase=…) scrolled into view; loaded by sitio.js only then.
 (function () {
   "use strict";
   // ?resaltar=palabras: the words a search found, marked in the page's main text
@@ -41,6 +41,21 @@
       trozo.appendChild(document.createTextNode(texto.slice(hasta)));
       nodo.parentNode.replaceChild(trozo, nodo);
     });
-    if (primera && !window.location.hash) { primera.scrollIntoView({ block: "center" }); }
+    // the result quoted a sentence (?frase=its first words): go to its block's first mark, or
+    // to the block itself when its words are all in math; else to the first mark
+    var frase = plegar(new URLSearchParams(window.location.search).get("frase") || "");
+    var bloques = principal.querySelectorAll("p, li, dd, dt, td, th, h2, h3, figcaption");
+    for (var b = 0; frase && b < bloques.length; b++) {
+      if (plegar(bloques[b].textContent).replace(/\s+/g, " ").indexOf(frase) >= 0) {
+        primera = bloques[b].querySelector("mark") || bloques[b];
+        break;
+      }
+    }
+    if (primera && !window.location.hash) {
+      primera.scrollIntoView({ block: "center" });
+      // and the keyboard goes on from there
+      primera.tabIndex = -1;
+      primera.focus({ preventScroll: true });
+    }
   }
 }());
