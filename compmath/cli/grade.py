@@ -129,15 +129,29 @@ def _grade(
             jobs=jobs or os.cpu_count() or 1,
             started=started,
             landed=landed,
+            hide=[folder],
         )
     )
     outcome.ignored = ignored
+    _say_what_was_missing(outcome.missing)
     if classroom:
         _report_to_classroom(outcome.book)
     from compmath.grading.screen import summary_blocks
     from compmath.present.output import emit
 
     emit(summary_blocks(outcome, out, shard), sys.stderr if classroom else sys.stdout)
+
+
+def _say_what_was_missing(missing: list[str]) -> None:
+    """On stderr: the protections the students' labs ran without (README, «Integridad»)."""
+    from compmath.execution.facilities import notice
+
+    text = notice(missing)
+    if text:
+        from compmath.present.layout import para
+        from compmath.present.output import emit
+
+        emit([para((text, "yellow"), hang=2)], sys.stderr)
 
 
 def _with_progress(
