@@ -79,12 +79,14 @@ def _saved(out: Path, student: str, fingerprint: str) -> StudentGrade | None:
 
 def select_students(
     folder: Path, shard: Shard | None, out: Path
-) -> tuple[dict[str, Path], list[str]]:
-    """The students in `folder` (their share, with `shard`), and what was ignored there; the
-    output folder is never a student, even when it sits among them."""
+) -> tuple[dict[str, Path], list[str], list[str]]:
+    """The students in `folder` (their share, with `shard`), what was ignored there, and every
+    student there (the roster a shard records); the output folder is never a student, even
+    when it sits among them."""
     found, ignored = discover(folder)
     kept = {s: p for s, p in found.items() if p.resolve() != out.resolve()}
-    return {s: p for s, p in kept.items() if shard is None or shard.holds(s)}, ignored
+    selected = {s: p for s, p in kept.items() if shard is None or shard.holds(s)}
+    return selected, ignored, list(kept)
 
 
 def _out_of_sight(students: dict[str, Path], out: Path, hide: Sequence[Path]) -> list[Path]:
