@@ -134,6 +134,7 @@ class Loop:
             return
         self.cancel.cancel()  # the check in progress, if any: its verdict would be stale
         self.cancel = Cancel()
+        prestart(1)  # its worker ended with it: a warm one for this check, from this thread
         self.generation += 1
         self.started, self.judging = time.monotonic(), source
         args = (self.session, self.generation, source, self.events, self.cancel)
