@@ -14,6 +14,7 @@ import pytest
 
 from compmath.cache import cache_dir
 from compmath.execution import pool
+from compmath.execution.reading import carve
 from tests.conftest import REPO, no_traceback
 from tests.test_grade import C323, grade, hand_in, holes_of, record, solved, with_hole
 
@@ -173,3 +174,20 @@ def test_without_either_layer_the_copier_would_copy(
     assert "notas: LEIDO" in copier["salida_del_alumno"]  # zoe's record, at least
     assert "absoluta: LEIDO" in copier["salida_del_alumno"]
     assert [h["obtenidos"] for h in copier["huecos"]] == [1, 1]
+
+
+def test_a_hidden_folder_inside_a_readable_root_is_carved_out(tmp_path: Path) -> None:
+    """Submissions kept, say, beside Python's own files: the root Python needs is replaced by
+    its other entries, down to the hidden folder, which stays out; a root inside it goes."""
+    for folder in ("lib/python", "lib/cursos/entregas/ana", "lib/cursos/otro", "share"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "lib" / "cursos" / "LEEME").write_text("x")
+    hidden = [str(tmp_path / "lib" / "cursos" / "entregas")]
+    roots = [str(tmp_path), str(tmp_path / "lib" / "cursos" / "entregas" / "ana")]
+    assert carve(roots, hidden) == [
+        str(tmp_path / "lib" / "cursos" / "LEEME"),
+        str(tmp_path / "lib" / "cursos" / "otro"),
+        str(tmp_path / "lib" / "python"),
+        str(tmp_path / "share"),
+    ]
+    assert carve([str(tmp_path / "share")], hidden) == [str(tmp_path / "share")]
