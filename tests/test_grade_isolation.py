@@ -95,6 +95,7 @@ def thief(copied: Path, out: Path, *, anywhere: bool) -> str:
         ("/proc/self/cwd", f"/proc/self/cwd/{relative}"),
         ("/proc/self/cwd/..", f"/proc/self/cwd/../../../../../../..{copied}"),
         ("curso", str(C323.lab)),
+        ("solucion de ana", str(copied.parents[3] / ".compmath" / C323.id / "solucion.py")),
     ]
     patterns = []
     if anywhere:
@@ -109,6 +110,9 @@ def classroom(tmp_path: Path, *, anywhere: bool) -> tuple[Path, Path]:
     entregas, out = tmp_path / "entregas", tmp_path / "notas"
     ana = hand_in(entregas, "ana", {C323: solved(C323)})
     copied = ana / C323.lab.relative_to(REPO)
+    done = ana / ".compmath" / C323.id / "solucion.py"  # her workspace, once she asked for it
+    done.parent.mkdir(parents=True)
+    done.write_text(C323.lab.read_text("utf-8"), encoding="utf-8")
     hand_in(entregas, "beto", {C323: solved(C323)})
     hole = thief(copied, out, anywhere=anywhere)
     hand_in(entregas, "copion", {C323: with_hole(C323, 1, hole)})
@@ -149,7 +153,14 @@ def test_a_copier_reads_nothing_of_anyone(
     assert [h["obtenidos"] for h in copier["huecos"]] == [0, 1], copier
     seen = copier["salida_del_alumno"]
     assert "LEIDO" not in seen, seen
-    tried = ("absoluta", "relativa", "relativa desde su carpeta", "/proc/self/cwd", "curso")
+    tried = (
+        "absoluta",
+        "relativa",
+        "relativa desde su carpeta",
+        "/proc/self/cwd",
+        "curso",
+        "solucion de ana",
+    )
     assert all(f"{attempt}: nada" in seen for attempt in tried), seen
     assert "notas: 0 archivos" in seen, seen
     if landlock:  # not even `/` can be listed, nor the cache, nor any run's programs
