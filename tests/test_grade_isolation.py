@@ -94,6 +94,7 @@ def thief(copied: Path, out: Path, *, anywhere: bool) -> str:
         ("relativa desde su carpeta", "../" * 12 + str(copied).lstrip("/")),
         ("/proc/self/cwd", f"/proc/self/cwd/{relative}"),
         ("/proc/self/cwd/..", f"/proc/self/cwd/../../../../../../..{copied}"),
+        ("/proc del ejecutor", f"/proc/{os.getpid()}/cwd/{relative}"),
         ("curso", str(C323.lab)),
         ("solucion de ana", str(copied.parents[3] / ".compmath" / C323.id / "solucion.py")),
     ]
@@ -129,12 +130,12 @@ def graded(cli, entregas: Path, out: Path) -> str:
 
 
 @pytest.mark.lento
-@pytest.mark.parametrize("sin", ["", "mountns", "landlock"])
+@pytest.mark.parametrize("sin", ["", "mountns", "pidns", "landlock"])
 def test_a_copier_reads_nothing_of_anyone(
     cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sin: str
 ) -> None:
-    """Full isolation, Landlock alone (its reads confined to what Python needs), or the mount
-    namespace alone (the named folders empty: the submissions, the grades, the course's labs,
+    """Full isolation, Landlock alone (its reads confined to what Python needs; with the
+    system's /proc where there is no PID namespace), or the mount namespace alone (the named folders empty: the submissions, the grades, the course's labs,
     the cache, the run's programs): the copier's hole fails, the others' do not. Only Landlock
     keeps out a walk from `/`, which would find a copy of the course elsewhere on the disk."""
     if sin:
@@ -158,6 +159,7 @@ def test_a_copier_reads_nothing_of_anyone(
         "relativa",
         "relativa desde su carpeta",
         "/proc/self/cwd",
+        "/proc del ejecutor",
         "curso",
         "solucion de ana",
     )
