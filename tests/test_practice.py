@@ -4,8 +4,10 @@ labs that break (syntax error, endless loop) in the student's hands."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import queue
 import re
 import textwrap
 import threading
@@ -28,6 +30,8 @@ from compmath.practice.session import Session
 from compmath.practice.verdict import HoleStatus, judge_many
 from compmath.present.layout import lay_out, plain_text
 from tests.conftest import REPO
+from tests.processes import LINUX, processes
+from tests.waiting import PATIENCE, wait_until
 
 COURSE = load_course(REPO)
 
@@ -288,3 +292,54 @@ def test_todo_comments_never_wrap_inside_an_expression(cls) -> None:
         assert not text.endswith(operators) and not text.startswith(operators), text
         if text.count("(") > text.count(")"):  # an open bracket: prose, not a cut formula
             assert " " in text[text.rindex("(") :], text
+
+
+def labs_running() -> set[int]:
+    """The labs' processes now: each a child of a supervisor, itself a child of one of this
+    process's workers (every one of them with the worker's command line)."""
+    table = {p.pid: p for p in processes()}
+    found = set()
+    for p in table.values():
+        supervisor = table.get(p.ppid)
+        worker = table.get(supervisor.ppid) if supervisor else None
+        if p.state != "Z" and worker is not None and worker.ppid == os.getpid():
+            found.add(p.pid)
+    return found
+
+
+def next_check(events: queue.Queue, loop: watch.Loop) -> watch.Checked:
+    """Handle events until a check's verdict arrives; that verdict."""
+    while True:
+        event = events.get(timeout=PATIENCE)
+        loop.handle(event)
+        if isinstance(event, watch.Checked):
+            return event
+
+
+@pytest.mark.skipif(not LINUX, reason="mira la tabla de procesos en /proc")
+def test_a_new_save_ends_the_labs_of_the_check_it_replaces(space: workspace.Workspace) -> None:
+    """A hole that never ends, saved, then fixed: the new check ends the old one's labs at
+    once (not at their timeout, ten minutes away), shows only its own verdict, and the next
+    checks run as usual."""
+    cls = space.course.resolve("323")
+    space.reset(cls)
+    screens = Screens()
+    session = Session(space, screens, timeout=600)
+    session.current = cls
+    events: queue.Queue = queue.Queue()
+    loop = watch.Loop(session, events, io.StringIO())
+    for hole in (1, 2):
+        answer(space, 323, hole, None)
+    loop.start_check()  # everything right: the course's labs are remembered from here on
+    assert next_check(events, loop).attempt.done
+    answer(space, 323, 1, "import time\ntime.sleep(10 ** 6)")
+    loop.start_check()  # only the hanging hole's programs run now: one lab per variant
+    hanging = wait_until(labs_running, "los laboratorios del hueco que no termina, en marcha")
+    answer(space, 323, 1, None)
+    loop.start_check()
+    wait_until(lambda: not hanging & labs_running(), "los laboratorios del chequeo viejo, terminados")
+    verdict = next_check(events, loop)
+    assert verdict.generation == loop.generation == 3 and verdict.attempt.done  # none from 2
+    assert "323" in screens.last
+    loop.start_check()  # the pool still serves: a fourth check lands like any other
+    assert next_check(events, loop).attempt.done

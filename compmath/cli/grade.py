@@ -103,7 +103,7 @@ def _grade(
     root: Path | None,
 ) -> None:
     from compmath.grading import run
-    from compmath.grading.shards import parse_shard
+    from compmath.grading.shards import parse_shard, write_share
 
     with guard():
         require_temp_folder()
@@ -117,9 +117,9 @@ def _grade(
         if classroom:
             here = folder.resolve()
             student = os.environ.get("GITHUB_REPOSITORY", "").split("/")[-1] or here.name
-            students, ignored = {student: here}, list[str]()
+            students, ignored, roster = {student: here}, list[str](), [student]
         else:
-            students, ignored = run.select_students(folder, shard, out)
+            students, ignored, roster = run.select_students(folder, shard, out)
     outcome = _with_progress(
         lambda started, landed: run.grade_students(
             students,
@@ -129,15 +129,31 @@ def _grade(
             jobs=jobs or os.cpu_count() or 1,
             started=started,
             landed=landed,
+            hide=[folder],
         )
     )
     outcome.ignored = ignored
+    with guard():
+        write_share(out, shard, roster)
+    _say_what_was_missing(outcome.missing)
     if classroom:
         _report_to_classroom(outcome.book)
     from compmath.grading.screen import summary_blocks
     from compmath.present.output import emit
 
     emit(summary_blocks(outcome, out, shard), sys.stderr if classroom else sys.stdout)
+
+
+def _say_what_was_missing(missing: list[str]) -> None:
+    """On stderr: the protections the students' labs ran without (README, «Integridad»)."""
+    from compmath.execution.facilities import notice
+
+    text = notice(missing)
+    if text:
+        from compmath.present.layout import para
+        from compmath.present.output import emit
+
+        emit([para((text, "yellow"), hang=2)], sys.stderr)
 
 
 def _with_progress(
@@ -188,6 +204,7 @@ def _report_to_classroom(book: Gradebook) -> None:
 def _merge(folders: list[Path], out: Path) -> None:
     from compmath.grading.gradebook import merge, read_report, write_gradebook
     from compmath.grading.screen import merged_blocks
+    from compmath.grading.shards import check_coverage, read_share
     from compmath.present.output import emit
 
     with guard():
@@ -197,5 +214,8 @@ def _merge(folders: list[Path], out: Path) -> None:
                 "p. ej.: compmath grade merge notas-1 notas-2 --out notas",
             )
         book = merge([read_report(folder) for folder in folders])
+        shares = [read_share(folder) for folder in folders]
+        if all(shares):  # a folder graded whole (no --shard) covers its own submissions
+            check_coverage([s for s in shares if s], {g.student for g in book.grades})
         write_gradebook(out, book)
     emit(merged_blocks(book, len(folders), out))

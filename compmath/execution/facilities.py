@@ -21,7 +21,11 @@ FACILITIES = (
     "landlock", "pidns", "pidfd", "prctl", "rlimit", "seccomp", "mountns", "netns", "env"
 )
 WHAT_IS_LOST = {
-    "landlock": "Landlock: un laboratorio puede escribir fuera de su carpeta y enviar señales",
+    "landlock": (
+        "Landlock: un laboratorio puede escribir fuera de su carpeta y enviar señales, y al "
+        "corregir, leer las entregas de otros alumnos que haya en el disco fuera de las "
+        "carpetas ocultas"
+    ),
     "pidns": (
         "espacio de nombres: los procesos que deja un laboratorio se barren al terminar, "
         "y no tienen tope de número"
@@ -35,7 +39,8 @@ WHAT_IS_LOST = {
     "seccomp": "seccomp: un laboratorio puede abrir sockets (red, tmux, Docker, D-Bus) y usar "
     "io_uring, ptrace o bpf",
     "mountns": "vista de solo lectura: un laboratorio puede cambiar permisos, fechas y atributos "
-    "de archivos de fuera, y su carpeta no tiene tope de tamaño",
+    "de archivos de fuera, y su carpeta no tiene tope de tamaño; al corregir, sin Landlock, "
+    "puede leer las entregas de otros alumnos",
     "netns": "espacio de red: un laboratorio comparte la red del sistema",
     "env": "entorno mínimo: un laboratorio ve todas las variables de entorno del ejecutor",
 }

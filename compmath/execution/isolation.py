@@ -5,7 +5,9 @@ Called in the lab's process while it is still trusted code, inside its own user,
 (and network) namespaces: there it holds every capability over those namespaces, and none
 outside them. `/` is made private and read-only recursively (a metadata change outside the
 folder fails with EROFS, as bubblewrap's `--ro-bind / /`), and a fresh size-limited tmpfs
-becomes the lab's folder: it disappears with the namespace, whatever the lab left in it.
+becomes the lab's folder: it disappears with the namespace, whatever the lab left in it. The
+paths a private lab must not see (`compmath grade`: the submissions, the grades, the course's
+labs) are covered by an empty read-only tmpfs each.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import ctypes
 import os
 import resource
+from collections.abc import Sequence
+from typing import Any
 
 from compmath.execution import facilities
 
@@ -37,8 +41,9 @@ def _check(result: int, what: str) -> None:
         raise OSError(error, f"{what}: {os.strerror(error)}")
 
 
-def read_only_view(folder: str) -> None:
-    """In this process's own mount namespace: every mount read-only, `folder` a fresh tmpfs.
+def read_only_view(folder: str, hidden: Sequence[str] = ()) -> None:
+    """In this process's own mount namespace: every mount read-only, `folder` a fresh tmpfs,
+    each `hidden` folder an empty one.
 
     OSError if the kernel refuses (the worker's probe found out first: see facilities)."""
     libc = facilities.libc()
@@ -60,10 +65,31 @@ def read_only_view(folder: str) -> None:
         int(libc.mount(b"tmpfs", folder.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options)),
         "montar la carpeta del laboratorio",
     )
+    _hide(libc, folder, hidden)
     # Its own /proc: only its PID namespace's processes (no other process's command line or
     # environment, even where Landlock is missing). Refused where /proc is partly hidden (some
     # containers): the system's stays, read-only.
     libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, None)
+
+
+def _beneath(path: str, folder: str) -> bool:
+    return (path + "/").startswith(folder + "/")
+
+
+def _hide(libc: Any, folder: str, hidden: Sequence[str]) -> None:
+    """An empty read-only tmpfs over each hidden folder (none over the lab's own, nor inside
+    one already hidden); OSError if the kernel refuses one."""
+    covered: list[str] = []
+    folder = os.path.realpath(folder)
+    for path in sorted({os.path.realpath(h) for h in hidden}):
+        nested = any(_beneath(path, c) for c in covered)
+        if nested or not os.path.isdir(path) or _beneath(folder, path):
+            continue
+        options = b"size=4096,mode=0555"
+        flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+        result = int(libc.mount(b"tmpfs", path.encode(), b"tmpfs", flags, options))
+        _check(result, f"ocultar {path}")
+        covered.append(path)
 
 
 def cap_processes() -> None:

@@ -78,6 +78,9 @@ class LabRequest:
     memory: int = DEFAULT_MEMORY
     decimals: int = 6
     parallel: int = 1  # how many labs the worker may run at once (set by the scheduler)
+    # Folders a private lab (a student's hole in `compmath grade`) must not see; when there are
+    # any it also reads only what Python and its own lab need (execution.reading).
+    hidden: list[str] = field(default_factory=list)
 
     def to_line(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False) + "\n"

@@ -22,7 +22,7 @@ import traceback
 from types import CodeType
 from typing import NoReturn
 
-from compmath.execution import bytecode, facilities, isolation, landlock, seccomp
+from compmath.execution import bytecode, facilities, isolation, landlock, reading, seccomp
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabRequest, ReplyState
 
@@ -58,17 +58,23 @@ def _confine(folder: str, found: Facilities) -> None:
     sys.dont_write_bytecode = True  # nothing the lab imports leaves bytecode in the course
 
 
-def _close_the_sandbox(folder: str, found: Facilities) -> None:
+def _close_the_sandbox(folder: str, found: Facilities, request: LabRequest) -> None:
     """From here on the lab sees a read-only tree with its folder a tmpfs (mount namespace), may
     write only in its folder (Landlock), has no capabilities left as root outside a user
     namespace, runs under limits for all its processes, and makes no socket, mount or trace
-    (seccomp, last: it forbids the mounts above). OSError if any of them is refused."""
+    (seccomp, last: it forbids the mounts above). A private lab (`request.hidden`) also finds
+    the hidden folders empty, reads only what `reading` allows, and starts in its folder.
+    OSError if any of them is refused."""
+    hidden = request.hidden
+    readable = reading.readable_roots(request.lab, hidden) if hidden else None
     if found.pidns:
         isolation.cap_processes()  # before the tree turns read-only: pid_max is in /proc/sys
     if found.mountns:
-        isolation.read_only_view(folder)
+        isolation.read_only_view(folder, hidden)
     if found.landlock_abi:
-        landlock.restrict_self(found.landlock_abi, folder)
+        landlock.restrict_self(found.landlock_abi, folder, readable)
+    if hidden:
+        os.chdir(folder)  # not the runner's folder: /proc/self/cwd leads nowhere else
     if not found.pidns:
         facilities.drop_capabilities()
     if found.rlimit:
@@ -100,7 +106,7 @@ def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
     except Exception as exc:  # a syntax error is the lab's own, reported as it runs
         code = exc
     try:
-        _close_the_sandbox(folder, found)
+        _close_the_sandbox(folder, found, request)
     except BaseException as exc:
         _sandbox_failed(exc)
     if request.memory > 0 and found.rlimit:

@@ -3,14 +3,19 @@
 A worker that dies, stops answering or breaks the protocol is ended and its labs in flight are
 run again, one at a time, on a fresh worker; a lab that loses its worker twice is reported as
 such (it killed or stopped it). After labs ran without Landlock, the caches they could have
-written are emptied, so that nothing an unconfined lab left there is believed later.
+written are emptied, so that nothing an unconfined lab left there is believed later. Another
+thread can cancel the labs a thread runs (`Cancel`, `cancelling`: a newer check in practice
+mode): their worker ends, taking them down, and the call raises `Cancelled`.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 from compmath.cache import purge, read_json, write_json
@@ -28,6 +33,68 @@ class Ran(NamedTuple):
 
     replies: dict[str, LabReply]
     missing: tuple[str, ...]
+
+
+class Cancelled(Exception):
+    """The labs of this call were cancelled from another thread; none of them is left running."""
+
+
+class Cancel:
+    """Cancels, from any thread, the labs run under `cancelling(self)` in another: the workers
+    they run on end (a worker kills its labs on SIGTERM), and their call raises Cancelled."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+        self._workers: list[WorkerHandle] = []
+        self._lock = threading.Lock()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self.cancelled = True
+            workers = list(self._workers)
+        for worker in workers:
+            _end(worker)
+
+    def adopt(self, worker: WorkerHandle) -> None:
+        """Labs are about to run on `worker`: it ends when this is cancelled (or at once)."""
+        with self._lock:
+            self._workers.append(worker)
+            late = self.cancelled
+        if late:
+            _end(worker)
+
+    def forget(self, workers: list[WorkerHandle]) -> None:
+        """The labs on `workers` are done: cancelling now no longer ends them."""
+        with self._lock:
+            self._workers = [w for w in self._workers if w not in workers]
+
+
+def _end(worker: WorkerHandle) -> None:
+    """SIGTERM to a worker whose channel another thread may be reading: that thread sees it end."""
+    try:
+        worker.proc.terminate()
+    except OSError:
+        pass
+
+
+_cancel: ContextVar[Cancel | None] = ContextVar("compmath_cancel", default=None)
+
+
+@contextmanager
+def cancelling(cancel: Cancel) -> Iterator[None]:
+    """Labs run in this block (in this thread) end when `cancel` is cancelled."""
+    token = _cancel.set(cancel)
+    try:
+        yield
+    finally:
+        _cancel.reset(token)
+
+
+def _taken(cancel: Cancel | None) -> WorkerHandle:
+    worker = take_worker()
+    if cancel is not None:
+        cancel.adopt(worker)
+    return worker
 
 
 def durations() -> dict[str, float]:
@@ -72,7 +139,8 @@ def _run(
     retry: deque[LabRequest] = deque()
     in_flight: dict[str, LabRequest] = {}
     losses: dict[str, int] = {}
-    worker = take_worker()
+    cancel = _cancel.get()
+    worker = _taken(cancel)
     used = [worker]
 
     def fill() -> None:
@@ -98,7 +166,9 @@ def _run(
             reply = worker.receive_any(patience)
             if reply is None or reply.key not in in_flight:  # dead, stopped or not to be believed
                 worker.kill()
-                worker = take_worker()
+                if cancel is not None and cancel.cancelled:
+                    raise Cancelled
+                worker = _taken(cancel)
                 used.append(worker)
                 lost = list(in_flight.values())
                 in_flight.clear()
@@ -116,7 +186,9 @@ def _run(
     except BaseException:  # Ctrl-C: the worker takes its labs down as it ends
         worker.close()
         raise
-    release_worker(worker)
+    if cancel is not None:
+        cancel.forget(used)
+    release_worker(worker, healthy=cancel is None or not cancel.cancelled)
     if any("landlock" in w.missing for w in used):
         purge(LAB_CACHES)
     return Ran(replies, _missing(used))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,6 +41,7 @@ class Outcome:
     reused: int = 0
     ignored: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    missing: list[str] = field(default_factory=list)  # protections the labs ran without
 
 
 def graded_classes(course: Course, names: list[str]) -> list[ClassInfo]:
@@ -78,12 +79,19 @@ def _saved(out: Path, student: str, fingerprint: str) -> StudentGrade | None:
 
 def select_students(
     folder: Path, shard: Shard | None, out: Path
-) -> tuple[dict[str, Path], list[str]]:
-    """The students in `folder` (their share, with `shard`), and what was ignored there; the
-    output folder is never a student, even when it sits among them."""
+) -> tuple[dict[str, Path], list[str], list[str]]:
+    """The students in `folder` (their share, with `shard`), what was ignored there, and every
+    student there (the roster a shard records); the output folder is never a student, even
+    when it sits among them."""
     found, ignored = discover(folder)
     kept = {s: p for s, p in found.items() if p.resolve() != out.resolve()}
-    return {s: p for s, p in kept.items() if shard is None or shard.holds(s)}, ignored
+    selected = {s: p for s, p in kept.items() if shard is None or shard.holds(s)}
+    return selected, ignored, list(kept)
+
+
+def _out_of_sight(students: dict[str, Path], out: Path, hide: Sequence[Path]) -> list[Path]:
+    """What no student's code may see: `hide`, the grades, the folders holding submissions."""
+    return [*hide, out, *{path.parent for path in students.values()}]
 
 
 def grade_students(
@@ -95,8 +103,11 @@ def grade_students(
     jobs: int,
     started: Callable[[int], None] | None = None,
     landed: Callable[[str], None] | None = None,
+    hide: Sequence[Path] = (),
 ) -> Outcome:
     """Grade each student's submission (folder or zip, by id) into `out`.
+
+    No student's code sees `out`, `hide` (the submissions folder) or any student's files.
 
     `started(count)` says how many students will be judged now; `landed(student)` is called as
     each one's record is written.
@@ -141,6 +152,7 @@ def grade_students(
             landed(student)
 
     delivered: dict[int, ClassVerdict] = {}
+    missing: list[str] = []
 
     def judged(index: int, verdict: ClassVerdict) -> None:
         student, class_id = owners[index]
@@ -153,7 +165,10 @@ def grade_students(
         if left[student] == 0:  # nothing to run: every class missing, empty or not text
             finish(student)
     if items:
-        final = judge_many(items, timeout=timeout, jobs=jobs, on_done=judged)
+        private = _out_of_sight(students, out, hide)
+        final = judge_many(
+            items, timeout=timeout, jobs=jobs, on_done=judged, hide=private, missing=missing
+        )
         for index, verdict in enumerate(final):  # a verdict never delivered, or changed since
             if delivered.get(index) != verdict:
                 student, class_id = owners[index]
@@ -163,4 +178,4 @@ def grade_students(
             finish(student)
     book = Gradebook(course_print, specs, [grades[s] for s in sorted(grades)])
     write_gradebook(out, book)
-    return Outcome(book, len(pending), reused, [], time.monotonic() - begin)
+    return Outcome(book, len(pending), reused, [], time.monotonic() - begin, missing)

@@ -3,18 +3,27 @@
 A student's shard depends on their id alone, so adding a student never moves another, and any
 engine that runs N copies with an index (a CI matrix, a Slurm array, a Kubernetes indexed Job)
 grades every student exactly once. `--shard auto` reads the index from the batch system.
+A shard's folder also says which share it holds and every student its submissions folder had
+(`fragmento.json`), so that `grade merge` can name a shard, and the students, it is missing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from compmath.atomic import write_atomic
 from compmath.errors import CompmathError
+from compmath.wording import count
 
 HINT = "escribe --shard K/N con 1 ≤ K ≤ N, p. ej. --shard 1/4, o --shard auto"
+SHARE_NAME = "fragmento.json"
+NAMES_SHOWN = 5  # students named in an error, at most
 
 
 @dataclass(frozen=True)
@@ -82,3 +91,77 @@ def parse_shard(text: str, env: dict[str, str] | None = None) -> Shard:
     if not match:
         raise CompmathError(f"--shard {text}: no es K/N", HINT)
     return _checked(int(match.group(1)), int(match.group(2)))
+
+
+@dataclass(frozen=True)
+class Share:
+    """What a shard's folder holds: its shard, and every student of the submissions it saw."""
+
+    shard: Shard
+    roster: tuple[str, ...]
+
+
+def write_share(out: Path, shard: Shard | None, roster: Sequence[str]) -> None:
+    """Record the share a grading into `out` holds (a whole run removes any earlier record)."""
+    path = out / SHARE_NAME
+    if shard is None:
+        path.unlink(missing_ok=True)
+        return
+    data = {"fragmento": str(shard), "entregas": sorted(roster)}
+    write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def read_share(folder: Path) -> Share | None:
+    """The share a folder holds; None when it was graded whole (no --shard)."""
+    path = folder / SHARE_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        match = re.fullmatch(r"(\d+)/(\d+)", data["fragmento"])
+        roster = data["entregas"]
+        if match is None or not all(isinstance(s, str) for s in roster):
+            raise ValueError("fragmento o entregas con otra forma")
+        return Share(_checked(int(match.group(1)), int(match.group(2))), tuple(roster))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, CompmathError) as exc:
+        raise CompmathError(
+            f"{path} no es el registro de un fragmento de compmath grade ({exc})",
+            "vuelve a lanzar ese fragmento con el mismo --out",
+        ) from None
+
+
+def _names(students: Sequence[str]) -> str:
+    shown = ", ".join(students[:NAMES_SHOWN])
+    more = len(students) - NAMES_SHOWN
+    return shown + (f" y {more} más" if more > 0 else "")
+
+
+def check_coverage(shares: Sequence[Share], graded: set[str]) -> None:
+    """Refuse shards that do not cover every student once: a shard missing (naming it, and
+    the students it would have graded), or students none of them graded."""
+    counts = sorted({s.shard.count for s in shares})
+    if len(counts) > 1:
+        raise CompmathError(
+            "los fragmentos son de repartos distintos: "
+            + ", ".join(sorted({str(s.shard) for s in shares})),
+            "junta los fragmentos K/N de un mismo N",
+        )
+    total = counts[0]
+    lacking = sorted(set(range(1, total + 1)) - {s.shard.index for s in shares})
+    absent = sorted({name for s in shares for name in s.roster} - graded)
+    if lacking:
+        which = ", ".join(f"{k}/{total}" for k in lacking)
+        owed = [n for n in absent if any(Shard(k, total).holds(n) for k in lacking)]
+        whom = f": sin las notas de {_names(owed)}" if owed else ""
+        k = lacking[0]
+        raise CompmathError(
+            f"falta{'n los fragmentos' if len(lacking) > 1 else ' el fragmento'} {which}{whom}",
+            f"corrígelo con compmath grade ENTREGAS --shard {k}/{total} --out notas-{k} "
+            "y vuelve a juntarlos todos",
+        )
+    if absent:
+        raise CompmathError(
+            f"ningún fragmento corrigió a {count(len(absent), 'alumno', 'alumnos')} de las "
+            f"entregas: {_names(absent)}",
+            "¿se corrigieron con carpetas de entregas distintas? vuelve a lanzarlos sobre la misma",
+        )

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from compmath.course.tree import ClassInfo
 from compmath.practice import verdict as practice
+from compmath.practice.runs import Results
 
 PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback keeps
 OPEN_REASON = "el hueco sigue sin completar"
@@ -75,8 +77,13 @@ def judge_many(
     timeout: float,
     jobs: int,
     on_done: Callable[[int, ClassVerdict], None] | None = None,
+    hide: Sequence[Path] = (),
+    missing: list[str] | None = None,
 ) -> list[ClassVerdict]:
     """Judge each (class, student's lab.py source); `on_done(index, verdict)` as each lands.
+    Every student's code runs private: it sees neither `hide` (the submissions, the grades)
+    nor the course's labs nor another student's program (README, «Integridad»). `missing`
+    receives the protections the labs ran without.
 
     The returned list is final: a verdict can still change after its `on_done` (the batch
     learns only at its end that a lab tampered with the course), so callers compare."""
@@ -85,5 +92,10 @@ def judge_many(
         if on_done is not None:
             on_done(index, _converted(attempt))
 
-    attempts = practice.judge_many(items, timeout=timeout, jobs=jobs, on_done=landed)
+    results = Results()
+    attempts = practice.judge_many(
+        items, timeout=timeout, jobs=jobs, on_done=landed, hide=list(hide), into=results
+    )
+    if missing is not None:
+        missing.extend(results.missing)
     return [_converted(a) for a in attempts]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,6 +44,7 @@ class Results:
     """The reports of one call, by case key."""
 
     reports: dict[str, LabReport] = field(default_factory=dict)
+    missing: tuple[str, ...] = ()  # the protections the labs ran without (facilities' names)
 
     def failure(self, key: str) -> str:
         """Why the course's lab under `key` is not a usable reference (Spanish), or ""."""
@@ -58,11 +59,26 @@ class Results:
 Wanted = Mapping[str, tuple[ClassInfo, "Program | None", Variant]]
 
 
+def private_folders(cls: ClassInfo, folder: Path, hide: Sequence[Path]) -> list[str]:
+    """What a grafted program must not see when graded: `hide` (the submissions, the grades),
+    the course's labs (the reference solution), compmath's cache (their bytecode, verdicts) and
+    the call's folder of programs (other students' holes; its own folder stays readable)."""
+    from compmath.cache import cache_dir
+
+    return [str(p) for p in (*hide, cls.root / "classes", cache_dir(), folder)]
+
+
 def _cases(
-    wanted: Wanted, folder: Path, timeout: float, memo: Mapping[str, LabReport], call: str
+    wanted: Wanted,
+    folder: Path,
+    timeout: float,
+    memo: Mapping[str, LabReport],
+    call: str,
+    hide: Sequence[Path] | None = None,
 ) -> list[Case]:
     """The pipeline's cases, keyed `call/key`: a key never repeats across calls (a worker
-    reused by the next call loses a lab whose key it saw before: see the report)."""
+    reused by the next call loses a lab whose key it saw before: see the report). With `hide`
+    (grading) each grafted program runs private: see `private_folders`."""
     courses: dict[Path, Course] = {}
     bases: dict[str, Case] = {}
     references: list[Case] = []
@@ -92,7 +108,11 @@ def _cases(
         # the course's lab at these parameters, run now, or earlier with the same files
         oracle = Snapshot(remembered.outputs) if remembered else Reference(f"{call}/{reference}")
         params = dict(var.params)
-        cases.append(variant(base, key=f"{call}/{key}", lab=lab, params=params, expected=oracle))
+        case = variant(base, key=f"{call}/{key}", lab=lab, params=params, expected=oracle)
+        if hide is not None:
+            hidden = private_folders(cls, folder, hide)
+            case = replace(case, request=replace(case.request, hidden=hidden))
+        cases.append(case)
     return references + cases  # the references first: their verdicts are the others' oracles
 
 
@@ -104,9 +124,11 @@ def run_batch(
     on_landed: Callable[[str], None] | None = None,
     into: Results | None = None,
     memo: dict[str, LabReport] | None = None,
+    hide: Sequence[Path] | None = None,
 ) -> Results:
     """Judge every (class, program or None for the course's lab, variant) by key, in one call;
-    each report goes `into` the Results as it lands, then `on_landed(key)` is called.
+    each report goes `into` the Results as it lands, then `on_landed(key)` is called. With
+    `hide` (grading), the programs run private (`private_folders`); the course's lab does not.
 
     `memo` (a practice session's): reports already judged, by key. Keys name the program's
     text and the class files its verdict depends on, so a key found there is not run again
@@ -124,7 +146,7 @@ def run_batch(
     folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
     try:
         call = folder.name.removeprefix(FOLDER_PREFIX)  # unique to this call
-        cases = _cases(wanted, folder, timeout, remembered, call)
+        cases = _cases(wanted, folder, timeout, remembered, call, hide)
 
         def consume(case: Case, report: LabReport) -> None:
             key = case.key.removeprefix(f"{call}/")
@@ -134,7 +156,7 @@ def run_batch(
             if on_landed is not None:
                 on_landed(key)
 
-        judge_cases(cases, jobs=jobs, consumer=consume)
+        results.missing = judge_cases(cases, jobs=jobs, consumer=consume).missing
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return results

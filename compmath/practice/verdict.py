@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from compmath.course.records import Hole
@@ -89,6 +90,8 @@ def judge_many(
     on_done: Callable[[int, Attempt], None] | None = None,
     hidden_only: bool = False,
     memo: dict[str, LabReport] | None = None,
+    hide: Sequence[Path] | None = None,
+    into: Results | None = None,
 ) -> list[Attempt]:
     """Judge each (class from the course, student's lab.py source) in one batch of labs.
 
@@ -97,6 +100,9 @@ def judge_many(
     the attempts come back in the items' order. `hidden_only` skips the defaults (lint's
     mutation check: a hole holding the defaults' values passes there by construction).
     `memo`: a practice session's verdicts by content (see runs.run_batch); None for grading.
+    `hide` (grading): the folders no student's code may see; each grafted program then runs
+    private, away from them, the course's labs and other programs (runs.private_folders).
+    `into`: where the reports (and the protections the labs ran without) are kept.
     """
     plans = [programs_for(cls, source) for cls, source in items]
     wanted: dict[str, tuple[ClassInfo, Program | None, Variant]] = {}
@@ -113,7 +119,7 @@ def judge_many(
                 wanted.setdefault(program.key(variant), (cls, program, variant))
         needed.append(keys)
     attempts: dict[int, Attempt] = {}
-    results = Results()
+    results = into if into is not None else Results()
     waiting: dict[str, list[int]] = {}
     for index, keys in enumerate(needed):
         for key in keys:
@@ -130,7 +136,9 @@ def judge_many(
 
     if memo is not None and len(memo) > MEMO_SIZE:
         memo.clear()
-    run_batch(wanted, timeout=timeout, jobs=jobs, on_landed=landed, into=results, memo=memo)
+    run_batch(
+        wanted, timeout=timeout, jobs=jobs, on_landed=landed, into=results, memo=memo, hide=hide
+    )
     return [
         attempts.get(i) or _attempt(cls, plan, results, hidden_only, tags[cls.id])
         for i, ((cls, _), plan) in enumerate(zip(items, plans))

@@ -5,7 +5,8 @@ end of input, the watcher failing, a check finished, a tick of the clock. File e
 watchfiles (which handles editors' atomic saves, and polls where events do not arrive, as on
 WSL); if it fails, one Spanish line says so and the session goes on in manual mode (Enter
 checks). A check runs in a thread of its own, with a live line while it lasts; a save during a
-check starts a new one at once, and the old one's verdict is dropped when it lands.
+check starts a new one at once and cancels the old one: its labs are ended (a hole that hangs
+does not pile up running labs save after save), and nothing of it is shown.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from compmath.execution.pool import prestart
+from compmath.execution.scheduler import Cancel, Cancelled, cancelling
 from compmath.practice.session import Session
 from compmath.practice.verdict import Attempt
 from compmath.present.layout import line
@@ -100,9 +102,15 @@ def _saves(folder: Path, stop: threading.Event, events: queue.Queue[WatchEvent])
         events.put(WatcherFailed(str(exc) or type(exc).__name__))
 
 
-def _judge(session: Session, generation: int, source: str, events: queue.Queue[WatchEvent]) -> None:
+def _judge(
+    session: Session, generation: int, source: str, events: queue.Queue[WatchEvent], cancel: Cancel
+) -> None:
     try:
-        events.put(Checked(generation, session.judge(source=source)))
+        with cancelling(cancel):
+            attempt = session.judge(source=source)
+        events.put(Checked(generation, attempt))
+    except Cancelled:  # a newer check took its place: its labs are gone, nothing to show
+        pass
     except Exception as exc:  # shown as one line; the loop goes on
         message = getattr(exc, "message", "") or str(exc) or type(exc).__name__
         events.put(Checked(generation, None, message))
@@ -116,6 +124,7 @@ class Loop:
         self.generation = 0
         self.started: float | None = None
         self.judging: str | None = None  # the text the latest check judges
+        self.cancel = Cancel()  # ends the labs of the latest check
 
     def start_check(self, *, unless_same: bool = False) -> None:
         """Judge the current lab in a thread; with `unless_same`, not when the check in
@@ -123,9 +132,12 @@ class Loop:
         source = self.session.source()
         if unless_same and self.started is not None and source == self.judging:
             return
+        self.cancel.cancel()  # the check in progress, if any: its verdict would be stale
+        self.cancel = Cancel()
+        prestart(1)  # its worker ended with it: a warm one for this check, from this thread
         self.generation += 1
         self.started, self.judging = time.monotonic(), source
-        args = (self.session, self.generation, source, self.events)
+        args = (self.session, self.generation, source, self.events, self.cancel)
         threading.Thread(target=_judge, args=args, daemon=True).start()
 
     def tick(self) -> None:
@@ -204,3 +216,4 @@ def run(session: Session, *, manual: bool = False, keys: TextIO | None = None) -
                     break
     finally:
         stop.set()
+        loop.cancel.cancel()  # no lab of a check in progress outlives the session
