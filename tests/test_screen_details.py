@@ -1,0 +1,62 @@
+"""Details of the screens a student or an instructor reads in a terminal at 60 and 120 columns:
+math in the prose, lines a lab printed, paths that are never split, help texts that say the
+same thing the same way."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from compmath.present.layout import cell_width, lay_out, plain_text
+from compmath.present.prose import prose_blocks
+from compmath.present.tex import tex_plain
+from tests.conftest import REPO
+
+WIDTHS = (60, 120)
+TEX = re.compile(r"\\[a-zA-Z]+|\^\{|_\{|\$")
+
+
+@pytest.mark.parametrize(
+    ("tex", "plain"),
+    [
+        (r"\omega_i = 10000^{-2i/d}", "ω_i = 10000^(−2i/d)"),
+        (r"e^{-25} \approx 1{,}39 \cdot 10^{-11}", "e⁻²⁵ ≈ 1,39 · 10⁻¹¹"),
+        (r"\hat x = U^\top x", "x̂ = Uᵀ x"),
+        (r"\lVert \hat x \rVert = \lVert x \rVert", "‖x̂‖ = ‖x‖"),
+        (
+            r"\tilde\beta_t = (1 - \bar\alpha_{t-1})/(1 - \bar\alpha_t) \cdot \beta_t",
+            "β̃_t = (1 − ᾱ_(t−1))/(1 − ᾱ_t) · β_t",
+        ),
+        (
+            r"L_\text{simple} = \mathbb{E}_{t, x_0, \varepsilon} \lVert \varepsilon\rVert^2",
+            "L_simple = 𝔼_(t, x_0, ε) ‖ε‖²",
+        ),
+        (r"1/\sqrt{\tilde d_i \tilde d_j}", "1/√(d̃_i d̃_j)"),
+        (r"r + \gamma \max_{a'} Q(s', a')", "r + γ max_a' Q(s', a')"),
+        (r"\frac{a + b}{2}", "(a + b)/2"),
+        (r"\unknown{x}", "unknownx"),
+    ],
+)
+def test_tex_reads_as_plain_unicode(tex: str, plain: str) -> None:
+    assert tex_plain(tex) == plain
+
+
+def test_math_in_the_prose_shows_as_plain_text_not_tex() -> None:
+    text = "Con $\\omega_i = 10000^{-2i/d}$ y cuesta $5 y $10.\n\n$$\\hat x = U^\\top x$$\n\nFin."
+    out = plain_text(lay_out(prose_blocks(text), 60))
+    assert "ω_i = 10000^(−2i/d)" in out
+    assert "cuesta $5 y $10" in out  # dollars in prose are not math (as on the site)
+    assert "\n  x̂ = Uᵀ x\n" in out  # display math on its own, indented like a formula
+
+
+@pytest.mark.parametrize("number", ["323", "332", "333", "336", "337", "340"])
+def test_show_prints_no_tex_and_fits(cli, monkeypatch: pytest.MonkeyPatch, number: str) -> None:
+    for width in WIDTHS:
+        monkeypatch.setenv("COLUMNS", str(width))
+        result = cli("show", number, "--root", str(REPO), "--no-pager")
+        assert result.code == 0, result.err
+        # the README's prose (the formulas' plain forms come from class.toml as written)
+        prose = result.out.split("\nDesarrollo\n")[1].split("Qué calcula el laboratorio")[0]
+        assert not TEX.findall(prose), TEX.findall(prose)
+        assert all(cell_width(ln) <= width for ln in result.out.splitlines())
