@@ -60,3 +60,37 @@ def test_show_prints_no_tex_and_fits(cli, monkeypatch: pytest.MonkeyPatch, numbe
         prose = result.out.split("\nDesarrollo\n")[1].split("Qué calcula el laboratorio")[0]
         assert not TEX.findall(prose), TEX.findall(prose)
         assert all(cell_width(ln) <= width for ln in result.out.splitlines())
+
+
+PRINTS = '''
+def run() -> dict:
+    print("hola desde el laboratorio " * 7)
+    print("x" * 300)
+    print("a\\tb\\x1b[31m")
+    return {"n": 1, "mitad": 0.5, "vector": []}
+'''
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_printed_lines_wrap_under_their_gutter(
+    cli, make_lab, monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    root = make_lab(950, PRINTS, {"n": 1, "mitad": 0.5, "vector": []})
+    monkeypatch.setenv("COLUMNS", str(width))
+    result = cli("run", "950", "--root", str(root))
+    assert result.code == 0, result.out + result.err
+    after = result.out.split("stdout del laboratorio")[1].splitlines()[1:]
+    stream = after[: next(k for k, ln in enumerate(after) if not ln.startswith(" "))]
+    assert stream and all(ln.startswith("  │ ") for ln in stream), stream  # no bare continuation
+    assert all(cell_width(ln) <= width for ln in stream)
+    words = " ".join(ln[4:] for ln in stream).split()
+    assert words.count("laboratorio") == 7  # wrapped between words, no word split
+    assert "x" * 199 + "…" in "".join(ln[4:] for ln in stream)  # cut long lines say so
+    assert "a       b\\x1b[31m" in result.out  # a tab as spaces, an escape shown, not obeyed
+
+
+def test_printed_lines_in_a_pipe_are_not_wrapped(cli, make_lab, monkeypatch) -> None:
+    root = make_lab(950, PRINTS, {"n": 1, "mitad": 0.5, "vector": []})
+    monkeypatch.delenv("COLUMNS", raising=False)
+    out = cli("run", "950", "--root", str(root)).out
+    assert "  │ " + "hola desde el laboratorio " * 6 + "hola desde el laboratorio\n" in out
