@@ -94,3 +94,42 @@ def test_printed_lines_in_a_pipe_are_not_wrapped(cli, make_lab, monkeypatch) -> 
     monkeypatch.delenv("COLUMNS", raising=False)
     out = cli("run", "950", "--root", str(root)).out
     assert "  │ " + "hola desde el laboratorio " * 6 + "hola desde el laboratorio\n" in out
+
+
+def _help_entries(out: str) -> list[str]:
+    """Each argument's and option's description in a help screen, joined across its lines."""
+    entries: list[str] = []
+    for ln in out.splitlines():
+        if re.match(r"  \S", ln):  # `  --out CARPETA  Dónde…`: a new entry
+            entries.append(ln.strip())
+        elif re.match(r" {4,}\S", ln) and entries:
+            entries[-1] += " " + ln.strip()
+    return entries
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_help_says_defaults_one_way_in_one_parenthesis(cli, monkeypatch, width) -> None:
+    from tests.test_help import every_command
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    checked = 0
+    for path in every_command():
+        out = cli(*path, "--help").out
+        assert all(cell_width(ln) <= width for ln in out.splitlines()), path
+        for entry in _help_entries(out.split("Argumentos:")[-1].split("Órdenes:")[0]):
+            description = re.split(r" {2,}", entry, maxsplit=1)[-1]
+            assert ") (" not in description, (path, entry)  # one parenthesis of notes
+            assert "por defecto," not in description, (path, entry)  # `por defecto: X`
+            assert description[0].isupper() or description[0] in "¿«", (path, entry)
+            assert description.endswith("."), (path, entry)
+            checked += 1
+    assert checked > 60  # every command's arguments and options were read
+
+
+def test_jobs_reads_the_same_in_every_command(cli, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "120")
+    said = set()
+    for command in ("check", "site", "grade"):
+        out = cli(command, "--help").out
+        said |= {" ".join(ln.split()) for ln in out.splitlines() if "--jobs" in ln}
+    assert said == {"-j, --jobs N Laboratorios en paralelo (por defecto: uno por núcleo; al menos 1)."}

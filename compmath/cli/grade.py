@@ -46,15 +46,25 @@ def grade(
     ],
     clases: Annotated[
         list[str] | None,
-        typer.Option("--clases", metavar="CLASES", help="Clases a corregir (por defecto, todas)."),
+        typer.Option("--clases", metavar="CLASES", help="Clases a corregir (por defecto: todas)."),
     ] = None,
     out: Annotated[
-        Path, typer.Option("--out", metavar="CARPETA", help="Dónde escribir las notas.")
+        Path,
+        typer.Option(
+            "--out", metavar="CARPETA", show_default="notas/", help="Dónde escribir las notas."
+        ),
     ] = Path("notas"),
     timeout: TimeoutOption = DEFAULT_GRADE_TIMEOUT,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", min=1, help="Laboratorios a la vez (por defecto, los núcleos)."),
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            show_default="uno por núcleo",
+            help="Laboratorios en paralelo.",
+        ),
     ] = None,
     shard: Annotated[
         str | None,

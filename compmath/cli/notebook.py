@@ -104,7 +104,7 @@ def notebook(
         typer.Option(
             "--out",
             metavar="CARPETA",
-            help="Dónde escribirlos (por defecto, cuadernos/ en la raíz del curso).",
+            help="Dónde escribirlos (por defecto: cuadernos/ en la raíz del curso).",
             show_default=False,
         ),
     ] = None,

@@ -28,13 +28,13 @@ TimeoutOption = Annotated[
         "--timeout",
         min=0.1,
         metavar="SEGUNDOS",
-        help="Límite de tiempo de cada ejecución de tu código.",
+        help="Segundos máximos por ejecución de tu código.",
     ),
 ]
 FolderOption = Annotated[
     Path | None,
     typer.Option(
-        "--dir", help="El espacio de práctica (por defecto, la carpeta actual).", show_default=False
+        "--dir", help="El espacio de práctica (por defecto: la carpeta actual).", show_default=False
     ),
 ]
 
@@ -135,7 +135,7 @@ def _source(lab: Path) -> str:
 @command("check")
 def check(
     name: Annotated[
-        str | None, typer.Argument(metavar="[CLASE]", help="Por defecto, todas.")
+        str | None, typer.Argument(metavar="[CLASE]", help="Clase (por defecto: todas).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Imprime el resultado en JSON.")] = False,
     timeout: TimeoutOption = 10.0,

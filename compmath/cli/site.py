@@ -56,7 +56,7 @@ def site(
         typer.Option(
             "--out",
             metavar="CARPETA",
-            help="Dónde escribir la web (por defecto _site/).",
+            help="Dónde escribir la web (por defecto: _site/ en la raíz del curso).",
             show_default=False,
         ),
     ] = None,
@@ -75,7 +75,15 @@ def site(
         ),
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Laboratorios en paralelo.")
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            show_default="uno por núcleo",
+            help="Laboratorios en paralelo.",
+        ),
     ] = os.cpu_count() or 1,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,
