@@ -133,3 +133,38 @@ def test_jobs_reads_the_same_in_every_command(cli, monkeypatch) -> None:
         out = cli(command, "--help").out
         said |= {" ".join(ln.split()) for ln in out.splitlines() if "--jobs" in ln}
     assert said == {"-j, --jobs N Laboratorios en paralelo (por defecto: uno por núcleo; al menos 1)."}
+
+
+def test_practice_reset_shows_the_path_whole_on_its_own_line(
+    cli, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from compmath.course.tree import load_course
+    from compmath.practice import workspace
+
+    space = workspace.create(load_course(REPO), tmp_path / "practica")
+    monkeypatch.chdir(space.root)
+    monkeypatch.setenv("COLUMNS", "60")
+    result = cli("practice", "reset", "323")
+    assert result.code == 0, result.err
+    lab = space.course.resolve("323").lab
+    shown = lab.relative_to(space.root).as_posix()
+    assert result.out.splitlines()[-1] == "  " + shown  # to open or copy as it is: never split
+    assert "323-positional-encoding: ejercicio original" in result.out
+    assert all(cell_width(ln) <= 60 for ln in result.out.splitlines()[:-1])
+
+
+def test_update_of_a_failing_lab_ends_with_the_command_that_shows_why(cli, fake_course) -> None:
+    result = cli("update", "901", "902", "--root", str(fake_course))
+    assert result.code == 1
+    assert result.out.splitlines()[-1] == "siguiente: compmath run 902"
+    assert "no se escribe la instantánea" in result.out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_show_puts_each_neighbour_link_whole_on_a_line(cli, monkeypatch, width) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = cli("show", "323", "--root", str(REPO), "--no-pager").out
+    if width >= len("← 322 Embeddings y similitud coseno · 324 Query, Key y Value →"):
+        assert out.endswith("← 322 Embeddings y similitud coseno · 324 Query, Key y Value →\n")
+    else:
+        assert out.endswith("← 322 Embeddings y similitud coseno\n324 Query, Key y Value →\n")

@@ -330,4 +330,8 @@ def update(
         again = " ".join(map(str, unwritten))
         emit_error(what, f"haz que se pueda escribir ahí y repite: compmath update {again}")
         raise typer.Exit(ExitCode.USAGE)
+    if failed:  # as check ends: the command that shows why, with its differences and trace
+        from compmath.present.layout import line
+
+        emit([line("siguiente: ", (f"compmath run {failed[0].number}", "bold"))])
     raise typer.Exit(exit_code(failed) if failed else ExitCode.OK)

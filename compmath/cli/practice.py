@@ -179,7 +179,7 @@ def reset(
 ) -> None:
     """Vuelve a poner el ejercicio original de una clase y su progreso a cero."""
     from compmath.practice import workspace
-    from compmath.present.layout import line
+    from compmath.present.layout import Command, para
     from compmath.present.output import emit
 
     with guard():
@@ -187,11 +187,13 @@ def reset(
         cls = space.course.resolve(name)
         space.reset(cls)
     emit(
-        [
-            line(
+        [  # the path whole on its own line, as the practice screen shows it: to open or copy
+            para(
                 ("✓ ", "green"),
-                f"{workspace.here(cls.lab)}: ejercicio original; la clase vuelve a estar sin hacer",
-            )
+                f"{cls.id}: ejercicio original; la clase vuelve a estar sin hacer",
+                hang=2,
+            ),
+            Command(workspace.here(cls.lab), whole=True),
         ]
     )
 

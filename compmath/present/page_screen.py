@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from compmath.course.params import SPANISH_TYPES
 from compmath.course.records import Reference
-from compmath.present.layout import BLANK, Block, Command, Line, line, para
+from compmath.present.layout import (
+    BLANK,
+    Block,
+    Chart,
+    Command,
+    Line,
+    StyledLine,
+    cell_width,
+    line,
+    para,
+)
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.prose import prose_blocks
 
@@ -131,8 +141,18 @@ def page_blocks(page: ClassPage) -> list[Block]:
         if exists
         else line(("falta " + schema + " (compmath lint lo señala)", "red")),
     ]
-    blocks += [
-        BLANK,
-        para(neighbour_text(page.previous, "←"), " · ", neighbour_text(page.next, "→")),
-    ]
-    return blocks
+    return [*blocks, BLANK, neighbours(page)]
+
+
+def neighbours(page: ClassPage) -> Chart:
+    """`← previous · next →` on one line; when both do not fit, each link on a line of its own
+    (a link never split between two lines, as long as it fits in one)."""
+    back, forward = neighbour_text(page.previous, "←"), neighbour_text(page.next, "→")
+
+    def draw(width: int | None, _colour: bool) -> list[StyledLine]:
+        both = f"{back} · {forward}"
+        if width is None or cell_width(both) <= width:
+            return [[(both, "")]]
+        return [[(back, "")], [(forward, "")]]
+
+    return Chart(draw)
