@@ -168,3 +168,10 @@ def test_show_puts_each_neighbour_link_whole_on_a_line(cli, monkeypatch, width) 
         assert out.endswith("← 322 Embeddings y similitud coseno · 324 Query, Key y Value →\n")
     else:
         assert out.endswith("← 322 Embeddings y similitud coseno\n324 Query, Key y Value →\n")
+
+
+def test_grade_names_a_missing_folder_quoted_with_a_hint(cli, tmp_path) -> None:
+    result = cli("grade", str(tmp_path / "nada"), "--root", str(REPO))
+    assert result.code == 2
+    assert f"error: «{tmp_path / 'nada'}» no es una carpeta: no existe" in result.err
+    assert "una carpeta o un .zip por alumno" in result.err and "Traceback" not in result.err

@@ -118,8 +118,10 @@ def _grade(
     with guard():
         require_temp_folder()
         if not folder.is_dir():
+            missing = "" if folder.exists() else ": no existe"
             raise CompmathError(
-                f"{folder} no es una carpeta", "dale la carpeta con una entrega por alumno"
+                f"«{folder}» no es una carpeta{missing}",
+                "dale la carpeta de las entregas, con una carpeta o un .zip por alumno",
             )
         course = open_course(root)
         classes = run.graded_classes(course, names)
