@@ -175,3 +175,25 @@ def test_grade_names_a_missing_folder_quoted_with_a_hint(cli, tmp_path) -> None:
     assert result.code == 2
     assert f"error: «{tmp_path / 'nada'}» no es una carpeta: no existe" in result.err
     assert "una carpeta o un .zip por alumno" in result.err and "Traceback" not in result.err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "compmath check --junit-xml informe-labs.xml",
+        "compmath run 323 --set dimension=16",
+        'compmath new 341 mi-clase --title "Mi clase"',
+        "compmath show positional-encoding",
+    ],
+)
+def test_a_command_in_a_hint_is_never_split(command: str) -> None:
+    from compmath.present.layout import line, para
+
+    for width in range(len(command) + 4, 80):  # room for it on a continuation line
+        for block in (line("nombra un archivo: " + command + "."), para("x " * 9 + command)):
+            out = plain_text(lay_out([block], width))
+            assert any(command in ln for ln in out.splitlines()), (width, out)
+            assert all(cell_width(ln) <= width for ln in out.splitlines())
+    for width in range(20, len(command) + 4):  # too long for any line: split between its words
+        out = plain_text(lay_out([line("nombra un archivo: " + command + ".")], width))
+        assert not re.search(r"-\n\s*-", out), out  # never inside `--title`

@@ -25,9 +25,13 @@ BREAK = re.compile(
     r"(?<!\bΔ )(?<!\btolerancia )(?<!\btol )(?<!\besperado )(?<!\bobtenido )"
 )  # never a unit, `(N)` or `→` first on a line, nor a value apart from its label (Δ 0,1)
 # A command quoted in prose stays on one line: `compmath update 341`, `compmath run 323 -v`,
-# `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders).
+# `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders),
+# `compmath run 323 --set dimension=16`, `compmath check --junit-xml informe-labs.xml`,
+# `compmath show positional-encoding`, `--title "Mi clase"` (NAME=VALUE, a file or path, a
+# hyphenated slug, a quoted value).
 PROSE_COMMAND = re.compile(
-    r"\bcompmath(?: [a-z]+)(?: (?:-{1,2}[\w=.-]+|\d[\w.-]*|[A-Z][A-Z_=]*\b))*"
+    r"\bcompmath(?: [a-z]+)(?: (?:-{1,2}[\w=.-]+|\d[\w.-]*|[A-Z][A-Z_=]*\b"
+    r'|[a-z_]\w*=[\w.,/-]*\w|[\w-]*[./][\w./-]*\w|[a-z]+(?:-[a-z0-9]+)+|"[^"\n]*"))*'
 )
 KEEP = "\u00a0"  # a space that is not a break, while wrapping
 
@@ -224,9 +228,7 @@ def _wrap_segments(
             pad = indent + hang
             current, used = ([(" " * pad, "")] if pad else []), pad
         while used + size > limit and size > 1 and limit - used > 1:
-            room = limit - used
-            cut = max(word.rfind("/", 0, room), word.rfind("-", 0, room)) + 1
-            head = word[: cut if cut > room // 3 else room]  # a path breaks after a / or -
+            head = word[: _cut_point(word, limit - used)]
             current.append((head.replace(KEEP, " "), style))
             lines.append(current)
             word = word[len(head) :]
@@ -238,6 +240,19 @@ def _wrap_segments(
     _trim(current)
     lines.append(current)
     return lines
+
+
+def _cut_point(word: str, room: int) -> int:
+    """Where a word longer than the room left breaks: a command between its words, a path
+    after a `/` or a `-` (never inside `--`), else at the room."""
+    keep = word.rfind(KEEP, 0, room)
+    if keep > room // 3:
+        return keep + 1
+    for cut in range(min(room, len(word) - 1), room // 3, -1):
+        beside = word[cut - 2 : cut + 1 : 2]  # the characters either side of a `-`
+        if word[cut - 1] == "/" or (word[cut - 1] == "-" and "-" not in beside):
+            return cut
+    return room
 
 
 def _trim(line_: StyledLine) -> None:
