@@ -197,3 +197,12 @@ def test_a_command_in_a_hint_is_never_split(command: str) -> None:
     for width in range(20, len(command) + 4):  # too long for any line: split between its words
         out = plain_text(lay_out([line("nombra un archivo: " + command + ".")], width))
         assert not re.search(r"-\n\s*-", out), out  # never inside `--title`
+
+
+def test_check_says_the_lines_under_a_schema_failure_are_differences(cli, fake_course) -> None:
+    out = " ".join(cli("check", "903", "904", "--root", str(fake_course)).out.split())
+    assert (
+        "903: salida: clave no permitida «sobra» (y 1 regla más del esquema) · "
+        "4 diferencias con la instantánea ✗ salida.n: esperado 3, obtenido 1"
+    ) in out
+    assert "904: 1 diferencia; la primera en salida.mitad ✗ salida.mitad" in out  # as before
