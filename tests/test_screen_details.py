@@ -206,3 +206,15 @@ def test_check_says_the_lines_under_a_schema_failure_are_differences(cli, fake_c
         "4 diferencias con la instantánea ✗ salida.n: esperado 3, obtenido 1"
     ) in out
     assert "904: 1 diferencia; la primera en salida.mitad ✗ salida.mitad" in out  # as before
+
+
+def test_a_shaded_heatmap_scale_goes_once_from_lightest_to_darkest() -> None:
+    from compmath.present.charts import SHADES, heatmap_lines
+
+    rows = [("0", [0.0, 0.25, 0.5]), ("1", [0.75, 1.0, 1.0])]
+    lines = heatmap_lines("m", rows, 60, colour=False)
+    scale = "".join(text for text, _ in lines[-1])
+    legend = scale[scale.index("[") + 1 : scale.index("]")]
+    assert [SHADES.index(ch) for ch in legend] == sorted(SHADES.index(ch) for ch in legend)
+    assert set(legend) == set(SHADES)  # every shade a cell can take, the blank minimum too
+    assert scale.startswith("escala: mín 0,0 [") and scale.endswith("] máx 1,0")
