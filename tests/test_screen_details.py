@@ -218,3 +218,17 @@ def test_a_shaded_heatmap_scale_goes_once_from_lightest_to_darkest() -> None:
     assert [SHADES.index(ch) for ch in legend] == sorted(SHADES.index(ch) for ch in legend)
     assert set(legend) == set(SHADES)  # every shade a cell can take, the blank minimum too
     assert scale.startswith("escala: mín 0,0 [") and scale.endswith("] máx 1,0")
+
+
+def test_a_schema_that_cannot_be_read_says_why_in_spanish(tmp_path) -> None:
+    from compmath.base.validate import load_schema
+    from compmath.errors import CompmathError
+
+    folder = tmp_path / "x.schema.json"
+    folder.mkdir()
+    with pytest.raises(CompmathError) as caught:
+        load_schema(folder, "schemas/x.schema.json")
+    assert str(caught.value.args[0]) == "no se puede leer schemas/x.schema.json: es una carpeta"
+    with pytest.raises(CompmathError) as missing:
+        load_schema(tmp_path / "nada.json", "schemas/nada.json")
+    assert "compmath new crea uno en cada clase nueva" in missing.value.hint

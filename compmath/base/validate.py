@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from compmath.cache import cache_dir
-from compmath.errors import CompmathError
+from compmath.errors import CompmathError, os_reason
 
 
 @dataclass(frozen=True)
@@ -68,10 +68,17 @@ def load_schema(path: Path, shown: str | None = None) -> tuple[str, Any]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CompmathError(
-            f"falta el esquema {label}", "créalo (compmath new genera uno)"
+            f"falta el esquema {label}",
+            "escríbelo con las salidas de run() (compmath new crea uno en cada clase nueva)",
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CompmathError(f"no se puede leer {label}: {exc}", "revisa el archivo") from None
+    except OSError as exc:  # the reason in Spanish, not Python's `[Errno 13] Permission denied`
+        raise CompmathError(
+            f"no se puede leer {label}: {os_reason(exc)}", "revisa el archivo"
+        ) from None
+    except UnicodeDecodeError:
+        raise CompmathError(
+            f"no se puede leer {label}: no está en UTF-8", "revisa el archivo"
+        ) from None
     try:
         return text, json.loads(text)
     except json.JSONDecodeError as exc:
