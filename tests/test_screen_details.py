@@ -12,6 +12,7 @@ from compmath.present.layout import cell_width, lay_out, plain_text
 from compmath.present.prose import prose_blocks
 from compmath.present.tex import tex_plain
 from tests.conftest import REPO
+from tests.test_diff import repo, set_key  # noqa: F401  (repo is a fixture)
 
 WIDTHS = (60, 120)
 TEX = re.compile(r"\\[a-zA-Z]+|\^\{|_\{|\$")
@@ -232,3 +233,20 @@ def test_a_schema_that_cannot_be_read_says_why_in_spanish(tmp_path) -> None:
     with pytest.raises(CompmathError) as missing:
         load_schema(tmp_path / "nada.json", "schemas/nada.json")
     assert "compmath new crea uno en cada clase nueva" in missing.value.hint
+
+
+def test_diff_with_nothing_changed_says_it_once(cli, repo) -> None:  # noqa: F811
+    out = cli("diff", "--root", str(repo)).out
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    assert lines[0].startswith("Cambios de instantáneas frente a HEAD (")
+    assert lines[1].startswith("sin cambios: 8 clases") and lines[-1] == "ninguna instantánea cambió"
+    assert "base:" not in out and "0 clases cambian" not in out  # the heading names the base
+
+
+def test_diff_counts_what_changed_without_repeating_the_base(cli, repo) -> None:  # noqa: F811
+    from tests.test_diff import edit
+
+    edit(repo, "904-deriva", set_key("mitad", 1.5000001))
+    out = " ".join(cli("diff", "--root", str(repo)).out.split())
+    assert "1 clase cambia (0 con cambios reales, 1 solo ruido) · 0 nuevas · 0 eliminadas" in out
+    assert "base:" not in out
