@@ -250,3 +250,8 @@ def test_diff_counts_what_changed_without_repeating_the_base(cli, repo) -> None:
     out = " ".join(cli("diff", "--root", str(repo)).out.split())
     assert "1 clase cambia (0 con cambios reales, 1 solo ruido) · 0 nuevas · 0 eliminadas" in out
     assert "base:" not in out
+
+
+def test_practice_start_help_says_where_the_workspace_goes_by_default(cli) -> None:
+    out = " ".join(cli("practice", "start", "--help").out.split())
+    assert "(por defecto: compmath-practica en la carpeta actual, o junto al curso" in out

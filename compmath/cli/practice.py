@@ -80,7 +80,11 @@ def practice(
 def start(
     folder: Annotated[
         Path | None,
-        typer.Argument(metavar="[CARPETA]", help="Dónde crear el espacio de práctica."),
+        typer.Argument(
+            metavar="[CARPETA]",
+            help="Dónde crear el espacio de práctica (por defecto: compmath-practica en la "
+            "carpeta actual, o junto al curso si estás dentro de él).",
+        ),
     ] = None,
     root: RootOption = None,
     github_classroom: Annotated[
