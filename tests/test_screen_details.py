@@ -255,3 +255,12 @@ def test_diff_counts_what_changed_without_repeating_the_base(cli, repo) -> None:
 def test_practice_start_help_says_where_the_workspace_goes_by_default(cli) -> None:
     out = " ".join(cli("practice", "start", "--help").out.split())
     assert "(por defecto: compmath-practica en la carpeta actual, o junto al curso" in out
+
+
+def test_notebook_says_in_spanish_why_it_cannot_make_its_folder(cli, tmp_path) -> None:
+    (tmp_path / "archivo").write_text("")
+    result = cli("notebook", "901", "--out", str(tmp_path / "archivo" / "sub"),
+                 "--root", str(REPO / "tests" / "fake_course"))
+    assert result.code == 2
+    assert "una parte de la ruta no es una carpeta" in result.err, result.err
+    assert "Not a directory" not in result.err and "Traceback" not in result.err

@@ -90,14 +90,14 @@ def grade(
             if clases or shard or classroom or jobs:
                 raise CompmathError(
                     "grade merge solo admite las carpetas de los fragmentos y --out",
-                    "p. ej.: compmath grade merge notas-1 notas-2 --out notas",
+                    "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
                 )
             _merge([Path(p) for p in entregas[1:]], out)
         return
     if len(entregas) > 1:
         with guard():
             raise CompmathError(
-                "grade corrige una carpeta de entregas", f"p. ej.: compmath grade {entregas[0]}"
+                "grade corrige una carpeta de entregas", f"ejemplo: compmath grade {entregas[0]}"
             )
     _grade(Path(entregas[0]), _classes(clases), out, timeout, jobs, shard, classroom, root)
 
@@ -206,7 +206,7 @@ def _merge(folders: list[Path], out: Path) -> None:
         if not folders:
             raise CompmathError(
                 "grade merge necesita las carpetas de los fragmentos",
-                "p. ej.: compmath grade merge notas-1 notas-2 --out notas",
+                "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
             )
         book = merge([read_report(folder) for folder in folders])
         write_gradebook(out, book)
