@@ -264,3 +264,17 @@ def test_notebook_says_in_spanish_why_it_cannot_make_its_folder(cli, tmp_path) -
     assert result.code == 2
     assert "una parte de la ruta no es una carpeta" in result.err, result.err
     assert "Not a directory" not in result.err and "Traceback" not in result.err
+
+
+def test_a_long_output_path_breaks_after_its_underscores_never_inside_a_word() -> None:
+    from compmath.present.layout import para
+
+    name = "una_salida_con_un_nombre_muy_largo_que_no_cabe_en_ninguna_columna_estrecha"
+    text = f"✗ salida.{name}: esperado 2,5, obtenido 1,5 · Δ 1 (40 %) > tolerancia 3,5·10⁻⁶"
+    for width in range(30, 90):
+        lines = plain_text(lay_out([para(text, indent=2, hang=2)], width)).splitlines()
+        assert all(cell_width(ln) <= width for ln in lines)
+        rebuilt = lines[0].strip()
+        for ln in lines[1:]:  # a break inside a word only after `_`, `/` or `-`
+            rebuilt += ("" if rebuilt[-1] in "_/-" else " ") + ln.strip()
+        assert rebuilt == text, (width, lines)

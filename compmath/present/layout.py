@@ -244,13 +244,14 @@ def _wrap_segments(
 
 def _cut_point(word: str, room: int) -> int:
     """Where a word longer than the room left breaks: a command between its words, a path
-    after a `/` or a `-` (never inside `--`), else at the room."""
+    after a `/` or a `-` (never inside `--`), an output's path after a `_` (as wrap_name
+    breaks names), else at the room."""
     keep = word.rfind(KEEP, 0, room)
     if keep > room // 3:
         return keep + 1
     for cut in range(min(room, len(word) - 1), room // 3, -1):
         beside = word[cut - 2 : cut + 1 : 2]  # the characters either side of a `-`
-        if word[cut - 1] == "/" or (word[cut - 1] == "-" and "-" not in beside):
+        if word[cut - 1] in "/_" or (word[cut - 1] == "-" and "-" not in beside):
             return cut
     return room
 
