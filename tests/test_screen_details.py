@@ -278,3 +278,15 @@ def test_a_long_output_path_breaks_after_its_underscores_never_inside_a_word() -
         for ln in lines[1:]:  # a break inside a word only after `_`, `/` or `-`
             rebuilt += ("" if rebuilt[-1] in "_/-" else " ") + ln.strip()
         assert rebuilt == text, (width, lines)
+
+
+def test_a_long_word_in_a_table_cell_breaks_after_an_underscore() -> None:
+    from compmath.present.layout import Cell, Column, Table
+
+    value = '"codificacion_posicional_sinusoidal_del_articulo"'
+    table = Table((Column("salida", 6), Column("obtenido", 8)), ((Cell("nombre"), Cell(value)),))
+    for width in range(30, 60):
+        lines = plain_text(lay_out([table], width)).splitlines()[1:]
+        cells = [ln[8:] for ln in lines]
+        assert all(cell_width(ln) <= width for ln in lines)
+        assert "".join(cells) == value and all(c.endswith("_") for c in cells[:-1]), cells

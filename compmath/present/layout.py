@@ -84,7 +84,10 @@ def wrap_words(text: str, width: int) -> list[str]:
             lines.append(current.rstrip())
         current = ""
         while cell_width(word.rstrip()) > width:
-            head = cut_end(word, width + 1)[:-1] if width > 1 else word[:1]
+            if word.isascii() and width > 1:  # after a `_`, `/` or `-` when one is near the end
+                head = word[: _cut_point(word, width)]
+            else:
+                head = cut_end(word, width + 1)[:-1] if width > 1 else word[:1]
             lines.append(head)
             word = word[len(head) :]
         current = word
