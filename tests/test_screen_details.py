@@ -290,3 +290,27 @@ def test_a_long_word_in_a_table_cell_breaks_after_an_underscore() -> None:
         cells = [ln[8:] for ln in lines]
         assert all(cell_width(ln) <= width for ln in lines)
         assert "".join(cells) == value and all(c.endswith("_") for c in cells[:-1]), cells
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("PE(pos, 2i)   = sin(pos / 10000^{2i/d})", "PE(pos, 2i)   = sin(pos / 10000^(2i/d))"),
+        ("V^π = (I − γ P^π)^{−1} r^π", "V^π = (I − γ P^π)⁻¹ r^π"),
+        ("Σ_{(i,j)∈E} (x_i − x_j)²", "Σ_((i,j)∈E) (x_i − x_j)²"),
+        ("|corpus|_{k+1} = |corpus|_k", "|corpus|_(k+1) = |corpus|_k"),
+        ("x_{2i} y Σ_{j=1}^{d/2}", "x_2i y Σ_(j=1)^(d/2)"),
+        ("sin cerrar ^{2", "sin cerrar ^{2"),
+    ],
+)
+def test_formula_plain_forms_write_scripts_as_the_prose_does(text: str, shown: str) -> None:
+    from compmath.present.tex import plain_scripts
+
+    assert plain_scripts(text) == shown
+
+
+def test_show_writes_no_tex_braces_in_its_formulas(cli) -> None:
+    for number in ("323", "328", "335", "338"):
+        out = cli("show", number, "--root", str(REPO), "--no-pager").out
+        formulas = out.split("\nFórmulas\n")[1].split("\nDesarrollo\n")[0]
+        assert "^{" not in formulas and "_{" not in formulas, formulas

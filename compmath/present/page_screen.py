@@ -17,6 +17,7 @@ from compmath.present.layout import (
 )
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.prose import prose_blocks
+from compmath.present.tex import plain_scripts
 
 PENDING = "(por escribir)"
 
@@ -111,7 +112,9 @@ def page_blocks(page: ClassPage) -> list[Block]:
     if page.lemma:
         blocks += [BLANK, para((page.lemma, "italic"))]
     blocks += heading("Fórmulas")
-    blocks += [para(f.text, indent=2, hang=4) for f in page.formulas] or [line((PENDING, "dim"))]
+    blocks += [para(plain_scripts(f.text), indent=2, hang=4) for f in page.formulas] or [
+        line((PENDING, "dim"))
+    ]
     blocks += heading("Desarrollo") + _prose(page.development, "(por escribir en README.md)")
     blocks += heading("Ejemplo trabajado") + _prose(page.example, "(por escribir en README.md)")
     blocks += heading("Qué calcula el laboratorio")

@@ -1,5 +1,7 @@
 """Math written in TeX (`$…$` in a class's prose) as plain Unicode for the terminal: `ω_i`,
-`D^(−1/2)`, `√d̃`, `x₀`, `ᾱ_(t−1)`; the site renders the same text as MathML."""
+`D^(−1/2)`, `√d̃`, `e⁻¹`, `ᾱ_(t−1)`; the site renders the same text as MathML. The plain forms
+of a class's formulas (class.toml's `texto`) get the same scripts: `10000^{2i/d}` reads as
+`10000^(2i/d)` beside the prose's `ω_i = 10000^(−2i/d)`."""
 
 from __future__ import annotations
 
@@ -39,6 +41,28 @@ def tex_plain(tex: str) -> str:
     """A TeX math fragment as readable plain text (an unknown command shows its name)."""
     text, _ = _sequence(tex, 0)
     return unicodedata.normalize("NFC", " ".join(text.split()))  # ᾱ as one character
+
+
+def plain_scripts(text: str) -> str:
+    """A formula's plain form with its `^{…}` and `_{…}` groups written as the prose writes
+    scripts (`^(2i/d)`, `⁻¹`, `_(k+1)`, `_ij`); everything else, spacing included, as it is."""
+    out = ""
+    i = 0
+    while i < len(text):
+        if text[i] in "^_" and text.startswith("{", i + 1):
+            depth, end = 0, i + 1
+            while end < len(text):
+                depth += {"{": 1, "}": -1}.get(text[end], 0)
+                if depth == 0:
+                    break
+                end += 1
+            if depth == 0:  # a closed group; an unclosed one stays as written
+                out += _script(text[i] + plain_scripts(text[i + 2 : end]))
+                i = end + 1
+                continue
+        out += text[i]
+        i += 1
+    return out
 
 
 def _sequence(tex: str, i: int) -> tuple[str, int]:
