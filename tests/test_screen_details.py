@@ -314,3 +314,13 @@ def test_show_writes_no_tex_braces_in_its_formulas_or_descriptions(cli) -> None:
         out = cli("show", number, "--root", str(REPO), "--no-pager").out
         page = out.split("Muestra de la ejecución")[0]  # the JSON sample is data, as written
         assert "^{" not in page and "_{" not in page, number
+
+
+def test_a_markdown_heading_in_a_hint_keeps_its_hashes() -> None:
+    from compmath.present.layout import para
+
+    text = "falta README.md (la prosa de la página) — escribe ## Desarrollo y ## Ejemplo trabajado"
+    for width in range(30, 90):
+        out = plain_text(lay_out([para(text, hang=4)], width))
+        assert not re.search(r"#\n", out), (width, out)
+        assert all(cell_width(ln) <= width for ln in out.splitlines())

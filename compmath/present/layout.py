@@ -22,8 +22,9 @@ ELLIPSIS = "…"
 # before the length that ends a shortened value (`… (8)`) or before a closing arrow.
 BREAK = re.compile(
     r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w])|\(\d+\)|→)"
-    r"(?<!\bΔ )(?<!\btolerancia )(?<!\btol )(?<!\besperado )(?<!\bobtenido )"
-)  # never a unit, `(N)` or `→` first on a line, nor a value apart from its label (Δ 0,1)
+    r"(?<!\bΔ )(?<!\btolerancia )(?<!\btol )(?<!\besperado )(?<!\bobtenido )(?<!#\s)"
+)  # never a unit, `(N)` or `→` first on a line, nor a value apart from its label (Δ 0,1),
+# nor a Markdown heading apart from its `##`
 # A command quoted in prose stays on one line: `compmath update 341`, `compmath run 323 -v`,
 # `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders),
 # `compmath run 323 --set dimension=16`, `compmath check --junit-xml informe-labs.xml`,
