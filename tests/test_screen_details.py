@@ -324,3 +324,20 @@ def test_a_markdown_heading_in_a_hint_keeps_its_hashes() -> None:
         out = plain_text(lay_out([para(text, hang=4)], width))
         assert not re.search(r"#\n", out), (width, out)
         assert all(cell_width(ln) <= width for ln in out.splitlines())
+
+
+def test_checks_live_line_says_what_it_awaits_and_time_as_every_screen_does() -> None:
+    from io import StringIO
+
+    from compmath.present.output import still_running
+    from compmath.present.terminal import spinner
+
+    assert still_running([]) == ""
+    assert still_running(["905-cuelga"]) == "espera a 905-cuelga"
+    assert still_running(["905-cuelga", "906-imprime", "907-nan"]) == "espera a 905-cuelga (y 2 más)"
+    stream = StringIO()
+    with spinner(stream, 3, "laboratorios", colour=False) as advance:
+        advance(still_running(["905-cuelga"]))
+    drawn = stream.getvalue()
+    assert "espera a 905-cuelga" in drawn and "1/3" in drawn
+    assert "0:00:0" not in drawn and re.search(r"\d+ ms|\d+,\d+ s", drawn), drawn

@@ -166,6 +166,14 @@ def live_text(label: str, elapsed: float, width: int | None) -> str:
     return cut_end(label, room) + tail
 
 
+def still_running(keys: Sequence[str]) -> str:
+    """The live line's note of the labs not yet back: `espera a 905-cuelga (y 2 más)`."""
+    if not keys:
+        return ""
+    more = f" (y {len(keys) - 1} más)" if len(keys) > 1 else ""
+    return f"espera a {keys[0]}{more}"
+
+
 @contextmanager
 def waiting(label: str, *, live: bool = True, delay: float = 0.4) -> Iterator[None]:
     """While the block runs, and once it has taken `delay` seconds, a live line on a terminal's
