@@ -341,3 +341,24 @@ def test_checks_live_line_says_what_it_awaits_and_time_as_every_screen_does() ->
     drawn = stream.getvalue()
     assert "espera a 905-cuelga" in drawn and "1/3" in drawn
     assert "0:00:0" not in drawn and re.search(r"\d+ ms|\d+,\d+ s", drawn), drawn
+
+
+def test_schema_messages_show_values_as_people_read_them() -> None:
+    import json
+
+    from compmath.base.validate import validate
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "x": {"type": "number", "minimum": 0.5},
+            "v": {"type": "array", "maxItems": 2},
+        },
+    }
+    for instance, message in [
+        ({"x": 0.25}, "0,25 es menor que el mínimo 0,5"),  # decimal comma, as the table
+        ({"v": list(range(30))}, "[0; 1; 2; 3; 4; 5; 6; 7; 8; 9; … (30)] tiene más de 2 elementos"),
+    ]:
+        issues = validate(json.dumps(schema), schema, instance, json.dumps(instance), "s",
+                          use_cache=False)
+        assert [i.message for i in issues] == [message]  # never cut mid-number without a mark

@@ -18,6 +18,9 @@ from typing import Any
 
 from compmath.cache import cache_dir
 from compmath.errors import CompmathError, os_reason
+from compmath.wording import value_text
+
+SHOWN = 10  # numbers of a value a schema message shows before `… (N)`
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,7 @@ def _spanish(error: Any, key: str) -> str:
         }
         wanted = value if isinstance(value, list) else [value]
         wanted_text = " o ".join(names.get(str(w), str(w)) for w in wanted)
-        return f"se esperaba {wanted_text} y hay {json.dumps(instance)[:60]}"
+        return f"se esperaba {wanted_text} y hay {value_text(instance, SHOWN)}"
     simple = {
         "minimum": "es menor que el mínimo {v}",
         "maximum": "es mayor que el máximo {v}",
@@ -141,9 +144,9 @@ def _spanish(error: Any, key: str) -> str:
         "minProperties": "tiene menos de {v} claves",
         "uniqueItems": "tiene elementos repetidos",
     }
-    if kind in simple:
-        return f"{json.dumps(instance, ensure_ascii=False)[:60]} " + simple[kind].format(
-            v=json.dumps(value, ensure_ascii=False)
+    if kind in simple:  # values as every screen shows them to people: 0,5 · [0; 1; … (12)]
+        return f"{value_text(instance, SHOWN)} " + simple[kind].format(
+            v=value_text(value, SHOWN)
         )
     return str(error.message)
 
