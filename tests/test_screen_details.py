@@ -362,3 +362,14 @@ def test_schema_messages_show_values_as_people_read_them() -> None:
         issues = validate(json.dumps(schema), schema, instance, json.dumps(instance), "s",
                           use_cache=False)
         assert [i.message for i in issues] == [message]  # never cut mid-number without a mark
+
+
+def test_new_names_the_class_folder_once_with_its_files(cli, fake_course, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    result = cli("new", "911", "otra-clase", "--title", "Otra", "--part", "90",
+                 "--root", str(fake_course))
+    assert result.code == 0, result.err
+    out = " ".join(result.out.split())
+    assert "✓ classes/part-90-curso-de-prueba/911-otra-clase/: lab.py, class.toml, README.md" in out
+    assert "✓ schemas/911-otra-clase.schema.json ✓ classes/part-90-curso-de-prueba/part.toml" in out
+    assert all(cell_width(ln) <= 60 for ln in result.out.splitlines())
