@@ -373,3 +373,21 @@ def test_new_names_the_class_folder_once_with_its_files(cli, fake_course, monkey
     assert "✓ classes/part-90-curso-de-prueba/911-otra-clase/: lab.py, class.toml, README.md" in out
     assert "✓ schemas/911-otra-clase.schema.json ✓ classes/part-90-curso-de-prueba/part.toml" in out
     assert all(cell_width(ln) <= 60 for ln in result.out.splitlines())
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_without_utf8_gets_question_marks_not_a_traceback(encoding: str) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONIOENCODING=encoding, COLUMNS="60")
+    for args in (["run", "323"], ["run", "999"], ["--help"], ["run", "323", "--json"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "compmath.entry", *args, "--root", str(REPO)]
+            if args != ["--help"] else [sys.executable, "-m", "compmath.entry", "--help"],
+            capture_output=True, env=env, timeout=120,
+        )
+        text = (done.stdout + done.stderr).decode(encoding)
+        assert "Traceback" not in text and "UnicodeEncodeError" not in text, text[-500:]
+        assert done.returncode == (2 if "999" in args else 0), text[-500:]

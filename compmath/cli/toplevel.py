@@ -59,6 +59,7 @@ def toplevel(
     ] = False,
 ) -> None:
     """Ejecuta los laboratorios del curso de matemática computacional."""
-    from compmath.present.output import choose_colour
+    from compmath.present.output import choose_colour, printable_streams
 
     choose_colour(colour)
+    printable_streams()  # also for what commands write themselves (JSON, CSV)

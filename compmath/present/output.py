@@ -89,7 +89,22 @@ def emit(blocks: Sequence[Block], stream: TextIO | None = None) -> None:
     _write(lay_out(blocks, width_for(target), colour=colour), target, colour=colour)
 
 
+def printable_streams() -> None:
+    """Let a stdout or stderr that cannot encode UTF-8 (PYTHONIOENCODING=ascii, a Windows
+    code page) print `?` for a character it lacks (✓, —, «, á) instead of a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = str(getattr(stream, "encoding", "") or "utf-8").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding == "utf8" or reconfigure is None or getattr(stream, "errors", "") == "replace":
+            continue
+        try:  # `?`, also on stderr (whose default, `\xab`, reads worse)
+            reconfigure(errors="replace")
+        except (OSError, ValueError):
+            pass
+
+
 def _write(lines: list[StyledLine], target: TextIO, *, colour: bool) -> None:
+    printable_streams()
     # Every segment is one line's text: a lab's string in it shows its control characters.
     lines = [[(visible(text), style) for text, style in line] for line in lines]
     if colour:
