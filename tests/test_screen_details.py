@@ -391,3 +391,16 @@ def test_a_terminal_without_utf8_gets_question_marks_not_a_traceback(encoding: s
         text = (done.stdout + done.stderr).decode(encoding)
         assert "Traceback" not in text and "UnicodeEncodeError" not in text, text[-500:]
         assert done.returncode == (2 if "999" in args else 0), text[-500:]
+
+
+def test_a_matrix_in_the_run_table_reads_one_row_a_line_when_rows_fit(cli, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "120")
+    out = cli("run", "339", "--root", str(REPO), "--plain").out
+    start = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("q_optimo")))
+    cells = [ln[30:72].strip() for ln in out.splitlines()[start : start + 4]]
+    assert cells == ["[[-3,907459; -3,23051];", "[-3,738222; -2,290303];",
+                     "[-2,868531; -1,219512];", "[0,0; 0,0]]"], cells
+    monkeypatch.setenv("COLUMNS", "60")  # rows wider than the cell: wrapped at spaces, as text
+    narrow = cli("run", "339", "--root", str(REPO), "--plain").out
+    assert all(cell_width(ln) <= 60 for ln in narrow.splitlines())
+    assert "[[-3,907459;" in narrow and "[0,0; 0,0]]" in narrow

@@ -97,6 +97,15 @@ def wrap_words(text: str, width: int) -> list[str]:
     return lines
 
 
+def wrap_rows(text: str, width: int) -> list[str]:
+    """A matrix (`[[1; 2]; [3; 4]]`) too wide for the width: one row a line when every row
+    fits, so that rows read as rows; else wrapped at spaces like any text."""
+    rows = re.split(r"(?<=\];) ", text)
+    if width <= 0 or cell_width(text) <= width or max(map(cell_width, rows)) > width:
+        return wrap_words(text, width)
+    return rows
+
+
 def wrap_name(text: str, width: int) -> list[str]:
     """A name (an output, nested under its parent by its leading spaces) wrapped to `width`
     columns after its `_`, its continuations four further in (a nested name is two): nothing
@@ -275,7 +284,7 @@ def _fit_cell(text: str, column: Column, width: int) -> list[str]:
         return [keep_end(text, width)]
     if column.shrink == "cut":
         return [cut_end(text, width)]
-    lines = wrap_words(text, width)
+    lines = wrap_rows(text, width) if text.startswith("[[") else wrap_words(text, width)
     if column.hang and len(lines) > 1 and width > 2 * column.hang:
         rest = wrap_words(text[len(lines[0]) :].strip(), width - column.hang)
         lines = [lines[0], *(" " * column.hang + piece for piece in rest)]
