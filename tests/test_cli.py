@@ -293,7 +293,7 @@ def test_several_suggestions_read_as_a_spanish_list(cli, fake_course: Path) -> N
 def test_update_help_does_not_promise_all_classes_by_default(cli) -> None:
     out = " ".join(cli("update", "--help").out.split())
     assert "[CLASE]... Clases (o --all para todas)." in out
-    assert "por defecto, todas" not in out
+    assert "por defecto: todas" not in out and "por defecto, todas" not in out
 
 
 def test_run_help_says_v_also_shows_whole_values(cli) -> None:  # as the README does

@@ -73,7 +73,7 @@ def test_colour_terminal_draws_each_matrix_with_its_scale(monkeypatch) -> None:
 
 def test_terminal_without_colour_draws_with_shades() -> None:
     out = screen(colour=False)
-    assert "pesos (3×2)" in out and "escala: mín 0,0 ░▒▓█" in out and "\x1b[" not in out
+    assert "pesos (3×2)" in out and "escala: mín 0,0 [  ░░▒▒▓▓██] máx" in out and "\x1b[" not in out
     assert "██" in out  # the largest value, shaded full
 
 

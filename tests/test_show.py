@@ -21,7 +21,7 @@ SECTIONS_323 = [
     "experto · clase 3 de 20 · 4 horas · demostración · positional_encoding\n",
     "Sin una señal de posición, la atención ve una bolsa de tokens",
     "\nFórmulas\n",
-    "PE(pos, 2i)   = sin(pos / 10000^{2i/d})",
+    "PE(pos, 2i)   = sin(pos / 10000^(2i/d))",  # scripts as the prose writes them
     "\nDesarrollo\n",
     "Una capa de atención compara cada token",
     "\nEjemplo trabajado\n",

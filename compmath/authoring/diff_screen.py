@@ -112,16 +112,21 @@ def footer(diff: SnapshotDiff) -> list[str]:
         f"{count(len(changed), 'clase cambia', 'clases cambian')} "
         f"({len(changed) - noise} con cambios reales, {noise} solo ruido)"
     )
-    lines = [
-        " · ".join(
-            [
-                f"base: {diff.base} ({diff.commit[:7]})",
-                moved,
-                count(len(diff.with_status(ClassStatus.NEW)), "nueva", "nuevas"),
-                count(len(diff.with_status(ClassStatus.DELETED)), "eliminada", "eliminadas"),
-            ]
-        )
-    ]
+    added, deleted = diff.with_status(ClassStatus.NEW), diff.with_status(ClassStatus.DELETED)
+    # the heading names the base; with nothing changed, added or deleted, the verdict says it
+    lines = (
+        [
+            " · ".join(
+                [
+                    moved,
+                    count(len(added), "nueva", "nuevas"),
+                    count(len(deleted), "eliminada", "eliminadas"),
+                ]
+            )
+        ]
+        if changed or added or deleted
+        else []
+    )
     same = diff.with_status(ClassStatus.UNCHANGED)
     if same:
         numbers = ", ".join(str(c.number) for c in same)

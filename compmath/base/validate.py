@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from compmath.cache import cache_dir
-from compmath.errors import CompmathError
+from compmath.errors import CompmathError, os_reason
+from compmath.wording import value_text
+
+SHOWN = 10  # numbers of a value a schema message shows before `… (N)`
 
 
 @dataclass(frozen=True)
@@ -68,10 +71,17 @@ def load_schema(path: Path, shown: str | None = None) -> tuple[str, Any]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CompmathError(
-            f"falta el esquema {label}", "créalo (compmath new genera uno)"
+            f"falta el esquema {label}",
+            "escríbelo con las salidas de run() (compmath new crea uno en cada clase nueva)",
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CompmathError(f"no se puede leer {label}: {exc}", "revisa el archivo") from None
+    except OSError as exc:  # the reason in Spanish, not Python's `[Errno 13] Permission denied`
+        raise CompmathError(
+            f"no se puede leer {label}: {os_reason(exc)}", "revisa el archivo"
+        ) from None
+    except UnicodeDecodeError:
+        raise CompmathError(
+            f"no se puede leer {label}: no está en UTF-8", "revisa el archivo"
+        ) from None
     try:
         return text, json.loads(text)
     except json.JSONDecodeError as exc:
@@ -118,7 +128,7 @@ def _spanish(error: Any, key: str) -> str:
         }
         wanted = value if isinstance(value, list) else [value]
         wanted_text = " o ".join(names.get(str(w), str(w)) for w in wanted)
-        return f"se esperaba {wanted_text} y hay {json.dumps(instance)[:60]}"
+        return f"se esperaba {wanted_text} y hay {value_text(instance, SHOWN)}"
     simple = {
         "minimum": "es menor que el mínimo {v}",
         "maximum": "es mayor que el máximo {v}",
@@ -134,9 +144,9 @@ def _spanish(error: Any, key: str) -> str:
         "minProperties": "tiene menos de {v} claves",
         "uniqueItems": "tiene elementos repetidos",
     }
-    if kind in simple:
-        return f"{json.dumps(instance, ensure_ascii=False)[:60]} " + simple[kind].format(
-            v=json.dumps(value, ensure_ascii=False)
+    if kind in simple:  # values as every screen shows them to people: 0,5 · [0; 1; … (12)]
+        return f"{value_text(instance, SHOWN)} " + simple[kind].format(
+            v=value_text(value, SHOWN)
         )
     return str(error.message)
 

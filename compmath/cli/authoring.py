@@ -62,12 +62,22 @@ def new(
             )
         course = open_course(root)
         created = scaffold_class(course, number, slug, title, part)
-    from compmath.present.layout import Command, line, para
+    from compmath.present.layout import Command, para
     from compmath.present.output import emit
 
+    folders: dict[str, list[str]] = {}  # files of one folder named once: its path, then them
+    for path in created:
+        folders.setdefault(course.rel(path.parent), []).append(path.name)
     emit(
         [
-            *(line(("✓ ", "green"), course.rel(path)) for path in created),
+            *(
+                para(
+                    ("✓ ", "green"),
+                    f"{folder}/{names[0]}" if len(names) == 1 else f"{folder}/: {', '.join(names)}",
+                    hang=2,
+                )
+                for folder, names in folders.items()
+            ),
             para("siguiente: escribe lab.py, class.toml y README.md; luego:"),
             Command(f"compmath update {number}"),
             Command(f"compmath run {number}"),

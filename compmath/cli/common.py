@@ -39,7 +39,7 @@ ClassArgument = Annotated[
 ClassesArgument = Annotated[
     list[str] | None,
     typer.Argument(
-        metavar="[CLASE]...", help="Clases (por defecto, todas).", autocompletion=complete_class
+        metavar="[CLASE]...", help="Clases (por defecto: todas).", autocompletion=complete_class
     ),
 ]
 NamedClassesArgument = Annotated[  # update: no default, the classes are named or --all
@@ -52,7 +52,7 @@ RootOption = Annotated[
     Path | None,
     typer.Option(
         "--root",
-        help="Raíz del curso (por defecto COMPMATH_ROOT o la carpeta con classes/).",
+        help="Raíz del curso (por defecto: COMPMATH_ROOT o la carpeta con classes/).",
         show_default=False,
     ),
 ]

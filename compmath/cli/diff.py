@@ -20,7 +20,8 @@ def diff(
         str, typer.Option("--base", metavar="REV", help="Revisión de git con la que comparar.")
     ] = "HEAD",
     fmt: Annotated[
-        str, typer.Option("--format", metavar="FORMATO", help="tabla, markdown o json.")
+        str,
+        typer.Option("--format", metavar="FORMATO", help="Formato: tabla, markdown o json."),
     ] = "tabla",
     as_json: Annotated[bool, typer.Option("--json", help="Imprime el resultado en JSON.")] = False,
     every: Annotated[

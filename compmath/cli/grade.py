@@ -46,15 +46,25 @@ def grade(
     ],
     clases: Annotated[
         list[str] | None,
-        typer.Option("--clases", metavar="CLASES", help="Clases a corregir (por defecto, todas)."),
+        typer.Option("--clases", metavar="CLASES", help="Clases a corregir (por defecto: todas)."),
     ] = None,
     out: Annotated[
-        Path, typer.Option("--out", metavar="CARPETA", help="Dónde escribir las notas.")
+        Path,
+        typer.Option(
+            "--out", metavar="CARPETA", show_default="notas/", help="Dónde escribir las notas."
+        ),
     ] = Path("notas"),
     timeout: TimeoutOption = DEFAULT_GRADE_TIMEOUT,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", min=1, help="Laboratorios a la vez (por defecto, los núcleos)."),
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            show_default="uno por núcleo",
+            help="Laboratorios en paralelo.",
+        ),
     ] = None,
     shard: Annotated[
         str | None,
@@ -80,14 +90,14 @@ def grade(
             if clases or shard or classroom or jobs:
                 raise CompmathError(
                     "grade merge solo admite las carpetas de los fragmentos y --out",
-                    "p. ej.: compmath grade merge notas-1 notas-2 --out notas",
+                    "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
                 )
             _merge([Path(p) for p in entregas[1:]], out)
         return
     if len(entregas) > 1:
         with guard():
             raise CompmathError(
-                "grade corrige una carpeta de entregas", f"p. ej.: compmath grade {entregas[0]}"
+                "grade corrige una carpeta de entregas", f"ejemplo: compmath grade {entregas[0]}"
             )
     _grade(Path(entregas[0]), _classes(clases), out, timeout, jobs, shard, classroom, root)
 
@@ -108,8 +118,10 @@ def _grade(
     with guard():
         require_temp_folder()
         if not folder.is_dir():
+            missing = "" if folder.exists() else ": no existe"
             raise CompmathError(
-                f"{folder} no es una carpeta", "dale la carpeta con una entrega por alumno"
+                f"«{folder}» no es una carpeta{missing}",
+                "dale la carpeta de las entregas, con una carpeta o un .zip por alumno",
             )
         course = open_course(root)
         classes = run.graded_classes(course, names)
@@ -211,7 +223,7 @@ def _merge(folders: list[Path], out: Path) -> None:
         if not folders:
             raise CompmathError(
                 "grade merge necesita las carpetas de los fragmentos",
-                "p. ej.: compmath grade merge notas-1 notas-2 --out notas",
+                "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
             )
         book = merge([read_report(folder) for folder in folders])
         shares = [read_share(folder) for folder in folders]

@@ -80,10 +80,10 @@ def _names(param: Any) -> str:
 def _default(param: Any) -> str:
     value = param.default
     shown = param.show_default
+    if isinstance(shown, str) and shown:  # said in words: `uno por núcleo`, `notas/`
+        return shown
     if not shown or callable(value) or value is None or value is False or value == ():
         return ""
-    if isinstance(shown, str):
-        return str(shown)
     if getattr(param, "is_flag", False) and param.secondary_opts:
         return str(param.opts[0] if value else param.secondary_opts[0])
     return _number(value) if isinstance(value, (int, float)) else str(value)
@@ -100,8 +100,12 @@ def _description(param: Any) -> str:
         notes.append(bounds)
     if getattr(param, "multiple", False):
         notes.append("se puede repetir")
-    text = (param.help or "").strip()
-    return f"{text.rstrip('.')} ({'; '.join(notes)})." if notes else text
+    text = (param.help or "").strip().rstrip(".")
+    if not notes:
+        return f"{text}." if text else text
+    if text.endswith(")"):  # one parenthesis, not two: `(por defecto: todas; se puede repetir)`
+        return f"{text[:-1]}; {'; '.join(notes)})."
+    return f"{text} ({'; '.join(notes)})."
 
 
 def _rows(pairs: list[tuple[str, str]], style: str) -> Table:

@@ -211,15 +211,18 @@ def check(
         with activity(what, "no se escribió nada", runnable if live else 0) as doing:
             try:
                 if live:
-                    from compmath.present.output import colour_for
+                    from compmath.present.output import colour_for, still_running
                     from compmath.present.terminal import spinner
 
                     colour = colour_for(sys.stderr)
+                    pending = [c.key for c in cases if not isinstance(c, Broken)]
                     with spinner(sys.stderr, runnable, "laboratorios", colour=colour) as advance:
 
                         def done(case: Case, _report: LabReport) -> None:
                             if not isinstance(case, Broken):
-                                advance(case.key)
+                                if case.key in pending:
+                                    pending.remove(case.key)
+                                advance(still_running(pending))  # what is awaited, not done
                                 doing.advance()
 
                         judged = judge_cases(cases, jobs=jobs, consumer=done)
@@ -330,4 +333,8 @@ def update(
         again = " ".join(map(str, unwritten))
         emit_error(what, f"haz que se pueda escribir ahí y repite: compmath update {again}")
         raise typer.Exit(ExitCode.USAGE)
+    if failed:  # as check ends: the command that shows why, with its differences and trace
+        from compmath.present.layout import line
+
+        emit([line("siguiente: ", (f"compmath run {failed[0].number}", "bold"))])
     raise typer.Exit(exit_code(failed) if failed else ExitCode.OK)

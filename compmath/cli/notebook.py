@@ -10,7 +10,7 @@ import typer
 
 from compmath.cli.common import ExitCode, RootOption, app, guard, in_ci, open_course
 from compmath.course.tree import ClassInfo, Course
-from compmath.errors import CompmathError
+from compmath.errors import CompmathError, os_reason
 from compmath.present.layout import Block, Command, line, para
 
 
@@ -62,7 +62,7 @@ def _one(
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CompmathError(
-                f"no se puede crear la carpeta {target.parent}: {exc.strerror}",
+                f"no se puede crear la carpeta {target.parent}: {os_reason(exc)}",
                 "elige otra con --out CARPETA",
             ) from None
         return State.WRITTEN if write_atomic(target, data.decode("utf-8")) else State.UNCHANGED
@@ -104,7 +104,7 @@ def notebook(
         typer.Option(
             "--out",
             metavar="CARPETA",
-            help="Dónde escribirlos (por defecto, cuadernos/ en la raíz del curso).",
+            help="Dónde escribirlos (por defecto: cuadernos/ en la raíz del curso).",
             show_default=False,
         ),
     ] = None,

@@ -28,13 +28,13 @@ TimeoutOption = Annotated[
         "--timeout",
         min=0.1,
         metavar="SEGUNDOS",
-        help="Límite de tiempo de cada ejecución de tu código.",
+        help="Segundos máximos por ejecución de tu código.",
     ),
 ]
 FolderOption = Annotated[
     Path | None,
     typer.Option(
-        "--dir", help="El espacio de práctica (por defecto, la carpeta actual).", show_default=False
+        "--dir", help="El espacio de práctica (por defecto: la carpeta actual).", show_default=False
     ),
 ]
 
@@ -80,7 +80,11 @@ def practice(
 def start(
     folder: Annotated[
         Path | None,
-        typer.Argument(metavar="[CARPETA]", help="Dónde crear el espacio de práctica."),
+        typer.Argument(
+            metavar="[CARPETA]",
+            help="Dónde crear el espacio de práctica (por defecto: compmath-practica en la "
+            "carpeta actual, o junto al curso si estás dentro de él).",
+        ),
     ] = None,
     root: RootOption = None,
     github_classroom: Annotated[
@@ -135,7 +139,7 @@ def _source(lab: Path) -> str:
 @command("check")
 def check(
     name: Annotated[
-        str | None, typer.Argument(metavar="[CLASE]", help="Por defecto, todas.")
+        str | None, typer.Argument(metavar="[CLASE]", help="Clase (por defecto: todas).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Imprime el resultado en JSON.")] = False,
     timeout: TimeoutOption = 10.0,
@@ -179,7 +183,7 @@ def reset(
 ) -> None:
     """Vuelve a poner el ejercicio original de una clase y su progreso a cero."""
     from compmath.practice import workspace
-    from compmath.present.layout import line
+    from compmath.present.layout import Command, para
     from compmath.present.output import emit
 
     with guard():
@@ -187,11 +191,13 @@ def reset(
         cls = space.course.resolve(name)
         space.reset(cls)
     emit(
-        [
-            line(
+        [  # the path whole on its own line, as the practice screen shows it: to open or copy
+            para(
                 ("✓ ", "green"),
-                f"{workspace.here(cls.lab)}: ejercicio original; la clase vuelve a estar sin hacer",
-            )
+                f"{cls.id}: ejercicio original; la clase vuelve a estar sin hacer",
+                hang=2,
+            ),
+            Command(workspace.here(cls.lab), whole=True),
         ]
     )
 

@@ -34,14 +34,21 @@ def build_once(
 
     limit = int(memory * 1024**3)
     if is_terminal(sys.stderr):
-        from compmath.present.output import colour_for
+        from compmath.present.output import colour_for, still_running
         from compmath.present.terminal import spinner
 
+        pending = [cls.id for cls in course.classes]
         with spinner(
             sys.stderr, len(course.classes), "laboratorios", colour=colour_for(sys.stderr)
         ) as tick:
+
+            def done(class_id: str) -> None:  # the live line names what it awaits, as check's
+                if class_id in pending:
+                    pending.remove(class_id)
+                tick(still_running(pending))
+
             result = build_site(
-                course, out, jobs, timeout, limit, allow_stale=allow_stale, on_done=tick
+                course, out, jobs, timeout, limit, allow_stale=allow_stale, on_done=done
             )
     else:
         result = build_site(course, out, jobs, timeout, limit, allow_stale=allow_stale)
@@ -56,7 +63,7 @@ def site(
         typer.Option(
             "--out",
             metavar="CARPETA",
-            help="Dónde escribir la web (por defecto _site/).",
+            help="Dónde escribir la web (por defecto: _site/ en la raíz del curso).",
             show_default=False,
         ),
     ] = None,
@@ -75,7 +82,15 @@ def site(
         ),
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Laboratorios en paralelo.")
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            show_default="uno por núcleo",
+            help="Laboratorios en paralelo.",
+        ),
     ] = os.cpu_count() or 1,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,

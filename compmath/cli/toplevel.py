@@ -34,7 +34,7 @@ def toplevel(
         bool | None,
         typer.Option(
             "--color/--no-color",
-            help="Con o sin color. Sin ella: color en un terminal, salvo con NO_COLOR; "
+            help="Con o sin color. Si no la das: color en un terminal, salvo con NO_COLOR; "
             "FORCE_COLOR lo pone también en una tubería.",
             show_default=False,
         ),
@@ -59,6 +59,7 @@ def toplevel(
     ] = False,
 ) -> None:
     """Ejecuta los laboratorios del curso de matemática computacional."""
-    from compmath.present.output import choose_colour
+    from compmath.present.output import choose_colour, printable_streams
 
     choose_colour(colour)
+    printable_streams()  # also for what commands write themselves (JSON, CSV)

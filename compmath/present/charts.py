@@ -149,8 +149,8 @@ def _scale(low: float, high: float, *, colour: bool) -> StyledLine:
     scale: StyledLine = [("escala: mín " + number(low) + " ", "dim")]
     if colour:
         scale += [("  ", _heat_style(step / 11)) for step in range(12)]
-    else:
-        scale.append((SHADES[1:] * 2, ""))
+    else:  # lightest to darkest, once, as the cells draw them (the blank one is the minimum)
+        scale.append(("[" + "".join(shade * 2 for shade in SHADES) + "]", ""))
     scale.append((" máx " + number(high), "dim"))
     return scale
 

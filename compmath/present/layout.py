@@ -22,12 +22,17 @@ ELLIPSIS = "…"
 # before the length that ends a shortened value (`… (8)`) or before a closing arrow.
 BREAK = re.compile(
     r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w])|\(\d+\)|→)"
-    r"(?<!\bΔ )(?<!\btolerancia )(?<!\btol )(?<!\besperado )(?<!\bobtenido )"
-)  # never a unit, `(N)` or `→` first on a line, nor a value apart from its label (Δ 0,1)
+    r"(?<!\bΔ )(?<!\btolerancia )(?<!\btol )(?<!\besperado )(?<!\bobtenido )(?<!#\s)"
+)  # never a unit, `(N)` or `→` first on a line, nor a value apart from its label (Δ 0,1),
+# nor a Markdown heading apart from its `##`
 # A command quoted in prose stays on one line: `compmath update 341`, `compmath run 323 -v`,
-# `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders).
+# `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders),
+# `compmath run 323 --set dimension=16`, `compmath check --junit-xml informe-labs.xml`,
+# `compmath show positional-encoding`, `--title "Mi clase"` (NAME=VALUE, a file or path, a
+# hyphenated slug, a quoted value).
 PROSE_COMMAND = re.compile(
-    r"\bcompmath(?: [a-z]+)(?: (?:-{1,2}[\w=.-]+|\d[\w.-]*|[A-Z][A-Z_=]*\b))*"
+    r"\bcompmath(?: [a-z]+)(?: (?:-{1,2}[\w=.-]+|\d[\w.-]*|[A-Z][A-Z_=]*\b"
+    r'|[a-z_]\w*=[\w.,/-]*\w|[\w-]*[./][\w./-]*\w|[a-z]+(?:-[a-z0-9]+)+|"[^"\n]*"))*'
 )
 KEEP = "\u00a0"  # a space that is not a break, while wrapping
 
@@ -80,13 +85,25 @@ def wrap_words(text: str, width: int) -> list[str]:
             lines.append(current.rstrip())
         current = ""
         while cell_width(word.rstrip()) > width:
-            head = cut_end(word, width + 1)[:-1] if width > 1 else word[:1]
+            if word.isascii() and width > 1:  # after a `_`, `/` or `-` when one is near the end
+                head = word[: _cut_point(word, width)]
+            else:
+                head = cut_end(word, width + 1)[:-1] if width > 1 else word[:1]
             lines.append(head)
             word = word[len(head) :]
         current = word
     if current.strip() or not lines:
         lines.append(current.rstrip())
     return lines
+
+
+def wrap_rows(text: str, width: int) -> list[str]:
+    """A matrix (`[[1; 2]; [3; 4]]`) too wide for the width: one row a line when every row
+    fits, so that rows read as rows; else wrapped at spaces like any text."""
+    rows = re.split(r"(?<=\];) ", text)
+    if width <= 0 or cell_width(text) <= width or max(map(cell_width, rows)) > width:
+        return wrap_words(text, width)
+    return rows
 
 
 def wrap_name(text: str, width: int) -> list[str]:
@@ -224,9 +241,7 @@ def _wrap_segments(
             pad = indent + hang
             current, used = ([(" " * pad, "")] if pad else []), pad
         while used + size > limit and size > 1 and limit - used > 1:
-            room = limit - used
-            cut = max(word.rfind("/", 0, room), word.rfind("-", 0, room)) + 1
-            head = word[: cut if cut > room // 3 else room]  # a path breaks after a / or -
+            head = word[: _cut_point(word, limit - used)]
             current.append((head.replace(KEEP, " "), style))
             lines.append(current)
             word = word[len(head) :]
@@ -238,6 +253,20 @@ def _wrap_segments(
     _trim(current)
     lines.append(current)
     return lines
+
+
+def _cut_point(word: str, room: int) -> int:
+    """Where a word longer than the room left breaks: a command between its words, a path
+    after a `/` or a `-` (never inside `--`), an output's path after a `_` (as wrap_name
+    breaks names), else at the room."""
+    keep = word.rfind(KEEP, 0, room)
+    if keep > room // 3:
+        return keep + 1
+    for cut in range(min(room, len(word) - 1), room // 3, -1):
+        beside = word[cut - 2 : cut + 1 : 2]  # the characters either side of a `-`
+        if word[cut - 1] in "/_" or (word[cut - 1] == "-" and "-" not in beside):
+            return cut
+    return room
 
 
 def _trim(line_: StyledLine) -> None:
@@ -255,7 +284,7 @@ def _fit_cell(text: str, column: Column, width: int) -> list[str]:
         return [keep_end(text, width)]
     if column.shrink == "cut":
         return [cut_end(text, width)]
-    lines = wrap_words(text, width)
+    lines = wrap_rows(text, width) if text.startswith("[[") else wrap_words(text, width)
     if column.hang and len(lines) > 1 and width > 2 * column.hang:
         rest = wrap_words(text[len(lines[0]) :].strip(), width - column.hang)
         lines = [lines[0], *(" " * column.hang + piece for piece in rest)]

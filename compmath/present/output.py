@@ -89,7 +89,22 @@ def emit(blocks: Sequence[Block], stream: TextIO | None = None) -> None:
     _write(lay_out(blocks, width_for(target), colour=colour), target, colour=colour)
 
 
+def printable_streams() -> None:
+    """Let a stdout or stderr that cannot encode UTF-8 (PYTHONIOENCODING=ascii, a Windows
+    code page) print `?` for a character it lacks (✓, —, «, á) instead of a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = str(getattr(stream, "encoding", "") or "utf-8").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding == "utf8" or reconfigure is None or getattr(stream, "errors", "") == "replace":
+            continue
+        try:  # `?`, also on stderr (whose default, `\xab`, reads worse)
+            reconfigure(errors="replace")
+        except (OSError, ValueError):
+            pass
+
+
 def _write(lines: list[StyledLine], target: TextIO, *, colour: bool) -> None:
+    printable_streams()
     # Every segment is one line's text: a lab's string in it shows its control characters.
     lines = [[(visible(text), style) for text, style in line] for line in lines]
     if colour:
@@ -164,6 +179,14 @@ def live_text(label: str, elapsed: float, width: int | None) -> str:
         return label + tail
     room = max(width - SPINNER_COLUMNS - cell_width(tail), 8)
     return cut_end(label, room) + tail
+
+
+def still_running(keys: Sequence[str]) -> str:
+    """The live line's note of the labs not yet back: `espera a 905-cuelga (y 2 más)`."""
+    if not keys:
+        return ""
+    more = f" (y {len(keys) - 1} más)" if len(keys) > 1 else ""
+    return f"espera a {keys[0]}{more}"
 
 
 @contextmanager

@@ -1,10 +1,12 @@
-"""A class's Markdown prose (README.md sections) as blocks for the terminal, via markdown-it."""
+"""A class's Markdown prose (README.md sections) as blocks for the terminal, via markdown-it;
+its math (`$…$`, `$$…$$`) as plain Unicode (present.tex), read as the site reads it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from compmath.present.layout import BLANK, Block, Cell, Column, Line, Para, Segment, Table
+from compmath.present.tex import tex_plain
 
 INLINE_STYLES = {"strong": "bold", "em": "italic"}
 
@@ -21,6 +23,8 @@ def _inline(token: Any) -> list[Segment]:
             styles.pop()
         elif kind == "code_inline":
             segments.append((child.content, "cyan"))
+        elif kind in ("math_inline", "math_inline_double"):
+            segments.append((tex_plain(child.content), " ".join([*styles, "italic"])))
         elif kind in ("softbreak", "hardbreak"):
             segments.append((" ", ""))
         elif kind == "text":
@@ -37,8 +41,12 @@ def prose_blocks(markdown: str) -> list[Block]:
     # Complexity D, on purpose: one pass over markdown-it's flat token stream, one branch per
     # token type; the list depth and the table being read are state the branches share.
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-    tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
+    md = MarkdownIt("commonmark").enable("table")
+    # as the site reads it (site/markdown.py): "cuesta $5 y $10" is prose, not math
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False)
+    tokens = md.parse(markdown)
     blocks: list[Block] = []
     depth = 0
     bullet_next = False
@@ -79,6 +87,8 @@ def prose_blocks(markdown: str) -> list[Block]:
             cells = tuple(tuple(Cell(_text(c)) for c in r) for r in body)
             blocks += [Table(columns, cells, indent=2), BLANK]
             table_rows = []
+        elif kind == "math_block":  # display math: its own line, indented like a formula
+            blocks += [Para(((tex_plain(token.content), "italic"),), indent=2, hang=2), BLANK]
         elif kind in ("fence", "code_block"):
             blocks += [Line(((f"    {text}", "cyan"),)) for text in token.content.splitlines()]
             blocks.append(BLANK)

@@ -13,19 +13,26 @@ from compmath.present.layout import (
     BLANK,
     Block,
     Cell,
+    Chart,
     Column,
     Command,
     Para,
+    StyledLine,
     Table,
+    cut_end,
     line,
     para,
+    wrap_words,
 )
 from compmath.present.trace import trace_blocks
+from compmath.visible import visible
 from compmath.wording import SHOWN_NUMBERS, count, seconds, value_text
 
 OK, BAD, NEUTRAL = "✓", "✗", "·"
 SHOWN_DIFFERENCES = 12
 STREAM_LINES = 15
+STREAM_WIDTH = 200  # a printed line longer than this shows its start and `…`
+GUTTER = "  │ "
 
 
 @dataclass(frozen=True)
@@ -199,10 +206,27 @@ def details(
             continue
         blocks.append(line((f"{name} del laboratorio ({count(size, 'byte', 'bytes')}):", "dim")))
         lines = text.splitlines()
-        blocks += [line(("  │ " + shown[:200], "dim")) for shown in lines[:STREAM_LINES]]
+        blocks.append(stream_chart(lines[:STREAM_LINES]))
         if size > len(text.encode("utf-8")) or len(lines) > STREAM_LINES:
-            blocks.append(line(("  │ … (recortado)", "dim")))
+            blocks.append(line((f"{GUTTER}… (recortado)", "dim")))
     return blocks
+
+
+def stream_chart(lines: list[str]) -> Chart:
+    """What a lab printed, each line under the gutter: one too wide for the screen wraps and its
+    continuations keep the gutter; one longer than STREAM_WIDTH ends in `…`."""
+
+    def draw(width: int | None, _colour: bool) -> list[StyledLine]:
+        drawn: list[StyledLine] = []
+        for text in lines:
+            # shown as the screen will show it (controls made visible, tabs as spaces), then cut
+            shown = visible(text.expandtabs())
+            shown = cut_end(shown, STREAM_WIDTH)
+            pieces = [shown] if width is None else wrap_words(shown, max(width - len(GUTTER), 8))
+            drawn += [[(GUTTER + piece, "dim")] for piece in pieces]
+        return drawn
+
+    return Chart(draw)
 
 
 def stopped_at(report: LabReport) -> str:

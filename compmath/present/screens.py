@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from compmath.course.index import ClassState, PartIndex
 from compmath.errors import Problem
-from compmath.judging.report import LabReport, describe_difference
+from compmath.judging.report import LabReport, Outcome, describe_difference
 from compmath.present.layout import (
     BLANK,
     Block,
@@ -48,7 +48,7 @@ def check_screen(reports: list[LabReport], elapsed: float) -> list[Block]:
     for r in reports:
         if r.passed:
             continue
-        blocks.append(para((f"{r.number}: {failure_text(r)}", "red"), indent=2, hang=4))
+        blocks.append(para((f"{r.number}: {_why(r)}", "red"), indent=2, hang=4))
         blocks += [
             para(f"{BAD} {describe_difference(d)}", indent=4, hang=2) for d in r.differences[:3]
         ]
@@ -73,6 +73,20 @@ def check_screen(reports: list[LabReport], elapsed: float) -> list[Block]:
         para((tally, "bold red")),
         line("siguiente: ", (f"compmath run {failed[0].number}", "bold")),
     ]
+
+
+def _why(report: LabReport) -> str:
+    """A failure in one line; a schema failure also counts its other issues and, since the ✗
+    lines under it are differences, says so."""
+    text = failure_text(report)
+    if report.outcome != Outcome.INVALID:
+        return text
+    if len(report.schema_issues) > 1:
+        text += f" (y {count(len(report.schema_issues) - 1, 'regla', 'reglas')} más del esquema)"
+    if report.differences:
+        text += f" · {count(len(report.differences), 'diferencia', 'diferencias')}"
+        text += " con la instantánea"
+    return text
 
 
 # --- list ----------------------------------------------------------------------------------

@@ -64,17 +64,26 @@ def spinner(
         BarColumn,
         MofNCompleteColumn,
         Progress,
+        ProgressColumn,
         SpinnerColumn,
+        Task,
         TextColumn,
-        TimeElapsedColumn,
     )
+
+    from compmath.wording import seconds
+
+    class Elapsed(ProgressColumn):
+        """The time so far as every screen writes it (`1,94 s`), not Rich's `0:00:01`."""
+
+        def render(self, task: Task) -> Text:
+            return Text(seconds(task.elapsed or 0.0))
 
     bar = Progress(
         SpinnerColumn(),
         TextColumn(f"[bold]{label}"),
         BarColumn() if total > 1 else TextColumn(""),
         MofNCompleteColumn() if total > 1 else TextColumn(""),
-        TimeElapsedColumn(),
+        Elapsed(),
         TextColumn("{task.description}"),
         transient=True,
         console=_live_console(stream, colour=colour),

@@ -1,0 +1,155 @@
+"""Math written in TeX (`$…$` in a class's prose) as plain Unicode for the terminal: `ω_i`,
+`D^(−1/2)`, `√d̃`, `e⁻¹`, `ᾱ_(t−1)`; the site renders the same text as MathML. The plain forms
+of a class's formulas (class.toml's `texto`) get the same scripts: `10000^{2i/d}` reads as
+`10000^(2i/d)` beside the prose's `ω_i = 10000^(−2i/d)`."""
+
+from __future__ import annotations
+
+import unicodedata
+
+GREEK_NAMES = (
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi "
+    "pi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi "
+    "Psi Omega"
+)
+GREEK = dict(zip(GREEK_NAMES.split(" "), "αβγδϵεζηθϑικλμνξπρστυϕφχψωΓΔΘΛΞΠΣΦΨΩ", strict=True))
+SYMBOLS = {
+    **GREEK,
+    "cdot": "·", "times": "×", "approx": "≈", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
+    "ne": "≠", "neq": "≠", "sim": "~", "mid": "|", "lVert": "‖", "rVert": "‖", "Vert": "‖",
+    "|": "‖", "top": "ᵀ", "dots": "…", "ldots": "…", "cdots": "⋯", "infty": "∞", "to": "→",
+    "rightarrow": "→", "leftarrow": "←", "in": "∈", "sum": "Σ", "prod": "Π", "partial": "∂",
+    "nabla": "∇", "pm": "±", "propto": "∝", "equiv": "≡", "ell": "ℓ", "langle": "⟨",
+    "rangle": "⟩", "lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉",
+    ",": " ", ";": " ", ":": " ", " ": " ", "quad": " ", "qquad": "  ", "!": "",
+    "{": "{", "}": "}", "%": "%", "_": "_", "&": "&", "#": "#",
+    "left": "", "right": "", "big": "", "Big": "", "bigg": "", "Bigg": "", "displaystyle": "",
+}  # fmt: skip
+NAMED = {"log", "ln", "exp", "max", "min", "sin", "cos", "tan", "arg", "det", "lim", "sup",
+         "inf", "tanh", "softmax", "argmax", "argmin"}  # fmt: skip
+ACCENTS = {"tilde": "\u0303", "hat": "\u0302", "widehat": "\u0302", "bar": "\u0304",
+           "overline": "\u0304", "vec": "\u20d7", "dot": "\u0307"}  # fmt: skip
+AS_IS = {"text", "mathrm", "operatorname", "mathit", "mathbf", "boldsymbol", "textrm"}
+DOUBLE_STRUCK = {"E": "𝔼", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ", "P": "ℙ"}
+SCRIPT = {"N": "𝒩", "L": "ℒ", "D": "𝒟", "O": "𝒪", "F": "ℱ", "H": "ℋ"}
+SUPERSCRIPT = str.maketrans("0123456789+−=()niT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ")
+OPENING = {"lVert", "langle", "lfloor", "lceil"}  # no space after an opening delimiter,
+CLOSING = {"rVert", "rangle", "rfloor", "rceil"}  # none before a closing one: ‖x̂‖
+
+
+def tex_plain(tex: str) -> str:
+    """A TeX math fragment as readable plain text (an unknown command shows its name)."""
+    text, _ = _sequence(tex, 0)
+    return unicodedata.normalize("NFC", " ".join(text.split()))  # ᾱ as one character
+
+
+def plain_scripts(text: str) -> str:
+    """A formula's plain form with its `^{…}` and `_{…}` groups written as the prose writes
+    scripts (`^(2i/d)`, `⁻¹`, `_(k+1)`, `_ij`); everything else, spacing included, as it is."""
+    out = ""
+    i = 0
+    while i < len(text):
+        if text[i] in "^_" and text.startswith("{", i + 1):
+            depth, end = 0, i + 1
+            while end < len(text):
+                depth += {"{": 1, "}": -1}.get(text[end], 0)
+                if depth == 0:
+                    break
+                end += 1
+            if depth == 0:  # a closed group; an unclosed one stays as written
+                out += _script(text[i] + plain_scripts(text[i + 2 : end]))
+                i = end + 1
+                continue
+        out += text[i]
+        i += 1
+    return out
+
+
+def _sequence(tex: str, i: int) -> tuple[str, int]:
+    """Everything up to the closing brace of the current group (or the end)."""
+    out = ""
+    while i < len(tex) and tex[i] != "}":
+        script = tex[i] in "^_"
+        closing = tex.startswith(tuple(f"\\{name}" for name in CLOSING), i)
+        piece, i = _atom(tex, i)
+        out = out.rstrip() if closing else out
+        out += _script(piece) if script else piece
+    return out, i + 1
+
+
+def _script(piece: str) -> str:
+    """A superscript in Unicode when every character has one (`10⁹`, `e⁻¹`, `Uᵀ`), else `^x` or
+    `^(…)`; a subscript as the course's prose writes it: `ω_i`, `x_0`, `L_sym`, `x_(t−1)`."""
+    mark, body = piece[0], piece[1:]
+    if mark == "^" and body and all(ord(ch) in SUPERSCRIPT or ch == "ᵀ" for ch in body):
+        return body.translate(SUPERSCRIPT)
+    word = body.replace("'", "")
+    if len(body) == 1 or (mark == "_" and word.isalnum()):
+        return mark + body
+    return f"{mark}({body})"
+
+
+def _atom(tex: str, i: int) -> tuple[str, int]:
+    """One unit: a character, a group, a command with its arguments, or a script mark with its
+    argument (returned as `^…` / `_…` for _script)."""
+    ch = tex[i]
+    if ch == "{":
+        return _sequence(tex, i + 1)
+    if ch in "^_":
+        body, i = _argument(tex, i + 1)
+        return ch + body, i
+    if ch == "\\":
+        return _command(tex, i + 1)
+    if ch == "-":
+        return "−", i + 1
+    if ch == "~":
+        return " ", i + 1
+    return ch, i + 1
+
+
+def _argument(tex: str, i: int) -> tuple[str, int]:
+    """The argument of a command or script: a group, a command or one character."""
+    while i < len(tex) and tex[i] == " ":
+        i += 1
+    if i >= len(tex):
+        return "", i
+    return _atom(tex, i)
+
+
+def _command(tex: str, i: int) -> tuple[str, int]:
+    end = i
+    while end < len(tex) and tex[end].isalpha():
+        end += 1
+    name = tex[i:end] if end > i else tex[i : i + 1]
+    i = max(end, i + 1)
+    if name in OPENING:
+        while i < len(tex) and tex[i] == " ":
+            i += 1
+    if name in SYMBOLS:
+        return SYMBOLS[name], i
+    if name in NAMED:
+        return name, i
+    if name in AS_IS:
+        return _argument(tex, i)
+    if name in ACCENTS:
+        body, i = _argument(tex, i)
+        if len(body) == 1:
+            return body + ACCENTS[name], i
+        return f"{body}{ACCENTS[name]}", i
+    if name in ("mathbb", "mathcal"):
+        body, i = _argument(tex, i)
+        letters = DOUBLE_STRUCK if name == "mathbb" else SCRIPT
+        return "".join(letters.get(ch, ch) for ch in body), i
+    if name == "sqrt":
+        body, i = _argument(tex, i)
+        return ("√" + body if len(body) <= 2 or body.isalnum() else f"√({body})"), i
+    if name in ("frac", "dfrac", "tfrac"):
+        top, i = _argument(tex, i)
+        bottom, i = _argument(tex, i)
+        return f"{_grouped(top)}/{_grouped(bottom)}", i
+    return name, i
+
+
+def _grouped(text: str) -> str:
+    """A fraction's side, in parentheses when it holds an operator or a space."""
+    return f"({text})" if any(op in text for op in " +−·/") else text
