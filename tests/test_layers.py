@@ -18,6 +18,7 @@ LAYERS = (
     "errors",
     "visible",  # a lab's control characters, shown
     "wording",
+    "mathtext",  # TeX as plain Unicode (terminal, search quotes)
     "atomic",
     "cleanup",  # removing a folder whatever is in it
     "cache",

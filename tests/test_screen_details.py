@@ -8,9 +8,9 @@ import re
 
 import pytest
 
+from compmath.mathtext import tex_plain
 from compmath.present.layout import cell_width, lay_out, plain_text
 from compmath.present.prose import prose_blocks
-from compmath.present.tex import tex_plain
 from tests.conftest import REPO
 from tests.test_diff import repo, set_key  # noqa: F401  (repo is a fixture)
 
@@ -304,7 +304,7 @@ def test_a_long_word_in_a_table_cell_breaks_after_an_underscore() -> None:
     ],
 )
 def test_formula_plain_forms_write_scripts_as_the_prose_does(text: str, shown: str) -> None:
-    from compmath.present.tex import plain_scripts
+    from compmath.mathtext import plain_scripts
 
     assert plain_scripts(text) == shown
 

@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from compmath.course.tree import load_course
+from compmath.mathtext import tex_plain
 from compmath.site.charts import chart_html, series_of
 from compmath.site.markdown import markdown_html
 from compmath.site.mathml import LatexError, to_mathml
 from compmath.site.search import entry, fold, index_script
-from compmath.site.sentences import plain_math, plain_sentences, script_name, sentences_script
+from compmath.site.sentences import plain_sentences, script_name, sentences_script
 from tests.conftest import FAKE_PART, REPO
 
 README_901 = """# 901 — Un laboratorio que pasa
@@ -261,7 +262,7 @@ def test_a_pages_sentences_are_its_prose_as_plain_text() -> None:
         "Haviv et al. (2022) lo comprueban con deg**-0.5 y alfa_1_sobre_n; p. ej. Adam.",
         "Fig. 2 lo muestra.",
         # display math and code blocks are not sentences; list items and headings are
-        "Primer punto, con β_t < β_t y L_sym.",
+        "Primer punto, con β̃_t < β_t y L_sym.",
         "Sigue el punto.",
         "Segundo punto.",
         "Un título",
@@ -274,12 +275,12 @@ def test_a_pages_sentences_are_its_prose_as_plain_text() -> None:
 
 
 def test_inline_math_reads_as_plain_text() -> None:
-    assert plain_math(r"\theta_i = 10000^{-2i/d}") == "θ_i = 10000^(−2i/d)"
-    assert plain_math(r"x_2 = z_2 e^{s(z_1)} + 0{,}8\, z_1") == "x_2 = z_2 e^(s(z_1)) + 0,8 z_1"
-    assert plain_math(r"\lVert \hat x \rVert \le \sqrt{n}") == "‖ x ‖ ≤ √n"
-    assert plain_math(r"\frac{n}{2} + \sqrt{1 - \beta_t}") == "n/2 + √(1 − β_t)"
-    assert plain_math(r"\mathbb{E}_{a \sim \pi}[r(a)]") == "E_(a ~ π)[r(a)]"
-    assert plain_math(r"r + \gamma \max_{a'} Q(s', a')") == "r + γ max_(a') Q(s', a')"
+    assert tex_plain(r"\theta_i = 10000^{-2i/d}") == "θ_i = 10000^(−2i/d)"
+    assert tex_plain(r"x_2 = z_2 e^{s(z_1)} + 0{,}8\, z_1") == "x_2 = z_2 e^(s(z_1)) + 0,8 z_1"
+    assert tex_plain(r"\lVert \hat x \rVert \le \sqrt{n}") == "‖x̂‖ ≤ √n"
+    assert tex_plain(r"\frac{n}{2} + \sqrt{1 - \beta_t}") == "n/2 + √(1 − β_t)"
+    assert tex_plain(r"\mathbb{E}_{a \sim \pi}[r(a)]") == "𝔼_(a ~ π)[r(a)]"
+    assert tex_plain(r"r + \gamma \max_{a'} Q(s', a')") == "r + γ max_a' Q(s', a')"
 
 
 def test_each_searchable_page_has_its_sentences_for_the_search(

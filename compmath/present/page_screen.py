@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from compmath.course.params import SPANISH_TYPES
 from compmath.course.records import Reference
+from compmath.mathtext import plain_scripts
 from compmath.present.layout import (
     BLANK,
     Block,
@@ -17,7 +18,6 @@ from compmath.present.layout import (
 )
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.prose import prose_blocks
-from compmath.present.tex import plain_scripts
 
 PENDING = "(por escribir)"
 

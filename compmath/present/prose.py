@@ -1,12 +1,12 @@
 """A class's Markdown prose (README.md sections) as blocks for the terminal, via markdown-it;
-its math (`$…$`, `$$…$$`) as plain Unicode (present.tex), read as the site reads it."""
+its math (`$…$`, `$$…$$`) as plain Unicode (compmath/mathtext.py), read as the site reads it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from compmath.mathtext import tex_plain
 from compmath.present.layout import BLANK, Block, Cell, Column, Line, Para, Segment, Table
-from compmath.present.tex import tex_plain
 
 INLINE_STYLES = {"strong": "bold", "em": "italic"}
 

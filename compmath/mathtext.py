@@ -1,7 +1,7 @@
-"""Math written in TeX (`$…$` in a class's prose) as plain Unicode for the terminal: `ω_i`,
-`D^(−1/2)`, `√d̃`, `e⁻¹`, `ᾱ_(t−1)`; the site renders the same text as MathML. The plain forms
-of a class's formulas (class.toml's `texto`) get the same scripts: `10000^{2i/d}` reads as
-`10000^(2i/d)` beside the prose's `ω_i = 10000^(−2i/d)`."""
+"""Math written in TeX (`$…$` in a class's prose) as plain Unicode, for the terminal and the
+search's quotes: `ω_i`, `D^(−1/2)`, `√d̃`, `e⁻¹`, `ᾱ_(t−1)`; the site renders the same text as
+MathML. The plain forms of a class's formulas (class.toml's `texto`) get the same scripts:
+`10000^{2i/d}` reads as `10000^(2i/d)` beside the prose's `ω_i = 10000^(−2i/d)`."""
 
 from __future__ import annotations
 
