@@ -35,6 +35,7 @@ def test_run_failing_labs_exit_1(cli, fake_course: Path, name: str, phrase: str)
     result = cli("run", name, "--root", str(fake_course))
     assert result.code == 1, result.out + result.err
     assert phrase in result.out
+    assert "salida salida" not in result.out  # the path says it is an output; said once
     assert "Traceback (most recent call last)" not in result.err
     assert snapshots(fake_course) == before
 

@@ -318,3 +318,16 @@ def test_a_timeout_shows_the_code_of_each_line_it_names(tmp_path: Path) -> None:
     shown = text(trace_blocks(stack, str(tmp_path), stopped=True)).splitlines()
     assert shown[0] == "Dónde estaba el laboratorio al detenerse:"
     assert [ln.strip() for ln in shown[2:]] == ["línea 6, en espera", "time.sleep(0.05)"]
+
+
+def test_a_frames_path_is_never_split_so_it_cannot_read_as_another_frame() -> None:
+    """A frame's path longer than the screen stays on one line (the terminal folds it): split
+    at a hyphen, its second half sat at the indent of «línea N, en f» and read as a frame."""
+    from compmath.present.trace import trace_blocks
+
+    root = "/curso"
+    lab = f"{root}/classes/part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl/323-positional-encoding/lab.py"
+    stack = f'Traceback (most recent call last):\n  File "{lab}", line 57, in run\n    pe = f(3)\n'
+    shown = plain_text(lay_out(trace_blocks(stack, root, stopped=False), 60)).splitlines()
+    assert shown[1].strip() == lab.removeprefix(root + "/")
+    assert [ln.strip() for ln in shown[2:]] == ["línea 57, en run", "pe = f(3)"]

@@ -19,6 +19,12 @@ class EncodeError(ValueError):
         self.problem = problem
 
 
+def unrepresentable(path: str, problem: str) -> str:
+    """What cannot be encoded, in one sentence: `salida.v[1] es NaN, …`; the whole output
+    (`salida`) or no path: the problem alone (`run() devolvió list, no un dict`)."""
+    return f"{path} {problem}" if path and path != "salida" else problem
+
+
 def canonical_float(x: float, decimals: int = DEFAULT_DECIMALS) -> float:
     """Round a float the course's way: fixed decimals, significant digits when tiny, noise to 0."""
     magnitude = abs(x)

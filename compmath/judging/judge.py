@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path, PurePath
 from typing import Any
 
-from compmath.base.encode import EncodeError, canonical_json
+from compmath.base.encode import EncodeError, canonical_json, unrepresentable
 from compmath.base.validate import validate
 from compmath.errors import CompmathError
 from compmath.errors_es import Located
@@ -75,7 +75,7 @@ def reencode(written: str, decimals: int) -> tuple[Any, str, str]:
         text = canonical_json(outputs, decimals)
         text.encode("utf-8")
     except EncodeError as exc:
-        return None, "", f"la salida {printable(exc.path)} {exc.problem}"
+        return None, "", unrepresentable(printable(exc.path), exc.problem)
     except RecursionError:
         return None, "", "la salida anida listas o dicts sin fin"
     except UnicodeEncodeError:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from compmath.base.encode import unrepresentable
 from compmath.base.validate import SchemaIssue
 from compmath.errors_es import Located
 from compmath.execution.protocol import LabReply, ReplyState
@@ -208,9 +209,7 @@ def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome
             "sin devolver sus salidas; ¿llamó a os._exit?"
         )
     if state == ReplyState.UNREPRESENTABLE:
-        if not reply.path:
-            return Outcome.UNREPRESENTABLE, reply.message
-        return Outcome.UNREPRESENTABLE, f"la salida {reply.path} {reply.message}"
+        return Outcome.UNREPRESENTABLE, unrepresentable(reply.path, reply.message)
     if state == ReplyState.EXCEPTION:
         kind = reply.error_type or "Exception"
         if kind in ("SyntaxError", "IndentationError", "TabError"):  # the message is Spanish

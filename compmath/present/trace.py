@@ -14,7 +14,7 @@ from pathlib import PurePath
 
 from compmath.errors_es import Located
 from compmath.judging.stack import frames
-from compmath.present.layout import Block, Para, line, para
+from compmath.present.layout import Block, Command, line, para
 from compmath.present.output import excerpt_chart
 
 FAULTHANDLER_HEADS = (
@@ -61,7 +61,7 @@ def trace_blocks(
             elsewhere.append(PurePath(frame.path).name)
             continue
         if shown_path != current:  # consecutive frames of one file under its path, once
-            blocks.append(Para(((shown_path, "cyan"),), 2, 2))
+            blocks.append(Command(shown_path, style="cyan", whole=True))  # a path: never split
             current = shown_path
         blocks.append(para(f"línea {frame.line}, en {frame.function}", indent=4, hang=2))
         if not frame.code:
