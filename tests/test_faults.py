@@ -8,6 +8,7 @@ are hashed before and after.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -201,12 +202,15 @@ def test_crash_messages_name_the_limit_that_was_hit(reply, outcome, phrase) -> N
 
 
 def test_a_limit_below_the_workers_own_size_is_explained(fake_course: Path) -> None:
-    """50 MiB cannot even hold the worker with numpy loaded: said plainly, the lab never starts."""
+    """50 MiB cannot even hold the worker with numpy loaded: said plainly as a setup error (exit
+    2, not a failed lab), and the lab never starts."""
     lab = fake_course / "classes" / FAKE_PART / "901-pasa" / "lab.py"
     reply = run_one(LabRequest("901-pasa", str(lab), memory=50 * 1024**2))
     outcome, message = crash_message(reply, 60.0, 50 * 1024**2)
-    assert outcome == "memoria_agotada"
-    assert "no alcanza ni para el trabajador con numpy cargado" in message
+    assert outcome == "configuracion" and reply.run_seconds == 0.0
+    assert re.search(r"no alcanza ni para el proceso que ejecuta el laboratorio \(\d+ MiB", message)
+    assert "MemoryError" not in message
+
 
 
 def test_a_timeout_says_where_the_lab_was(cli, make_lab) -> None:

@@ -32,6 +32,7 @@ class ReplyState(StrEnum):
     TIMEOUT = "timeout"  # still running at its deadline
     UNREPRESENTABLE = "unrepresentable"  # outputs that canonical JSON cannot hold
     WORKER_LOST = "worker_lost"  # the worker died or stopped answering with the lab in flight
+    LIMIT_TOO_LOW = "limit_too_low"  # the memory limit is below what the worker itself maps
 
 
 class ProtocolError(ValueError):

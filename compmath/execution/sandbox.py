@@ -116,11 +116,13 @@ def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
     except OSError:
         _ballast = None
     try:
-        if request.memory > 0 and found.rlimit:
-            _room_for_the_lab(request.memory)
-        if isinstance(code, Exception):
+        used = _mapped()
+        if request.memory > 0 and found.rlimit and request.memory <= used:
+            result = ChildResult(ReplyState.LIMIT_TOO_LOW, message=f"{used / 1024**2:.0f} MiB")
+        elif isinstance(code, Exception):
             raise code
-        result = _run_lab(request, code)
+        else:
+            result = _run_lab(request, code)
     except SystemExit as exc:
         result = _exit_result(exc)
     except BaseException as exc:
@@ -136,15 +138,10 @@ def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
     os._exit(0)
 
 
-def _room_for_the_lab(memory: int) -> None:
-    """Raise MemoryError, saying so, if the limit is below what the worker itself already maps."""
+def _mapped() -> int:
+    """Bytes of address space this process maps already (the worker, numpy loaded)."""
     with open("/proc/self/statm", "rb") as handle:
-        used = int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    if 0 < memory <= used:
-        raise MemoryError(
-            f"el límite no alcanza ni para el trabajador con numpy cargado "
-            f"({used / 1024**2:.0f} MiB)"
-        )
+        return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
 
 
 def _exit_result(exc: SystemExit) -> ChildResult:

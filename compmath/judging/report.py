@@ -175,6 +175,11 @@ def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome
 
     Complexity D, on purpose: one branch per way a lab's process can end, in one place."""
     state = reply.state
+    if state == ReplyState.LIMIT_TOO_LOW:  # the lab never started: a setup error (exit 2)
+        return Outcome.SETUP, (
+            f"el límite de memoria de {gib(memory)} no alcanza ni para el proceso que ejecuta el "
+            f"laboratorio ({reply.message[:20]}, con numpy cargado): súbelo con --memory"
+        )
     if state == ReplyState.TIMEOUT:
         return Outcome.TIMEOUT, (
             f"el laboratorio superó el límite de {limit_seconds(timeout)} y se detuvo "
