@@ -14,6 +14,8 @@ from typing import NamedTuple
 from compmath.errors_es_words import (
     BASES,
     JSON_CAUSES,
+    RUNTIME_CAUSES,
+    RUNTIME_PATTERNS,
     SAME_EQUALS,
     SYNTAX_CAUSES,
     SYNTAX_PATTERNS,
@@ -55,6 +57,18 @@ def _translate(
             groups = [THINGS.get(g, BASES.get(g, g)) for g in found.groups()]
             return spanish.format(*groups)
     return f"{lead} (Python dice: «{message}»)"
+
+
+def runtime_message(message: str) -> str:
+    """What Python or numpy said as a lab raised, in Spanish when the message is a known one;
+    anything else as it was written (a lab's own messages are Spanish already)."""
+    if message in RUNTIME_CAUSES:
+        return RUNTIME_CAUSES[message]
+    for pattern, spanish in RUNTIME_PATTERNS:
+        found = re.fullmatch(pattern, message)
+        if found:
+            return spanish.format(*found.groups())
+    return message
 
 
 def _line_of(text: str, line: int | None) -> str:

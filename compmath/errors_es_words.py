@@ -142,3 +142,79 @@ SYNTAX_PATTERNS = (
     (r"duplicate argument '(.+)' in function definition", "el argumento «{0}» está repetido"),
 )
 BASES = {"hexadecimal": "hexadecimal", "octal": "octal", "binary": "binario"}
+
+# What Python and numpy say when a lab raises (the exception's class name stays as it is: it is
+# what a student looks up); a message not listed here is shown as Python wrote it.
+RUNTIME_CAUSES = {
+    "division by zero": "división entre cero",
+    "float division by zero": "división entre cero",
+    "integer division or modulo by zero": "división entera o resto entre cero",
+    "integer modulo by zero": "resto de una división entre cero",
+    "list index out of range": "índice fuera de la lista",
+    "tuple index out of range": "índice fuera de la tupla",
+    "string index out of range": "índice fuera del texto",
+    "math domain error": "valor fuera del dominio de la función (¿la raíz o el logaritmo de un "
+    "número negativo?)",
+    "Singular matrix": "la matriz es singular (no tiene inversa)",
+    "Matrix is not positive definite": "la matriz no es definida positiva",
+    "negative dimensions are not allowed": "un array no puede tener dimensiones negativas",
+}
+RUNTIME_PATTERNS = (
+    (
+        r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)",
+        "el índice {0} se sale del eje {1}, de tamaño {2}",
+    ),
+    (
+        r"name '(\w+)' is not defined\. Did you mean: '(\w+)'\?",
+        "«{0}» no está definido: ¿querías decir «{1}»?",
+    ),
+    (r"name '(\w+)' is not defined", "«{0}» no está definido"),
+    (
+        r"operands could not be broadcast together with shapes (\S+) (\S+) ?",
+        "no se pueden operar arrays de formas {0} y {1} (no son compatibles para broadcasting)",
+    ),
+    (
+        r"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+        r"\S+ \(size (\d+) is different from (\d+)\)",
+        "matmul: la dimensión interior no coincide ({1} columnas frente a {0} filas)",
+    ),
+    (
+        r"shapes (\S+) and (\S+) not aligned: (\d+) \(dim \d+\) != (\d+) \(dim \d+\)",
+        "formas {0} y {1} incompatibles para el producto: {2} ≠ {3}",
+    ),
+    (
+        r"could not broadcast input array from shape (\S+) into shape (\S+)",
+        "no se puede copiar un array de forma {0} en uno de forma {1}",
+    ),
+    (
+        r"cannot reshape array of size (\d+) into shape (\S+)",
+        "un array de {0} elementos no cabe en la forma {1}",
+    ),
+    (r"'(\w+)' object is not subscriptable", "un objeto «{0}» no admite índices [ ]"),
+    (r"'(\w+)' object is not iterable", "un objeto «{0}» no se puede recorrer"),
+    (r"'(\w+)' object is not callable", "un objeto «{0}» no se puede llamar"),
+    (r"object of type '(\w+)' has no len\(\)", "un objeto «{0}» no tiene longitud"),
+    (
+        r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'",
+        "no se puede aplicar {0} a «{1}» y «{2}»",
+    ),
+    (
+        r"'([\w.]+)' object has no attribute '(\w+)'\. Did you mean: '(\w+)'\?",
+        "un objeto «{0}» no tiene el atributo «{1}»: ¿querías decir «{2}»?",
+    ),
+    (r"'([\w.]+)' object has no attribute '(\w+)'", "un objeto «{0}» no tiene el atributo «{1}»"),
+    (
+        r"not enough values to unpack \(expected (\d+), got (\d+)\)",
+        "faltan valores para desempaquetar: se esperaban {0} y hay {1}",
+    ),
+    (
+        r"too many values to unpack \(expected (\d+)\)",
+        "sobran valores para desempaquetar: se esperaban {0}",
+    ),
+    (
+        r"(\S+)\(\) takes (\d+) positional arguments? but (\d+) (?:was|were) given",
+        "a {0}() se le dieron {2} argumentos posicionales y admite {1}",
+    ),
+    (r"invalid literal for int\(\) with base 10: (.+)", "{0} no es un número entero"),
+    (r"could not convert string to float: (.+)", "{0} no es un número real"),
+)

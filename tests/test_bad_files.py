@@ -309,3 +309,50 @@ def test_a_lab_run_without_compmath_says_how_to_install_it(lab: Path, tmp_path: 
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr == "error: falta compmath; instálalo en la raíz del curso: pip install -e .\n"
+
+
+def _raised(source: str) -> BaseException:
+    import numpy as np
+
+    try:
+        exec(source, {"np": np})
+    except Exception as exc:  # the exception Python or numpy really raise, in this version
+        return exc
+    raise AssertionError(f"{source} did not raise")
+
+
+# code that fails as a student's code does -> words the Spanish must hold
+RAISED = {
+    "1 / 0": "división entre cero",
+    "[1, 2][5]": "índice fuera de la lista",
+    "np.zeros(3)[5]": "el índice 5 se sale del eje 0, de tamaño 3",
+    "np.zeros(3) + np.zeros(4)": "no se pueden operar arrays de formas (3,) y (4,)",
+    "np.zeros((2, 3)) @ np.zeros((4, 2))": "la dimensión interior no coincide (3 columnas frente a 4 filas)",
+    "np.dot(np.zeros((2, 3)), np.zeros((4, 2)))": "formas (2,3) y (4,2) incompatibles",
+    "a = np.zeros((6, 8)); a[:] = np.zeros((6, 4))": "de forma (6,4) en uno de forma (6,8)",
+    "np.zeros(12).reshape(5, 3)": "un array de 12 elementos no cabe en la forma (5,3)",
+    "np.linalg.inv(np.zeros((2, 2)))": "la matriz es singular",
+    "nombre_sin_definir + 1": "«nombre_sin_definir» no está definido",
+    "x = None; x[0]": "un objeto «NoneType» no admite índices",
+    "1 + 'a'": "no se puede aplicar + a «int» y «str»",
+    "a, b, c = (1, 2)": "faltan valores para desempaquetar: se esperaban 3 y hay 2",
+    "np.zeros(3).suma()": "un objeto «numpy.ndarray» no tiene el atributo «suma»",
+}
+
+
+@pytest.mark.parametrize("source", list(RAISED))
+def test_what_python_and_numpy_say_reaches_the_student_in_spanish(source: str) -> None:
+    """The messages of the errors students meet most, raised for real by this Python and numpy
+    (a new version that rewords one makes this fail, rather than the English coming back)."""
+    from compmath.errors_es import runtime_message
+
+    said = runtime_message(str(_raised(source)))
+    assert RAISED[source] in said, said
+    assert ENGLISH.search(said) is None
+
+
+def test_a_message_not_known_stays_as_written() -> None:
+    from compmath.errors_es import runtime_message
+
+    assert runtime_message("la dimensión debe ser par") == "la dimensión debe ser par"
+    assert runtime_message("something else entirely") == "something else entirely"

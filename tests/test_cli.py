@@ -24,7 +24,7 @@ def test_run_passing_lab(cli, fake_course: Path) -> None:
 
 
 @pytest.mark.parametrize(("name", "phrase"), [
-    ("902", "ZeroDivisionError: division by zero"),
+    ("902", "ZeroDivisionError: división entre cero"),
     ("903", "clave no permitida «sobra»"),
     ("904", "salida.mitad: esperado 1,5, obtenido 1,6"),
     ("907", "salida.vector[1] es NaN"),

@@ -8,7 +8,7 @@ from typing import Any
 
 from compmath.base.encode import unrepresentable
 from compmath.base.validate import SchemaIssue
-from compmath.errors_es import Located
+from compmath.errors_es import Located, runtime_message
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.judging.compare import Difference, DifferenceKind
 from compmath.judging.stack import Frame
@@ -221,7 +221,7 @@ def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome
             return Outcome.EXCEPTION, f"error de sintaxis: {reply.message}"
         if kind == "RecursionError":
             return Outcome.EXCEPTION, f"RecursionError: recursión sin fin ({reply.message})"
-        return Outcome.EXCEPTION, f"{kind}: {reply.message}"
+        return Outcome.EXCEPTION, f"{kind}: {runtime_message(reply.message)}"
     if reply.lost > 1:
         return Outcome.EXCEPTION, (
             f"el proceso trabajador murió o dejó de responder {reply.lost} veces con este "
