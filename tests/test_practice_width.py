@@ -22,9 +22,7 @@ WIDTH = 60
 def untouched(number: str) -> Attempt:
     """A class as the exercise leaves it: every hole still to write (nothing run)."""
     cls = COURSE.resolve(number)
-    holes = tuple(
-        HoleVerdict(k, hole, HoleStatus.OPEN) for k, hole in enumerate(cls.meta.holes, 1)
-    )
+    holes = tuple(HoleVerdict(k, hole, HoleStatus.OPEN) for k, hole in enumerate(cls.meta.holes, 1))
     return Attempt(cls, holes, ())
 
 
