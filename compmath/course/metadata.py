@@ -18,6 +18,7 @@ from typing import Any
 from compmath.base.encode import DEFAULT_DECIMALS
 from compmath.errors import CompmathError, Problem, os_reason
 from compmath.errors_es import toml_problem
+from compmath.wording import quoted
 
 DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 PLACEHOLDER = "Por escribir"
@@ -247,7 +248,7 @@ def _content_problems(shown: str, data: dict[str, Any]) -> list[Problem]:
         found.append(
             Problem(
                 shown,
-                f"quedan textos «{PLACEHOLDER}…» de la plantilla en: {', '.join(unfinished)}",
+                f"quedan textos «{PLACEHOLDER}…» de la plantilla en: {quoted(unfinished)}",
                 "escríbelos con las palabras del curso",
             )
         )
