@@ -125,6 +125,8 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "salidas_en_otro_orden": (_snapshot({"mitad": 2.0, "n": 4, "vector": [0.0, 0.333333, 0.666667, 1.0]}),
                               "las salidas del esquema y expected.json difieren en el orden («n», «mitad», «vector» "
                               "frente a «mitad», «n», «vector»)"),
+    "plan_que_repite": (_replace(PART, 'slug = "lanza"', 'slug = "pasa"'),
+                        'part.toml: el plan repite slug = "pasa" — cada clase aparece una vez'),
     "fuera_del_plan": (_replace(PART, "numero = 901\n", "numero = 911\n"),
                        "la clase 901 no está en el plan de la parte 90"),
     "titulo_distinto": (_replace(TOML, 'titulo = "Un laboratorio que pasa"', 'titulo = "Otro"'),

@@ -320,3 +320,5 @@ def test_a_variant_with_a_typo_is_a_problem_not_silence(
     result = cli("lint", "--no-run", "--root", str(fake_course))
     assert result.code == 1 and phrase in result.out and "Traceback" not in result.out
     assert cli("run", "901", "--root", str(fake_course)).code == 0  # run uses no variant
+    if "no es parámetro" in phrase:  # the parameters it could be, quoted as the one it names
+        assert "usa uno de: «n», «escala»" in result.out

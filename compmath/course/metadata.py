@@ -180,7 +180,7 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
                     Problem(
                         shown,
                         f"la variante {k} de [practica] da «{name}», que no es parámetro de run()",
-                        f"usa uno de: {', '.join(specs) or '(run() no tiene parámetros)'}",
+                        f"usa uno de: {quoted(list(specs)) or '(run() no tiene parámetros)'}",
                     )
                 )
             elif not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
@@ -281,9 +281,8 @@ def part_problems(
     for key in ("numero", "slug"):
         values = [entry[key] for entry in data["plan"]]
         for value in sorted({v for v in values if values.count(v) > 1}, key=str):
-            problems.append(
-                Problem(shown, f"el plan repite {key} {value}", "cada clase aparece una vez")
-            )
+            repeated = f"el plan repite {key} = {json.dumps(value, ensure_ascii=False)}"
+            problems.append(Problem(shown, repeated, "cada clase aparece una vez"))
     return data, problems
 
 
