@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from compmath.execution.protocol import LabReply, ReplyState
 from compmath.grading import run
 from compmath.grading.screen import summary_blocks
+from compmath.grading.verdict import for_student
+from compmath.judging.report import crash_message
 from compmath.present.layout import cell_width, lay_out, plain_text
 from tests.conftest import no_traceback
 from tests.test_grade import C323, C324, COURSE, exercise, grade, hand_in, solved, with_hole
@@ -91,3 +94,22 @@ def test_the_live_line_names_who_is_still_being_graded(tmp_path: Path) -> None:
     assert grading_now(["alumno-0003", "alumno-0004", "alumno-0005"]) == (
         "corrigiendo alumno-0003 (y 2 más)"
     )
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        LabReply("k", ReplyState.TIMEOUT),
+        LabReply("k", ReplyState.MEMORY, error_type="MemoryError", message="x"),
+        LabReply("k", ReplyState.SIGNAL, signal_name="SIGSEGV", peak_memory=2 << 30),
+    ],
+    ids=["tiempo", "memoria", "señal-con-memoria-al-limite"],
+)
+def test_every_limit_the_runner_hints_at_is_said_without_its_option(reply: LabReply) -> None:
+    """Every way `run` advises raising a limit, as grading turns it into the student's words:
+    the limit stays said, the instructor's option goes, the brackets stay balanced."""
+    _, message = crash_message(reply, 3.0, 2 << 30)
+    assert "súbelo con --" in message  # what `run` and `practice` say
+    said = for_student(message)
+    assert "--" not in said and "súbelo" not in said and said.count("(") == said.count(")")
+    assert said.startswith(message[:30])

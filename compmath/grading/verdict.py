@@ -23,7 +23,7 @@ REASON_CHARS = 600  # a reason comes partly from the student's code (an exceptio
 # A reason is the practice verdict's, and that quotes `run`'s advice to whoever runs the lab
 # («súbelo con --timeout»): in a feedback file that would be the instructor's option, not
 # the student's, so it goes (the limit itself stays said).
-RUNNER_OPTION = re.compile(r" \(súbelo con --[a-z-]+\)|; súbelo con --[a-z-]+")
+RUNNER_OPTION = re.compile(r" \(súbelo con --[a-z-]+\)|[;:] súbelo con --[a-z-]+")
 
 
 @dataclass(frozen=True)
