@@ -113,3 +113,22 @@ def test_every_limit_the_runner_hints_at_is_said_without_its_option(reply: LabRe
     said = for_student(message)
     assert "--" not in said and "súbelo" not in said and said.count("(") == said.count(")")
     assert said.startswith(message[:30])
+
+
+def test_the_live_line_keeps_its_time_whole_at_60_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The note beside it gives way: `1,50 s` never splits into `1,50` and a lone `s`."""
+    import io
+    import re
+
+    from compmath.grading.screen import grading_now
+    from compmath.present.terminal import spinner
+
+    monkeypatch.setenv("COLUMNS", "60")
+    stream = io.StringIO()
+    with spinner(stream, 6, "entregas", colour=False) as advance:
+        advance(grading_now([f"alumno-{k:04d}" for k in range(3, 16)]))
+    frames = re.split(r"[\r\n]+", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", stream.getvalue()))
+    drawn = [f for f in frames if f.strip()]
+    assert any("1/6" in f and "corrigiendo alumno-0003 (y 12" in f for f in drawn), drawn
+    assert all(re.search(r"\d+(,\d+)? m?s\b", f) for f in drawn), drawn
+    assert all(len(f) <= 60 for f in drawn), drawn
