@@ -13,6 +13,7 @@ layer never puts a unit on another line.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -146,3 +147,9 @@ def decimal_point(typed: str) -> str | None:
 def alternatives(items: list[str]) -> str:
     """`a`, `a o b`, `a, b o c`: choices as Spanish lists them."""
     return " o ".join(filter(None, (", ".join(items[:-1]), items[-1] if items else "")))
+
+
+def quoted(items: Sequence[str]) -> str:
+    """Keys, outputs or fields in a message, each quoted as every message quotes one:
+    `«vector», «mitad»`."""
+    return ", ".join(f"«{item}»" for item in items)

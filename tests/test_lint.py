@@ -120,11 +120,13 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "part_fuera_de_esquema": (_replace(PART, 'idea_rectora = "', 'idea = "'),
                               "part.toml: no cumple su esquema"),
     "salidas_distintas": (_replace(TOML, 'nombre = "vector"', 'nombre = "vectores"'),
-                          "las salidas de class.toml y el esquema difieren; faltan en el esquema: vectores; "
-                          "sobran en el esquema: vector"),
+                          "las salidas de class.toml y el esquema difieren; faltan en el esquema: «vectores»; "
+                          "sobran en el esquema: «vector»"),
     "salidas_en_otro_orden": (_snapshot({"mitad": 2.0, "n": 4, "vector": [0.0, 0.333333, 0.666667, 1.0]}),
-                              "las salidas del esquema y expected.json difieren en el orden (n, mitad, vector "
-                              "frente a mitad, n, vector)"),
+                              "las salidas del esquema y expected.json difieren en el orden («n», «mitad», «vector» "
+                              "frente a «mitad», «n», «vector»)"),
+    "plan_que_repite": (_replace(PART, 'slug = "lanza"', 'slug = "pasa"'),
+                        'part.toml: el plan repite slug = "pasa" — cada clase aparece una vez'),
     "fuera_del_plan": (_replace(PART, "numero = 901\n", "numero = 911\n"),
                        "la clase 901 no está en el plan de la parte 90"),
     "titulo_distinto": (_replace(TOML, 'titulo = "Un laboratorio que pasa"', 'titulo = "Otro"'),
@@ -141,10 +143,10 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "salida_sin_declarar": (_replace(f"classes/{FAKE_PART}/901-pasa/lab.py", '"vector": np.arange(n) / 3}',
                                      '"vector": np.arange(n) / 3, "media": 0.5}'),
                             "901-pasa: las salidas de run() en lab.py y class.toml difieren; faltan en "
-                            "class.toml: media — la misma lista y el mismo orden en run(), class.toml"),
+                            "class.toml: «media» — la misma lista y el mismo orden en run(), class.toml"),
     "numero_distinto": (_replace(TOML, "numero = 901", "numero = 902"), "dice numero = 902, pero su carpeta es 901-pasa"),
     "hueco_que_no_lista_su_salida": (_replace(TOML, 'salidas = ["mitad"]', 'salidas = ["vector"]'),
-                                     "el código del hueco 1 alimenta también mitad, que su [[huecos]] no lista"),
+                                     "el código del hueco 1 alimenta también «mitad», que su [[huecos]] no lista"),
     "hueco_que_nadie_vigila": (_replace(LAB, '    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n',
                                         '    mitad = n * escala\n    _nadie()\n'),
                                "tiene 0 regiones de solución y class.toml 1 [[huecos]]"),
@@ -275,7 +277,7 @@ def test_a_region_that_writes_an_attribute_is_nudged_by_its_own_names(cli, cours
     assert cli("lint", "--root", str(course)).code == 0
     edit(cls_dir(course) / "class.toml", 'salidas = ["mitad"]', 'salidas = ["vector"]')
     result = cli("lint", "--root", str(course))
-    assert "el código del hueco 1 alimenta también mitad, que su [[huecos]] no lista" in result.out
+    assert "el código del hueco 1 alimenta también «mitad», que su [[huecos]] no lista" in result.out
 
 
 def test_a_passed_mutation_check_is_remembered_only_for_the_same_files(fake_course: Path) -> None:

@@ -88,10 +88,10 @@ def test_new_class_goes_through_update_run_and_lint(cli, real_copy: Path) -> Non
     assert result.code == 1
     for phrase in ("341-suma-de-cubos/expected.json: falta la instantánea",
                    "part.toml: el título «Parte 17» es el de la plantilla",
-                   "part.toml: quedan textos «Por escribir…» de la plantilla",
+                   "part.toml: quedan textos «Por escribir…» de la plantilla en: «",
                    "341-suma-de-cubos/class.toml: la bibliografía está vacía",
                    "341-suma-de-cubos/class.toml: quedan textos «Por escribir…» de la plantilla en: "
-                   "donde_se_usa, errores_comunes, lema, que_calcula",
+                   "«donde_se_usa», «errores_comunes», «lema», «que_calcula»",
                    "341-suma-de-cubos/README.md: quedan textos «Por escribir…»"):
         assert phrase in result.out, phrase
     finish_scaffold(real_copy, folder)

@@ -161,12 +161,16 @@ def test_outside_the_holes_changes_nothing_but_is_said(space: workspace.Workspac
     assert attempt.done and attempt.outside_changed  # the course's BASE is used, not theirs
 
 
-def test_an_emptied_lab_suggests_r(space: workspace.Workspace) -> None:
+def test_an_emptied_lab_suggests_reset(space: workspace.Workspace) -> None:
+    """The way back is a command, right wherever the reason is read (the practice screen,
+    `practice check`, a grading feedback file), never one screen's key."""
     attempt = judge(323, "")
-    assert not attempt.done and all("pulsa r" in h.reason for h in attempt.holes)
+    restore = "compmath practice reset 323 restaura el ejercicio"
+    assert not attempt.done and all(restore in h.reason for h in attempt.holes)
     damaged = exercise(323).replace("### FIN DEL HUECO 2 ###", "")
     attempt = judge(323, damaged)
-    assert not attempt.markers_ok and "r restaura el ejercicio" in attempt.holes[0].reason
+    assert not attempt.markers_ok and restore in attempt.holes[0].reason
+    assert "pulsa r" not in attempt.holes[0].reason
 
 
 def test_many_students_share_the_references_in_one_batch() -> None:
@@ -316,3 +320,5 @@ def test_a_variant_with_a_typo_is_a_problem_not_silence(
     result = cli("lint", "--no-run", "--root", str(fake_course))
     assert result.code == 1 and phrase in result.out and "Traceback" not in result.out
     assert cli("run", "901", "--root", str(fake_course)).code == 0  # run uses no variant
+    if "no es parámetro" in phrase:  # the parameters it could be, quoted as the one it names
+        assert "usa uno de: «n», «escala»" in result.out

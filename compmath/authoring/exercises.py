@@ -25,6 +25,7 @@ from compmath.judging.case import prepare as prepare_case
 from compmath.judging.pipeline import judge_cases
 from compmath.judging.report import LabReport, Outcome
 from compmath.practice.holes import HoleError, Region, exercise_source, solution_regions, splice
+from compmath.wording import quoted
 
 MAX_HOLES = 3
 VARIANT_TIMEOUT = 20.0  # seconds: a variant that loops is reported as not judged, not waited on
@@ -290,7 +291,7 @@ def _undeclared(cls: ClassInfo, number: int, moved: set[str], shown: str) -> lis
     return [
         Problem(
             shown,
-            f"el código del hueco {number} alimenta también {', '.join(missing)}, "
+            f"el código del hueco {number} alimenta también {quoted(missing)}, "
             "que su [[huecos]] no lista",
             "añádelas a sus salidas, o revisa que cada [[huecos]] esté en el orden de las regiones",
         )

@@ -21,6 +21,7 @@ from compmath.course import metadata
 from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError, Problem
 from compmath.errors_es import Located, json_problem
+from compmath.wording import quoted
 
 README_SECTIONS = ("## Desarrollo", "## Ejemplo trabajado")
 META_SCHEMAS = (
@@ -112,7 +113,7 @@ def lint_part(part: PartInfo, found: Findings) -> None:
     if texts:
         found.add(
             part.meta_path,
-            f"quedan textos «{metadata.PLACEHOLDER}…» de la plantilla en: {', '.join(texts)}",
+            f"quedan textos «{metadata.PLACEHOLDER}…» de la plantilla en: {quoted(texts)}",
             "escríbelos con las palabras del curso",
         )
 
@@ -155,9 +156,9 @@ def _outputs_match(cls: ClassInfo, lists: dict[str, list[str] | None], found: Fi
         missing, extra = [n for n in a if n not in b], [n for n in b if n not in a]
         what = (
             f"las salidas {_of(label_a)} y {label_b} difieren"
-            + (f"; faltan en {label_b}: {', '.join(missing)}" if missing else "")
-            + (f"; sobran en {label_b}: {', '.join(extra)}" if extra else "")
-            + ("" if missing or extra else f" en el orden ({', '.join(a)} frente a {', '.join(b)})")
+            + (f"; faltan en {label_b}: {quoted(missing)}" if missing else "")
+            + (f"; sobran en {label_b}: {quoted(extra)}" if extra else "")
+            + ("" if missing or extra else f" en el orden ({quoted(a)} frente a {quoted(b)})")
         )
         found.add(
             cls.path,

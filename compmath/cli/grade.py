@@ -169,18 +169,22 @@ def _say_what_was_missing(missing: list[str]) -> None:
 
 
 def _with_progress(
-    grading: Callable[[Callable[[int], None], Callable[[str], None]], Outcome],
+    grading: Callable[[Callable[[list[str]], None], Callable[[str], None]], Outcome],
 ) -> Outcome:
-    """Run a grading with a live bar on a terminal's stderr: students judged of those to judge."""
+    """Run a grading with a live bar on a terminal's stderr: students judged of those to judge,
+    and who is being graded now."""
     from compmath.cli.interrupt import activity
+    from compmath.grading.screen import grading_now
     from compmath.present.output import colour_for, is_terminal
 
     stack = ExitStack()
     advance: list[Callable[[str], None]] = []
     counts = [0, 0]  # landed, to judge
+    pending: list[str] = []  # the students not graded yet, in order
 
-    def started(count: int) -> None:
-        counts[1] = count
+    def started(students: list[str]) -> None:
+        count = counts[1] = len(students)
+        pending.extend(students)
         if count and is_terminal(sys.stderr):
             from compmath.present.terminal import spinner
 
@@ -193,8 +197,10 @@ def _with_progress(
             f"{counts[0]} de {counts[1]} entregas quedaron corregidas y guardadas; "
             "al relanzarla no se repiten"
         )
+        if student in pending:
+            pending.remove(student)
         if advance:
-            advance[0](student)
+            advance[0](grading_now(pending))  # who is awaited, not who is done
 
     with activity("la corrección", "ninguna entrega llegó a corregirse") as doing, stack, guard():
         return grading(started, landed)

@@ -18,6 +18,7 @@ from typing import Any
 from compmath.base.encode import DEFAULT_DECIMALS
 from compmath.errors import CompmathError, Problem, os_reason
 from compmath.errors_es import toml_problem
+from compmath.wording import quoted
 
 DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 PLACEHOLDER = "Por escribir"
@@ -179,7 +180,7 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
                     Problem(
                         shown,
                         f"la variante {k} de [practica] da «{name}», que no es parámetro de run()",
-                        f"usa uno de: {', '.join(specs) or '(run() no tiene parámetros)'}",
+                        f"usa uno de: {quoted(list(specs)) or '(run() no tiene parámetros)'}",
                     )
                 )
             elif not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
@@ -247,7 +248,7 @@ def _content_problems(shown: str, data: dict[str, Any]) -> list[Problem]:
         found.append(
             Problem(
                 shown,
-                f"quedan textos «{PLACEHOLDER}…» de la plantilla en: {', '.join(unfinished)}",
+                f"quedan textos «{PLACEHOLDER}…» de la plantilla en: {quoted(unfinished)}",
                 "escríbelos con las palabras del curso",
             )
         )
@@ -280,9 +281,8 @@ def part_problems(
     for key in ("numero", "slug"):
         values = [entry[key] for entry in data["plan"]]
         for value in sorted({v for v in values if values.count(v) > 1}, key=str):
-            problems.append(
-                Problem(shown, f"el plan repite {key} {value}", "cada clase aparece una vez")
-            )
+            repeated = f"el plan repite {key} = {json.dumps(value, ensure_ascii=False)}"
+            problems.append(Problem(shown, repeated, "cada clase aparece una vez"))
     return data, problems
 
 

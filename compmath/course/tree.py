@@ -20,6 +20,7 @@ from compmath.course.records import (
     part_record,
 )
 from compmath.errors import CompmathError
+from compmath.wording import alternatives
 
 CLASS_DIR = re.compile(r"^(\d{3})-([a-z0-9]+(?:-[a-z0-9]+)*)$")
 PART_DIR = re.compile(r"^part-(\d{1,3})-([a-z0-9]+(?:-[a-z0-9]+)*)$")
@@ -189,7 +190,18 @@ class Course:
         for part in self.parts:
             if part.number == number:
                 return part
-        raise CompmathError(f"no existe la parte {number}", "prueba: compmath list")
+        numbers = sorted(part.number for part in self.parts)
+        if not numbers:
+            raise CompmathError(
+                f"no hay parte {number}: el curso no tiene partes todavía",
+                f"crea su primera clase: compmath new NUMERO SLUG --title T --part {number}",
+            )
+        nearest = min(numbers, key=lambda n: abs(n - number))
+        listed = alternatives([str(n) for n in numbers])
+        raise CompmathError(
+            f"no hay parte {number}; partes del curso: {listed}",
+            f"prueba: compmath list --part {nearest}",
+        )
 
     def resolve(self, name: str) -> ClassInfo:
         """Find the class a user named by number, id, slug or path; suggest close ones if none."""

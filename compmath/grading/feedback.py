@@ -6,6 +6,7 @@ import re
 
 from compmath.grading.records import ClassGrade, ClassSpec, StudentGrade, points_text
 
+WRITTEN = ("mal", "falla")  # a hole written but wrong: the student can rerun the check
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
@@ -58,6 +59,12 @@ def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
         if hole.reason:
             lines.append(f"  - Motivo: {_inline(hole.reason)}")
     lines.append("")
+    if any(not hole.earned and hole.status in WRITTEN for hole in grade.holes):
+        lines += [
+            "Para repetir esta comprobación en tu espacio de práctica (las mismas variantes, "
+            f"el mismo juez): `compmath practice check {spec.number}`.",
+            "",
+        ]
     if grade.prints:
         lines += [
             "<details><summary>Lo que imprimió tu código</summary>",

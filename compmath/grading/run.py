@@ -101,7 +101,7 @@ def grade_students(
     *,
     timeout: float,
     jobs: int,
-    started: Callable[[int], None] | None = None,
+    started: Callable[[list[str]], None] | None = None,
     landed: Callable[[str], None] | None = None,
     hide: Sequence[Path] = (),
 ) -> Outcome:
@@ -109,8 +109,8 @@ def grade_students(
 
     No student's code sees `out`, `hide` (the submissions folder) or any student's files.
 
-    `started(count)` says how many students will be judged now; `landed(student)` is called as
-    each one's record is written.
+    `started(students)` names the students judged now (a live line says who is awaited);
+    `landed(student)` is called as each one's record is written.
     """
     begin = time.monotonic()
     specs = [ClassSpec.of(c) for c in classes]
@@ -128,7 +128,7 @@ def grade_students(
             pending[student] = (submission, fingerprint)
     reused = len(grades)
     if started is not None:
-        started(len(pending))
+        started(list(pending))
 
     items: list[tuple[ClassInfo, str]] = []
     owners: list[tuple[str, str]] = []  # per item: (student, class id)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from compmath.grading.gradebook import CSV_NAME, FEEDBACK_DIR, REPORT_NAME, Gradebook
 from compmath.grading.run import Outcome
 from compmath.grading.shards import Shard
+from compmath.practice.workspace import here
 from compmath.present.layout import Block, Command, line, para
 from compmath.wording import count, measure, seconds, short
 
@@ -27,14 +29,23 @@ def _marks(book: Gradebook) -> list[Block]:
 
 
 def _where(book: Gradebook, out: Path) -> list[Block]:
+    """What was written, then where, in the same order: each path whole on its own line."""
+    feedback = count(len(book.grades), "comentario", "comentarios")
     return [
-        para(
-            f"{CSV_NAME}, {REPORT_NAME} y {count(len(book.grades), 'comentario', 'comentarios')} "
-            f"en {FEEDBACK_DIR}/:",
-            hang=2,
-        ),
-        Command(str(out / CSV_NAME)),
+        para(f"se escribieron las notas, el informe y {feedback} (uno por alumno):", hang=2),
+        Command(here(out / CSV_NAME), whole=True),
+        Command(here(out / REPORT_NAME), whole=True),
+        Command(here(out / FEEDBACK_DIR) + "/", whole=True),
     ]
+
+
+def grading_now(pending: Sequence[str]) -> str:
+    """The live line's note of the students not yet graded: `corrigiendo ana (y 3 más)`
+    (those still being graded, as `check` names the labs awaited, not the last one done)."""
+    if not pending:
+        return ""
+    more = f" (y {len(pending) - 1} más)" if len(pending) > 1 else ""
+    return f"corrigiendo {pending[0]}{more}"
 
 
 def summary_blocks(outcome: Outcome, out: Path, shard: Shard | None) -> list[Block]:

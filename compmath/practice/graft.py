@@ -151,6 +151,12 @@ def _syntax(program: Program) -> str:
     return ""
 
 
+def restore(cls: ClassInfo) -> str:
+    """How a student gets the exercise back: a command, right in the practice screen, in
+    `practice check` and in a grading feedback file alike (a key would be one screen's)."""
+    return f"compmath practice reset {cls.number} restaura el ejercicio"
+
+
 def _broken(count: int, why: str) -> Plan:
     static = dict.fromkeys(range(1, count + 1), (HoleStatus.FAILS, why))
     return Plan(static=static, markers_ok=False, outside_changed=True)
@@ -167,12 +173,12 @@ def programs_for(cls: ClassInfo, student: str) -> Plan:
         )
         return Plan(static=dict.fromkeys(range(1, count + 1), (HoleStatus.FAILS, why)), problem=why)
     if not student.strip():
-        why = "tu lab.py está vacío: pulsa r (o usa compmath practice reset) para restaurarlo"
+        why = f"tu lab.py está vacío; {restore(cls)}"
         return _broken(count, why)
     try:
         regions = {r.number: r for r in student_regions(student)}
     except HoleError as exc:
-        why = f"las marcas de los huecos están dañadas ({exc}); r restaura el ejercicio"
+        why = f"las marcas de los huecos están dañadas ({exc}); {restore(cls)}"
         return _broken(count, why)
     markers_ok = sorted(regions) == list(range(1, count + 1))
     tag = course_tag(cls)
@@ -187,7 +193,7 @@ def programs_for(cls: ClassInfo, student: str) -> Plan:
             static[number] = (
                 HoleStatus.FAILS,
                 f"faltan las marcas ### HUECO {number} ### y ### FIN DEL HUECO {number} ###; "
-                "r restaura el ejercicio",
+                + restore(cls),
             )
         elif is_open(region):
             static[number] = (HoleStatus.OPEN, "")

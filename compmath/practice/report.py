@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compmath.practice.screen import MARKS, prints_blocks, progress_bar
+from compmath.practice.screen import MARKS, marks_legend, prints_blocks, progress_bar
 from compmath.practice.verdict import Attempt, HoleStatus, attempt_json
 from compmath.practice.workspace import Progress
 from compmath.present.layout import Block, line, para
@@ -26,8 +26,8 @@ def _why(attempt: Attempt) -> str:
 
 def check_blocks(attempts: list[Attempt], progress: Progress) -> list[Block]:
     """One line per class (✓ hecha, or what is left), the holes' marks, the student's prints,
-    then the progress bar."""
-    blocks: list[Block] = []
+    then the progress bar; the marks' legend first."""
+    blocks: list[Block] = [marks_legend()]
     for attempt in attempts:
         holes = " ".join(MARKS[h.status][0] for h in attempt.holes)
         head = f"{attempt.cls.number} {attempt.cls.title} [{holes}]"

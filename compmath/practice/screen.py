@@ -4,12 +4,23 @@ failed at, the student's prints (folded), hints, the list with progress, the sol
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 
 from compmath.practice.graft import course_lab
 from compmath.practice.verdict import Attempt, HoleStatus, HoleVerdict
 from compmath.practice.workspace import Progress, Workspace, here
-from compmath.present.layout import BLANK, Block, Command, Line, line, para
+from compmath.present.layout import (
+    BLANK,
+    Block,
+    Chart,
+    Command,
+    Line,
+    StyledLine,
+    cell_width,
+    line,
+    para,
+)
 from compmath.wording import value_text
 
 MARKS = {
@@ -21,9 +32,52 @@ MARKS = {
 BAR = 20
 FOLDED = 3  # lines of the student's prints shown while the block is folded
 KEYS = (
-    "teclas: [p] pista · [s] siguiente · [l] lista · [o] tus print · [r] reiniciar · "
-    "[v] solución · [q] salir"
+    "[p] pista",
+    "[s] siguiente",
+    "[l] lista",
+    "[o] tus print",
+    "[r] reiniciar",
+    "[v] solución",
+    "[q] salir",
 )
+SEPARATOR = " · "
+
+
+def keys_block(
+    keys: Sequence[str | StyledLine], *, head: str = "", style: str = "", sep: str = SEPARATOR
+) -> Chart:
+    """Items that must each stay whole (a key with what it does, `[o] tus print`; a mark with
+    its meaning), `head` first, as many a line as fit; the next line goes on two further in."""
+
+    def draw(width: int | None, _colour: bool) -> list[StyledLine]:
+        items = [[(k, style)] if isinstance(k, str) else list(k) for k in keys]
+        rows: list[StyledLine] = [[(head, style), *items[0]] if head else items[0]]
+        for item in items[1:]:
+            used = sum(cell_width(text) for text, _ in rows[-1])
+            size = sum(cell_width(text) for text, _ in item)
+            if width is None or used + cell_width(sep) + size <= width:
+                rows[-1] = [*rows[-1], (sep, style), *item]
+            else:
+                rows.append([("  ", ""), *item])
+        return rows
+
+    return Chart(draw)
+
+
+def keys_help() -> Chart:
+    """The practice screen's keys, under every screen and when an unknown key is pressed."""
+    return keys_block(KEYS, head="teclas: ", style="dim")
+
+
+def marks_legend() -> Chart:
+    """What the holes' marks mean, where they are first shown (`compmath practice check`)."""
+    meaning = (
+        (HoleStatus.OPEN, "sin completar"),
+        (HoleStatus.RIGHT, "bien"),
+        (HoleStatus.WRONG, "mal o falla"),
+    )
+    items = [[MARKS[status], (f" {word}", "dim")] for status, word in meaning]
+    return keys_block(items, head="huecos: ", style="dim", sep="  ")
 
 
 def progress_bar(progress: Progress) -> Line:
@@ -113,15 +167,17 @@ def attempt_blocks(
                 f"defecto y en {count} variante{'s' if count != 1 else ''} oculta"
                 f"{'s' if count != 1 else ''}.",
             ),
-            line("[s] pasa a la siguiente · [v] muestra la solución del curso"),
+            keys_block(("[s] pasa a la siguiente", "[v] muestra la solución del curso")),
         ]
     elif attempt.open_hole is not None:
         hole = attempt.holes[attempt.open_hole - 1].hole
-        blocks.append(para(("falta el hueco ", "bold yellow"), f"{attempt.open_hole}: {hole.task}"))
+        blocks.append(
+            para(("falta el hueco ", "bold yellow"), f"{attempt.open_hole}: {hole.task}", hang=2)
+        )
     blocks += prints_blocks(attempt.stdout, unfolded=prints)
     if blocks[-1] is not BLANK:
         blocks.append(BLANK)
-    blocks.append(line((KEYS, "dim")))
+    blocks.append(keys_help())
     return blocks
 
 

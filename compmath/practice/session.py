@@ -14,9 +14,9 @@ from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
 from compmath.judging.report import LabReport
 from compmath.practice.screen import (
-    KEYS,
     attempt_blocks,
     hint_blocks,
+    keys_help,
     list_blocks,
     progress_bar,
     solution_blocks,
@@ -134,7 +134,7 @@ class Session:
         elif pressed in ("", "c"):
             self.check()
         else:
-            self.show([line((KEYS, "dim"))], False)
+            self.show([keys_help()], False)
         return True
 
     def _hint(self) -> None:

@@ -69,6 +69,7 @@ def spinner(
         Task,
         TextColumn,
     )
+    from rich.table import Column
 
     from compmath.wording import seconds
 
@@ -83,8 +84,10 @@ def spinner(
         TextColumn(f"[bold]{label}"),
         BarColumn() if total > 1 else TextColumn(""),
         MofNCompleteColumn() if total > 1 else TextColumn(""),
-        Elapsed(),
-        TextColumn("{task.description}"),
+        Elapsed(table_column=Column(no_wrap=True)),  # `5,30 s` whole: the note gives way
+        TextColumn(
+            "{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1)
+        ),
         transient=True,
         console=_live_console(stream, colour=colour),
     )

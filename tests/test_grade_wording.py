@@ -1,0 +1,134 @@
+"""What `compmath grade` says: feedback that speaks to the student (no key of the practice
+screen, no option of the instructor's command), a summary that lists what it wrote where, and a
+live line naming who is still being graded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compmath.execution.protocol import LabReply, ReplyState
+from compmath.grading import run
+from compmath.grading.screen import summary_blocks
+from compmath.grading.verdict import for_student
+from compmath.judging.report import crash_message
+from compmath.present.layout import cell_width, lay_out, plain_text
+from tests.conftest import no_traceback
+from tests.test_grade import C323, C324, COURSE, exercise, grade, hand_in, solved, with_hole
+
+# What belongs to another screen or to the instructor's command line, never to a student's file.
+LEAKS = ("--timeout", "--memory", "súbelo", "pulsa", " r restaura", "[r]")
+
+
+def test_feedback_speaks_to_the_student(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entregas = tmp_path / "entregas"
+    hand_in(entregas, "ines", {C323: with_hole(C323, 2, "while True:\n    pass")})
+    hand_in(entregas, "mem", {C323: with_hole(C323, 1, "x = bytearray(10**11)")})
+    damaged = exercise(C323).replace("### FIN DEL HUECO 1 ###", "", 1)
+    hand_in(entregas, "rota", {C323: damaged, C324: ""})
+    hand_in(entregas, "vacia", {C323: "\n", C324: solved(C324)})
+    monkeypatch.chdir(tmp_path)
+    result = grade(cli, entregas, Path("notas"), "--timeout", "1", "--jobs", "2")
+    assert result.code == 0, no_traceback(result)
+
+    files = {p.stem: p.read_text("utf-8") for p in (tmp_path / "notas" / "comentarios").iterdir()}
+    assert sorted(files) == ["ines", "mem", "rota", "vacia"]
+    for student, text in files.items():
+        assert not [leak for leak in LEAKS if leak in text], (student, text)
+    assert "superó el límite de 1 s" in files["ines"]  # the limit is said, not how to raise it
+    assert "superó el límite de memoria" in files["mem"] or "MemoryError" in files["mem"]
+    # how to reproduce it, with the student's own command
+    assert "`compmath practice check 323`" in files["ines"]
+    assert "compmath practice reset 323 restaura el ejercicio" in files["rota"]
+
+    # The summary says what it wrote and where, each path on its own line, relative.
+    lines = result.out.splitlines()
+    at = next(i for i, t in enumerate(lines) if "se escribieron" in t)
+    assert "las notas, el informe y 4 comentarios" in lines[at]
+    assert [t.strip() for t in lines[at + 1 : at + 4]] == [
+        "notas/notas.csv",
+        "notas/informe.json",
+        "notas/comentarios/",
+    ]
+
+
+def test_the_summary_never_splits_a_path(tmp_path: Path) -> None:
+    """At 60 columns a long output folder stays whole on its line (the terminal may fold it)."""
+    out = tmp_path / "una-carpeta-de-notas-con-un-nombre-bastante-largo" / "notas"
+    outcome = run.grade_students({}, out, [C323], timeout=1.0, jobs=1)
+    text = plain_text(lay_out(summary_blocks(outcome, out, None), 60))
+    paths = [t.strip() for t in text.splitlines() if t.startswith("  ")]
+    assert paths[-3:] == [str(out / "notas.csv"), str(out / "informe.json"), f"{out}/comentarios/"]
+    prose = [t for t in text.splitlines() if not t.startswith("  /")]
+    assert all(cell_width(t) <= 60 for t in prose), text
+
+
+def test_the_live_line_names_who_is_still_being_graded(tmp_path: Path) -> None:
+    from compmath.grading.screen import grading_now
+
+    entregas = tmp_path / "entregas"
+    for name in ("ana", "beto", "carla"):  # empty files: graded without running anything
+        hand_in(entregas, name, {C323: "", C324: ""})
+    students, _, _ = run.select_students(entregas, None, tmp_path / "notas")
+    pending: list[str] = []
+    notes: list[tuple[str, str]] = []
+
+    def landed(student: str) -> None:
+        pending.remove(student)
+        notes.append((student, grading_now(pending)))
+
+    run.grade_students(
+        students,
+        tmp_path / "notas",
+        [COURSE.resolve("323"), COURSE.resolve("324")],
+        timeout=1.0,
+        jobs=1,
+        started=pending.extend,
+        landed=landed,
+    )
+    assert [n for n, _ in notes] == ["ana", "beto", "carla"]
+    assert [note for _, note in notes] == ["corrigiendo beto (y 1 más)", "corrigiendo carla", ""]
+    assert grading_now(["alumno-0003", "alumno-0004", "alumno-0005"]) == (
+        "corrigiendo alumno-0003 (y 2 más)"
+    )
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        LabReply("k", ReplyState.TIMEOUT),
+        LabReply("k", ReplyState.MEMORY, error_type="MemoryError", message="x"),
+        LabReply("k", ReplyState.SIGNAL, signal_name="SIGSEGV", peak_memory=2 << 30),
+    ],
+    ids=["tiempo", "memoria", "señal-con-memoria-al-limite"],
+)
+def test_every_limit_the_runner_hints_at_is_said_without_its_option(reply: LabReply) -> None:
+    """Every way `run` advises raising a limit, as grading turns it into the student's words:
+    the limit stays said, the instructor's option goes, the brackets stay balanced."""
+    _, message = crash_message(reply, 3.0, 2 << 30)
+    assert "súbelo con --" in message  # what `run` and `practice` say
+    said = for_student(message)
+    assert "--" not in said and "súbelo" not in said and said.count("(") == said.count(")")
+    assert said.startswith(message[:30])
+
+
+def test_the_live_line_keeps_its_time_whole_at_60_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The note beside it gives way: `1,50 s` never splits into `1,50` and a lone `s`."""
+    import io
+    import re
+
+    from compmath.grading.screen import grading_now
+    from compmath.present.terminal import spinner
+
+    monkeypatch.setenv("COLUMNS", "60")
+    stream = io.StringIO()
+    with spinner(stream, 6, "entregas", colour=False) as advance:
+        advance(grading_now([f"alumno-{k:04d}" for k in range(3, 16)]))
+    frames = re.split(r"[\r\n]+", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", stream.getvalue()))
+    drawn = [f for f in frames if f.strip()]
+    assert any("1/6" in f and "corrigiendo alumno-0003 (y 12" in f for f in drawn), drawn
+    assert all(re.search(r"\d+(,\d+)? m?s\b", f) for f in drawn), drawn
+    assert all(len(f) <= 60 for f in drawn), drawn
