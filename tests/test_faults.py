@@ -197,8 +197,8 @@ def test_a_passing_lab_may_not_leave_a_process_behind(cli, make_lab, marker) -> 
 ])
 def test_crash_messages_name_the_limit_that_was_hit(reply, outcome, phrase) -> None:
     """A fatal signal at the address-space limit is reported as memory, not as a mystery."""
-    got_outcome, message = crash_message(reply, 2.0, 512 * 1024**2)
-    assert got_outcome == outcome and phrase in message
+    crash = crash_message(reply, 2.0, 512 * 1024**2)
+    assert crash.outcome == outcome and phrase in f"{crash.message} · {crash.remedy}"
 
 
 def test_a_limit_below_the_workers_own_size_is_explained(fake_course: Path) -> None:
@@ -206,8 +206,8 @@ def test_a_limit_below_the_workers_own_size_is_explained(fake_course: Path) -> N
     2, not a failed lab), and the lab never starts."""
     lab = fake_course / "classes" / FAKE_PART / "901-pasa" / "lab.py"
     reply = run_one(LabRequest("901-pasa", str(lab), memory=50 * 1024**2))
-    outcome, message = crash_message(reply, 60.0, 50 * 1024**2)
-    assert outcome == "configuracion" and reply.run_seconds == 0.0
+    outcome, message, remedy = crash_message(reply, 60.0, 50 * 1024**2)
+    assert outcome == "configuracion" and reply.run_seconds == 0.0 and "--memory" in remedy
     assert re.search(r"no alcanza ni para el proceso que ejecuta el laboratorio \(\d+ MiB", message)
     assert "MemoryError" not in message
 

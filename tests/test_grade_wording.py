@@ -11,7 +11,6 @@ import pytest
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.grading import run
 from compmath.grading.screen import summary_blocks
-from compmath.grading.verdict import for_student
 from compmath.judging.report import crash_message
 from compmath.present.layout import cell_width, lay_out, plain_text
 from tests.conftest import no_traceback
@@ -55,14 +54,21 @@ def test_feedback_speaks_to_the_student(
     ]
 
 
-def test_the_summary_never_splits_a_path(tmp_path: Path) -> None:
-    """At 60 columns a long output folder stays whole on its line (the terminal may fold it)."""
+@pytest.mark.parametrize("where", ["aqui", "lejos"])
+def test_the_summary_never_splits_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         where: str) -> None:
+    """At 60 columns a long output folder stays whole on its line (the terminal may fold it),
+    relative to the current folder, or absolute when far from it."""
     out = tmp_path / "una-carpeta-de-notas-con-un-nombre-bastante-largo" / "notas"
+    far = tmp_path / "a" / "b" / "c"
+    far.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path if where == "aqui" else far)
     outcome = run.grade_students({}, out, [C323], timeout=1.0, jobs=1)
     text = plain_text(lay_out(summary_blocks(outcome, out, None), 60))
     paths = [t.strip() for t in text.splitlines() if t.startswith("  ")]
-    assert paths[-3:] == [str(out / "notas.csv"), str(out / "informe.json"), f"{out}/comentarios/"]
-    prose = [t for t in text.splitlines() if not t.startswith("  /")]
+    shown = out.relative_to(tmp_path) if where == "aqui" else out
+    assert paths[-3:] == [f"{shown}/notas.csv", f"{shown}/informe.json", f"{shown}/comentarios/"]
+    prose = [t for t in text.splitlines() if not t.strip().startswith(str(shown))]
     assert all(cell_width(t) <= 60 for t in prose), text
 
 
@@ -106,13 +112,13 @@ def test_the_live_line_names_who_is_still_being_graded(tmp_path: Path) -> None:
     ids=["tiempo", "memoria", "señal-con-memoria-al-limite"],
 )
 def test_every_limit_the_runner_hints_at_is_said_without_its_option(reply: LabReply) -> None:
-    """Every way `run` advises raising a limit, as grading turns it into the student's words:
-    the limit stays said, the instructor's option goes, the brackets stay balanced."""
-    _, message = crash_message(reply, 3.0, 2 << 30)
-    assert "súbelo con --" in message  # what `run` and `practice` say
-    said = for_student(message)
-    assert "--" not in said and "súbelo" not in said and said.count("(") == said.count(")")
-    assert said.startswith(message[:30])
+    """Every limit a lab can hit comes with the option that lifts it as a field of its own
+    (`remedy`), never inside the message: the command that ran the lab says both, grading's
+    feedback the message alone."""
+    crash = crash_message(reply, 3.0, 2 << 30)
+    assert crash.remedy.startswith("súbelo con --")  # what `run` and `practice` add
+    assert "--" not in crash.message and "súbelo" not in crash.message
+    assert crash.message.count("(") == crash.message.count(")")
 
 
 def test_the_live_line_keeps_its_time_whole_at_60_columns(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -48,7 +48,7 @@ def test_a_timeout_says_where_the_lab_was() -> None:
     assert innermost(dumped) == Frame(lab, 8, "espera")  # faulthandler: innermost first, no code
     out = " ".join(text(run_screen(report, INFO, 80)).split())
     assert "Dónde estaba el laboratorio al detenerse:" in out
-    assert "se detuvo (súbelo con --timeout) · estaba en lab.py, línea 8, en espera" in out
+    assert "se detuvo · súbelo con --timeout · estaba en lab.py, línea 8, en espera" in out
     assert "estaba en lab.py, línea 8, en espera" in " ".join(text(check_screen([report], 1.0)).split())
     bare = LabReport("905-cuelga", 905, "Cuelga", Outcome.TIMEOUT, message="se detuvo")
     assert "estaba en" not in text(run_screen(bare, INFO, 80))

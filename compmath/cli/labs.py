@@ -130,7 +130,7 @@ def run_class(
             _say_what_was_missing(missing)
         elapsed = time.perf_counter() - started
         if report.outcome == Outcome.SETUP and not as_json:
-            raise CompmathError(report.message, report.hint)
+            raise CompmathError(report.message, report.hint or report.remedy)
     if as_json:
         from compmath.present.reports import report_document
 

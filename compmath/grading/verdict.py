@@ -8,7 +8,6 @@ run at the defaults and at the class's hidden variants, every run of a batch on 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +19,6 @@ from compmath.practice.runs import Results
 PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback keeps
 OPEN_REASON = "el hueco sigue sin completar"
 REASON_CHARS = 600  # a reason comes partly from the student's code (an exception's message)
-# A reason is the practice verdict's, and that quotes `run`'s advice to whoever runs the lab
-# («súbelo con --timeout»): in a feedback file that would be the instructor's option, not
-# the student's, so it goes (the limit itself stays said).
-RUNNER_OPTION = re.compile(r" \(súbelo con --[a-z-]+\)|[;:] súbelo con --[a-z-]+")
 
 
 @dataclass(frozen=True)
@@ -59,13 +54,9 @@ def shown_prints(text: str) -> str:
     return shown
 
 
-def for_student(reason: str) -> str:
-    """A practice reason as the student's feedback says it: without the runner's options."""
-    return RUNNER_OPTION.sub("", reason)
-
-
 def _short(reason: str) -> str:
-    reason = for_student(reason)
+    """A practice reason as the feedback keeps it. It is the hole's `reason`, not what the
+    practice screens say (`said`): the option that lifts a limit is the instructor's here."""
     return reason if len(reason) <= REASON_CHARS else reason[:REASON_CHARS] + " …"
 
 

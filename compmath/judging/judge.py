@@ -114,11 +114,12 @@ def judge(case: Case, reply: LabReply, *, reference: LabReport | None = None) ->
         return setup_report(case)
     common = _common(case, reply)
     if reply.state != ReplyState.OK:
-        outcome, message = crash_message(reply, case.request.timeout, case.request.memory)
-        where = innermost(reply.traceback) if outcome == Outcome.TIMEOUT else None
+        crash = crash_message(reply, case.request.timeout, case.request.memory)
+        where = innermost(reply.traceback) if crash.outcome == Outcome.TIMEOUT else None
         return LabReport(
-            outcome=outcome,
-            message=message,
+            outcome=crash.outcome,
+            message=crash.message,
+            remedy=crash.remedy,
             traceback=reply.traceback,
             stopped_at=where,
             error_type=reply.error_type if reply.state == ReplyState.EXCEPTION else "",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from compmath.base.encode import unrepresentable
 from compmath.base.validate import SchemaIssue
@@ -96,6 +96,7 @@ class LabReport:
     outcome: Outcome
     message: str = ""
     hint: str = ""  # the next thing to do, for a setup problem
+    remedy: str = ""  # the option of the command that ran the lab that lifts the limit it hit
     params: dict[str, Any] = field(default_factory=dict)
     outputs: dict[str, Any] | None = None
     output_text: str = ""
@@ -121,8 +122,10 @@ class LabReport:
 
     @property
     def full_message(self) -> str:
-        """The message and the hint, as one line for the JSON and JUnit reports."""
+        """The message, the remedy and the hint, as one line for the screens of the command
+        that ran the lab and for the JSON and JUnit reports."""
         message = self.message or self.outcome.label
+        message = f"{message} · {self.remedy}" if self.remedy else message
         return f"{message} · {self.hint}" if self.hint else message
 
     def place(self) -> dict[str, Any] | None:
@@ -170,64 +173,84 @@ class LabReport:
         }
 
 
-def crash_message(reply: LabReply, timeout: float, memory: int) -> tuple[Outcome, str]:
-    """Map a reply that carries no result to (outcome, Spanish message).
+class Crash(NamedTuple):
+    """Why a lab gave no result: the outcome, the Spanish message, and the option of the
+    command that ran it which changes the limit it hit (`remedy`; "" when none does)."""
+
+    outcome: Outcome
+    message: str
+    remedy: str = ""
+
+
+MORE_TIME = "súbelo con --timeout"
+MORE_MEMORY = "súbelo con --memory"
+
+
+def crash_message(reply: LabReply, timeout: float, memory: int) -> Crash:
+    """Map a reply that carries no result to its outcome, message and remedy.
 
     Complexity D, on purpose: one branch per way a lab's process can end, in one place."""
     state = reply.state
     if state == ReplyState.LIMIT_TOO_LOW:  # the lab never started: a setup error (exit 2)
-        return Outcome.SETUP, (
+        return Crash(
+            Outcome.SETUP,
             f"el límite de memoria de {gib(memory)} no alcanza ni para el proceso que ejecuta el "
-            f"laboratorio ({reply.message[:20]}, con numpy cargado): súbelo con --memory"
+            f"laboratorio ({reply.message[:20]}, con numpy cargado)",
+            MORE_MEMORY,
         )
     if state == ReplyState.TIMEOUT:
-        return Outcome.TIMEOUT, (
-            f"el laboratorio superó el límite de {limit_seconds(timeout)} y se detuvo "
-            "(súbelo con --timeout)"
-        )
+        message = f"el laboratorio superó el límite de {limit_seconds(timeout)} y se detuvo"
+        return Crash(Outcome.TIMEOUT, message, MORE_TIME)
     if state == ReplyState.MEMORY:
         detail = f": {reply.message}" if reply.message else ""
-        return Outcome.MEMORY, (
+        return Crash(
+            Outcome.MEMORY,
             f"el laboratorio superó el límite de memoria de {gib(memory)} "
-            f"({reply.error_type or 'MemoryError'}{detail}; súbelo con --memory)"
+            f"({reply.error_type or 'MemoryError'}{detail})",
+            MORE_MEMORY,
         )
     if state == ReplyState.SIGNAL:
         name = reply.signal_name or "?"
         what = SIGNAL_NAMES.get(name, "señal")
         if memory and name != "SIGKILL" and reply.peak_memory >= memory // 2:
             # a fault while at the address-space limit: a failed stack or buffer allocation
-            return Outcome.MEMORY, (
+            return Crash(
+                Outcome.MEMORY,
                 f"el laboratorio murió por la señal {name} ({what}) con la memoria al límite "
-                f"({mib(reply.peak_memory)} de {gib(memory)}; súbelo con --memory)"
+                f"({mib(reply.peak_memory)} de {gib(memory)})",
+                MORE_MEMORY,
             )
         if name == "SIGKILL":
             what = "matado desde fuera: ¿el sistema se quedó sin memoria?"
-        return Outcome.SIGNAL, f"el laboratorio murió por la señal {name} ({what})"
+        return Crash(Outcome.SIGNAL, f"el laboratorio murió por la señal {name} ({what})")
     if state == ReplyState.EXIT:
         shown = repr(reply.message) if reply.message else reply.exit_code
-        return Outcome.EARLY_EXIT, (
-            f"el laboratorio llamó a sys.exit({shown}) en vez de devolver sus salidas"
+        return Crash(
+            Outcome.EARLY_EXIT,
+            f"el laboratorio llamó a sys.exit({shown}) en vez de devolver sus salidas",
         )
     if state == ReplyState.NO_RESULT:
-        return Outcome.EARLY_EXIT, (
+        return Crash(
+            Outcome.EARLY_EXIT,
             f"el proceso del laboratorio terminó (código {reply.exit_code}) "
-            "sin devolver sus salidas; ¿llamó a os._exit?"
+            "sin devolver sus salidas; ¿llamó a os._exit?",
         )
     if state == ReplyState.UNREPRESENTABLE:
-        return Outcome.UNREPRESENTABLE, unrepresentable(reply.path, reply.message)
+        return Crash(Outcome.UNREPRESENTABLE, unrepresentable(reply.path, reply.message))
     if state == ReplyState.EXCEPTION:
         kind = reply.error_type or "Exception"
         if kind in ("SyntaxError", "IndentationError", "TabError"):  # the message is Spanish
-            return Outcome.EXCEPTION, f"error de sintaxis: {reply.message}"
+            return Crash(Outcome.EXCEPTION, f"error de sintaxis: {reply.message}")
         if kind == "RecursionError":
-            return Outcome.EXCEPTION, f"RecursionError: recursión sin fin ({reply.message})"
-        return Outcome.EXCEPTION, f"{kind}: {runtime_message(reply.message)}"
+            return Crash(Outcome.EXCEPTION, f"RecursionError: recursión sin fin ({reply.message})")
+        return Crash(Outcome.EXCEPTION, f"{kind}: {runtime_message(reply.message)}")
     if reply.lost > 1:
-        return Outcome.EXCEPTION, (
+        return Crash(
+            Outcome.EXCEPTION,
             f"el proceso trabajador murió o dejó de responder {reply.lost} veces con este "
-            "laboratorio en marcha: el laboratorio lo mató o lo detuvo"
+            "laboratorio en marcha: el laboratorio lo mató o lo detuvo",
         )
-    return Outcome.EXCEPTION, "el proceso trabajador terminó de forma inesperada"
+    return Crash(Outcome.EXCEPTION, "el proceso trabajador terminó de forma inesperada")
 
 
 def describe_difference(d: Difference) -> str:

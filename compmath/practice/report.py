@@ -18,7 +18,7 @@ def _why(attempt: Attempt) -> str:
         (h for h in attempt.holes if h.status in (HoleStatus.WRONG, HoleStatus.FAILS)), None
     )
     if wrong is not None:
-        return f"hueco {wrong.number}: {wrong.reason}"
+        return f"hueco {wrong.number}: {wrong.said}"
     if attempt.open_hole is not None:
         return f"falta el hueco {attempt.open_hole}"
     return ""

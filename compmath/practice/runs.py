@@ -221,8 +221,16 @@ def judge_hole(
             why = f"{var.label}: {report.message}"
             return HoleVerdict(number, hole, HoleStatus.WRONG, why, var, stdout=report.stdout)
         trace = student_traceback(report.traceback, program)
-        why = f"{var.label}: {report.full_message}"
+        message = report.message or report.outcome.label
+        why = f"{var.label}: {message}" + (f" · {report.hint}" if report.hint else "")
         return HoleVerdict(
-            number, hole, HoleStatus.FAILS, why, var, traceback=trace, stdout=report.stdout
+            number,
+            hole,
+            HoleStatus.FAILS,
+            why,
+            var,
+            traceback=trace,
+            stdout=report.stdout,
+            remedy=report.remedy,
         )
     return HoleVerdict(number, hole, HoleStatus.RIGHT, stdout=first_stdout)

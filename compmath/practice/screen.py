@@ -97,8 +97,8 @@ def _hole_blocks(attempt: Attempt, result: HoleVerdict) -> list[Block]:
     mark, style = MARKS[result.status]
     text = f"{mark} hueco {result.number} ({result.status}): {result.hole.task}"
     blocks: list[Block] = [para((text, style), indent=2, hang=4)]
-    if result.reason:
-        blocks.append(para((result.reason, "red"), indent=6, hang=2))
+    if result.said:
+        blocks.append(para((result.said, "red"), indent=6, hang=2))
     if result.difference is not None and result.obtained is not None:
         blocks += [
             para(("obtenido  ", "dim"), value_text(result.obtained), indent=6, hang=10),

@@ -41,10 +41,16 @@ class HoleVerdict:
     obtained: Any = None  # the student's
     traceback: str = ""  # when it fails: the traceback, lines mapped to the student's file
     stdout: str = ""  # what the student's code printed (the first failing run, else the first)
+    remedy: str = ""  # the option of `practice` that lifts the limit it hit (not for feedback)
 
     @property
     def done(self) -> bool:
         return self.status == HoleStatus.RIGHT
+
+    @property
+    def said(self) -> str:
+        """The reason as the practice screens say it: with the option that lifts a limit."""
+        return f"{self.reason} · {self.remedy}" if self.remedy else self.reason
 
 
 @dataclass(frozen=True)
@@ -182,7 +188,7 @@ def attempt_json(attempt: Attempt) -> dict[str, Any]:
             {
                 "numero": h.number,
                 "estado": str(h.status),
-                "motivo": h.reason or None,
+                "motivo": h.said or None,
                 "variante": h.variant.params if h.variant is not None else None,
                 "salida": h.difference.path if h.difference is not None else None,
             }

@@ -84,7 +84,9 @@ def _now() -> str:
 
 
 def _from_report(report: LabReport) -> Verification:
-    return Verification(report.class_id, report.outcome, _now(), report.message, report.hint)
+    return Verification(
+        report.class_id, report.outcome, _now(), report.message, report.hint or report.remedy
+    )
 
 
 def verify(
