@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from compmath.course.tree import load_course
+from compmath.mathtext import plain_math
 from compmath.site.charts import chart_html, series_of
 from compmath.site.markdown import markdown_html
 from compmath.site.mathml import LatexError, to_mathml
 from compmath.site.search import entry, fold, index_script
-from compmath.site.sentences import plain_math, plain_sentences, script_name, sentences_script
+from compmath.site.sentences import plain_sentences, script_name, sentences_script
 from tests.conftest import FAKE_PART, REPO
 
 README_901 = """# 901 — Un laboratorio que pasa
@@ -276,7 +277,7 @@ def test_a_pages_sentences_are_its_prose_as_plain_text() -> None:
 def test_inline_math_reads_as_plain_text() -> None:
     assert plain_math(r"\theta_i = 10000^{-2i/d}") == "θ_i = 10000^(−2i/d)"
     assert plain_math(r"x_2 = z_2 e^{s(z_1)} + 0{,}8\, z_1") == "x_2 = z_2 e^(s(z_1)) + 0,8 z_1"
-    assert plain_math(r"\lVert \hat x \rVert \le \sqrt{n}") == "‖ x ‖ ≤ √n"
+    assert plain_math(r"\lVert \hat x \rVert \le \sqrt{n}") == "‖ x̂ ‖ ≤ √n"
     assert plain_math(r"\frac{n}{2} + \sqrt{1 - \beta_t}") == "n/2 + √(1 − β_t)"
     assert plain_math(r"\mathbb{E}_{a \sim \pi}[r(a)]") == "E_(a ~ π)[r(a)]"
     assert plain_math(r"r + \gamma \max_{a'} Q(s', a')") == "r + γ max_(a') Q(s', a')"

@@ -5,11 +5,36 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from compmath.site.mathml import to_mathml
+from compmath.mathtext import math_pieces
+from compmath.site.mathml import LatexError, to_mathml
+
+
+class InlineMathError(LatexError):
+    """A `$…$` of a class.toml field that is not valid LaTeX: the LaTeX, and why."""
+
+    def __init__(self, latex: str, reason: str) -> None:
+        super().__init__(reason)
+        self.latex = latex
 
 
 def _math(content: str, options: dict[str, Any]) -> str:
     return to_mathml(content, display=bool(options.get("display_mode")))
+
+
+def inline_html(text: str) -> str:
+    """A class.toml prose field as HTML: escaped text, its `$…$` as the README's inline math
+    (the same MathML in the same `<span class="math inline">`); InlineMathError on bad LaTeX."""
+    from markupsafe import escape
+
+    pieces = math_pieces(text) if "$" in text else [text]
+    html = [str(escape(piece)) for piece in pieces[::2]]
+    for i, latex in enumerate(pieces[1::2]):
+        try:
+            math = _math(latex, {"display_mode": False})
+        except LatexError as exc:
+            raise InlineMathError(latex, str(exc)) from None
+        html[i] += f'<span class="math inline">{math}</span>'
+    return "".join(html)
 
 
 @cache

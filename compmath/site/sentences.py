@@ -3,7 +3,7 @@
 Each searchable page gets a small script of its own (`buscar/NOMBRE.js`) holding its sentences;
 the search page loads it only for the results a reader sees, so no page carries every page's
 text. Markdown is read with a few regular expressions, not a parser (this runs on every build):
-emphasis and links become their text, inline `$…$` a Unicode approximation (`\\beta_t` → `β_t`),
+emphasis and links become their text, inline `$…$` a Unicode approximation (compmath.mathtext),
 display math and code blocks are left out (a quote is a sentence), a table row is one sentence.
 """
 
@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+
+from compmath.mathtext import math_pieces, plain_math
 
 # a sentence ends at . ! ? or … followed by a blank and a capital (or a number), but not
 # after an abbreviation: «Haviv et al. (2022)», «p. ej. Adam», «Fig. 2»
@@ -26,60 +28,6 @@ _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 # emphasis, but not an underscore inside a word (CommonMark's rule): «alfa_1_sobre_n»
 _EMPHASIS = re.compile(r"(?<![\w*])(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 _CODE = re.compile(r"`+([^`]+)`+")
-_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])([^$]+?)(?<=\S)\$(?!\d)")
-
-GREEK = (
-    "alpha α beta β gamma γ delta δ epsilon ϵ varepsilon ε zeta ζ eta η theta θ iota ι kappa κ "
-    "lambda λ mu μ nu ν xi ξ pi π rho ρ sigma σ tau τ phi ϕ varphi φ chi χ psi ψ omega ω "
-    "Gamma Γ Delta Δ Theta Θ Lambda Λ Xi Ξ Pi Π Sigma Σ Phi Φ Psi Ψ Omega Ω"
-)
-SYMBOLS = (
-    "cdot · times × le ≤ leq ≤ ge ≥ geq ≥ ne ≠ neq ≠ approx ≈ sim ~ mid | in ∈ to → infty ∞ "
-    "sum Σ prod Π nabla ∇ partial ∂ top ᵀ lVert ‖ rVert ‖ pm ± ldots … dots … cdots ⋯"
-)
-_PAIRS = (GREEK + " " + SYMBOLS).split()
-_WORDS = dict(zip(_PAIRS[::2], _PAIRS[1::2], strict=True))
-_COMMAND = re.compile(r"\\([A-Za-z]+|.)(\s*)")
-_BRACED = re.compile(r"([_^])\{([^{}]*)\}")
-_FRAC = re.compile(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
-_SQRT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
-_FONT = re.compile(r"\\(?:text|mathrm|mathbf|mathbb|mathcal|operatorname|mathit)\s*\{([^{}]*)\}")
-
-
-def _command(match: re.Match[str]) -> str:
-    name = match.group(1)
-    if name in ("frac", "sqrt"):  # their arguments, once known, are grouped below
-        return "\\" + name
-    if name in _WORDS:  # a symbol keeps the blank after it: «\le \sqrt» → «≤ √»
-        return _WORDS[name] + match.group(2)
-    if name in (",", ";", ":", "!", "quad", "qquad", " "):
-        return " "
-    # an accent (\tilde, \hat, \bar) leaves its letter; \log, \max, \exp stay words
-    return "" if name in ("tilde", "hat", "bar", "left", "right", "big", "Big") else name + " "
-
-
-def _group(text: str) -> str:
-    text = text.strip()
-    return text if len(text) == 1 else f"({text})"
-
-
-def plain_math(tex: str) -> str:
-    """Inline LaTeX as plain text a reader recognises: `D^{-1/2}` → `D^(−1/2)`."""
-    text = _FONT.sub(r"\1", tex).replace("{,}", ",").replace("{}", "")
-    text = _COMMAND.sub(_command, text)
-    for _ in range(3):  # nested groups, innermost first
-        text = _FRAC.sub(lambda m: f"{_group(m[1])}/{_group(m[2])}", text)
-        text = _SQRT.sub(lambda m: "√" + _group(m[1]), text)
-        text = _BRACED.sub(lambda m: m[1] + _group(m[2]), text)
-    text = (
-        text.replace("\\sqrt", "√")
-        .replace("\\", "")
-        .replace("{", "")
-        .replace("}", "")
-        .replace("-", "−")
-    )
-    return re.sub(r" (?=[_^])", "", " ".join(text.split()))  # «\max_{a'}» → «max_(a')»
-
 
 def _emphasis(text: str) -> str:
     if "*" not in text and "_" not in text:  # most of the prose: no expression to try
@@ -89,7 +37,7 @@ def _emphasis(text: str) -> str:
 
 def _plain_inline(text: str) -> str:
     # math first: its underscores and stars are not emphasis
-    pieces = _MATH.split(text) if "$" in text else [text]
+    pieces = math_pieces(text) if "$" in text else [text]
     for i in range(1, len(pieces), 2):
         pieces[i] = plain_math(pieces[i])
     for i in range(0, len(pieces), 2):
