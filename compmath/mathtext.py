@@ -10,6 +10,7 @@ digit: «cuesta $5 y $10» stays prose.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 GREEK = (
     "alpha α beta β gamma γ delta δ epsilon ϵ varepsilon ε zeta ζ eta η theta θ iota ι kappa κ "
@@ -120,10 +121,11 @@ def plain_math(tex: str) -> str:
         .replace("}", "")
         .replace("-", "−")
     )
-    return re.sub(r" (?=[_^])", "", " ".join(text.split()))  # «\max_{a'}» → «max_(a')»
+    text = re.sub(r" (?=[_^])", "", " ".join(text.split()))  # «\max_{a'}» → «max_(a')»
+    return unicodedata.normalize("NFC", text)  # ᾱ as one character where Unicode has it
 
 
-def plain_text(text: str) -> str:
+def plain_prose(text: str) -> str:
     """Prose with its `$…$` as plain text, for the terminal: «$\\theta_i$ gira» → «θ_i gira»."""
     if "$" not in text:
         return text
