@@ -262,7 +262,7 @@ def test_a_pages_sentences_are_its_prose_as_plain_text() -> None:
         "Haviv et al. (2022) lo comprueban con deg**-0.5 y alfa_1_sobre_n; p. ej. Adam.",
         "Fig. 2 lo muestra.",
         # display math and code blocks are not sentences; list items and headings are
-        "Primer punto, con β_t < β_t y L_sym.",
+        "Primer punto, con β\u0303_t < β_t y L_sym.",  # \tilde: a combining tilde
         "Sigue el punto.",
         "Segundo punto.",
         "Un título",
