@@ -109,3 +109,18 @@ def test_the_notebook_keeps_a_fields_math_for_jupyter_and_escapes_a_dollar() -> 
     assert text(field) == r"el factor $e^{-c}$ cuesta \$5 y \$10"
     readme = "Antes\n\n$$x_t = \\sqrt{1 - \\beta_t}$$\n\ny $m_t$, \\$ ya escapado."
     assert text(readme) == readme  # a README's display and inline math stay math
+
+
+def test_show_draws_the_readmes_math_as_unicode_and_keeps_dollars_that_are_prose() -> None:
+    from compmath.present.layout import lay_out, plain_text
+    from compmath.present.prose import prose_blocks
+
+    readme = (
+        "Con $\\bar\\alpha_t = \\prod_{s \\le t}(1 - \\beta_s)$ y **$D^{-1/2}$**; cuesta $5 y $10.\n"
+        "\n$$\nx_t = \\sqrt{1 - \\beta_t}\\, x_{t-1}\n$$\n\nFin.\n"
+    )
+    shown = plain_text(lay_out(prose_blocks(readme), 100))
+    assert shown == (
+        "Con ᾱ_t = Π_(s≤t)(1 − β_s) y D^(−1/2); cuesta $5 y $10.\n"
+        "\n    x_t = √(1 − β_t) x_(t−1)\n\nFin.\n"
+    )

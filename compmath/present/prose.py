@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from compmath.mathtext import plain_math
 from compmath.present.layout import BLANK, Block, Cell, Column, Line, Para, Segment, Table
 
 INLINE_STYLES = {"strong": "bold", "em": "italic"}
@@ -21,6 +22,8 @@ def _inline(token: Any) -> list[Segment]:
             styles.pop()
         elif kind == "code_inline":
             segments.append((child.content, "cyan"))
+        elif kind == "math_inline":  # `$…$`, as readable Unicode
+            segments.append((plain_math(child.content), " ".join(styles)))
         elif kind in ("softbreak", "hardbreak"):
             segments.append((" ", ""))
         elif kind == "text":
@@ -37,8 +40,12 @@ def prose_blocks(markdown: str) -> list[Block]:
     # Complexity D, on purpose: one pass over markdown-it's flat token stream, one branch per
     # token type; the list depth and the table being read are state the branches share.
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-    tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
+    md = MarkdownIt("commonmark").enable("table")
+    # the website's rules for math: "cuesta $5 y $10" is prose
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False)
+    tokens = md.parse(markdown)
     blocks: list[Block] = []
     depth = 0
     bullet_next = False
@@ -79,6 +86,8 @@ def prose_blocks(markdown: str) -> list[Block]:
             cells = tuple(tuple(Cell(_text(c)) for c in r) for r in body)
             blocks += [Table(columns, cells, indent=2), BLANK]
             table_rows = []
+        elif kind == "math_block":  # `$$…$$`, one readable line of its own
+            blocks += [Para(((plain_math(token.content), ""),), indent=4, hang=2), BLANK]
         elif kind in ("fence", "code_block"):
             blocks += [Line(((f"    {text}", "cyan"),)) for text in token.content.splitlines()]
             blocks.append(BLANK)
