@@ -1,10 +1,12 @@
-"""Math written in TeX (`$…$` in a class's prose) as plain Unicode, for the terminal and the
-search's quotes: `ω_i`, `D^(−1/2)`, `√d̃`, `e⁻¹`, `ᾱ_(t−1)`; the site renders the same text as
-MathML. The plain forms of a class's formulas (class.toml's `texto`) get the same scripts:
-`10000^{2i/d}` reads as `10000^(2i/d)` beside the prose's `ω_i = 10000^(−2i/d)`."""
+"""Math written in TeX (`$…$` in a class's prose) as plain Unicode, for the terminal, the
+search's quotes and a practice lab's comments: `ω_i`, `D^(−1/2)`, `√d̃`, `e⁻¹`, `ᾱ_(t−1)`; the
+site renders the same text as MathML. The plain forms of a class's formulas (class.toml's
+`texto`) get the same scripts: `10000^{2i/d}` reads as `10000^(2i/d)` beside the prose's
+`ω_i = 10000^(−2i/d)`."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 GREEK_NAMES = (
@@ -33,6 +35,8 @@ AS_IS = {"text", "mathrm", "operatorname", "mathit", "mathbf", "boldsymbol", "te
 DOUBLE_STRUCK = {"E": "𝔼", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ", "P": "ℙ"}
 SCRIPT = {"N": "𝒩", "L": "ℒ", "D": "𝒟", "O": "𝒪", "F": "ℱ", "H": "ℋ"}
 SUPERSCRIPT = str.maketrans("0123456789+−=()niT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ")
+ATOM = re.compile(r"[^\s()+\-−/=·,]+")  # one symbol with its scripts, no operator: √α_t
+TIGHT = re.compile(r" ?([≤≥≠<>=]) ?")
 OPENING = {"lVert", "langle", "lfloor", "lceil"}  # no space after an opening delimiter,
 CLOSING = {"rVert", "rangle", "rfloor", "rceil"}  # none before a closing one: ‖x̂‖
 
@@ -81,6 +85,7 @@ def _script(piece: str) -> str:
     """A superscript in Unicode when every character has one (`10⁹`, `e⁻¹`, `Uᵀ`), else `^x` or
     `^(…)`; a subscript as the course's prose writes it: `ω_i`, `x_0`, `L_sym`, `x_(t−1)`."""
     mark, body = piece[0], piece[1:]
+    body = TIGHT.sub(r"\1", body) if mark == "_" else body  # «_{s \le t}» reads «_(s≤t)»
     if mark == "^" and body and all(ord(ch) in SUPERSCRIPT or ch == "ᵀ" for ch in body):
         return body.translate(SUPERSCRIPT)
     word = body.replace("'", "")
@@ -131,18 +136,16 @@ def _command(tex: str, i: int) -> tuple[str, int]:
         return name, i
     if name in AS_IS:
         return _argument(tex, i)
-    if name in ACCENTS:
+    if name in ACCENTS:  # on one letter a combining mark (ᾱ, D̃); over several, no mark
         body, i = _argument(tex, i)
-        if len(body) == 1:
-            return body + ACCENTS[name], i
-        return f"{body}{ACCENTS[name]}", i
+        return (body + ACCENTS[name] if len(body) == 1 else body), i
     if name in ("mathbb", "mathcal"):
         body, i = _argument(tex, i)
         letters = DOUBLE_STRUCK if name == "mathbb" else SCRIPT
         return "".join(letters.get(ch, ch) for ch in body), i
     if name == "sqrt":
         body, i = _argument(tex, i)
-        return ("√" + body if len(body) <= 2 or body.isalnum() else f"√({body})"), i
+        return ("√" + body if ATOM.fullmatch(body) else f"√({body})"), i
     if name in ("frac", "dfrac", "tfrac"):
         top, i = _argument(tex, i)
         bottom, i = _argument(tex, i)
@@ -153,3 +156,51 @@ def _command(tex: str, i: int) -> tuple[str, int]:
 def _grouped(text: str) -> str:
     """A fraction's side, in parentheses when it holds an operator or a space."""
     return f"({text})" if any(op in text for op in " +−·/") else text
+
+
+# Where inline math is in prose: the README's dollarmath rules (allow_space=False,
+# allow_digits=False). A `$` opens math when it is not escaped, not after a digit and not
+# before a blank; it closes at the next unescaped `$` that is not after a blank nor before a
+# digit: «cuesta $5 y $10» stays prose.
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at `at` follows an odd number of backslashes."""
+    slashes = len(text[:at]) - len(text[:at].rstrip("\\"))
+    return slashes % 2 == 1
+
+
+def _closing(text: str, start: int) -> int:
+    """Where the math opened by the `$` at `start` closes, or -1 when that `$` is prose."""
+    after = text[start + 1 : start + 2]
+    if not after or after.isspace() or text[start - 1 : start].isdigit() or _escaped(text, start):
+        return -1
+    end = text.find("$", start + 1)
+    while end >= 0 and _escaped(text, end):
+        end = text.find("$", end + 1)
+    if end <= start + 1 or text[end - 1].isspace() or text[end + 1 : end + 2].isdigit():
+        return -1
+    return end
+
+
+def math_pieces(text: str) -> list[str]:
+    """The text split at its inline math: prose, math, prose, … (odd places: math, no `$`)."""
+    pieces: list[str] = []
+    start = at = 0
+    while (at := text.find("$", at)) >= 0:
+        end = _closing(text, at)
+        if end < 0:
+            at += 1
+            continue
+        pieces += [text[start:at], text[at + 1 : end]]
+        start = at = end + 1
+    return [*pieces, text[start:]]
+
+
+def plain_prose(text: str) -> str:
+    """Prose with its `$…$` as plain text, for the terminal: «$\\theta_i$ gira» → «θ_i gira»."""
+    if "$" not in text:
+        return text
+    pieces = math_pieces(text)
+    pieces[1::2] = [tex_plain(p) for p in pieces[1::2]]
+    return "".join(pieces)

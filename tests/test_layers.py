@@ -17,6 +17,7 @@ LAYERS = (
     "errors_es",
     "errors",
     "visible",  # a lab's control characters, shown
+    "mathtext",  # inline $…$ in prose, and its plain text
     "wording",
     "mathtext",  # TeX as plain Unicode (terminal, search quotes)
     "atomic",

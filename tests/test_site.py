@@ -283,6 +283,75 @@ def test_inline_math_reads_as_plain_text() -> None:
     assert tex_plain(r"r + \gamma \max_{a'} Q(s', a')") == "r + γ max_a' Q(s', a')"
 
 
+def _describe_mitad(course: Path, description: str) -> Path:
+    meta = course / "classes" / FAKE_PART / "901-pasa" / "class.toml"
+    text = meta.read_text(encoding="utf-8")
+    assert '"n por la escala."' in text
+    meta.write_text(text.replace('"n por la escala."', description, 1), encoding="utf-8")
+    return meta
+
+
+def test_a_fields_inline_math_is_mathml_like_the_readmes(cli, course: Path, tmp_path: Path) -> None:
+    _describe_mitad(course, r"'$\bar\alpha_t = \prod_{s\le t}(1-\beta_s)$ por la <escala>.'")
+    out = tmp_path / "web"
+    assert cli("site", "--root", str(course), "--out", str(out)).code == 0
+    html = page_901(out)
+    described = html.split('<dt id="salida-mitad">', 1)[1].split("</dd>", 1)[0]
+    readme_math = markdown_html(r"$\bar\alpha_t = \prod_{s\le t}(1-\beta_s)$").strip()
+    inline = readme_math.removeprefix("<p>").removesuffix("</p>")
+    assert inline.startswith("<math><msub><mover")  # the README's own markup, no wrapper
+    assert described.endswith(f"<dd>{inline} por la &lt;escala&gt;.")  # and the prose escaped
+    assert "$" not in described
+
+
+def test_lint_flags_tex_outside_math_in_a_description(fake_course: Path) -> None:
+    from compmath.site.checks import site_problems
+
+    course = small_course(fake_course)
+    meta = _describe_mitad(course, '"ᾱ_t = Π_{s≤t}(1 − β_s) por la escala."')
+    found = [what for p, what, _ in site_problems(load_course(course)) if p == meta]
+    assert len(found) == 1 and found[0].startswith(
+        "la descripción de la salida mitad: «ᾱ_t = Π_{s≤t}"
+    )
+    assert found[0].endswith(
+        "» parece TeX fuera de una fórmula (la web y la terminal lo muestran tal cual)"
+    )
+    meta.write_text(
+        meta.read_text("utf-8").replace(
+            '"ᾱ_t = Π_{s≤t}(1 − β_s) por la escala."',
+            r"'$\bar\alpha_t = \prod_{s\le t}(1-\beta_s)$ por la escala.'",
+        ),
+        "utf-8",
+    )
+    assert [w for p, w, _ in site_problems(load_course(course)) if p == meta] == []
+
+
+def test_bad_latex_in_a_description_is_named_by_lint_and_build(
+    cli, course: Path, tmp_path: Path
+) -> None:
+    from compmath.site.checks import site_problems
+
+    meta = _describe_mitad(course, r"'El doble: $\frac{n}{$.'")
+    found = [(w, h) for p, w, h in site_problems(load_course(course)) if p == meta]
+    assert len(found) == 1
+    what, hint = found[0]
+    assert what.startswith(r"la descripción de la salida mitad: $\frac{n}{$ no es LaTeX válido (")
+    assert "corrige el LaTeX entre los dólares" in hint
+    result = cli("site", "--root", str(course), "--out", str(tmp_path / "web"))
+    assert result.code == 2
+    assert (
+        "error: la descripción de la salida mitad de la clase 901-pasa tiene una fórmula entre"
+        " dólares que no es LaTeX válido" in " ".join(result.err.split())
+    )
+    assert r"corrígela en classes/part-90-curso-de-prueba/901-pasa/class.toml ($\frac{n}{$)" in (
+        " ".join(result.err.split())
+    )
+    assert "Traceback" not in result.err
+    linted = cli("lint", "--root", str(course), "--no-run")
+    assert "la descripción de la salida mitad" in linted.out + linted.err
+    assert "Traceback" not in linted.out + linted.err
+
+
 def test_each_searchable_page_has_its_sentences_for_the_search(
     cli, course: Path, tmp_path: Path
 ) -> None:

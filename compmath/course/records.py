@@ -96,6 +96,19 @@ class ClassMeta:
         """The class's default tolerance and each output's own, when it declares one."""
         return self.tolerance, {o.name: o.tolerance for o in self.outputs if o.tolerance}
 
+    def prose_fields(self) -> list[tuple[str, str]]:
+        """(where, text) of every prose field, where it may hold inline `$…$` math; `where`
+        names the field for an author: «la descripción de la salida snr», «huecos 1: pista 2»."""
+        found = [("lema", self.lemma), ("que_calcula", self.computes)]
+        found += [(f"la descripción de la salida {o.name}", o.description) for o in self.outputs]
+        found += [(f"errores_comunes {i}", e) for i, e in enumerate(self.common_errors, 1)]
+        found.append(("donde_se_usa", self.uses))
+        found += [(f"bibliografia {i}: nota", r.note) for i, r in enumerate(self.references, 1)]
+        for i, hole in enumerate(self.holes, 1):
+            found.append((f"huecos {i}: tarea", hole.task))
+            found += [(f"huecos {i}: pista {k}", hint) for k, hint in enumerate(hole.hints, 1)]
+        return [(where, text) for where, text in found if text]
+
 
 @dataclass(frozen=True)
 class Link:

@@ -15,6 +15,7 @@ from typing import Any
 from compmath.course.tree import ClassInfo
 from compmath.grading.submissions import Submission
 from compmath.grading.verdict import ClassVerdict
+from compmath.mathtext import plain_prose
 
 VERSION = 1
 
@@ -42,7 +43,7 @@ class ClassSpec:
             info.number,
             info.title,
             tuple(h.points for h in holes),
-            tuple(h.task for h in holes),
+            tuple(plain_prose(h.task) for h in holes),  # a comment is plain text
         )
 
     def to_dict(self) -> dict[str, Any]:

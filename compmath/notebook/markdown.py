@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from compmath.course.params import ParamSpec
 from compmath.course.records import Hole
+from compmath.mathtext import math_pieces
 from compmath.present.page import ClassPage, Neighbour, example_value
 from compmath.present.page_screen import PENDING, neighbour_text, reference_text
 
+DISPLAY = re.compile(r"(\$\$.+?\$\$)", re.DOTALL)  # a README's display math, kept whole
+UNESCAPED = re.compile(r"(?<!\\)\$")
 Link = Callable[[Neighbour], str]  # the address of a neighbouring class's notebook
 
 
 def text(value: str) -> str:
-    """Prose as Markdown: a `$` is a dollar, not the start of a formula."""
-    return value.replace("$", r"\$")
+    """Prose as Markdown: its `$…$` and `$$…$$` stay math, as on the website (Jupyter draws
+    them); any other `$` is a dollar, not the start of a formula («cuesta $5 y $10»)."""
+    if "$" not in value:
+        return value
+    parts = DISPLAY.split(value)
+    for i in range(0, len(parts), 2):  # between the display formulas: inline math and prose
+        pieces = math_pieces(parts[i])
+        pieces[::2] = [UNESCAPED.sub(r"\\$", p) for p in pieces[::2]]
+        pieces[1::2] = [f"${p}$" for p in pieces[1::2]]
+        parts[i] = "".join(pieces)
+    return "".join(parts)
 
 
 def _section(title: str, body: str) -> str:

@@ -18,6 +18,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from compmath.mathtext import plain_prose
+
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION[ \t]*$")
 END = re.compile(r"^(?P<indent>[ \t]*)### END SOLUTION[ \t]*$")
 HOLE_BEGIN = re.compile(r"^(?P<indent>[ \t]*)### HUECO (?P<k>\d+) ###[ \t]*$")
@@ -150,7 +152,7 @@ def task_lines(task: str, width: int) -> list[str]:
 
 
 def _hole_lines(number: int, indent: str, task: str) -> list[str]:
-    wrapped = task_lines(task, max(40, 92 - len(indent)))
+    wrapped = task_lines(plain_prose(task), max(40, 92 - len(indent)))
     return [
         f"{indent}### HUECO {number} ###",
         *(

@@ -7,6 +7,7 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
+from compmath.mathtext import plain_prose
 from compmath.practice.graft import course_lab
 from compmath.practice.verdict import Attempt, HoleStatus, HoleVerdict
 from compmath.practice.workspace import Progress, Workspace, here
@@ -95,7 +96,7 @@ def progress_bar(progress: Progress) -> Line:
 
 def _hole_blocks(attempt: Attempt, result: HoleVerdict) -> list[Block]:
     mark, style = MARKS[result.status]
-    text = f"{mark} hueco {result.number} ({result.status}): {result.hole.task}"
+    text = f"{mark} hueco {result.number} ({result.status}): {plain_prose(result.hole.task)}"
     blocks: list[Block] = [para((text, style), indent=2, hang=4)]
     if result.said:
         blocks.append(para((result.said, "red"), indent=6, hang=2))
@@ -172,7 +173,7 @@ def attempt_blocks(
     elif attempt.open_hole is not None:
         hole = attempt.holes[attempt.open_hole - 1].hole
         blocks.append(
-            para(("falta el hueco ", "bold yellow"), f"{attempt.open_hole}: {hole.task}", hang=2)
+            para(("falta el hueco ", "bold yellow"), f"{attempt.open_hole}: {plain_prose(hole.task)}", hang=2)
         )
     blocks += prints_blocks(attempt.stdout, unfolded=prints)
     if blocks[-1] is not BLANK:
@@ -196,7 +197,7 @@ def hint_blocks(attempt: Attempt, progress: Progress) -> list[Block]:
                 (f"ya viste las {total} pistas del hueco {number}", "bold cyan"),
                 "; la última era:",
             ),
-            para(hole.hints[-1], indent=2, hang=2),
+            para(plain_prose(hole.hints[-1]), indent=2, hang=2),
             para(
                 "Compara tu código con la tarea y las fórmulas de la clase: "
                 f"compmath show {attempt.cls.number}",
@@ -207,7 +208,7 @@ def hint_blocks(attempt: Attempt, progress: Progress) -> list[Block]:
     seen[str(number)] = already + 1
     return [
         line((f"pista {already + 1} de {total} del hueco {number}", "bold cyan")),
-        para(hole.hints[already], indent=2, hang=2),
+        para(plain_prose(hole.hints[already]), indent=2, hang=2),
     ]
 
 
@@ -227,7 +228,8 @@ def solution_blocks(attempt: Attempt, copied: Path) -> list[Block]:
     lab = course_lab(attempt.cls)
     blocks: list[Block] = [line(("La solución del curso, hueco a hueco:", "bold"))]
     for region, result in zip(lab.regions, attempt.holes):
-        blocks += [BLANK, para((f"hueco {region.number}: {result.hole.task}", "bold cyan"), hang=2)]
+        task = f"hueco {region.number}: {plain_prose(result.hole.task)}"
+        blocks += [BLANK, para((task, "bold cyan"), hang=2)]
         code = textwrap.dedent("\n".join(region.body)).splitlines()
         blocks += [Line(((f"    {text}", "cyan"),)) for text in code]
     blocks += [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from compmath.course.params import SPANISH_TYPES
 from compmath.course.records import Reference
-from compmath.mathtext import plain_scripts
+from compmath.mathtext import plain_prose, plain_scripts
 from compmath.present.layout import (
     BLANK,
     Block,
@@ -59,7 +59,7 @@ def _prose(markdown: str, missing: str) -> list[Block]:
 def _bullets(items: tuple[str, ...]) -> list[Block]:
     if not items:
         return [line((PENDING, "dim"))]
-    return [para("• ", plain_scripts(item), indent=0, hang=2) for item in items]
+    return [para("• ", plain_prose(item), indent=0, hang=2) for item in items]
 
 
 def _parameters(page: ClassPage) -> list[Block]:
@@ -87,7 +87,7 @@ def _outputs(page: ClassPage) -> list[Block]:
     """The outputs with their descriptions, then a sample of them (the abridged snapshot)."""
     blocks = heading(f"Salidas del laboratorio ({len(page.outputs)})")
     for output in page.outputs:
-        described = (f": {plain_scripts(output.description)}",) if output.description else ()
+        described = (f": {plain_prose(output.description)}",) if output.description else ()
         blocks.append(para("• ", (output.name, "bold cyan"), *described, hang=2))
     blocks += heading("Muestra de la ejecución")
     if page.sample is None:
@@ -110,7 +110,7 @@ def page_blocks(page: ClassPage) -> list[Block]:
         line((" · ".join(page.facts), "dim")),
     ]
     if page.lemma:
-        blocks += [BLANK, para((plain_scripts(page.lemma), "italic"))]
+        blocks += [BLANK, para((plain_prose(page.lemma), "italic"))]
     blocks += heading("Fórmulas")
     blocks += [para(plain_scripts(f.text), indent=2, hang=4) for f in page.formulas] or [
         line((PENDING, "dim"))
@@ -118,17 +118,17 @@ def page_blocks(page: ClassPage) -> list[Block]:
     blocks += heading("Desarrollo") + _prose(page.development, "(por escribir en README.md)")
     blocks += heading("Ejemplo trabajado") + _prose(page.example, "(por escribir en README.md)")
     blocks += heading("Qué calcula el laboratorio")
-    blocks += [para(plain_scripts(page.computes) or PENDING), BLANK]
+    blocks += [para(plain_prose(page.computes) or PENDING), BLANK]
     blocks += [Command(command) for command in page.commands]
     blocks.append(BLANK)
     blocks += _parameters(page) + _outputs(page)
     blocks += heading("Errores comunes") + _bullets(page.common_errors)
-    blocks += [*heading("Dónde se usa"), para(plain_scripts(page.uses) or PENDING)]
+    blocks += [*heading("Dónde se usa"), para(plain_prose(page.uses) or PENDING)]
     blocks += [*heading("Idea rectora de la parte"), para(page.part.guiding_idea or "—")]
     blocks += [*heading("Error a evitar"), para(page.part.error_to_avoid or "—")]
     blocks += [*heading("Conexión con IA"), para(page.part.ai_connection or "—")]
     blocks += heading("Bibliografía de la clase")
-    blocks += [para("• ", plain_scripts(reference_text(r)), hang=2) for r in page.references] or [
+    blocks += [para("• ", plain_prose(reference_text(r)), hang=2) for r in page.references] or [
         line(("(sin referencias)", "dim"))
     ]
     blocks += heading("Archivos de la clase")

@@ -20,7 +20,8 @@ from compmath.notebook.build import colab_url, notebook_bytes, notebook_path
 from compmath.present.page import ClassPage, class_page
 from compmath.site import render
 from compmath.site.assets import asset_contents
-from compmath.site.checks import course_notebooks, missing_colab_notebooks
+from compmath.site.checks import course_notebooks, math_field, missing_colab_notebooks
+from compmath.site.markdown import InlineMathError
 from compmath.site.search import Entry, entry, index_script
 from compmath.site.sentences import plain_sentences, script_name, sentences_script
 from compmath.site.verify import Verification, class_files, code_fingerprint, files_digest, verify
@@ -153,6 +154,12 @@ class Site:
             raise CompmathError(
                 f"la fórmula {exc.index} de la clase {cls.id} no es LaTeX válido: {exc.reason}",
                 f"corrige su campo latex en {self.course.rel(cls.meta_path)} ({exc.latex})",
+            ) from None
+        except InlineMathError as exc:
+            raise CompmathError(
+                f"{math_field(cls, exc.latex)} de la clase {cls.id} tiene una fórmula entre"
+                f" dólares que no es LaTeX válido: {exc}",
+                f"corrígela en {self.course.rel(cls.meta_path)} (${exc.latex}$)",
             ) from None
 
     def source(self, cls: ClassInfo, name: str) -> str:

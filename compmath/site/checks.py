@@ -1,6 +1,7 @@
-"""What lint checks for the website: TeX-looking text outside math in a class's prose, display
-formulas estimated wider than the page's column, and committed notebooks that are not current
-(and what the build warns about: the notebooks «Abrir en Colab» would open, missing)."""
+"""What lint checks for the website: TeX-looking text outside math in a class's prose (README.md
+and class.toml's texts) and bad LaTeX between their dollars, display formulas estimated wider
+than the page's column, and committed notebooks that are not current (and what the build warns
+about: the notebooks «Abrir en Colab» would open, missing)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,57 @@ def tex_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
                     "escríbelo entre dólares, $D^{-1/2}$, y la web lo dibuja como fórmula",
                 )
             )
+    return found
+
+
+def _fields(cls: ClassInfo) -> list[tuple[str, str]]:
+    from compmath.errors import CompmathError
+
+    try:
+        return cls.meta.prose_fields()
+    except CompmathError:
+        return []  # a class.toml that does not read: lint reports it already
+
+
+def math_field(cls: ClassInfo, latex: str) -> str:
+    """Which prose field of class.toml holds `$latex$` («la descripción de la salida snr»)."""
+    return next((w for w, text in _fields(cls) if f"${latex}$" in text), "un campo de class.toml")
+
+
+def tex_in_fields(cls: ClassInfo) -> list[tuple[Path, str, str]]:
+    """class.toml prose such as `Π_{s≤t}` outside `$…$` (the web and the terminal show it as
+    typed), and `$…$` whose LaTeX does not convert (the web cannot be built)."""
+    from compmath.mathtext import math_pieces
+    from compmath.site.mathml import LatexError, to_mathml
+
+    found = []
+    for where, text in _fields(cls):
+        pieces = math_pieces(text)
+        for piece in pieces[::2]:
+            match = TEX.search(piece)
+            if match:
+                near = piece[max(0, match.start() - 12) : match.end() + 12].strip()
+                found.append(
+                    (
+                        cls.meta_path,
+                        f"{where}: «{near}» parece TeX fuera de una fórmula (la web y la"
+                        " terminal lo muestran tal cual)",
+                        r"escríbelo entre dólares, $\prod_{s\le t}$: la web lo dibuja como"
+                        " fórmula y la terminal como texto legible",
+                    )
+                )
+        for latex in pieces[1::2]:
+            try:
+                to_mathml(latex, display=False)
+            except LatexError as exc:
+                found.append(
+                    (
+                        cls.meta_path,
+                        f"{where}: ${latex}$ no es LaTeX válido ({exc})",
+                        "corrige el LaTeX entre los dólares: compmath site no construye la"
+                        " página de la clase con él",
+                    )
+                )
     return found
 
 
@@ -148,6 +200,6 @@ def site_problems(course: Course) -> list[tuple[Path, str, str]]:
     """Every website problem lint reports, class by class, then the committed notebooks."""
     found: list[tuple[Path, str, str]] = []
     for cls in course.classes:
-        found += tex_outside_math(cls)
+        found += tex_outside_math(cls) + tex_in_fields(cls)
         found += wide_formulas(cls)
     return found + stale_notebooks(course)

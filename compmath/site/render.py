@@ -16,7 +16,7 @@ from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.page_screen import neighbour_text
 from compmath.site.charts import chart_html, series_of
 from compmath.site.highlight import highlight_html, highlight_json
-from compmath.site.markdown import markdown_html
+from compmath.site.markdown import inline_html, markdown_html
 from compmath.site.mathml import LatexError, to_mathml
 from compmath.site.verify import Verification
 
@@ -91,7 +91,14 @@ def environment() -> Any:
         keep_trailing_newline=True,
     )
     env.filters["desde"] = relative_to
+    env.filters["prosa"] = _prose  # a class.toml text with its `$…$` as MathML
     return env
+
+
+def _prose(text: str) -> Any:
+    from markupsafe import Markup
+
+    return Markup(inline_html(text))
 
 
 def relative_to(target: str, page: str) -> str:

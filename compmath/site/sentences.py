@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 
-from compmath.mathtext import tex_plain
+from compmath.mathtext import math_pieces, tex_plain
 
 # a sentence ends at . ! ? or … followed by a blank and a capital (or a number), but not
 # after an abbreviation: «Haviv et al. (2022)», «p. ej. Adam», «Fig. 2»
@@ -29,7 +29,6 @@ _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 # emphasis, but not an underscore inside a word (CommonMark's rule): «alfa_1_sobre_n»
 _EMPHASIS = re.compile(r"(?<![\w*])(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 _CODE = re.compile(r"`+([^`]+)`+")
-_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])([^$]+?)(?<=\S)\$(?!\d)")
 
 
 def _emphasis(text: str) -> str:
@@ -40,7 +39,7 @@ def _emphasis(text: str) -> str:
 
 def _plain_inline(text: str) -> str:
     # math first: its underscores and stars are not emphasis
-    pieces = _MATH.split(text) if "$" in text else [text]
+    pieces = math_pieces(text) if "$" in text else [text]
     for i in range(1, len(pieces), 2):
         pieces[i] = tex_plain(pieces[i])
     for i in range(0, len(pieces), 2):
