@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from compmath.course.tree import load_course
-from compmath.mathtext import math_pieces, tex_plain, plain_prose
+from compmath.mathtext import math_pieces, plain_prose, tex_plain
 from tests.conftest import FAKE_PART, REPO
 
 PROSE = [

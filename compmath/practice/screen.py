@@ -173,7 +173,11 @@ def attempt_blocks(
     elif attempt.open_hole is not None:
         hole = attempt.holes[attempt.open_hole - 1].hole
         blocks.append(
-            para(("falta el hueco ", "bold yellow"), f"{attempt.open_hole}: {plain_prose(hole.task)}", hang=2)
+            para(
+                ("falta el hueco ", "bold yellow"),
+                f"{attempt.open_hole}: {plain_prose(hole.task)}",
+                hang=2,
+            )
         )
     blocks += prints_blocks(attempt.stdout, unfolded=prints)
     if blocks[-1] is not BLANK:
