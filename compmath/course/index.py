@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from compmath.course.metadata import index_fields, index_plan
-from compmath.course.soundness import Soundness
 from compmath.course.tree import Course, PartInfo
+
+if TYPE_CHECKING:  # imported when a listing is made (screens imports this module for check too)
+    from compmath.course.soundness import Soundness
 
 
 class ClassState(StrEnum):
@@ -75,6 +78,8 @@ def part_index(part: PartInfo, soundness: Soundness | None = None) -> PartIndex:
     says what is wrong with it).
     """
     if soundness is None:
+        from compmath.course.soundness import Soundness
+
         soundness = Soundness(part.root)
         soundness.prepare(part.classes)
     part_fields = index_fields(part.meta_path) or {}
@@ -111,6 +116,8 @@ def part_index(part: PartInfo, soundness: Soundness | None = None) -> PartIndex:
 def course_index(course: Course, part_number: int | None) -> list[PartIndex]:
     """The index of the whole course, or of one part."""
     parts = [course.part(part_number)] if part_number is not None else course.parts
+    from compmath.course.soundness import Soundness
+
     soundness = Soundness(course.root)
     soundness.prepare([c for p in parts for c in p.classes])
     index = [part_index(p, soundness) for p in parts]

@@ -1,5 +1,8 @@
 """class.toml and part.toml: read, validated against their schemas and checked, in one place.
 
+Files are read by course.quicktoml, which returns what tomllib would or declines; tomllib reads
+what it declines (and says what is wrong with a broken file), imported only then.
+
 `class_problems` and `part_problems` list everything wrong with a file (what `lint` prints);
 course.tree turns a file without fatal problems into its record (course.records) and raises the
 first problem of a broken one as a CompmathError (what `run` stops with). Validation verdicts are
@@ -11,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,13 @@ def read_toml(path: Path, shown: str) -> dict[str, Any]:
         raise CompmathError(
             f"{shown} está vacío", "compara con el de otra clase; compmath lint lo revisa"
         )
+    from compmath.course import quicktoml
+
+    quick = quicktoml.loads(text)  # what tomllib returns, or None: then tomllib reads it
+    if quick is not None:
+        return quick
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -324,7 +333,9 @@ SIMPLE_STRING = re.compile(
 
 def _index_prefix(text: str) -> dict[str, Any] | None:
     """The top-level keys before the first table; None when that prefix is not TOML alone."""
-    from compmath.course import quicktoml  # not on `python lab.py`'s path
+    import tomllib
+
+    from compmath.course import quicktoml
 
     header = TABLE_HEADER.search(text)
     prefix = text[: header.start()] if header else text
@@ -356,6 +367,8 @@ def index_fields(path: Path, raw: bytes | None = None) -> dict[str, str] | None:
         return None
     data = _index_prefix(text)
     if data is None:
+        import tomllib
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError:
@@ -366,6 +379,8 @@ def index_fields(path: Path, raw: bytes | None = None) -> dict[str, str] | None:
 def index_plan(path: Path) -> list[tuple[int, str]] | None:
     """The plan of a part.toml for the index, as (number, title) of its well-formed entries,
     without validation; None when the file is missing or broken."""
+    import tomllib
+
     from compmath.course import quicktoml
 
     try:
