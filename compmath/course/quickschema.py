@@ -77,6 +77,9 @@ class QuickSchema:
             return _never_valid
         if not isinstance(schema, dict):
             raise _Unknown
+        text = _string_leaf(schema)
+        if text is not None:
+            return text
         checks: list[Check] = []
         for keyword, value in schema.items():
             if keyword in ANNOTATIONS or (root and keyword in ROOT_ONLY):
@@ -126,6 +129,23 @@ class QuickSchema:
             raise _Unknown
         self._def(name)
         return lambda instance: self.defs[name](instance)
+
+
+def _string_leaf(schema: dict[str, Any]) -> Check | None:
+    """`{"type": "string"}` with a minLength and/or pattern, as one check (most of a class.toml's
+    leaves); None for any other schema."""
+    if schema.get("type") != "string" or not set(schema) <= {"type", "minLength", "pattern"}:
+        return None
+    least = _count(schema.get("minLength", 0))
+    pattern = schema.get("pattern")
+    if pattern is None:
+        return lambda instance: isinstance(instance, str) and len(instance) >= least
+    if not isinstance(pattern, str):
+        raise _Unknown
+    search = re.compile(pattern).search
+    return lambda instance: (
+        isinstance(instance, str) and len(instance) >= least and search(instance) is not None
+    )
 
 
 def _every(checks: list[Check]) -> Check:

@@ -16,8 +16,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-UNSUPPORTED = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # control characters, CR included
-SKIP = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*\Z)?")  # blank and comment lines
+# control characters, CR included (31 scans of the text: faster than a regex on non-ASCII text)
+UNSUPPORTED = tuple(chr(c) for c in (*range(0x09), *range(0x0B, 0x20), 0x7F))
+# spaces, newlines and comments: applied where a line starts, so a comment runs to its line's end
+SKIP = re.compile(r"(?:[ \t\n]++|#[^\n]*+)*+")
 END = re.compile(r"[ \t]*(?:#[^\n]*)?(?:\n|\Z)")  # the rest of a statement's line
 # the common statement in one match: `key = "text"`, 'text', an integer or a boolean, alone on
 # its line, with the blank and comment lines after it
@@ -52,7 +54,7 @@ class _Outside(Exception):
 
 def loads(text: str) -> dict[str, Any] | None:
     """What tomllib.loads(text) returns, or None when the text is outside the subset."""
-    if UNSUPPORTED.search(text):
+    if any(c in text for c in UNSUPPORTED):
         return None
     try:
         return _document(text)
