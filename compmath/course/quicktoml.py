@@ -29,7 +29,9 @@ SIMPLE = re.compile(
     r"[ \t]*(?:#[^\n]*)?(?:\n|\Z)" + SKIP.pattern
 )
 KEY = re.compile(r"([A-Za-z0-9_-]+)[ \t]*=[ \t]*")
-HEADER = re.compile(r"(\[\[?)[ \t]*([A-Za-z0-9_-]+)[ \t]*(\]\]?)")
+HEADER = re.compile(
+    r"(\[\[?)[ \t]*([A-Za-z0-9_-]+)[ \t]*(\]\]?)[ \t]*(?:#[^\n]*)?(?:\n|\Z)" + SKIP.pattern
+)
 BASIC = re.compile(r'"((?:[^"\\\n]|\\(?:[btnfr"\\]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}))*)"')
 LITERAL = re.compile(r"'([^'\n]*)'")
 ML_LITERAL = re.compile(r"'''\n?(.*?)'''", re.S)
@@ -68,7 +70,7 @@ def _document(text: str) -> dict[str, Any]:
     table = root
     pos = SKIP.match(text, 0).end()  # type: ignore[union-attr]
     while pos < len(text):
-        simple = SIMPLE.match(text, pos)
+        simple = SIMPLE.match(text, pos) if text[pos] != "[" else None
         if simple:
             name, basic, literal, integer, boolean = simple.groups()
             if name in table:
@@ -81,15 +83,17 @@ def _document(text: str) -> dict[str, Any]:
                 table[name] = basic if basic is not None else literal
             pos = simple.end()
             continue
-        header = HEADER.match(text, pos)
-        if header:
+        if text[pos] == "[":  # a header and the blank lines after it, in one match
+            header = HEADER.match(text, pos)
+            if header is None:
+                raise _Outside
             table = _open_table(root, arrays, header)
             pos = header.end()
-        else:
-            key = KEY.match(text, pos)
-            if key is None or key.group(1) in table:
-                raise _Outside
-            table[key.group(1)], pos = _value(text, key.end())
+            continue
+        key = KEY.match(text, pos)
+        if key is None or key.group(1) in table:
+            raise _Outside
+        table[key.group(1)], pos = _value(text, key.end())
         end = END.match(text, pos)
         if end is None:
             raise _Outside
