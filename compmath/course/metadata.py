@@ -1,8 +1,5 @@
 """class.toml and part.toml: read, validated against their schemas and checked, in one place.
 
-Files are read by course.quicktoml, which returns what tomllib would or declines; tomllib reads
-what it declines (and says what is wrong with a broken file), imported only then.
-
 `class_problems` and `part_problems` list everything wrong with a file (what `lint` prints);
 course.tree turns a file without fatal problems into its record (course.records) and raises the
 first problem of a broken one as a CompmathError (what `run` stops with). Validation verdicts are
@@ -42,11 +39,6 @@ def read_toml(path: Path, shown: str) -> dict[str, Any]:
         raise CompmathError(
             f"{shown} está vacío", "compara con el de otra clase; compmath lint lo revisa"
         )
-    from compmath.course import quicktoml
-
-    quick = quicktoml.loads(text)  # what tomllib returns, or None: then tomllib reads it
-    if quick is not None:
-        return quick
     import tomllib
 
     try:
@@ -335,18 +327,15 @@ def _index_prefix(text: str) -> dict[str, Any] | None:
     """The top-level keys before the first table; None when that prefix is not TOML alone."""
     import tomllib
 
-    from compmath.course import quicktoml
-
     header = TABLE_HEADER.search(text)
     prefix = text[: header.start()] if header else text
     if '"""' not in prefix and "'''" not in prefix:
         lines = SIMPLE_STRING.findall(prefix)
         if len({key for key, _ in lines}) == len(INDEX_KEYS) == len(lines):
             # the three keys as one-line basic strings: parse just those lines
-            simple = "\n".join(f"{key} = {value}" for key, value in lines)
-            return quicktoml.loads(simple) or tomllib.loads(simple)
+            return tomllib.loads("\n".join(f"{key} = {value}" for key, value in lines))
     try:
-        return quicktoml.loads(prefix) or tomllib.loads(prefix)
+        return tomllib.loads(prefix)
     except tomllib.TOMLDecodeError:
         return None
 
@@ -381,11 +370,8 @@ def index_plan(path: Path) -> list[tuple[int, str]] | None:
     without validation; None when the file is missing or broken."""
     import tomllib
 
-    from compmath.course import quicktoml
-
     try:
-        text = path.read_text(encoding="utf-8")
-        data = quicktoml.loads(text) or tomllib.loads(text)
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
     plan = data.get("plan")
