@@ -47,6 +47,14 @@ def timed(
     return time.perf_counter() - started
 
 
+RANGES: dict[str, tuple[float, float]] = {}  # measure -> (lowest, highest) ratio of one pair
+
+
+def _pairs(name: str, times_a: list[float], times_b: list[float]) -> None:
+    ratios = [a / b for a, b in zip(times_a, times_b, strict=True)]
+    RANGES[name] = (min(ratios), max(ratios))
+
+
 def side_by_side(
     a: list[str],
     b: list[str],
@@ -54,17 +62,22 @@ def side_by_side(
     cwd_a: Path = ROOT,
     cwd_b: Path = ROOT,
     shell_b: bool = False,
+    name: str = "",
 ) -> tuple[float, float]:
-    """Median wall times of a and b, run alternately after one warm-up each."""
+    """Median wall times of a and b, run alternately after one warm-up each (the range of the
+    pairs' ratios goes to RANGES[name])."""
     timed(a, cwd_a), timed(b, cwd_b, shell_b)
     times_a, times_b = [], []
     for _ in range(repeat):
         times_a.append(timed(a, cwd_a))
         times_b.append(timed(b, cwd_b, shell_b))
+    _pairs(name, times_a, times_b)
     return statistics.median(times_a), statistics.median(times_b)
 
 
-def cold_and_warm(command: list[str], cache: Path, repeat: int) -> tuple[float, float]:
+def cold_and_warm(
+    command: list[str], cache: Path, repeat: int, name: str = ""
+) -> tuple[float, float]:
     """Median times of `command` with its user cache emptied first (cold) and right after
     (warm), alternately."""
     env = {**os.environ, "COMPMATH_CACHE": str(cache)}
@@ -73,6 +86,7 @@ def cold_and_warm(command: list[str], cache: Path, repeat: int) -> tuple[float, 
         shutil.rmtree(cache, ignore_errors=True)
         colds.append(timed(command, env=env))
         warms.append(timed(command, env=env))
+    _pairs(name, colds[1:], warms[1:])
     return statistics.median(colds[1:]), statistics.median(warms[1:])
 
 
@@ -190,7 +204,9 @@ def main() -> None:
     lab = [sys.executable, str(LAB_323)]
     rows = []
 
-    run_t, lab_t = side_by_side([*cm, "run", "323"], lab, args.repeat)
+    run_t, lab_t = side_by_side(
+        [*cm, "run", "323"], lab, args.repeat, name="compmath run 323 ÷ python lab.py"
+    )
     rows.append(
         (
             "compmath run 323 ÷ python lab.py",
@@ -201,7 +217,9 @@ def main() -> None:
         )
     )
 
-    check_t, lab_t = side_by_side([*cm, "check"], lab, args.repeat)
+    check_t, lab_t = side_by_side(
+        [*cm, "check"], lab, args.repeat, name="compmath check (20 clases) ÷ python lab.py"
+    )
     rows.append(
         (
             "compmath check (20 clases) ÷ python lab.py",
@@ -213,7 +231,11 @@ def main() -> None:
     )
 
     check_t, loop_t = side_by_side(
-        [*cm, "check"], [shell_loop()], max(3, args.repeat // 2), shell_b=True
+        [*cm, "check"],
+        [shell_loop()],
+        max(3, args.repeat // 2),
+        shell_b=True,
+        name="compmath check ÷ bucle de shell lab.py + diff",
     )
     rows.append(
         (
@@ -228,10 +250,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         big = big_course(Path(tmp) / "curso")
         big_t, real_t = side_by_side(
-            [*cm, "list", "--root", str(big)], [*cm, "list", "--root", str(ROOT)], args.repeat
+            [*cm, "list", "--root", str(big)],
+            [*cm, "list", "--root", str(ROOT)],
+            args.repeat,
+            name="compmath list 900 clases ÷ curso real",
         )
         cold_t, warm_t = cold_and_warm(
-            [*cm, "list", "--root", str(big)], Path(tmp) / "cache", args.repeat
+            [*cm, "list", "--root", str(big)],
+            Path(tmp) / "cache",
+            args.repeat,
+            name="compmath list 900 clases: en frío ÷ en caliente",
         )
     rows.append(
         (
@@ -295,7 +323,9 @@ def main() -> None:
     width = max(len(r[0]) for r in rows)
     print(f"{'medida':<{width}}  {'valor':>8}  {'objetivo':>9}  detalle")
     for name, value, target, detail, ok in rows:
-        print(f"{name:<{width}}  {value:8.3f}  {target:>9}  {detail}  {'✓' if ok else '✗'}")
+        low, high = RANGES.get(name, (value, value))
+        pairs = f"  (pares {low:.2f}–{high:.2f})" if name in RANGES else ""
+        print(f"{name:<{width}}  {value:8.3f}  {target:>9}  {detail}{pairs}  {'✓' if ok else '✗'}")
     print(f"(python {sys.version.split()[0]}, {os.cpu_count()} núcleos, mediana de {args.repeat})")
 
 

@@ -1,21 +1,21 @@
 """`compmath list`: the course's index from folder names and metadata, with no lab imported.
 
 Each class.toml contributes its title, level and duration, read as an index (its top-level keys),
-and is checked as `run` checks it (TOML, schema, numbers; the schema's verdict is remembered by
-content, so an unchanged file costs a parse and a hash): a file `run` would refuse shows as
-`rota`, with the reason for `list -v`.
+and is checked as `run` checks it (TOML, schema, numbers): a file `run` would refuse shows as
+`rota`, with the reason for `list -v` (course.soundness says how that stays cheap).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from compmath import __version__
-from compmath.cache import cache_dir
 from compmath.course.metadata import index_fields, index_plan
-from compmath.course.tree import ClassInfo, Course, PartInfo
-from compmath.errors import CompmathError
+from compmath.course.tree import Course, PartInfo
+
+if TYPE_CHECKING:  # imported when a listing is made (screens imports this module for check too)
+    from compmath.course.soundness import Soundness
 
 
 class ClassState(StrEnum):
@@ -71,12 +71,17 @@ class PartIndex:
         }
 
 
-def part_index(part: PartInfo) -> PartIndex:
+def part_index(part: PartInfo, soundness: Soundness | None = None) -> PartIndex:
     """The part's classes in plan order, planned ones without a folder as pending.
 
     Read as an index, not checked: a broken part.toml still lists the part's folders (lint
     says what is wrong with it).
     """
+    if soundness is None:
+        from compmath.course.soundness import Soundness
+
+        soundness = Soundness(part.root)
+        soundness.prepare(part.classes)
     part_fields = index_fields(part.meta_path) or {}
     level, duration = part_fields.get("nivel", ""), part_fields.get("duracion", "")
     written = {c.number: c for c in part.classes}
@@ -89,9 +94,10 @@ def part_index(part: PartInfo) -> PartIndex:
         if cls is None:
             rows.append(IndexRow(number, planned[number], level, duration, ClassState.PENDING))
             continue
-        fields = index_fields(cls.meta_path) or {}
+        raw = soundness.raw(cls)
+        fields = (index_fields(cls.meta_path, raw) if raw is not None else None) or {}
         state = ClassState.READY if cls.lab.exists() else ClassState.NO_LAB
-        reason = broken_reason(cls)
+        reason = soundness.broken_reason(cls)
         if reason:
             state = ClassState.BROKEN
         rows.append(
@@ -107,34 +113,13 @@ def part_index(part: PartInfo) -> PartIndex:
     return PartIndex(part.number, part_fields.get("titulo", part.path.name), rows)
 
 
-def broken_reason(cls: ClassInfo) -> str:
-    """Why `run` would refuse the class's metadata ("" when it would not). A sound verdict is
-    remembered by the content of what it rests on (class.toml, its outputs schema and the
-    class schema), so an unchanged class costs three reads and a hash, not a TOML parse."""
-    import hashlib
-
-    digest = hashlib.sha256(f"{__version__}\0{cls.id}".encode())
-    for path in (cls.meta_path, cls.schema_path, cls.root / "schemas" / "class.schema.json"):
-        try:
-            digest.update(b"\0" + path.read_bytes())
-        except OSError:
-            digest.update(b"\0-")
-    sound = cache_dir() / "index" / digest.hexdigest()
-    if sound.exists():
-        return ""
-    try:
-        cls.meta  # noqa: B018 - checked as `run` checks it
-    except CompmathError as exc:
-        return exc.message
-    try:
-        sound.parent.mkdir(parents=True, exist_ok=True)
-        sound.touch()
-    except OSError:
-        pass  # an unwritable cache only costs time
-    return ""
-
-
 def course_index(course: Course, part_number: int | None) -> list[PartIndex]:
     """The index of the whole course, or of one part."""
     parts = [course.part(part_number)] if part_number is not None else course.parts
-    return [part_index(p) for p in parts]
+    from compmath.course.soundness import Soundness
+
+    soundness = Soundness(course.root)
+    soundness.prepare([c for p in parts for c in p.classes])
+    index = [part_index(p, soundness) for p in parts]
+    soundness.save(whole=part_number is None)
+    return index

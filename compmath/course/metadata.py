@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,8 @@ def read_toml(path: Path, shown: str) -> dict[str, Any]:
         raise CompmathError(
             f"{shown} está vacío", "compara con el de otra clase; compmath lint lo revisa"
         )
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -128,10 +129,26 @@ def class_problems(
     folder's, a tolerance or a hole for an output the outputs schema does not declare. Content
     (for lint): malformed DOIs and ISBNs, formulas without LaTeX, unfinished placeholders.
     """
-    shown, data, problems = _read_checked(root, path, "class")
+    _, data, problems = _read_checked(root, path, "class")
     if data is None or problems:
         return data, problems
-    problems += _number_problem(shown, data["numero"], number, folder)
+    return data, class_checks(root, path, data, number, folder, schema_file, content=content)
+
+
+def class_checks(
+    root: Path,
+    path: Path,
+    data: dict[str, Any],
+    number: int,
+    folder: str,
+    schema_file: Path,
+    *,
+    content: bool = False,
+) -> list[Problem]:
+    """The problems of a class.toml whose data satisfies schemas/class.schema.json: what
+    class_problems adds to the schema's (`list` calls it on data it read and judged itself)."""
+    shown = _relative(root, path)
+    problems = _number_problem(shown, data["numero"], number, folder)
     declared = [o["nombre"] for o in data["salidas"]]
     names = _output_names(schema_file)
     if names is not None:
@@ -157,7 +174,7 @@ def class_problems(
     if content:  # a stale variant is lint's to report: run and check do not use variants
         problems += _variant_problems(shown, path.parent / "lab.py", data)
         problems += _content_problems(shown, data)
-    return data, problems
+    return problems
 
 
 _PYTHON_TYPES = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,)}
@@ -308,6 +325,8 @@ SIMPLE_STRING = re.compile(
 
 def _index_prefix(text: str) -> dict[str, Any] | None:
     """The top-level keys before the first table; None when that prefix is not TOML alone."""
+    import tomllib
+
     header = TABLE_HEADER.search(text)
     prefix = text[: header.start()] if header else text
     if '"""' not in prefix and "'''" not in prefix:
@@ -321,21 +340,24 @@ def _index_prefix(text: str) -> dict[str, Any] | None:
         return None
 
 
-def index_fields(path: Path) -> dict[str, str] | None:
+def index_fields(path: Path, raw: bytes | None = None) -> dict[str, str] | None:
     """Title, level and duration of a class.toml or part.toml for the index: no validation.
 
     Only the top-level keys before the first table are read (where these three live), so a
     course of a thousand classes lists quickly; the whole file is parsed when that prefix does
-    not stand alone. {} when the file does not exist; None when it is broken.
+    not stand alone. {} when the file does not exist; None when it is broken. `raw` is the
+    file's bytes when the caller has read them already.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = (path.read_bytes() if raw is None else raw).decode("utf-8")
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError):
         return None
     data = _index_prefix(text)
     if data is None:
+        import tomllib
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError:
@@ -346,6 +368,8 @@ def index_fields(path: Path) -> dict[str, str] | None:
 def index_plan(path: Path) -> list[tuple[int, str]] | None:
     """The plan of a part.toml for the index, as (number, title) of its well-formed entries,
     without validation; None when the file is missing or broken."""
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -149,7 +149,8 @@ def _tolerance(entry: dict[str, Any] | None, base: Tolerance, *, declared: bool)
 
 
 def class_record(data: dict[str, Any]) -> ClassMeta:
-    """The typed record of a class.toml that passed its checks."""
+    """The typed record of a class.toml that passed its checks; it raises nothing on such data
+    (a check belongs in metadata.class_checks, which `list` runs too: course.soundness)."""
     default = _tolerance(data.get("tolerancia"), Tolerance(), declared=False)
     return ClassMeta(
         number=data["numero"],

@@ -21,6 +21,13 @@ THREAD_CAPS = (
 )
 
 
+def named_off(source: dict[str, str] | os._Environ[str]) -> frozenset[str]:
+    """The names COMPMATH_SIN lists, as written (facilities.switched_off keeps the known ones);
+    here so that the console script can read it before importing anything else."""
+    names = source.get("COMPMATH_SIN", "").replace(" ", "").lower().split(",")
+    return frozenset(name for name in names if name)
+
+
 def minimal_environment(source: dict[str, str], import_path: str) -> dict[str, str]:
     """The worker's (and so every lab's) environment: no token, socket or session variable of
     the runner's reaches a lab (README, «Integridad»)."""

@@ -17,6 +17,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from compmath.execution.environment import named_off
+
 FACILITIES = (
     "landlock", "pidns", "pidfd", "prctl", "rlimit", "seccomp", "mountns", "netns", "env"
 )
@@ -59,8 +61,7 @@ _libc: Any = None
 
 def switched_off() -> frozenset[str]:
     """The facilities COMPMATH_SIN turns off (a testing aid; unknown names are ignored)."""
-    names = os.environ.get("COMPMATH_SIN", "").replace(" ", "").lower().split(",")
-    return frozenset(name for name in names if name in FACILITIES)
+    return frozenset(name for name in named_off(os.environ) if name in FACILITIES)
 
 
 def load_libc() -> None:

@@ -1,8 +1,8 @@
 """One lab in flight on the worker: start it under its supervisor, end it, say how it ended.
 
-Each lab gets a folder of its own (its TMPDIR, the only place it may write) and five files the
-worker opens there and unlinks at once: its stdout, stderr, result, faulthandler's output and
-its supervisor's report. No other lab can reach them by name.
+Each lab gets a folder of its own (its TMPDIR, the only place it may write) and five files with
+no name (memfd; elsewhere opened in that folder and unlinked at once): its stdout, stderr,
+result, faulthandler's output and its supervisor's report. No other lab can reach them by name.
 """
 
 from __future__ import annotations
@@ -151,9 +151,17 @@ def setup(found: Facilities, workdir: str, lifeline: int) -> None:
 
 
 def _lab_files(folder: str) -> LabFiles:
-    """Open the lab's files and unlink them: only this worker and that lab hold them."""
+    """The lab's files, held by this worker and that lab only: anonymous memory files (memfd,
+    never named) where the system has them, else files opened in its folder and unlinked at
+    once. Creating, unlinking and freeing five files on a disk's filesystem cost more per lab
+    than the rest of the worker's part (benchmarks/README.md)."""
     fds = []
     for name in LabFiles._fields:
+        try:
+            fds.append(os.memfd_create(f"compmath-{name}", os.MFD_CLOEXEC))
+            continue
+        except (AttributeError, OSError):
+            pass
         path = os.path.join(folder, name)
         fds.append(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
         os.unlink(path)

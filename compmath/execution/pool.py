@@ -1,7 +1,8 @@
 """The runner's side of the lab workers: a handle on each worker process, and the pool.
 
 Light on imports: the console script starts a worker with this module before it imports
-anything else, so the worker's numpy import overlaps the runner's own start-up. The runner
+anything else, so the worker's numpy import overlaps the runner's own start-up; the protocol
+(dataclasses, json) is imported after the worker has started. The runner
 keeps its own deadline: a worker that stops answering (a lab stopped or killed it) is ended,
 whatever the labs do, within a lab's timeout plus GRACE, or SILENCE seconds once it has said
 hello and goes quiet while labs run.
@@ -15,11 +16,12 @@ import select
 import subprocess
 import sys
 import time
+from typing import TYPE_CHECKING
 
-from compmath.cache import cache_dir
-from compmath.execution.environment import THREAD_CAPS, minimal_environment
-from compmath.execution.facilities import switched_off
-from compmath.execution.protocol import LabReply, LabRequest, ProtocolError, parse_line
+from compmath.execution.environment import THREAD_CAPS, minimal_environment, named_off
+
+if TYPE_CHECKING:
+    from compmath.execution.protocol import LabReply, LabRequest
 
 
 def _worker_env() -> dict[str, str]:
@@ -34,8 +36,10 @@ def _worker_env() -> dict[str, str]:
     package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     paths = [package_parent] + [p for p in sys.path if p and os.path.isdir(p)]
     import_path = os.pathsep.join(dict.fromkeys(paths))
+    from compmath.cache import cache_dir
+
     source = dict(os.environ) | {"COMPMATH_PYCACHE": str(cache_dir() / "bytecode")}
-    if "env" in switched_off():
+    if "env" in named_off(source):  # facilities.switched_off, without importing dataclasses
         return source | dict.fromkeys(THREAD_CAPS, "1") | {"PYTHONPATH": import_path}
     return minimal_environment(source, import_path)
 
@@ -108,6 +112,8 @@ class WorkerHandle:
         (stopped), lets `patience` pass without a reply, or writes something that is not the
         protocol: in each case it is ended, and nothing it said afterwards is believed.
         """
+        from compmath.execution.protocol import LabReply, ProtocolError, parse_line
+
         clock = _ActiveClock()
         heard = 0.0
         while True:

@@ -12,7 +12,6 @@ of another architecture (32-bit calls on x86-64) kills the process, libseccomp's
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import os
 
@@ -104,12 +103,27 @@ def _errno_action(code: int) -> ctypes.c_uint32:
     return ctypes.c_uint32(0x00050000 | code)
 
 
+def _libseccomp() -> ctypes.CDLL | None:
+    """libseccomp by its soname (the loader's own search, a few system calls); else where
+    ctypes.util finds it, which runs `ldconfig -p` (a process and ~10 ms of every worker's
+    start)."""
+    try:
+        return ctypes.CDLL("libseccomp.so.2")
+    except OSError:
+        pass
+    from ctypes.util import find_library
+
+    try:
+        return ctypes.CDLL(find_library("seccomp") or "libseccomp.so.2")
+    except OSError:
+        return None
+
+
 def prepare() -> bool:
     """Compile the filter (once, in the worker); False where libseccomp or memfd is missing."""
     global _program
-    try:
-        lib = ctypes.CDLL(ctypes.util.find_library("seccomp") or "libseccomp.so.2")
-    except OSError:
+    lib = _libseccomp()
+    if lib is None:
         return False
     lib.seccomp_init.restype = ctypes.c_void_p
     lib.seccomp_init.argtypes = (ctypes.c_uint32,)
