@@ -19,6 +19,7 @@ from compmath.judging.report import Outcome
 from compmath.notebook.build import colab_url, notebook_bytes, notebook_path
 from compmath.present.page import ClassPage, class_page
 from compmath.site import render
+from compmath.site.apart import Apart
 from compmath.site.assets import asset_contents
 from compmath.site.checks import course_notebooks, missing_colab_notebooks
 from compmath.site.search import Entry, entry, index_script
@@ -219,7 +220,8 @@ def _read_manifest(out: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
-Made = tuple[Target, "str | bytes | None"]  # None: kept, the file on disk has this key
+Content = str | bytes | None  # None: kept, the file on disk has this key
+Made = tuple[Target, Content]
 
 
 def make_changed(targets: Iterator[Target], old: dict[str, str], out: Path) -> list[Made]:
@@ -228,6 +230,11 @@ def make_changed(targets: Iterator[Target], old: dict[str, str], out: Path) -> l
         (t, None if old.get(t.path) == t.key and (out / t.path).exists() else t.make())
         for t in targets
     ]
+
+
+def _contents(targets: list[Target], old: dict[str, str], out: Path) -> list[Content]:
+    """What make_changed makes of `targets`, without the targets (for the forked child)."""
+    return [content for _, content in make_changed(iter(targets), old, out)]
 
 
 def _write(path: Path, content: str | bytes) -> None:
@@ -264,27 +271,36 @@ def build_site(
     """Verify every lab, then write the site; a stale lab stops the build before anything is
     written, unless `allow_stale` (its page then says it is not verified).
 
-    While the labs run on the worker, this process (otherwise waiting for their replies) makes
-    the pages no verdict changes: the highlighted sources, the search index, the assets.
+    While the labs run on the worker, a fork of this process (apart.py) makes the pages no
+    verdict changes (the highlighted sources, the notebooks, the search index, the assets), then
+    the judged ones from the verdicts it is sent; this process only judges and writes.
     """
-    from concurrent.futures import ThreadPoolExecutor
-
     course.require_unique()
     started = time.perf_counter()
     site = Site(course)
     old = _read_manifest(out)
-    with ThreadPoolExecutor(1) as pool:
-        early = pool.submit(make_changed, site.early_targets(), old, out)
+    early = list(site.early_targets())
+    child: Apart[list[Content], list[Content]] = Apart(
+        partial(_contents, early, old, out),
+        lambda verdicts: _contents(list(site.judged_targets(verdicts)), old, out),
+    )
+    try:
         found = verify(course, course.classes, site.digests, jobs, timeout, memory, on_done)
         verify_seconds = time.perf_counter() - started
-        made = early.result()
-    setup = [v for v in found.values() if v.outcome == Outcome.SETUP]
-    if setup:
-        raise CompmathError(f"la clase {setup[0].class_id}: {setup[0].message}", setup[0].hint)
-    stale = [v for v in found.values() if not v.verified]
-    if stale and not allow_stale:
-        return BuildResult(found, verify_seconds=verify_seconds, stale=stale)
-    made += make_changed(site.judged_targets(found), old, out)
+        setup = [v for v in found.values() if v.outcome == Outcome.SETUP]
+        if setup:
+            raise CompmathError(f"la clase {setup[0].class_id}: {setup[0].message}", setup[0].hint)
+        stale = [v for v in found.values() if not v.verified]
+        if stale and not allow_stale:
+            return BuildResult(found, verify_seconds=verify_seconds, stale=stale)
+        judged = list(site.judged_targets(found))
+        both = child.finish(found)
+    finally:
+        child.close()
+    if both is None:  # the child failed: make everything here, where an error is reported
+        made = make_changed(iter(early), old, out) + make_changed(iter(judged), old, out)
+    else:
+        made = list(zip([*early, *judged], [*both[0], *both[1]], strict=True))
     written, kept, removed = write_site(made, old, out)
     return BuildResult(
         found,
