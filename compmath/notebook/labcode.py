@@ -12,6 +12,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from compmath.course.syntax import parsed, statements
 from compmath.practice.holes import HOLE_BEGIN
 
 PREAMBLE = "preambulo"
@@ -38,8 +39,8 @@ def _is_main_block(node: ast.stmt) -> bool:
     return any(isinstance(n, ast.Name) and n.id == "__name__" for n in names)
 
 
-def _imports_compmath(node: ast.AST) -> bool:
-    for inner in ast.walk(node):
+def _imports_compmath(node: ast.stmt) -> bool:
+    for inner in (node, *statements(node)):
         if isinstance(inner, ast.Import):
             modules = [alias.name for alias in inner.names]
         elif isinstance(inner, ast.ImportFrom):
@@ -69,7 +70,7 @@ def _cell(name: str, lines: list[str]) -> CodeCell:
 def lab_cells(source: str) -> list[CodeCell]:
     """Split a lab (or its exercise) into code cells; raise LabCodeError if it cannot be."""
     try:
-        tree = ast.parse(source)
+        tree = parsed(source)
     except SyntaxError as exc:
         from compmath.errors_es import syntax_problem
 
@@ -107,7 +108,7 @@ def lab_cells(source: str) -> list[CodeCell]:
 def defined_names(source: str) -> set[str]:
     """The names a lab defines at its top level (imports aside): constants, functions, classes."""
     names: set[str] = set()
-    for node in ast.parse(source).body:
+    for node in parsed(source).body:
         if isinstance(node, DEFINITIONS):
             names.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):

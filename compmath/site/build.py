@@ -109,8 +109,7 @@ class Site:
         for cls in self.classes:
             for path, practice in self.notebooks(cls):
                 key = _key(self.base, self.digests[cls.id], path)
-                made = partial(notebook_bytes, self.course, cls, practice=practice, validate=False)
-                yield Target(path, key, made)
+                yield Target(path, key, partial(self.notebook, cls, practice))
         for path, data in asset_contents():
             yield Target(path, hashlib.sha256(data).hexdigest(), partial(bytes, data))
 
@@ -133,6 +132,10 @@ class Site:
         """(path in the site, practice?) of the class's notebooks: the whole one when it has a
         snapshot, the practice one when it also has holes."""
         return course_notebooks(cls)
+
+    def notebook(self, cls: ClassInfo, practice: bool) -> bytes:
+        page = self.page(cls)
+        return notebook_bytes(self.course, cls, practice=practice, validate=False, page=page)
 
     def class_html(self, cls: ClassInfo) -> str:
         page = self.page(cls)
