@@ -67,10 +67,13 @@ def _cell(name: str, lines: list[str]) -> CodeCell:
     return CodeCell(name, "\n".join(lines), holes)
 
 
-def lab_cells(source: str) -> list[CodeCell]:
-    """Split a lab (or its exercise) into code cells; raise LabCodeError if it cannot be."""
+def lab_cells(source: str, tree: ast.Module | None = None) -> list[CodeCell]:
+    """Split a lab (or its exercise) into code cells; raise LabCodeError if it cannot be.
+
+    `tree`: the syntax tree of a text whose statements sit on the same lines as `source`'s
+    (the lab whose comment lines only were rewritten), when the caller has it."""
     try:
-        tree = parsed(source)
+        tree = tree or parsed(source)
     except SyntaxError as exc:
         from compmath.errors_es import syntax_problem
 

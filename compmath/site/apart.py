@@ -1,15 +1,16 @@
-"""Make the site's files in a forked process, on the other core, while this one judges the labs.
+"""Make the site's files in forked processes, on the other core, while this one judges the labs.
 
 A thread would share the interpreter's lock with the judge: on two cores, making the pages in
-a thread slowed the labs' verification from 0.7 s to 1.5 s. The child is a fork of the build
-(same course, same code, nothing to send but the verdicts), and it only returns bytes: this
-process writes every file, so a build stopped by a stale lab still writes nothing. Whatever
-goes wrong in the child (an error in a page, a signal), the caller makes the files itself, so
-an error is reported exactly as without the child.
+a thread slowed the labs' verification from 0.7 s to 1.5 s. A child is a fork of the build
+(same course, same code): it does its first part at once, then waits for what only the judge
+knows (the verdicts), which it is sent only when the site is to be written; a build stopped by
+a stale lab kills it before it writes anything. Whatever goes wrong in a child (an error in a
+page, a signal), the caller does the work itself, so an error is reported as without it.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import signal
@@ -22,25 +23,40 @@ First = TypeVar("First")
 Then = TypeVar("Then")
 
 
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 1 << 20):
+# The ends of every child's pipes this process holds: a child forked after another closes
+# them, or that other child would never see the end of what it is sent.
+_held: set[int] = set()
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    chunks, left = [], size
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            raise EOFError("the other side closed its pipe")
         chunks.append(chunk)
+        left -= len(chunk)
     return b"".join(chunks)
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
+def _send(fd: int, value: Any) -> None:
+    data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    view = memoryview(len(data).to_bytes(8, "big") + data)
     while view:
         view = view[os.write(fd, view) :]
 
 
-class Apart(Generic[First, Then]):
-    """`first()` started at once elsewhere; `finish(x)` gives (first(), then(x)), or None when
-    the other side failed (the caller then makes both itself)."""
+def _receive(fd: int) -> Any:
+    return pickle.loads(_read_exactly(fd, int.from_bytes(_read_exactly(fd, 8), "big")))
 
-    def __init__(self, first: Callable[[], First], then: Callable[[Any], Then]) -> None:
+
+class Apart(Generic[First, Then]):
+    """`first()` started at once elsewhere; `finish(x)` gives then(first(), x), or None when
+    the other side failed (the caller then does both itself)."""
+
+    def __init__(self, first: Callable[[], First], then: Callable[[First, Any], Then]) -> None:
         self.then = then
+        self.ask = self.answer = -1  # this side's ends of the two pipes, while open
         self.pid = 0
         self.thread: ThreadPoolExecutor | None = None
         self.early: Future[First] | None = None
@@ -50,31 +66,43 @@ class Apart(Generic[First, Then]):
             return
         ask_r, self.ask = os.pipe()  # the verdicts, to the child
         self.answer, answer_w = os.pipe()  # the files, from it
+        gc.freeze()  # the child's collections then leave the parent's objects (its pages) shared
         self.pid = os.fork()
         if self.pid == 0:  # the child: never returns
-            os.close(self.ask)
-            os.close(self.answer)
+            for fd in (self.ask, self.answer, *_held):
+                os.close(fd)
+            _held.clear()
             _child(first, then, ask_r, answer_w)
+        gc.unfreeze()
         os.close(ask_r)
         os.close(answer_w)
+        _held.update((self.ask, self.answer))
 
-    def finish(self, argument: Any) -> tuple[First, Then] | None:
-        """Both results, `then` given `argument`; None if the child failed."""
+    def send(self, argument: Any) -> None:
+        """Give the child the argument of `then` (finish() waits for its answer)."""
+        if self.ask < 0:
+            return
+        try:
+            _send(self.ask, argument)
+        except OSError:
+            pass  # the child is gone: finish() says so
+        self._close_fd("ask")
+
+    def finish(self, argument: Any) -> Then | None:
+        """then(first(), argument) (unless send() gave the argument); None if the child failed."""
         if self.early is not None:
             try:
-                return self.early.result(), self.then(argument)
+                return self.then(self.early.result(), argument)
             finally:
                 self.close()
+        self.send(argument)
         try:
-            _write_all(self.ask, pickle.dumps(argument, pickle.HIGHEST_PROTOCOL))
-            os.close(self.ask)
-            self.ask = -1
-            found = pickle.loads(_read_all(self.answer))
+            answer: tuple[Then] = _receive(self.answer)
+            return answer[0]
         except (OSError, EOFError, pickle.UnpicklingError):
-            found = None
+            return None
         finally:
             self.close()
-        return found if isinstance(found, tuple) else None
 
     def close(self) -> None:
         """End the child (or the thread) whatever it is doing, and reap it."""
@@ -82,10 +110,8 @@ class Apart(Generic[First, Then]):
             self.thread.shutdown(wait=True)
             self.thread = None
             return
-        for fd in (self.ask, self.answer):
-            if fd >= 0:
-                os.close(fd)
-        self.ask = self.answer = -1
+        self._close_fd("ask")
+        self._close_fd("answer")
         if self.pid:
             try:
                 os.kill(self.pid, signal.SIGKILL)
@@ -94,17 +120,25 @@ class Apart(Generic[First, Then]):
             os.waitpid(self.pid, 0)
             self.pid = 0
 
+    def _close_fd(self, name: str) -> None:
+        fd = getattr(self, name)
+        if fd >= 0:
+            os.close(fd)
+            _held.discard(fd)
+            setattr(self, name, -1)
 
-def _child(first: Callable[[], Any], then: Callable[[Any], Any], ask: int, answer: int) -> None:
-    """Make `first()`, wait for the argument of `then`, answer with both; exit without running
-    the parent's exit handlers (they would end its lab worker)."""
+
+def _child(
+    first: Callable[[], Any], then: Callable[[Any, Any], Any], ask: int, answer: int
+) -> None:
+    """Do `first()`, wait for the argument of `then`, answer with `then`'s result; exit without
+    running the parent's exit handlers (they would end its lab worker)."""
     code = 0
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C is the parent's to report
         made = first()
-        data = _read_all(ask)
-        if data:  # empty: the parent needs nothing more (a stale lab, an error)
-            _write_all(answer, pickle.dumps((made, then(pickle.loads(data))), -1))
+        argument = _receive(ask)  # EOFError when the parent needs nothing more (a stale lab)
+        _send(answer, (then(made, argument),))
     except BaseException:  # the parent makes the files itself and reports what failed
         code = 1
     finally:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from compmath.atomic import write_atomic
 from compmath.course.index import part_index
@@ -27,6 +29,7 @@ from compmath.site.verify import Verification, class_files, code_fingerprint, fi
 from compmath.wording import count
 
 MANIFEST = ".compmath-web.json"
+SEARCH_FILES = ("buscar.html", "assets/indice-busqueda.js")  # the search page and its index
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
@@ -73,6 +76,7 @@ class Site:
         templates = files_digest(sorted(TEMPLATES.iterdir()))
         shared = [course.meta_path, *(p.meta_path for p in course.parts)]
         self._pages: dict[str, ClassPage] = {}
+        self._sections: dict[str, dict[str, Any]] = {}
         # every page's sidebar lists its part's classes: their titles are part of every key
         self.sidebars = {p.number: self._part_view(p.number, {}) for p in course.parts}
         titles = [f"{r.number} {r.title} {r.url}" for v in self.sidebars.values() for r in v.rows]
@@ -89,15 +93,24 @@ class Site:
             self._pages[cls.id] = class_page(self.course, cls)
         return self._pages[cls.id]
 
+    def prepare(self, classes: list[ClassInfo]) -> None:
+        """Make what the class pages of `classes` show that no verdict changes, and compile the
+        judged pages' templates, before the verdicts come (FormulaError on bad LaTeX)."""
+        for cls in classes:
+            self._sections[cls.id] = render.class_sections(self.page(cls))
+        for name in ("class.html", "part.html", "home.html"):
+            render.environment().get_template(name)
+
     def verdict(self, class_id: str) -> str:
         found = self.found[class_id]
         return f"{found.outcome}\0{found.when}\0{found.message}"
 
     def early_targets(self) -> Iterator[Target]:
         """The files that do not depend on any verdict: made while the labs run."""
-        yield Target("buscar.html", self.base, partial(render.search_page, self.meta))
+        search_page, search_index = SEARCH_FILES
+        yield Target(search_page, self.base, partial(render.search_page, self.meta))
         every_class = _key(self.base, *self.digests.values())
-        yield Target("assets/indice-busqueda.js", every_class, self.search_index)
+        yield Target(search_index, every_class, self.search_index)
         for cls in self.classes:
             for name in render.SOURCE_PAGES:
                 if (cls.path / name).exists():
@@ -150,6 +163,7 @@ class Site:
                 notebooks,
                 colab,
                 self.sidebars[cls.part.number],
+                self._sections.get(cls.id),
             )
         except render.FormulaError as exc:
             raise CompmathError(
@@ -235,9 +249,15 @@ def make_changed(targets: Iterator[Target], old: dict[str, str], out: Path) -> l
     ]
 
 
-def _contents(targets: list[Target], old: dict[str, str], out: Path) -> list[Content]:
-    """What make_changed makes of `targets`, without the targets (for the forked child)."""
-    return [content for _, content in make_changed(iter(targets), old, out)]
+def _shares(early: list[Target]) -> list[list[Target]]:
+    """The early files in two shares of about equal work, one per forked child, where there
+    are two cores (else one share): the notebooks and the search index; the highlighted
+    sources and the assets."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if (cores or 1) < 2:
+        return [early]
+    first = [t for t in early if t.path.endswith(".ipynb") or t.path in SEARCH_FILES]
+    return [first, [t for t in early if t not in first]]
 
 
 def _write(path: Path, content: str | bytes) -> None:
@@ -245,20 +265,24 @@ def _write(path: Path, content: str | bytes) -> None:
     write_atomic(path, content, durable=False)  # a page can be made again: no fsync
 
 
-def write_site(made: list[Made], old: dict[str, str], out: Path) -> tuple[int, int, int]:
-    """Write what was made, keep the rest, remove the files of a previous build that are gone;
-    (written, kept, removed)."""
+def write_made(made: list[Made], out: Path) -> int:
+    """Write what was made (the rest is kept); how many files were written."""
     written = 0
     for target, content in made:
         if content is not None:
             _write(out / target.path, content)
             written += 1
-    current = {t.path: t.key for t, _ in made}
+    return written
+
+
+def end_site(targets: list[Target], old: dict[str, str], out: Path) -> int:
+    """Remove the files of a previous build that are gone, write the manifest; how many went."""
+    current = {t.path: t.key for t in targets}
     gone = old.keys() - current.keys()
     for path in gone:
         (out / path).unlink(missing_ok=True)
     _write(out / MANIFEST, json.dumps(current, indent=1, sort_keys=True))
-    return written, len(made) - written, len(gone)
+    return len(gone)
 
 
 def build_site(
@@ -274,19 +298,35 @@ def build_site(
     """Verify every lab, then write the site; a stale lab stops the build before anything is
     written, unless `allow_stale` (its page then says it is not verified).
 
-    While the labs run on the worker, a fork of this process (apart.py) makes the pages no
-    verdict changes (the highlighted sources, the notebooks, the search index, the assets), then
-    the judged ones from the verdicts it is sent; this process only judges and writes.
+    While the labs run on the worker, two forks of this process (apart.py) make the pages no
+    verdict changes (the notebooks and the search index; the highlighted sources and the
+    assets) and what the class pages show beside the verdict; then, sent the verdicts, half
+    the judged pages each, and write their files. This process judges the labs, then writes
+    the manifest.
     """
     course.require_unique()
     started = time.perf_counter()
     site = Site(course)
     old = _read_manifest(out)
     early = list(site.early_targets())
-    child: Apart[list[Content], list[Content]] = Apart(
-        partial(_contents, early, old, out),
-        lambda verdicts: _contents(list(site.judged_targets(verdicts)), old, out),
-    )
+    shares = _shares(early)
+    # child k makes the class pages of every other class; the first, the parts and home too
+    owner = {render.class_url(c.id): i % len(shares) for i, c in enumerate(course.classes)}
+
+    def start(share: int) -> list[Made]:
+        made = make_changed(iter(shares[share]), old, out)
+        site.prepare([c for c in course.classes if owner[render.class_url(c.id)] == share])
+        return made
+
+    def publish(share: int, made: list[Made], verdicts: dict[str, Verification]) -> int:
+        """A child's part once the verdicts let the site be written: its judged pages made,
+        and its files written."""
+        judged = [t for t in site.judged_targets(verdicts) if owner.get(t.path, 0) == share]
+        return write_made(made + make_changed(iter(judged), old, out), out)
+
+    children: list[Apart[list[Made], int]] = [
+        Apart(partial(start, share), partial(publish, share)) for share in range(len(shares))
+    ]
     try:
         found = verify(course, course.classes, site.digests, jobs, timeout, memory, on_done)
         verify_seconds = time.perf_counter() - started
@@ -296,19 +336,23 @@ def build_site(
         stale = [v for v in found.values() if not v.verified]
         if stale and not allow_stale:
             return BuildResult(found, verify_seconds=verify_seconds, stale=stale)
-        judged = list(site.judged_targets(found))
-        both = child.finish(found)
+        for child in children:
+            child.send(found)
+        answers = [child.finish(found) for child in children]
     finally:
-        child.close()
-    if both is None:  # the child failed: make everything here, where an error is reported
+        for child in children:
+            child.close()
+    judged = list(site.judged_targets(found))
+    counts = [n for n in answers if n is not None]
+    if len(counts) < len(answers):  # a child failed: everything made here, where errors show
         made = make_changed(iter(early), old, out) + make_changed(iter(judged), old, out)
-    else:
-        made = list(zip([*early, *judged], [*both[0], *both[1]], strict=True))
-    written, kept, removed = write_site(made, old, out)
+        counts = [write_made(made, out)]
+    written = sum(counts)
+    removed = end_site([*early, *judged], old, out)
     return BuildResult(
         found,
         written,
-        kept,
+        len(early) + len(judged) - written,
         removed,
         verify_seconds,
         time.perf_counter() - started - verify_seconds,
