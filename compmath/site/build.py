@@ -251,8 +251,8 @@ def make_changed(targets: Iterator[Target], old: dict[str, str], out: Path) -> l
 
 def _shares(early: list[Target]) -> list[list[Target]]:
     """The early files in two shares of about equal work, one per forked child, where there
-    are two cores (else one share): the notebooks and the search index; the highlighted
-    sources and the assets."""
+    are two cores (else one share): the notebooks and the search (the class pages follow
+    them); the highlighted sources and the assets."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if (cores or 1) < 2:
         return [early]
@@ -298,11 +298,11 @@ def build_site(
     """Verify every lab, then write the site; a stale lab stops the build before anything is
     written, unless `allow_stale` (its page then says it is not verified).
 
-    While the labs run on the worker, two forks of this process (apart.py) make the pages no
-    verdict changes (the notebooks and the search index; the highlighted sources and the
-    assets) and what the class pages show beside the verdict; then, sent the verdicts, half
-    the judged pages each, and write their files. This process judges the labs, then writes
-    the manifest.
+    While the labs run on the worker, two forks of this process (apart.py) make the files no
+    verdict changes: one the notebooks, the search and what the class pages show beside their
+    verdict, the other the highlighted sources and the assets. Sent the verdicts, the
+    first makes the judged pages; each writes its files. This process judges the labs, then
+    writes the manifest.
     """
     course.require_unique()
     started = time.perf_counter()
@@ -310,18 +310,17 @@ def build_site(
     old = _read_manifest(out)
     early = list(site.early_targets())
     shares = _shares(early)
-    # child k makes the class pages of every other class; the first, the parts and home too
-    owner = {render.class_url(c.id): i % len(shares) for i, c in enumerate(course.classes)}
 
     def start(share: int) -> list[Made]:
         made = make_changed(iter(shares[share]), old, out)
-        site.prepare([c for c in course.classes if owner[render.class_url(c.id)] == share])
+        if share == 0:  # the class pages are the first child's
+            site.prepare(course.classes)
         return made
 
     def publish(share: int, made: list[Made], verdicts: dict[str, Verification]) -> int:
-        """A child's part once the verdicts let the site be written: its judged pages made,
-        and its files written."""
-        judged = [t for t in site.judged_targets(verdicts) if owner.get(t.path, 0) == share]
+        """A child's part once the verdicts let the site be written: the judged pages made
+        (the first child), and its files written."""
+        judged = list(site.judged_targets(verdicts)) if share == 0 else []
         return write_made(made + make_changed(iter(judged), old, out), out)
 
     children: list[Apart[list[Made], int]] = [
