@@ -310,6 +310,8 @@ def build_site(
     old = _read_manifest(out)
     early = list(site.early_targets())
     shares = _shares(early)
+    for cls in course.classes:  # every child needs the class pages: made once, before the fork
+        site.page(cls)
 
     def start(share: int) -> list[Made]:
         made = make_changed(iter(shares[share]), old, out)
