@@ -22,7 +22,7 @@ from compmath.notebook.build import colab_url, notebook_bytes, notebook_path
 from compmath.present.page import ClassPage, class_page
 from compmath.site import render
 from compmath.site.apart import Apart
-from compmath.site.assets import asset_contents
+from compmath.site.assets import ASSETS, asset_contents
 from compmath.site.checks import course_notebooks, missing_colab_notebooks
 from compmath.site.search import Entry, entry, index_script
 from compmath.site.verify import Verification, class_files, code_fingerprint, files_digest, verify
@@ -58,6 +58,7 @@ class Target:
     path: str
     key: str
     make: Callable[[], str | bytes]
+    owner: str = ""  # the class whose files it is made of, if one
 
 
 def _key(*pieces: str) -> str:
@@ -77,6 +78,7 @@ class Site:
         shared = [course.meta_path, *(p.meta_path for p in course.parts)]
         self._pages: dict[str, ClassPage] = {}
         self._sections: dict[str, dict[str, Any]] = {}
+        self._assets: dict[str, bytes] = {}
         # every page's sidebar lists its part's classes: their titles are part of every key
         self.sidebars = {p.number: self._part_view(p.number, {}) for p in course.parts}
         titles = [f"{r.number} {r.title} {r.url}" for v in self.sidebars.values() for r in v.rows]
@@ -98,7 +100,7 @@ class Site:
         judged pages' templates, before the verdicts come (FormulaError on bad LaTeX)."""
         for cls in classes:
             self._sections[cls.id] = render.class_sections(self.page(cls))
-        for name in ("class.html", "part.html", "home.html"):
+        for name in ("class.html", "part.html", "home.html") if classes else ():
             render.environment().get_template(name)
 
     def verdict(self, class_id: str) -> str:
@@ -118,13 +120,28 @@ class Site:
                         render.source_url(cls.id, name),
                         _key(self.base, self.digests[cls.id]),
                         partial(self.source, cls, name),
+                        cls.id,
                     )
         for cls in self.classes:
             for path, practice in self.notebooks(cls):
                 key = _key(self.base, self.digests[cls.id], path)
-                yield Target(path, key, partial(self.notebook, cls, practice))
-        for path, data in asset_contents():
-            yield Target(path, hashlib.sha256(data).hexdigest(), partial(bytes, data))
+                yield Target(path, key, partial(self.notebook, cls, practice), cls.id)
+        yield from self.assets()
+
+    def assets(self) -> Iterator[Target]:
+        """The static files, keyed by their sources and Pygments' version (the stylesheets hold
+        its colours): made by a child, not before the labs start."""
+        from pygments import __version__ as pygments
+
+        for path in sorted(p for p in ASSETS.rglob("*") if p.is_file()):
+            name = f"assets/{path.relative_to(ASSETS).as_posix()}"
+            key = _key(self.base, files_digest([path]), pygments)
+            yield Target(name, key, partial(self.asset, name))
+
+    def asset(self, name: str) -> bytes:
+        if not self._assets:
+            self._assets = dict(asset_contents())
+        return self._assets[name]
 
     def judged_targets(self, found: dict[str, Verification]) -> Iterator[Target]:
         """The pages that show verdicts: the class pages, the parts and the home page."""
@@ -243,10 +260,12 @@ Made = tuple[Target, Content]
 
 def make_changed(targets: Iterator[Target], old: dict[str, str], out: Path) -> list[Made]:
     """Make the targets whose key differs from the previous build's (or whose file is gone)."""
-    return [
-        (t, None if old.get(t.path) == t.key and (out / t.path).exists() else t.make())
-        for t in targets
-    ]
+    return [(t, None if _kept(t, old, out) else t.make()) for t in targets]
+
+
+def _kept(target: Target, old: dict[str, str], out: Path) -> bool:
+    """Whether the previous build wrote this file with this key, and it is still there."""
+    return old.get(target.path) == target.key and (out / target.path).exists()
 
 
 def _shares(early: list[Target]) -> list[list[Target]]:
@@ -285,6 +304,52 @@ def end_site(targets: list[Target], old: dict[str, str], out: Path) -> int:
     return len(gone)
 
 
+Child = Apart[list[Made], int]  # a forked child: what it made first, then how many it wrote
+
+
+def _children(site: Site, early: list[Target], old: dict[str, str], out: Path) -> list[Child]:
+    """The forked children of a build, started: none when every early file is kept (the
+    judged pages that changed are then made in this process)."""
+    shares = _shares(early)
+    # the classes whose pages are made again (all, the first time): their class pages are
+    # made once, here, for both children
+    again = {t.owner for t in early if t.owner and not _kept(t, old, out)}
+    remade = [c for c in site.classes if c.id in again or render.class_url(c.id) not in old]
+    if not remade and all(_kept(t, old, out) for t in early):
+        return []
+    for cls in remade:
+        site.page(cls)
+
+    def start(share: int) -> list[Made]:
+        made = make_changed(iter(shares[share]), old, out)
+        if share == 0:  # the class pages are the first child's
+            site.prepare(remade)
+        return made
+
+    def publish(share: int, made: list[Made], verdicts: dict[str, Verification]) -> int:
+        """A child's part once the verdicts let the site be written: the judged pages made
+        (the first child), and its files written."""
+        judged = list(site.judged_targets(verdicts)) if share == 0 else []
+        return write_made(made + make_changed(iter(judged), old, out), out)
+
+    return [Apart(partial(start, k), partial(publish, k)) for k in range(len(shares))]
+
+
+def _written(
+    children: list[Child],
+    answers: list[int | None],
+    targets: list[Target],
+    old: dict[str, str],
+    out: Path,
+) -> int:
+    """How many files the children wrote; when there was none, or one failed, the files are
+    made and written here (where a page's error is reported)."""
+    counts = [n for n in answers if n is not None]
+    if children and len(counts) == len(answers):
+        return sum(counts)
+    return write_made(make_changed(iter(targets), old, out), out)
+
+
 def build_site(
     course: Course,
     out: Path,
@@ -309,25 +374,7 @@ def build_site(
     site = Site(course)
     old = _read_manifest(out)
     early = list(site.early_targets())
-    shares = _shares(early)
-    for cls in course.classes:  # every child needs the class pages: made once, before the fork
-        site.page(cls)
-
-    def start(share: int) -> list[Made]:
-        made = make_changed(iter(shares[share]), old, out)
-        if share == 0:  # the class pages are the first child's
-            site.prepare(course.classes)
-        return made
-
-    def publish(share: int, made: list[Made], verdicts: dict[str, Verification]) -> int:
-        """A child's part once the verdicts let the site be written: the judged pages made
-        (the first child), and its files written."""
-        judged = list(site.judged_targets(verdicts)) if share == 0 else []
-        return write_made(made + make_changed(iter(judged), old, out), out)
-
-    children: list[Apart[list[Made], int]] = [
-        Apart(partial(start, share), partial(publish, share)) for share in range(len(shares))
-    ]
+    children = _children(site, early, old, out)
     try:
         found = verify(course, course.classes, site.digests, jobs, timeout, memory, on_done)
         verify_seconds = time.perf_counter() - started
@@ -344,11 +391,7 @@ def build_site(
         for child in children:
             child.close()
     judged = list(site.judged_targets(found))
-    counts = [n for n in answers if n is not None]
-    if len(counts) < len(answers):  # a child failed: everything made here, where errors show
-        made = make_changed(iter(early), old, out) + make_changed(iter(judged), old, out)
-        counts = [write_made(made, out)]
-    written = sum(counts)
+    written = _written(children, answers, [*early, *judged], old, out)
     removed = end_site([*early, *judged], old, out)
     return BuildResult(
         found,
