@@ -29,7 +29,6 @@ from compmath.site.verify import Verification, class_files, code_fingerprint, fi
 from compmath.wording import count
 
 MANIFEST = ".compmath-web.json"
-SEARCH_FILES = ("buscar.html", "assets/indice-busqueda.js")  # the search page and its index
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
@@ -109,10 +108,9 @@ class Site:
 
     def early_targets(self) -> Iterator[Target]:
         """The files that do not depend on any verdict: made while the labs run."""
-        search_page, search_index = SEARCH_FILES
-        yield Target(search_page, self.base, partial(render.search_page, self.meta))
+        yield Target("buscar.html", self.base, partial(render.search_page, self.meta))
         every_class = _key(self.base, *self.digests.values())
-        yield Target(search_index, every_class, self.search_index)
+        yield Target("assets/indice-busqueda.js", every_class, self.search_index)
         for cls in self.classes:
             for name in render.SOURCE_PAGES:
                 if (cls.path / name).exists():
@@ -270,13 +268,13 @@ def _kept(target: Target, old: dict[str, str], out: Path) -> bool:
 
 def _shares(early: list[Target]) -> list[list[Target]]:
     """The early files in two shares of about equal work, one per forked child, where there
-    are two cores (else one share): the notebooks and the search (the class pages follow
-    them); the highlighted sources and the assets."""
+    are two cores (else one share): the notebooks (the class pages follow them); the
+    highlighted sources, the search and the assets."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if (cores or 1) < 2:
         return [early]
-    first = [t for t in early if t.path.endswith(".ipynb") or t.path in SEARCH_FILES]
-    return [first, [t for t in early if t not in first]]
+    notebooks = [t for t in early if t.path.endswith(".ipynb")]
+    return [notebooks, [t for t in early if not t.path.endswith(".ipynb")]]
 
 
 def _write(path: Path, content: str | bytes) -> None:
@@ -364,8 +362,8 @@ def build_site(
     written, unless `allow_stale` (its page then says it is not verified).
 
     While the labs run on the worker, two forks of this process (apart.py) make the files no
-    verdict changes: one the notebooks, the search and what the class pages show beside their
-    verdict, the other the highlighted sources and the assets. Sent the verdicts, the
+    verdict changes: one the notebooks and what the class pages show beside their verdict,
+    the other the highlighted sources, the search and the assets. Sent the verdicts, the
     first makes the judged pages; each writes its files. This process judges the labs, then
     writes the manifest.
     """
