@@ -65,7 +65,7 @@ class Apart(Generic[First, Then]):
             self.early = self.thread.submit(first)
             return
         ask_r, self.ask = os.pipe()  # the verdicts, to the child
-        self.answer, answer_w = os.pipe()  # the files, from it
+        self.answer, answer_w = os.pipe()  # its answer, from it
         gc.freeze()  # the child's collections then leave the parent's objects (its pages) shared
         self.pid = os.fork()
         if self.pid == 0:  # the child: never returns
