@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
-LAB_COMMANDS = {"run", "update", "check", "practice", "lint", "grade"}
+LAB_COMMANDS = {"run", "update", "check", "practice", "lint", "grade", "site"}
 
 
 def _warm_start(argv: list[str]) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from compmath.course.syntax import parsed
 from compmath.wording import decimal_point
 
 TYPE_NAMES = {int: "int", float: "float", bool: "bool", str: "str"}
@@ -78,7 +79,7 @@ def _default(node: ast.expr | None, constants: dict[str, Any]) -> Any:
 def specs_from_source(lab_path: Path) -> list[ParamSpec] | None:
     """List run()'s parameters by reading lab.py's syntax tree (no import); None if no run()."""
     try:
-        tree = ast.parse(lab_path.read_text(encoding="utf-8"))
+        tree = parsed(lab_path.read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):
         return None
     constants = _constants(tree)

@@ -79,12 +79,14 @@ def build_notebook(
     *,
     practice: bool = False,
     neighbours: frozenset[str] | None = None,
+    page: ClassPage | None = None,
 ) -> dict[str, Any]:
     """The notebook of a class as an nbformat 4 dict (raise CompmathError on broken sources).
 
     `neighbours`: the class ids whose notebooks sit beside this one (None: every class's); a
-    neighbour outside it is named without a link, unless Colab can open it from the repository."""
-    page = class_page(course, cls)
+    neighbour outside it is named without a link, unless Colab can open it from the repository.
+    `page`: the class's page when the caller has it (the site: made once for every file)."""
+    page = page or class_page(course, cls)
     if page.sample is None:
         raise CompmathError(
             f"la clase {cls.number} no tiene instantánea: el cuaderno no tendría con qué comprobar",
@@ -197,11 +199,13 @@ def notebook_bytes(
     practice: bool = False,
     validate: bool = True,
     neighbours: frozenset[str] | None = None,
+    page: ClassPage | None = None,
 ) -> bytes:
     """A class's notebook as the bytes to write or serve, checked against nbformat's schema
     unless `validate` is False (the site: the same bytes every class's test validates, and
     nbformat's import alone costs a build 0,16 s)."""
-    text = dumps_notebook(build_notebook(course, cls, practice=practice, neighbours=neighbours))
+    notebook = build_notebook(course, cls, practice=practice, neighbours=neighbours, page=page)
+    text = dumps_notebook(notebook)
     if validate:
         validate_notebook(text, notebook_path(cls, practice=practice))
     return text.encode("utf-8")

@@ -12,6 +12,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from compmath.course.syntax import parsed, statements
 from compmath.practice.holes import HOLE_BEGIN
 
 PREAMBLE = "preambulo"
@@ -38,8 +39,8 @@ def _is_main_block(node: ast.stmt) -> bool:
     return any(isinstance(n, ast.Name) and n.id == "__name__" for n in names)
 
 
-def _imports_compmath(node: ast.AST) -> bool:
-    for inner in ast.walk(node):
+def _imports_compmath(node: ast.stmt) -> bool:
+    for inner in (node, *statements(node)):
         if isinstance(inner, ast.Import):
             modules = [alias.name for alias in inner.names]
         elif isinstance(inner, ast.ImportFrom):
@@ -66,10 +67,13 @@ def _cell(name: str, lines: list[str]) -> CodeCell:
     return CodeCell(name, "\n".join(lines), holes)
 
 
-def lab_cells(source: str) -> list[CodeCell]:
-    """Split a lab (or its exercise) into code cells; raise LabCodeError if it cannot be."""
+def lab_cells(source: str, tree: ast.Module | None = None) -> list[CodeCell]:
+    """Split a lab (or its exercise) into code cells; raise LabCodeError if it cannot be.
+
+    `tree`: the syntax tree of a text whose statements sit on the same lines as `source`'s
+    (the lab whose comment lines only were rewritten), when the caller has it."""
     try:
-        tree = ast.parse(source)
+        tree = tree or parsed(source)
     except SyntaxError as exc:
         from compmath.errors_es import syntax_problem
 
@@ -107,7 +111,7 @@ def lab_cells(source: str) -> list[CodeCell]:
 def defined_names(source: str) -> set[str]:
     """The names a lab defines at its top level (imports aside): constants, functions, classes."""
     names: set[str] = set()
-    for node in ast.parse(source).body:
+    for node in parsed(source).body:
         if isinstance(node, DEFINITIONS):
             names.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):

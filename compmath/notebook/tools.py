@@ -70,14 +70,18 @@ def reference_source(cls: ClassInfo) -> str:
     import base64
     import zlib
 
+    from compmath.course.syntax import parsed
     from compmath.notebook.labcode import lab_cells
     from compmath.practice.holes import solution_regions
 
     lines = cls.lab.read_text(encoding="utf-8").splitlines()
-    for region in solution_regions("\n".join(lines) + "\n"):
+    source = "\n".join(lines) + "\n"
+    for region in solution_regions(source):
         lines[region.begin] = f"{region.indent}### HUECO {region.number} ###"
         lines[region.end] = f"{region.indent}### FIN DEL HUECO {region.number} ###"
-    text = "\n\n\n".join(cell.source for cell in lab_cells("\n".join(lines) + "\n")) + "\n"
+    # only comment lines changed: the lab's own syntax tree still places every statement
+    cells = lab_cells("\n".join(lines) + "\n", parsed(source))
+    text = "\n\n\n".join(cell.source for cell in cells) + "\n"
     packed = base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
     rows = [f'    "{packed[i : i + 80]}"' for i in range(0, len(packed), 80)]
     return "\n".join([REFERENCE_TITLE, f"{REFERENCE_NAME} = (", *rows, ")"])

@@ -18,6 +18,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from compmath.course.syntax import parsed, statements
 from compmath.mathtext import plain_prose
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION[ \t]*$")
@@ -79,7 +80,7 @@ def _function_lines(source: str) -> list[tuple[int, int]]:
     comments included (an END marker after the last statement is still inside)."""
     lines = source.splitlines()
     spans = []
-    for node in ast.walk(ast.parse(source)):
+    for node in statements(parsed(source)):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         last = node.end_lineno or node.lineno
@@ -180,7 +181,7 @@ def exercise_source(source: str, tasks: list[str]) -> str:
         last = region.end + 1
     out += lines[last:]
     text = "\n".join(out) + ("\n" if source.endswith("\n") else "")
-    ast.parse(text)  # a hole must leave valid Python behind
+    parsed(text)  # a hole must leave valid Python behind
     return text
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from compmath.atomic import write_atomic
 from compmath.course.index import part_index
@@ -19,7 +21,8 @@ from compmath.judging.report import Outcome
 from compmath.notebook.build import colab_url, notebook_bytes, notebook_path
 from compmath.present.page import ClassPage, class_page
 from compmath.site import render
-from compmath.site.assets import asset_contents
+from compmath.site.apart import Apart
+from compmath.site.assets import ASSETS, asset_contents
 from compmath.site.checks import course_notebooks, math_field, missing_colab_notebooks
 from compmath.site.markdown import InlineMathError
 from compmath.site.search import Entry, entry, index_script
@@ -56,6 +59,7 @@ class Target:
     path: str
     key: str
     make: Callable[[], str | bytes]
+    owner: str = ""  # the class whose files it is made of, if one
 
 
 def _key(*pieces: str) -> str:
@@ -74,6 +78,8 @@ class Site:
         templates = files_digest(sorted(TEMPLATES.iterdir()))
         shared = [course.meta_path, *(p.meta_path for p in course.parts)]
         self._pages: dict[str, ClassPage] = {}
+        self._sections: dict[str, dict[str, Any]] = {}
+        self._assets: dict[str, bytes] = {}
         # every page's sidebar lists its part's classes: their titles are part of every key
         self.sidebars = {p.number: self._part_view(p.number, {}) for p in course.parts}
         titles = [f"{r.number} {r.title} {r.url}" for v in self.sidebars.values() for r in v.rows]
@@ -89,6 +95,14 @@ class Site:
         if cls.id not in self._pages:
             self._pages[cls.id] = class_page(self.course, cls)
         return self._pages[cls.id]
+
+    def prepare(self, classes: list[ClassInfo]) -> None:
+        """Make what the class pages of `classes` show that no verdict changes, and compile the
+        judged pages' templates, before the verdicts come (FormulaError on bad LaTeX)."""
+        for cls in classes:
+            self._sections[cls.id] = render.class_sections(self.page(cls))
+        for name in ("class.html", "part.html", "home.html") if classes else ():
+            render.environment().get_template(name)
 
     def verdict(self, class_id: str) -> str:
         found = self.found[class_id]
@@ -107,14 +121,28 @@ class Site:
                         render.source_url(cls.id, name),
                         _key(self.base, self.digests[cls.id]),
                         partial(self.source, cls, name),
+                        cls.id,
                     )
         for cls in self.classes:
             for path, practice in self.notebooks(cls):
                 key = _key(self.base, self.digests[cls.id], path)
-                made = partial(notebook_bytes, self.course, cls, practice=practice, validate=False)
-                yield Target(path, key, made)
-        for path, data in asset_contents():
-            yield Target(path, hashlib.sha256(data).hexdigest(), partial(bytes, data))
+                yield Target(path, key, partial(self.notebook, cls, practice), cls.id)
+        yield from self.assets()
+
+    def assets(self) -> Iterator[Target]:
+        """The static files, keyed by their sources and Pygments' version (the stylesheets hold
+        its colours): made by a child, not before the labs start."""
+        from pygments import __version__ as pygments
+
+        for path in sorted(p for p in ASSETS.rglob("*") if p.is_file()):
+            name = f"assets/{path.relative_to(ASSETS).as_posix()}"
+            key = _key(self.base, files_digest([path]), pygments)
+            yield Target(name, key, partial(self.asset, name))
+
+    def asset(self, name: str) -> bytes:
+        if not self._assets:
+            self._assets = dict(asset_contents())
+        return self._assets[name]
 
     def judged_targets(self, found: dict[str, Verification]) -> Iterator[Target]:
         """The pages that show verdicts: the class pages, the parts and the home page."""
@@ -136,6 +164,10 @@ class Site:
         snapshot, the practice one when it also has holes."""
         return course_notebooks(cls)
 
+    def notebook(self, cls: ClassInfo, practice: bool) -> bytes:
+        page = self.page(cls)
+        return notebook_bytes(self.course, cls, practice=practice, validate=False, page=page)
+
     def class_html(self, cls: ClassInfo) -> str:
         page = self.page(cls)
         labels = {False: "el cuaderno (.ipynb)", True: "la versión de práctica (.ipynb)"}
@@ -149,6 +181,7 @@ class Site:
                 notebooks,
                 colab,
                 self.sidebars[cls.part.number],
+                self._sections.get(cls.id),
             )
         except render.FormulaError as exc:
             raise CompmathError(
@@ -251,15 +284,29 @@ def _read_manifest(out: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
-Made = tuple[Target, "str | bytes | None"]  # None: kept, the file on disk has this key
+Content = str | bytes | None  # None: kept, the file on disk has this key
+Made = tuple[Target, Content]
 
 
 def make_changed(targets: Iterator[Target], old: dict[str, str], out: Path) -> list[Made]:
     """Make the targets whose key differs from the previous build's (or whose file is gone)."""
-    return [
-        (t, None if old.get(t.path) == t.key and (out / t.path).exists() else t.make())
-        for t in targets
-    ]
+    return [(t, None if _kept(t, old, out) else t.make()) for t in targets]
+
+
+def _kept(target: Target, old: dict[str, str], out: Path) -> bool:
+    """Whether the previous build wrote this file with this key, and it is still there."""
+    return old.get(target.path) == target.key and (out / target.path).exists()
+
+
+def _shares(early: list[Target]) -> list[list[Target]]:
+    """The early files in two shares of about equal work, one per forked child, where there
+    are two cores (else one share): the notebooks (the class pages follow them); the
+    highlighted sources, the search and the assets."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if (cores or 1) < 2:
+        return [early]
+    notebooks = [t for t in early if t.path.endswith(".ipynb")]
+    return [notebooks, [t for t in early if not t.path.endswith(".ipynb")]]
 
 
 def _write(path: Path, content: str | bytes) -> None:
@@ -267,20 +314,70 @@ def _write(path: Path, content: str | bytes) -> None:
     write_atomic(path, content, durable=False)  # a page can be made again: no fsync
 
 
-def write_site(made: list[Made], old: dict[str, str], out: Path) -> tuple[int, int, int]:
-    """Write what was made, keep the rest, remove the files of a previous build that are gone;
-    (written, kept, removed)."""
+def write_made(made: list[Made], out: Path) -> int:
+    """Write what was made (the rest is kept); how many files were written."""
     written = 0
     for target, content in made:
         if content is not None:
             _write(out / target.path, content)
             written += 1
-    current = {t.path: t.key for t, _ in made}
+    return written
+
+
+def end_site(targets: list[Target], old: dict[str, str], out: Path) -> int:
+    """Remove the files of a previous build that are gone, write the manifest; how many went."""
+    current = {t.path: t.key for t in targets}
     gone = old.keys() - current.keys()
     for path in gone:
         (out / path).unlink(missing_ok=True)
     _write(out / MANIFEST, json.dumps(current, indent=1, sort_keys=True))
-    return written, len(made) - written, len(gone)
+    return len(gone)
+
+
+Child = Apart[list[Made], int]  # a forked child: what it made first, then how many it wrote
+
+
+def _children(site: Site, early: list[Target], old: dict[str, str], out: Path) -> list[Child]:
+    """The forked children of a build, started: none when every early file is kept (the
+    judged pages that changed are then made in this process)."""
+    shares = _shares(early)
+    # the classes whose pages are made again (all, the first time): their class pages are
+    # made once, here, for both children
+    again = {t.owner for t in early if t.owner and not _kept(t, old, out)}
+    remade = [c for c in site.classes if c.id in again or render.class_url(c.id) not in old]
+    if not remade and all(_kept(t, old, out) for t in early):
+        return []
+    for cls in remade:
+        site.page(cls)
+
+    def start(share: int) -> list[Made]:
+        made = make_changed(iter(shares[share]), old, out)
+        if share == 0:  # the class pages are the first child's
+            site.prepare(remade)
+        return made
+
+    def publish(share: int, made: list[Made], verdicts: dict[str, Verification]) -> int:
+        """A child's part once the verdicts let the site be written: the judged pages made
+        (the first child), and its files written."""
+        judged = list(site.judged_targets(verdicts)) if share == 0 else []
+        return write_made(made + make_changed(iter(judged), old, out), out)
+
+    return [Apart(partial(start, k), partial(publish, k)) for k in range(len(shares))]
+
+
+def _written(
+    children: list[Child],
+    answers: list[int | None],
+    targets: list[Target],
+    old: dict[str, str],
+    out: Path,
+) -> int:
+    """How many files the children wrote; when there was none, or one failed, the files are
+    made and written here (where a page's error is reported)."""
+    counts = [n for n in answers if n is not None]
+    if children and len(counts) == len(answers):
+        return sum(counts)
+    return write_made(make_changed(iter(targets), old, out), out)
 
 
 def build_site(
@@ -296,32 +393,40 @@ def build_site(
     """Verify every lab, then write the site; a stale lab stops the build before anything is
     written, unless `allow_stale` (its page then says it is not verified).
 
-    While the labs run on the worker, this process (otherwise waiting for their replies) makes
-    the pages no verdict changes: the highlighted sources, the search index, the assets.
+    While the labs run on the worker, two forks of this process (apart.py) make the files no
+    verdict changes: one the notebooks and what the class pages show beside their verdict,
+    the other the highlighted sources, the search and the assets. Sent the verdicts, the
+    first makes the judged pages; each writes its files. This process judges the labs, then
+    writes the manifest.
     """
-    from concurrent.futures import ThreadPoolExecutor
-
     course.require_unique()
     started = time.perf_counter()
     site = Site(course)
     old = _read_manifest(out)
-    with ThreadPoolExecutor(1) as pool:
-        early = pool.submit(make_changed, site.early_targets(), old, out)
+    early = list(site.early_targets())
+    children = _children(site, early, old, out)
+    try:
         found = verify(course, course.classes, site.digests, jobs, timeout, memory, on_done)
         verify_seconds = time.perf_counter() - started
-        made = early.result()
-    setup = [v for v in found.values() if v.outcome == Outcome.SETUP]
-    if setup:
-        raise CompmathError(f"la clase {setup[0].class_id}: {setup[0].message}", setup[0].hint)
-    stale = [v for v in found.values() if not v.verified]
-    if stale and not allow_stale:
-        return BuildResult(found, verify_seconds=verify_seconds, stale=stale)
-    made += make_changed(site.judged_targets(found), old, out)
-    written, kept, removed = write_site(made, old, out)
+        setup = [v for v in found.values() if v.outcome == Outcome.SETUP]
+        if setup:
+            raise CompmathError(f"la clase {setup[0].class_id}: {setup[0].message}", setup[0].hint)
+        stale = [v for v in found.values() if not v.verified]
+        if stale and not allow_stale:
+            return BuildResult(found, verify_seconds=verify_seconds, stale=stale)
+        for child in children:
+            child.send(found)
+        answers = [child.finish(found) for child in children]
+    finally:
+        for child in children:
+            child.close()
+    judged = list(site.judged_targets(found))
+    written = _written(children, answers, [*early, *judged], old, out)
+    removed = end_site([*early, *judged], old, out)
     return BuildResult(
         found,
         written,
-        kept,
+        len(early) + len(judged) - written,
         removed,
         verify_seconds,
         time.perf_counter() - started - verify_seconds,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 LIGHT, DARK = "default", "github-dark"
-PLAIN = re.compile(r'<span class="(?:n|p|w)">([^<]*)</span>')
+PLAIN = ("n", "p", "w")  # names, punctuation, spaces: drawn in the text's own colour
+ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})
 
 
 @cache
@@ -22,20 +24,57 @@ def _lexer(suffix: str) -> Any:
     return lexers.get(suffix, TextLexer)(stripnl=False)
 
 
+@cache
+def _opener(token: Any) -> str:
+    """The element a token type opens: none for tokens drawn in the text's own colour (names,
+    punctuation, spaces: a third of the page), else a span with Pygments' classes."""
+    from pygments.formatters import HtmlFormatter
+
+    classes = HtmlFormatter()._get_css_classes(token)
+    return "" if not classes or classes in PLAIN else f'<span class="{classes}">'
+
+
+def _lines(tokens: Iterable[tuple[Any, str]]) -> Iterator[str]:
+    """The tokens as lines of HTML: Pygments' HtmlFormatter(nowrap=True) without the spans
+    of PLAIN tokens (the same bytes; one span per run of tokens of a type, closed on its line)."""
+    line: list[str] = []
+    last = ""  # the span open on this line
+    for token, value in tokens:
+        span = _opener(token)
+        parts = value.translate(ESCAPES).split("\n")
+        for part in parts[:-1]:  # each ends a line
+            if line:
+                if last != span and part:
+                    line += (last and "</span>", span, part, span and "</span>")
+                else:
+                    line += (part, last and "</span>")
+                yield "".join(line)
+                line = []
+            elif part:
+                yield "".join((span, part, span and "</span>"))
+            else:
+                yield ""
+        part = parts[-1]
+        if line and part:
+            if last != span:
+                line += (last and "</span>", span, part)
+                last = span
+            else:
+                line.append(part)
+        elif part:
+            line = [span, part]
+            last = span
+    if line:
+        line.append(last and "</span>")
+        yield "".join(line)
+
+
 def highlight_html(source: str, filename: str) -> str:
     """The file as highlighted HTML, one element per line (`#L12` is line 12; the numbers are
     drawn by CSS, so they are not copied with the code)."""
-    from pygments import highlight
-    from pygments.formatters import HtmlFormatter
-
-    lexer = _lexer(Path(filename).suffix)
-    # nowrap: one line of output per line of source, every token's span closed on its line
-    lines = str(highlight(source, lexer, HtmlFormatter(nowrap=True))).split("\n")
-    if lines and not lines[-1]:
-        lines.pop()
-    # tokens drawn in the text's own colour need no element of their own (a third of the page)
-    lines = [PLAIN.sub(r"\1", line) for line in lines]
-    body = "\n".join(f'<span id="L{i}">{text}</span>' for i, text in enumerate(lines, 1))
+    tokens = _lexer(Path(filename).suffix).get_tokens(source)
+    lines = enumerate(_lines(tokens), 1)
+    body = "\n".join(f'<span id="L{i}">{text}</span>' for i, text in lines)
     return f'<pre class="highlight" tabindex="0"><code>{body}\n</code></pre>'
 
 

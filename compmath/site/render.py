@@ -198,16 +198,10 @@ def formulas(page: ClassPage) -> list[dict[str, str]]:
     return shown
 
 
-def class_html(
-    page: ClassPage,
-    course: CourseMeta,
-    found: Verification,
-    notebooks: Sequence[tuple[str, str]] = (),
-    colab: str | None = None,
-    sidebar: PartView | None = None,
-) -> str:
-    """The class page: every section of the document, in the seed page's order; `notebooks`
-    are (label, path in the site) of its Jupyter notebooks, `colab` the «Abrir en Colab» link."""
+def class_sections(page: ClassPage) -> dict[str, Any]:
+    """What a class page shows that no verdict changes (made while the labs run): formulas as
+    MathML, the prose, the parameters, the JSON sample, the charts, the files; FormulaError on
+    bad LaTeX."""
     charts, charted = [], []
     for name, value in (page.sample or {}).items():
         series = series_of(name, value)
@@ -230,6 +224,30 @@ def class_html(
         }
         for s in page.parameters.specs
     ]
+    return {
+        "formulas": formulas(page),
+        "development": markdown_html(page.development) if page.development else "",
+        "example": markdown_html(page.example) if page.example else "",
+        "parameters": parameters,
+        "sample": highlight_json(abridge(page.sample)) if page.sample is not None else None,
+        "charts": charts,
+        "charted": charted,
+        "files": files,
+    }
+
+
+def class_html(
+    page: ClassPage,
+    course: CourseMeta,
+    found: Verification,
+    notebooks: Sequence[tuple[str, str]] = (),
+    colab: str | None = None,
+    sidebar: PartView | None = None,
+    sections: dict[str, Any] | None = None,
+) -> str:
+    """The class page: every section of the document, in the seed page's order; `notebooks`
+    are (label, path in the site) of its Jupyter notebooks, `colab` the «Abrir en Colab» link,
+    `sections` its class_sections when they were made beforehand."""
     return render(
         "class.html",
         1,
@@ -239,21 +257,14 @@ def class_html(
         part_url=part_url(page.part.number),
         verification=found,
         verified_on=spanish_date(found.when),
-        formulas=formulas(page),
-        development=markdown_html(page.development) if page.development else "",
-        example=markdown_html(page.example) if page.example else "",
-        parameters=parameters,
-        sample=highlight_json(abridge(page.sample)) if page.sample is not None else None,
         snapshot_url=source_url(page.class_id, "expected.json"),
-        charts=charts,
-        charted=charted,
-        files=files,
         notebooks=[{"label": label, "url": url} for label, url in notebooks],
         colab=colab,
         previous=_neighbour(page.previous, "←"),
         next=_neighbour(page.next, "→"),
         sidebar=sidebar,
         outline=OUTLINE,
+        **(class_sections(page) if sections is None else sections),
     )
 
 
