@@ -117,6 +117,16 @@ PlainOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Imprime el informe en JSON.")]
+JOBS = typer.Option(
+    "--jobs",
+    "-j",
+    min=1,
+    metavar="N",
+    show_default="uno por núcleo",
+    help="Laboratorios en paralelo.",
+)
+JobsOption = Annotated[int, JOBS]
+CORES = os.cpu_count() or 1  # the default of --jobs
 DEFAULT_MEMORY_GIB = DEFAULT_MEMORY / 1024**3
 __all__ = ["DEFAULT_MEMORY_GIB", "DEFAULT_TIMEOUT", "ExitCode"]
 

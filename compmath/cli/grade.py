@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from compmath.cli.common import (
+    JOBS,
     RootOption,
     TimeoutOption,
     command,
@@ -55,17 +56,7 @@ def grade(
         ),
     ] = Path("notas"),
     timeout: TimeoutOption = DEFAULT_GRADE_TIMEOUT,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            metavar="N",
-            show_default="uno por núcleo",
-            help="Laboratorios en paralelo.",
-        ),
-    ] = None,
+    jobs: Annotated[int | None, JOBS] = None,
     shard: Annotated[
         str | None,
         typer.Option(

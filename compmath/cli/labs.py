@@ -11,11 +11,13 @@ from typing import Annotated
 import typer
 
 from compmath.cli.common import (
+    CORES,
     DEFAULT_MEMORY_GIB,
     DEFAULT_TIMEOUT,
     ClassArgument,
     ClassesArgument,
     ExitCode,
+    JobsOption,
     JsonOption,
     MemoryOption,
     NamedClassesArgument,
@@ -173,17 +175,7 @@ def check(
     part: Annotated[
         int | None, typer.Option("--part", metavar="N", help="Solo esta parte.")
     ] = None,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            metavar="N",
-            show_default="uno por núcleo",
-            help="Laboratorios en paralelo.",
-        ),
-    ] = os.cpu_count() or 1,
+    jobs: JobsOption = CORES,
     as_json: JsonOption = False,
     junit_xml: Annotated[
         str | None,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -10,9 +9,11 @@ from typing import Annotated
 import typer
 
 from compmath.cli.common import (
+    CORES,
     DEFAULT_MEMORY_GIB,
     DEFAULT_TIMEOUT,
     ExitCode,
+    JobsOption,
     MemoryOption,
     RootOption,
     TimeoutOption,
@@ -81,17 +82,7 @@ def site(
             "instantánea, marcadas como no verificadas.",
         ),
     ] = False,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            metavar="N",
-            show_default="uno por núcleo",
-            help="Laboratorios en paralelo.",
-        ),
-    ] = os.cpu_count() or 1,
+    jobs: JobsOption = CORES,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,
     root: RootOption = None,
