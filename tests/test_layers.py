@@ -19,7 +19,6 @@ LAYERS = (
     "visible",  # a lab's control characters, shown
     "mathtext",  # inline $…$ in prose, and its plain text
     "wording",
-    "mathtext",  # TeX as plain Unicode (terminal, search quotes)
     "atomic",
     "cleanup",  # removing a folder whatever is in it
     "cache",
@@ -70,6 +69,7 @@ def graph() -> dict[str, set[str]]:
 
 def test_every_module_is_in_a_layer() -> None:
     assert set(graph()) <= set(LAYERS), set(graph()) - set(LAYERS)
+    assert len(set(LAYERS)) == len(LAYERS), "a layer named twice"
 
 
 def test_every_import_points_down() -> None:
