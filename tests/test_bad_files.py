@@ -97,6 +97,7 @@ def one_line(text: str) -> str:
 
 
 @pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_run_names_the_broken_file_and_exits_2(cli, fake_course: Path, case: str) -> None:
     path, broken = break_file(fake_course, case)
     for extra in ([], ["--json"]):
@@ -112,6 +113,7 @@ def test_run_names_the_broken_file_and_exits_2(cli, fake_course: Path, case: str
 
 
 @pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_check_reports_configuracion_and_runs_the_others(cli, fake_course: Path, case: str) -> None:
     path, broken = break_file(fake_course, case)
     result = cli("check", "901", "902", "906", "--root", str(fake_course), "--json", "--timeout", "10")
@@ -222,6 +224,7 @@ SYNTAX = {
 
 
 @pytest.mark.parametrize("case", list(SYNTAX))
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_a_syntax_error_in_a_lab_is_told_in_spanish(cli, make_lab, monkeypatch, case: str) -> None:
     source, cause, line = SYNTAX[case]
     root = make_lab(951, source, expected={"n": 1})

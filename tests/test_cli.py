@@ -177,6 +177,7 @@ def test_duplicate_numbers_name_both_folders(cli, fake_course: Path) -> None:
     assert "901-otra" in result.err and "901-pasa" in result.err
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_check_runs_everything_and_summarises(cli, fake_course: Path) -> None:
     before = snapshots(fake_course)
     result = cli("check", "--root", str(fake_course), "--timeout", "1", "--jobs", "2")

@@ -174,6 +174,7 @@ for i in range(300):
 """
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_two_writers_cleaning_one_folder_never_delete_each_others_temporaries(tmp_path) -> None:
     target = tmp_path / "expected.json"
     env = dict(os.environ, PYTHONPATH=str(REPO))

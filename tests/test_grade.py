@@ -433,6 +433,7 @@ def test_github_classroom_grades_one_repository(
     assert book.grades[0].student == "tarea-ana" and classroom_result(book) == data
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_practice_start_writes_the_classroom_workflow(cli, tmp_path: Path) -> None:
     course = tmp_path / "curso"
     subprocess.run(

@@ -20,6 +20,7 @@ from tests.test_grade import C323, C324, COURSE, exercise, grade, hand_in, solve
 LEAKS = ("--timeout", "--memory", "súbelo", "pulsa", " r restaura", "[r]")
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_feedback_speaks_to_the_student(
     cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -163,6 +163,7 @@ CASES = {k: v for k, v in CASES.items() if v[1] is not None}
 
 
 @pytest.mark.parametrize("kind", list(CASES))
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_each_kind_of_problem_is_reported(cli, course: Path, kind: str) -> None:
     breaks, phrase = CASES[kind]
     breaks(course)
@@ -227,6 +228,7 @@ def test_outputs_are_read_from_the_source(tmp_path: Path, source: str, outputs: 
     assert returned_outputs(lab) == outputs
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_a_hole_check_that_could_not_run_is_a_problem_not_silence(course: Path) -> None:
     """A solution that sleeps past the limit: lint says the check could not run (and why),
     never that the course is in order; the same course without the sleep is in order."""

@@ -46,6 +46,7 @@ def _reason(cli: Any, root: Path) -> str:
          lambda t: t.replace('"minLength": 1}', '"minLength": 1, "maxLength": 3}', 1), "titulo"),
     ],
 )
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_list_says_rota_after_a_sound_listing_when_a_file_breaks(
     cli: Any, fake_course: Path, where: str, rewrite: Any, phrase: str
 ) -> None:
@@ -77,6 +78,7 @@ def _states(cli: Any, root: Path) -> dict[int, str]:
 
 
 @pytest.mark.parametrize("child_fails", [False, True])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_a_cold_listing_of_many_classes_vouches_in_two_processes_and_misses_no_broken_one(
     cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, child_fails: bool
 ) -> None:

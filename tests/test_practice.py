@@ -211,6 +211,7 @@ def test_practice_reset_command_resets_the_progress_too(cli, space: workspace.Wo
     ("    q = (", "«(» se abrió y no se cerró nunca"),
     ("    while True:\n        pass", "superó el límite"),
 ])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_a_broken_answer_is_a_verdict_not_a_crash(space: workspace.Workspace, code: str, phrase: str) -> None:
     cls = space.course.resolve("325")
     space.reset(cls)

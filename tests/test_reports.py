@@ -13,6 +13,7 @@ from tests.conftest import REPO
 REPORT_SCHEMA = json.loads((REPO / "schemas" / "report.schema.json").read_text())
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_check_json_validates_against_report_schema(cli, fake_course: Path) -> None:
     result = cli("check", "--root", str(fake_course), "--json", "--timeout", "1")
     report = json.loads(result.out)
@@ -40,6 +41,7 @@ def test_run_json_has_the_same_shape(cli, fake_course: Path) -> None:
                                               "vector": [0.0, 0.333333, 0.666667, 1.0]}
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_junit_xml_is_valid_and_carries_differences(cli, fake_course: Path, tmp_path: Path) -> None:
     xmlschema = pytest.importorskip("xmlschema")
     target = tmp_path / "informe.xml"

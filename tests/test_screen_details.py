@@ -109,6 +109,7 @@ def _help_entries(out: str) -> list[str]:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_every_help_says_defaults_one_way_in_one_parenthesis(cli, monkeypatch, width) -> None:
     from tests.test_help import every_command
 
@@ -376,6 +377,7 @@ def test_new_names_the_class_folder_once_with_its_files(cli, fake_course, monkey
 
 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_a_terminal_without_utf8_gets_question_marks_not_a_traceback(encoding: str) -> None:
     import os
     import subprocess

@@ -395,6 +395,7 @@ def _get(url: str) -> str:
         return str(response.read().decode("utf-8"))
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_serve_rebuilds_when_a_class_changes(course: Path, tmp_path: Path) -> None:
     port = _free_port()
     env = {**os.environ, "COMPMATH_CACHE": str(tmp_path / "cache"), "NO_COLOR": "1"}

@@ -32,6 +32,7 @@ def _pygments_html(source: str, filename: str) -> str:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_each_file_of_the_course_is_highlighted_as_pygments_does(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     assert highlight_html(source, path.name) == _pygments_html(source, path.name)

@@ -82,6 +82,7 @@ def test_help_of_every_command_fits(measured, width: int) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_real_classes_fit(measured, width: int) -> None:
     for args in REAL:
         assert measured([*args, "--root", str(REPO)], width) == [], args
@@ -95,6 +96,7 @@ def test_diff_fits(measured, repo: Path, width: int) -> None:  # noqa: F811
         assert measured(["diff", "--root", str(repo), *extra], width) == [], extra
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_coloured_screens_fit_too(measured, fake_course: Path, monkeypatch) -> None:
     monkeypatch.delenv("NO_COLOR")
     for args in (["--color", "run", "904"], ["--color", "check", "--timeout", "1"], ["--color", "list"]):

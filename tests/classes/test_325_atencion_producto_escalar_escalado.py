@@ -136,6 +136,7 @@ def test_saturation_means_agree_with_a_fresh_stream_within_five_standard_errors(
         assert abs(out[name][leaf] - fresh[key].mean()) < 5 * se, (name, leaf)
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_given_the_query_the_logits_are_independent_normals_of_variance_norm_q_squared() -> None:
     """The lab draws q·k_c as ‖q‖·N(0, 1) without forming k_c: check that against real keys."""
     rng = np.random.default_rng(99)

@@ -256,6 +256,7 @@ def test_rates_outside_robbins_monro_are_refused(omega: float) -> None:
         lab_module(339).run(omega=omega)
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_declared_tolerances_follow_the_spread_between_seeds() -> None:
     """The descriptions quote spreads over 1000 seeds; 12 seeds must agree in order of magnitude."""
     meta = tomllib.loads((class_dir(339) / "class.toml").read_text(encoding="utf-8"))

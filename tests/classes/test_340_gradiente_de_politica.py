@@ -125,6 +125,7 @@ def test_reinforce_means_and_variances_against_theory(out: dict) -> None:
     assert traces["con_linea_base"] == pytest.approx(43 / 54, rel=0.04)
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_declared_tolerances_follow_the_standard_errors() -> None:
     meta = tomllib.loads((class_dir(340) / "class.toml").read_text(encoding="utf-8"))
     tol = {o["nombre"]: o.get("tolerancia") for o in meta["salidas"]}
@@ -261,6 +262,7 @@ def test_kl_ascent_stops_once_theta_stops_moving() -> None:
 
 
 @pytest.mark.parametrize("beta", [0.01, 0.2, 0.5, 1.0, 5.0, 10.0, 100.0])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_stopping_early_never_changes_the_emitted_policy(beta: float) -> None:
     """Converged or not (small β is too sharp, large β overshoots), 5000 full steps agree."""
     lab = lab_module(340)
