@@ -57,3 +57,16 @@ def test_check_says_what_the_marks_mean_where_they_first_show() -> None:
     assert "[· · ·]" in lines[1]  # the marks, right below their legend
     narrow = screen(check_blocks(attempts, progress_of(*attempts)), 24)
     assert narrow[:3] == ["huecos: · sin completar", "  ✓ bien  ✗ mal o falla", narrow[2]]
+
+
+@pytest.mark.parametrize("width", range(20, 61))
+def test_a_hole_keeps_its_number_and_the_marks_their_brackets(width: int) -> None:
+    """«hueco 1» never ends a line at «hueco», and `[· ✓ ✗]` never splits inside."""
+    from compmath.present.layout import wrap_words
+
+    for text in ("✗ 324 Query, Key y Value [· · ✓] — falta el hueco 1: calcula las proyecciones",
+                 "[✓ · ✗] y el hueco 12 sigue sin completar en esta variante"):
+        lines = wrap_words(text, width)
+        assert " ".join(lines) == text
+        assert not any(ln.endswith((" hueco", "[·")) for ln in lines), lines
+        assert not any(ln.startswith(("·", "✓]", "✗]", "· ✓]")) for ln in lines[1:]), lines

@@ -23,8 +23,10 @@ ELLIPSIS = "…"
 BREAK = re.compile(
     r"(?<= )(?=[^ ])(?!(?:%|s|ms|GiB|MiB|KiB|bytes?)(?![\w])|\(\d+\)|→)"
     r"(?<!\bΔ )(?<!\btolerancia )(?<!\btol )(?<!\besperado )(?<!\bobtenido )(?<!#\s)"
+    r"(?<!\bhueco )(?![·✓✗](?: [·✓✗])*\])"
 )  # never a unit, `(N)` or `→` first on a line, nor a value apart from its label (Δ 0,1),
-# nor a Markdown heading apart from its `##`
+# nor a Markdown heading apart from its `##`, nor «hueco» apart from its number, nor a hole's
+# marks split inside their brackets ([✓ · ✗])
 # A command quoted in prose stays on one line: `compmath update 341`, `compmath run 323 -v`,
 # `compmath new NUMERO SLUG --title T` (its name, then numbers, options and placeholders),
 # `compmath run 323 --set dimension=16`, `compmath check --junit-xml informe-labs.xml`,
