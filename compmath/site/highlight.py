@@ -10,7 +10,6 @@ from typing import Any
 
 LIGHT, DARK = "default", "github-dark"
 PLAIN = ("n", "p", "w")  # names, punctuation, spaces: drawn in the text's own colour
-ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})
 
 
 @cache
@@ -22,6 +21,20 @@ def _lexer(suffix: str) -> Any:
 
     lexers = {".py": PythonLexer, ".json": JsonLexer}
     return lexers.get(suffix, TextLexer)(stripnl=False)
+
+
+@cache
+def _escapes() -> dict[int, str]:
+    """How the installed Pygments escapes a token's text, asked of its HtmlFormatter: 2.20
+    writes `&quot;` and `&#39;`, 2.21 leaves quotes as they are; the same bytes either way."""
+    from pygments import format as pygments_format
+    from pygments.formatters import HtmlFormatter
+    from pygments.token import Text
+
+    formatter = HtmlFormatter(nowrap=True)
+    return {
+        ord(ch): pygments_format([(Text, ch)], formatter).removesuffix("\n") for ch in "&<>\"'"
+    }
 
 
 @cache
@@ -41,7 +54,7 @@ def _lines(tokens: Iterable[tuple[Any, str]]) -> Iterator[str]:
     last = ""  # the span open on this line
     for token, value in tokens:
         span = _opener(token)
-        parts = value.translate(ESCAPES).split("\n")
+        parts = value.translate(_escapes()).split("\n")
         for part in parts[:-1]:  # each ends a line
             if line:
                 if last != span and part:
