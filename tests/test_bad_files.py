@@ -191,6 +191,7 @@ def test_a_parse_error_shows_its_line_and_a_caret(cli, fake_course: Path, monkey
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if CASES[c][0] == CLASS])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_list_shows_a_broken_class_as_rota_and_says_why_with_v(cli, fake_course: Path, case: str) -> None:
     break_file(fake_course, case)
     out = cli("list", "--root", str(fake_course)).out

@@ -49,6 +49,7 @@ def test_exception_shows_the_labs_frames_only(cli, fake_course: Path) -> None:
     assert "compmath" not in where.replace("compmath run", "")
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_hanging_lab_times_out(cli, fake_course: Path) -> None:
     result = cli("run", "905", "--root", str(fake_course), "--timeout", "0.5")
     assert result.code == 1
@@ -112,6 +113,7 @@ def test_exploration_is_validated_not_compared(cli, fake_course: Path) -> None:
     (["run", "901", "extra"], ["argumentos de más: extra", "prueba: compmath run --help"]),
     (["update"], ["indica las clases o --all"]),
 ])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_usage_errors_exit_2_in_one_spanish_line(cli, fake_course: Path, args, phrases) -> None:
     result = cli(*args, "--root", str(fake_course))
     assert result.code == 2
@@ -246,6 +248,7 @@ def test_list_shows_pending_classes_without_running_labs(cli, fake_course: Path)
     assert not marker.exists()
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_python_lab_py_prints_the_snapshot_and_takes_set() -> None:
     folder = REPO / "tests" / "fake_course" / "classes" / FAKE_PART / "901-pasa"
     env = dict(os.environ, PYTHONPATH=str(REPO))

@@ -97,6 +97,7 @@ def test_check_shows_the_codes_and_json_keeps_them_as_data(cli, make_lab, colour
     assert "\x1b]0;pwned" in outcomes["980-controla"]["stdout"]  # JSON escapes it as data
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_practice_check_shows_the_codes(cli, tmp_path, colour) -> None:
     from compmath.course.tree import load_course
     from compmath.practice import workspace

@@ -25,6 +25,7 @@ from tests.conftest import FAKE_PART, error_lines, no_traceback
     ("--timeout", "nan", "de 0,1 a 86400 s"),
     ("--timeout", "-1", "de 0,1 a 86400 s"),
 ])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_limits_are_finite_numbers_in_range(cli, fake_course, command, option, value, allowed) -> None:
     before = {p: p.read_bytes() for p in fake_course.rglob("expected.json")}
     result = cli(command, "901", option, value, "--root", str(fake_course))
@@ -54,6 +55,7 @@ REPORT_PATHS = {
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["texto", "json"])
 @pytest.mark.parametrize("case", REPORT_PATHS)
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_an_unwritable_report_comes_after_the_summary(cli, fake_course, tmp_path, case, as_json) -> None:
     make, reason = REPORT_PATHS[case]
     path = make(tmp_path)

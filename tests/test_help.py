@@ -62,6 +62,7 @@ def test_app_help_lists_every_command_with_its_whole_sentence(cli) -> None:
 
 @pytest.mark.parametrize("width", [60, 120])
 @pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_each_command_help_is_spanish(cli, monkeypatch, path: tuple[str, ...], width: int) -> None:
     monkeypatch.setenv("COLUMNS", str(width))
     result = cli(*path, "--help")
@@ -75,6 +76,7 @@ def test_each_command_help_is_spanish(cli, monkeypatch, path: tuple[str, ...], w
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_each_command_refuses_an_unknown_option_in_spanish(cli, path: tuple[str, ...]) -> None:
     result = cli(*path, "--no-existe")
     assert result.code == 2
@@ -162,6 +164,7 @@ def test_version(cli) -> None:
     ({"FORCE_COLOR": "1"}, ["show", "323", "--plain"], False),
     ({"FORCE_COLOR": "1"}, ["--color", "check", "321", "--plain"], False),
 ])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_colour_follows_options_then_environment(cli, monkeypatch, env, args, coloured) -> None:
     monkeypatch.delenv("NO_COLOR")
     for key, value in env.items():

@@ -87,6 +87,7 @@ def _lab(make_lab, name: str) -> tuple[Path, str]:
 
 
 @pytest.mark.parametrize("name", list(LABS))
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_run_refuses_what_the_lab_wrote_with_a_reason(cli, make_lab, name) -> None:
     root, class_id = _lab(make_lab, name)
     shown = cli("run", class_id, "--root", str(root))
@@ -101,6 +102,7 @@ def test_run_refuses_what_the_lab_wrote_with_a_reason(cli, make_lab, name) -> No
 
 
 @pytest.mark.parametrize("name", list(LABS))
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_check_writes_junit_and_keeps_the_honest_lab(cli, make_lab, tmp_path, name) -> None:
     root, class_id = _lab(make_lab, name)
     junit = tmp_path / "junit.xml"

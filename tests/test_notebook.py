@@ -183,6 +183,7 @@ def test_every_notebook_is_valid_and_regenerates_byte_identically(cls, practice:
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=IDS)
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_every_notebook_runs_and_its_check_cell_matches_every_output(cls) -> None:
     printed, namespace = run_cells(build_notebook(COURSE, cls))
     total = len(namespace["comprobacion"].esperado)

@@ -125,6 +125,7 @@ def test_start_refuses_the_course_itself_and_a_used_folder(cli, tmp_path: Path) 
     assert used.code == 2 and "no está vacía" in used.err
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_a_session_as_a_student_lives_it(space: workspace.Workspace) -> None:
     screens = Screens()
     session = Session(space, screens)
@@ -239,6 +240,7 @@ def test_practice_check_exit_codes_and_json(cli, space: workspace.Workspace) -> 
     assert {h["estado"] for h in report["clases"][0]["huecos"]} == {"bien"}
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_the_watch_loop_rechecks_on_save_and_answers_keys(space: workspace.Workspace) -> None:
     """The real loop: watchfiles sees the save, keys arrive on a pipe, q ends it."""
     cls = space.course.resolve("327")
@@ -318,6 +320,7 @@ def next_check(events: queue.Queue, loop: watch.Loop) -> watch.Checked:
 
 
 @pytest.mark.skipif(not LINUX, reason="mira la tabla de procesos en /proc")
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_a_new_save_ends_the_labs_of_the_check_it_replaces(space: workspace.Workspace) -> None:
     """A hole that never ends, saved, then fixed: the new check ends the old one's labs at
     once (not at their timeout, ten minutes away), shows only its own verdict, and the next

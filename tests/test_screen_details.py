@@ -52,6 +52,7 @@ def test_math_in_the_prose_shows_as_plain_text_not_tex() -> None:
 
 
 @pytest.mark.parametrize("number", ["323", "332", "333", "336", "337", "340"])
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_show_prints_no_tex_and_fits(cli, monkeypatch: pytest.MonkeyPatch, number: str) -> None:
     for width in WIDTHS:
         monkeypatch.setenv("COLUMNS", str(width))

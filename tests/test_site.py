@@ -98,6 +98,7 @@ def test_part_and_home_pages_show_plan_and_status(cli, course: Path, tmp_path: P
     assert "1 de 1 clase con los números verificados" in home
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_a_stale_lab_fails_the_build_and_is_named(cli, fake_course: Path, tmp_path: Path) -> None:
     course = small_course(fake_course, ("901-pasa", "904-deriva"))
     out = tmp_path / "web"

@@ -76,6 +76,7 @@ def test_every_command_on_the_fake_course_fits(measured, fake_course: Path, widt
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_help_of_every_command_fits(measured, width: int) -> None:
     for args in HELP:
         assert measured(args, width) == [], args
@@ -89,6 +90,7 @@ def test_real_classes_fit(measured, width: int) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_diff_fits(measured, repo: Path, width: int) -> None:  # noqa: F811
     edit(repo, "901-pasa", lambda d: d.update(vector=[*d["vector"], 9.0], mitad=2.5))
     edit(repo, "904-deriva", set_key("mitad", 1.5000005))
@@ -156,6 +158,7 @@ def column(out: str, head: str, after: str | None) -> list[str]:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_check_wraps_titles_and_times_in_ms(screen, width: int) -> None:
     out = screen(width, "check", "321", "325", "335", "--root", str(REPO))
     assert "…" not in out
@@ -168,6 +171,7 @@ def test_check_wraps_titles_and_times_in_ms(screen, width: int) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_run_shows_every_value_of_every_vector(cli, screen, width: int) -> None:
     outputs = json.loads(cli("run", "323", "--json", "--root", str(REPO)).out)["clases"][0]["salidas"]
     out = screen(width, "run", "323", "--root", str(REPO))

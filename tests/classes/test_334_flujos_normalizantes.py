@@ -191,6 +191,7 @@ def test_affine_flow_against_a_hand_written_gaussian(out: dict) -> None:
     )
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_affine_flow_against_scipy(out: dict) -> None:
     stats = pytest.importorskip("scipy.stats")
     a = np.array([[2.0, 0.0], [1.0, 2.0]])

@@ -120,6 +120,7 @@ def test_optimal_value_by_policy_iteration(out: dict) -> None:
         assert V[s] == (-1 + Fraction(72, 100) * V[s + 1]) / Fraction(82, 100)
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_optimal_value_by_linear_programming(out: dict) -> None:
     optimize = pytest.importorskip("scipy.optimize")
     table = transitions()
