@@ -58,7 +58,7 @@ class Soundness:
             if key in self.known:
                 self.sound.add(key)
             elif raw is not None:
-                pending.append((cls, raw, key))
+                pending.append((cls, key))
         self.sound |= self._vouch_all(pending)
 
     def raw(self, cls: ClassInfo) -> bytes | None:
@@ -70,12 +70,10 @@ class Soundness:
         key = self._entry(cls)[0]
         if key in self.sound:
             return ""
-        try:
-            cls.meta  # noqa: B018 - checked as `run` checks it
-        except CompmathError as exc:
-            return exc.message
-        self.sound.add(key)
-        return ""
+        why = _refusal(cls)
+        if not why:
+            self.sound.add(key)
+        return why
 
     def save(self, *, whole: bool) -> None:
         """Remember the sound classes: this listing's, when it covered the whole course (so
@@ -94,39 +92,39 @@ class Soundness:
             self.prepare([cls])
         return self.read[cls.id]
 
-    def _vouch_all(self, pending: list[tuple[ClassInfo, bytes, str]]) -> set[str]:
+    def _vouch_all(self, pending: list[tuple[ClassInfo, str]]) -> set[str]:
         """The keys of the pending classes `run` would accept: in two processes (this one and
         a forked child) when there are many and the machine has the cores."""
         if len(pending) < SPLIT_FROM or (os.cpu_count() or 1) < 2:
-            return {key for cls, raw, key in pending if self._vouched(cls, raw)}
+            return {key for cls, key in pending if not _refusal(cls)}
         half = len(pending) // 2
-        self._vouched(*pending[0][:2])  # tomllib and jsonschema imported before forking
+        _refusal(pending[0][0])  # tomllib and jsonschema imported before forking
         reader, writer = os.pipe()
         child = os.fork()
         if child == 0:  # pragma: no cover - the child reports through the pipe and leaves
             code = 1
             try:
                 os.close(reader)
-                mine = "\n".join(key for cls, raw, key in pending[half:] if self._vouched(cls, raw))
+                mine = "\n".join(key for cls, key in pending[half:] if not _refusal(cls))
                 with os.fdopen(writer, "w", encoding="ascii") as out:
                     out.write(mine)
                 code = 0
             finally:
                 os._exit(code)
         os.close(writer)
-        sound = {key for cls, raw, key in pending[:half] if self._vouched(cls, raw)}
+        sound = {key for cls, key in pending[:half] if not _refusal(cls)}
         with os.fdopen(reader, encoding="ascii") as report:
             theirs = report.read().split()
         _, status = os.waitpid(child, 0)
         if os.waitstatus_to_exitcode(status) == 0:
-            sound |= set(theirs) & {key for _, _, key in pending[half:]}
+            sound |= set(theirs) & {key for _, key in pending[half:]}
         return sound
 
-    def _vouched(self, cls: ClassInfo, raw: bytes) -> bool:
-        """True when `run` would accept the class's metadata (its file is `raw`, as hashed)."""
-        del raw  # read again by run's own path: what it says is the verdict
-        try:
-            cls.meta  # noqa: B018 - checked as `run` checks it
-        except CompmathError:
-            return False
-        return True
+
+def _refusal(cls: ClassInfo) -> str:
+    """Why `run` would refuse the class's metadata, checked as `run` checks it ("" if not)."""
+    try:
+        cls.meta  # noqa: B018 - the check is the reading
+    except CompmathError as exc:
+        return exc.message
+    return ""

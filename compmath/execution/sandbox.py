@@ -116,8 +116,8 @@ def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
     except OSError:
         _ballast = None
     try:
-        used = _mapped()
-        if request.memory > 0 and found.rlimit and request.memory <= used:
+        used = _mapped() if request.memory > 0 and found.rlimit else 0
+        if used and request.memory <= used:  # the limit leaves the lab no room at all
             result = ChildResult(ReplyState.LIMIT_TOO_LOW, message=f"{used / 1024**2:.0f} MiB")
         elif isinstance(code, Exception):
             raise code
