@@ -532,3 +532,50 @@ def test_the_json_sample_keeps_its_text_and_gains_colours() -> None:
     assert (
         '<span class="kc">null</span>' in html and '<span class="c">… (9 en total)</span>' in html
     )
+
+
+def test_class_mentions_link_outside_code_and_links() -> None:
+    from compmath.site.crossrefs import link_classes
+
+    urls = {321: "321-a.html", 322: "322-b.html", 323: "323-c.html"}
+    html = (
+        "<p>Como en la clase 321 y en las clases 322 y 321, pero no la clase 999 ni esta, la"
+        " clase 323.</p><pre><code>clase 321</code></pre><p><a href='x'>clase 322</a>"
+        " <code>clase 322</code> Clase 322.</p>"
+    )
+    out = link_classes(html, urls, own=323)
+    links = re.findall(r'<a class="ref-clase" href="([^"]+)">(\d+)</a>', out)
+    assert links == [("321-a.html", "321"), ("322-b.html", "322"), ("321-a.html", "321"),
+                     ("322-b.html", "322")]  # fmt: skip
+    assert "la clase 999" in out and "clase 323." in out  # unknown, and its own page
+    assert "<code>clase 321</code>" in out and "<a href='x'>clase 322</a>" in out
+    assert re.sub(r"<a class=\"ref-clase\"[^>]*>(\d+)</a>", r"\1", out) == html  # text kept
+
+
+def test_readme_subheadings_get_ids_of_their_section() -> None:
+    from compmath.site.markdown import markdown_html
+
+    html = markdown_html("### Por qué la raíz de d\n\ntexto\n\n### Por qué la raíz de d\n", "ejemplo")
+    assert re.findall(r'<h3 id="([^"]+)"', html) == [
+        "ejemplo-por-que-la-raiz-de-d", "ejemplo-por-que-la-raiz-de-d-1"]  # fmt: skip
+
+
+def test_every_code_colour_reads_at_4_5_to_1_on_the_code_background() -> None:
+    """WCAG 2.x contrast (relative luminance, computed here again) of every token colour the
+    site's stylesheets use, on the code box's background (estilo.css --caja) light and dark."""
+    from compmath.site.highlight import highlight_css
+
+    def lum(colour: str) -> float:
+        c = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    def ratio(a: str, b: str) -> float:
+        high, low = sorted((lum(a), lum(b)), reverse=True)
+        return (high + 0.05) / (low + 0.05)
+
+    css = (REPO / "compmath/site/assets/estilo.css").read_text(encoding="utf-8")
+    light_box, dark_box = re.search(r"--caja: light-dark\((#\w+), (#\w+)\)", css).groups()
+    pairs = re.findall(r"light-dark\((#[0-9a-fA-F]{6}),(#[0-9a-fA-F]{6})\)", highlight_css())
+    assert len(pairs) >= 10
+    assert [(a, b) for a, b in pairs if ratio(a, light_box) < 4.5 or ratio(b, dark_box) < 4.5] == []

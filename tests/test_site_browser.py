@@ -577,6 +577,64 @@ def test_sidebar_outline_and_copy_buttons(browser: Any, site: Path) -> None:
     phone.close()
 
 
+def test_the_outline_is_above_the_fold_and_marks_the_section_read(browser: Any, site: Path) -> None:
+    page = open_page(browser, 1280)  # a 900-px-high window
+    page.goto((site / CLASS_323).as_uri())
+    last = page.eval_on_selector(
+        ".indice li:last-child a", "a => a.getBoundingClientRect().bottom"
+    )
+    assert last < 900  # the whole outline is on the first screen, before the list of classes
+    current = "() => [...document.querySelectorAll('.indice a[aria-current=location]')].map(a => a.hash)"
+    assert page.evaluate(current) == ["#formulas"]
+    page.evaluate("document.getElementById('errores').scrollIntoView()")
+    page.wait_for_function(
+        "() => document.querySelector('.indice a[aria-current=location]').hash === '#errores'"
+    )
+    assert page.evaluate(current) == ["#errores"]  # one section marked at a time
+    page.close()
+
+
+def test_the_copy_button_covers_no_code(browser: Any, site: Path) -> None:
+    overlaps = """() => [...document.querySelectorAll('.con-copia')].filter(box => {
+      const b = box.querySelector('button.copiar').getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(box.querySelector('pre'));
+      return [...range.getClientRects()].some(r => r.width > 0 && r.left < b.right
+        && b.left < r.right && r.top < b.bottom && b.top < r.bottom);
+    }).length"""
+    for width in (390, 1280):
+        page = open_page(browser, width)
+        for name in (CLASS_323, "clases/332-difusion-proceso-directo.html"):
+            page.goto((site / name).as_uri())
+            assert page.evaluate("document.querySelectorAll('.con-copia').length") >= 3
+            assert page.evaluate(overlaps) == 0, (width, name)
+        page.close()
+
+
+def test_the_index_has_one_brand_and_unsplit_dates(browser: Any, site: Path) -> None:
+    page = open_page(browser, 1280)
+    page.goto((site / "index.html").as_uri())
+    shown = page.inner_text("header.sitio") + page.inner_text("main h1")
+    assert shown.count("compmath") == 1
+    line = page.eval_on_selector_all(
+        "table.clases td.estado", "els => els.map(e => { const r = document.createRange();"
+        " r.selectNodeContents(e); return new Set([...r.getClientRects()].map(x => x.top)).size })",
+    )
+    page.close()
+    assert len(line) == 20 and set(line) == {1}  # «verificada (2026-12-01)» on one line
+
+
+def test_class_mentions_are_links_to_their_pages(site: Path) -> None:
+    found = 0
+    for path in sorted(site.glob("clases/3*.html")):
+        html = path.read_text(encoding="utf-8")
+        for target in re.findall(r'<a class="ref-clase" href="([^"]+)">', html):
+            assert (path.parent / target).is_file(), (path.name, target)
+            assert not target.startswith(path.stem[:3])  # never a link to itself
+            found += 1
+    assert found >= 30  # the prose and the class.toml fields mention other classes 30+ times
+
+
 def test_no_page_weighs_over_60_kb_beyond_the_math_font(site: Path) -> None:
     heavy = []
     for path in pages(site):

@@ -18,7 +18,11 @@ def compact_css(css: str) -> str:
     css = re.sub(r"\s+", " ", css)
     css = re.sub(r"\s*([{};,])\s*", r"\1", css)
     # a blank after a colon is a declaration's (a selector's pseudo-class has none): drop it
-    return re.sub(r": ", ":", css).replace(";}", "}").strip() + "\n"
+    css = re.sub(r": ", ":", css).replace(";}", "}")
+    # a child combinator needs no blanks (a calc()'s `+` and `-` do: they stay); a number's
+    # leading zero is not needed either (0.5rem is .5rem)
+    css = re.sub(r"\s*>\s*", ">", css)
+    return re.sub(r"(?<![\w.#-])0\.(\d)", r".\1", css).strip() + "\n"
 
 
 def compact_js(source: str) -> str:

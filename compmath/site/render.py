@@ -3,7 +3,7 @@ Jinja templates in templates/ (autoescaped; only MathML, prose, code and charts 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -15,6 +15,7 @@ from compmath.course.records import CourseMeta, PartMeta
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.page_screen import neighbour_text
 from compmath.site.charts import chart_html, series_of
+from compmath.site.crossrefs import link_classes
 from compmath.site.highlight import highlight_html, highlight_json
 from compmath.site.markdown import inline_html, markdown_html
 from compmath.site.mathml import LatexError, to_mathml
@@ -226,8 +227,8 @@ def class_sections(page: ClassPage) -> dict[str, Any]:
     ]
     return {
         "formulas": formulas(page),
-        "development": markdown_html(page.development) if page.development else "",
-        "example": markdown_html(page.example) if page.example else "",
+        "development": markdown_html(page.development, "desarrollo") if page.development else "",
+        "example": markdown_html(page.example, "ejemplo") if page.example else "",
         "parameters": parameters,
         "sample": highlight_json(abridge(page.sample)) if page.sample is not None else None,
         "charts": charts,
@@ -244,16 +245,20 @@ def class_html(
     colab: str | None = None,
     sidebar: PartView | None = None,
     sections: dict[str, Any] | None = None,
+    classes: Mapping[int, str] | None = None,
 ) -> str:
     """The class page: every section of the document, in the seed page's order; `notebooks`
     are (label, path in the site) of its Jupyter notebooks, `colab` the «Abrir en Colab» link,
-    `sections` its class_sections when they were made beforehand."""
-    return render(
+    `sections` its class_sections when they were made beforehand, `classes` the site path of
+    every class page by number (its «clase 3NN» mentions link there)."""
+    url = class_url(page.class_id)
+    links = {number: relative_to(path, url) for number, path in (classes or {}).items()}
+    html = render(
         "class.html",
         1,
         course,
         page=page,
-        url=class_url(page.class_id),
+        url=url,
         part_url=part_url(page.part.number),
         verification=found,
         verified_on=spanish_date(found.when),
@@ -266,6 +271,7 @@ def class_html(
         outline=OUTLINE,
         **(class_sections(page) if sections is None else sections),
     )
+    return link_classes(html, links, page.number)
 
 
 def source_html(
