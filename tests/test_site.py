@@ -199,6 +199,57 @@ def test_charts_of_vectors_and_matrices() -> None:
     assert line is not None and "<polyline" in chart_html(line, "grafica-l")
 
 
+def test_a_chart_says_what_class_toml_says_of_it() -> None:
+    from compmath.course.records import ChartSpec
+    from compmath.site.charts import look_of
+
+    assert series_of("ceros", [0.0, 0.0, 0.0, 0.0]) is None  # an empty bar chart says nothing
+    assert series_of("unos", [[1, 1], [1, 1]]) is None
+    q = series_of("q", [[-3.9, -3.2], [-3.7, -2.3], [0.0, 0.0]])
+    assert q is not None
+    spec = ChartSpec(rows=("s0", "s1", "meta"), columns=("izquierda", "derecha"),
+                     axes=("estado", "acción"))  # fmt: skip
+    description = "Q* del MDP, con $\\gamma = 0,9$. Se obtiene por iteración de valor."
+    html = chart_html(q, "grafica-q", look_of(q, spec, description, None))
+    assert ">izquierda</text>" in html and ">derecha</text>" in html and ">meta</text>" in html
+    assert ">estado</text>" in html and ">acción</text>" in html  # axis titles by name
+    assert "<figcaption>Q* del MDP, con γ = 0,9. Mapa de calor de q: 3 × 2" in html
+    assert "<th scope=\"col\">izquierda</th>" in html  # the data table names them too
+    # labels whose count does not match the data are left out, never misplaced
+    wrong = look_of(q, ChartSpec(rows=("a",), columns=("x", "y", "z")), "", None)
+    assert wrong.rows == () and wrong.columns == ()
+    # two tables compared on one colour scale: the same ticks on both legends
+    other = series_of("r", [[-1.0, -0.5], [-0.2, 0.0]])
+    assert other is not None
+    shared = (-3.9, 0.0)
+    ticks = [re.findall(r'font-size="10" fill="currentColor">([^<]+)</text>',
+                        chart_html(s, f"g-{s.name}", look_of(s, ChartSpec(scale="x"), "", shared)))
+             for s in (q, other)]  # fmt: skip
+    assert ticks[0] == ticks[1] and "−3,9" in ticks[0]
+
+
+@pytest.mark.lento  # two site builds and a lint of the test course
+def test_a_chart_declared_false_is_not_drawn_and_a_bad_scale_is_named(
+    cli, fake_course: Path, tmp_path: Path
+) -> None:
+    meta = next(fake_course.glob("classes/*/901-*/class.toml"))
+    text = meta.read_text(encoding="utf-8")
+    entry = 'nombre = "vector"\n'
+    assert entry in text
+    meta.write_text(text.replace(entry, entry + 'grafica = { escala = "nada" }\n'), encoding="utf-8")
+    lint = cli("lint", "--root", str(fake_course))
+    assert "la gráfica de «vector» comparte la escala de «nada», que no está en [[salidas]]" in lint.out
+    out = tmp_path / "web"
+    refused = cli("site", "--root", str(fake_course), "--out", str(out), "--allow-stale")
+    assert refused.code == 2 and "comparte la escala de «nada»" in refused.err + refused.out
+    meta.write_text(text.replace(entry, entry + 'grafica = { escala = "n" }\n'), encoding="utf-8")
+    assert cli("site", "--root", str(fake_course), "--out", str(out), "--allow-stale").code == 0
+    assert 'id="grafica-vector"' in page_901(out)
+    meta.write_text(text.replace(entry, entry + "grafica = false\n"), encoding="utf-8")
+    assert cli("site", "--root", str(fake_course), "--out", str(out), "--allow-stale").code == 0
+    assert 'id="grafica-vector"' not in page_901(out)  # declared: a drawing would say nothing
+
+
 def test_search_folds_accents_and_case() -> None:
     assert fold("Codificación Posicional ÑANDÚ") == "codificacion posicional nandu"
     assert fold("β_t ≤ Λ, ϵ") == "beta_t ≤ lambda, epsilon"  # as LaTeX names them

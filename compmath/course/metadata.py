@@ -161,6 +161,17 @@ def class_checks(
                         "corrige el nombre en [[salidas]]",
                     )
                 )
+    for entry in data["salidas"]:
+        chart = entry.get("grafica")
+        if isinstance(chart, dict) and chart.get("escala") not in (None, *declared):
+            problems.append(
+                Problem(
+                    shown,
+                    f"la gráfica de «{entry['nombre']}» comparte la escala de «{chart['escala']}»,"
+                    " que no está en [[salidas]]",
+                    "nombra en escala otra salida de la clase",
+                )
+            )
     for k, hole in enumerate(data.get("huecos", []), 1):
         for name in hole["salidas"]:
             if name not in declared:

@@ -38,12 +38,39 @@ class Formula:
 
 
 @dataclass(frozen=True)
+class ChartSpec:
+    """How the site draws an output (class.toml's `grafica`): not at all, or with these names of
+    rows and columns, these axis titles, and the colour scale of another output."""
+
+    drawn: bool = True
+    rows: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    axes: tuple[str, ...] = ()  # (vertical title, horizontal title)
+    scale: str = ""  # the output whose colour scale this one shares
+
+
+@dataclass(frozen=True)
 class OutputSpec:
-    """One output as class.toml lists it: name, description and its own tolerance if any."""
+    """One output as class.toml lists it: name, description, its own tolerance if any, and how
+    the site draws it."""
 
     name: str
     description: str
     tolerance: Tolerance | None = None
+    chart: ChartSpec = ChartSpec()
+
+
+def _chart(entry: Any) -> ChartSpec:
+    if entry is None:
+        return ChartSpec()
+    if entry is False:
+        return ChartSpec(drawn=False)
+    return ChartSpec(
+        rows=tuple(entry.get("filas", ())),
+        columns=tuple(entry.get("columnas", ())),
+        axes=tuple(entry.get("ejes", ())),
+        scale=entry.get("escala", ""),
+    )
 
 
 @dataclass(frozen=True)
@@ -168,6 +195,7 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
                 o["nombre"],
                 o["descripcion"],
                 _tolerance(o["tolerancia"], default, declared=True) if "tolerancia" in o else None,
+                _chart(o.get("grafica")),
             )
             for o in data.get("salidas", [])
         ),

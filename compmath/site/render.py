@@ -11,10 +11,10 @@ from typing import Any
 
 from compmath.course.index import ClassState, IndexRow
 from compmath.course.params import SPANISH_TYPES
-from compmath.course.records import CourseMeta, PartMeta
+from compmath.course.records import ChartSpec, CourseMeta, PartMeta
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.page_screen import neighbour_text
-from compmath.site.charts import chart_html, series_of
+from compmath.site.charts import chart_html, extent, look_of, series_of
 from compmath.site.crossrefs import link_classes
 from compmath.site.highlight import highlight_html, highlight_json
 from compmath.site.markdown import inline_html, markdown_html
@@ -204,11 +204,25 @@ def class_sections(page: ClassPage) -> dict[str, Any]:
     MathML, the prose, the parameters, the JSON sample, the charts, the files; FormulaError on
     bad LaTeX."""
     charts, charted = [], []
+    specs = {o.name: o for o in page.outputs}
+    drawn = {}
     for name, value in (page.sample or {}).items():
+        spec = specs.get(name)
         series = series_of(name, value)
-        if series is not None:
-            charts.append(chart_html(series, f"grafica-{name}"))
-            charted.append(name)
+        if series is not None and (spec is None or spec.chart.drawn):
+            drawn[name] = series
+    for name, series in drawn.items():
+        spec = specs.get(name)
+        chart, description = (spec.chart, spec.description) if spec else (ChartSpec(), "")
+        # two tables compared share one colour scale: the extent of both
+        partner = drawn.get(chart.scale)
+        scale = None
+        if partner is not None:
+            ends = (*extent(series), *extent(partner))
+            scale = (min(ends), max(ends))
+        look = look_of(series, chart, description, scale)
+        charts.append(chart_html(series, f"grafica-{name}", look))
+        charted.append(name)
     files = [
         {
             "name": name,
