@@ -215,6 +215,38 @@ def test_search_works_from_file_without_accents(browser: Any, site: Path) -> Non
     page.close()
 
 
+SHIFTS = """() => new Promise(done => { let total = 0;
+  new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput)
+    total += e.value; }).observe({ type: "layout-shift", buffered: true });
+  setTimeout(() => done(total), 1500); })"""
+
+
+def test_search_shows_whole_words_first_and_no_internal_tokens(browser: Any, site: Path) -> None:
+    page = open_page(browser)
+    page.goto((site / "buscar.html").as_uri() + "?q=lambda")
+    page.wait_for_selector("#resultados li .frase:not(.pendiente)")
+    where = page.eval_on_selector_all("#resultados .coincide", "els => els.map(e => e.textContent)")
+    assert where and all("(" not in w for w in where)  # «(5lambda, lambda1, …)» no more
+    assert all(w.startswith("Aparece en ") for w in where)
+    # every mark a quote shows is a whole word «lambda» (or λ's name) first: the first result's
+    marks = page.eval_on_selector_all(
+        "#resultados li:first-child mark", "els => els.map(e => e.textContent.toLowerCase())"
+    )
+    assert marks and all(m in ("lambda", "λ") for m in marks)
+    # a word inside another ranks after the pages that have the whole word
+    page.goto((site / "buscar.html").as_uri() + "?q=codificacion")
+    page.wait_for_selector("#resultados li")
+    titles = page.eval_on_selector_all("#resultados li > a", "els => els.map(e => e.textContent)")
+    assert titles[0].startswith("323 ")
+    assert page.evaluate(SHIFTS) < 0.05  # the quotes arrive into room kept for them
+    folder = Path(os.environ.get("COMPMATH_ARTIFACTS") or REPO / "artifacts") / "capturas"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.goto((site / "buscar.html").as_uri() + "?q=lambda")
+    page.wait_for_selector("#resultados li .frase:not(.pendiente)")
+    page.screenshot(path=str(folder / "buscar-lambda.png"))
+    page.close()
+
+
 @pytest.fixture(scope="module")
 def served(site: Path) -> Iterator[str]:
     """The built site over HTTP, as a static host serves it: its address."""
