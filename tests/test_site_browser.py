@@ -667,6 +667,51 @@ def test_class_mentions_are_links_to_their_pages(site: Path) -> None:
     assert found >= 30  # the prose and the class.toml fields mention other classes 30+ times
 
 
+def test_the_course_prints_as_one_book_with_its_outline(site: Path, tmp_path: Path) -> None:
+    if chromium_path() is None:
+        missing(f"no se encuentra Chromium: {CHROMIUM_HINT}")
+    pypdf = pytest.importorskip("pypdf", reason="falta pypdf: pip install -e '.[test]'")
+    from compmath.site.book import print_pdf, write_book
+
+    out = tmp_path / "web"
+    shutil.copytree(site, out)  # the module's site stays as it was built
+    course = load_course(REPO)
+    os.environ.setdefault("COMPMATH_CHROMIUM", chromium_path() or "")
+    book = write_book(course, out, "compmath", "")
+    print_pdf(book, out / "curso.pdf")
+    pdf = pypdf.PdfReader(out / "curso.pdf")
+    pages = len(pdf.pages)
+    assert 100 < pages < 300  # twenty classes on A4, each from a page of its own
+    titles = [entry["/Title"] for entry in pdf.outline if isinstance(entry, dict)]
+    chapters = [t for t in titles if t[:3].isdigit()]
+    assert [t[:3] for t in chapters] == [str(n) for n in range(321, 341)]
+    assert "Índice" in titles
+    sections = [entry for entry in pdf.outline if isinstance(entry, list)]
+    assert any("Fórmulas" in [e["/Title"] for e in s if isinstance(e, dict)] for s in sections)
+    # running heads and page numbers, as the text of a page in the middle of the book
+    middle = pdf.pages[pages // 2].extract_text()
+    assert f"{pages // 2 + 1} de {pages}" in middle
+    assert re.search(r"3[2-4]\d · ", middle)  # the running head names the class
+    html = book.read_text(encoding="utf-8")
+    assert html.count('class="capitulo"') == 20
+    assert len(re.findall(r'\bid="formulas"', html)) == 0  # every id is its class's own
+    assert 'href="#c322"' in html  # «clase 322» leads to its chapter, not to another file
+
+
+def test_pdf_without_chromium_is_refused_in_spanish(tmp_path: Path) -> None:
+    env = {**os.environ, "COMPMATH_CHROMIUM": str(tmp_path / "no-hay-chromium"), "NO_COLOR": "1"}
+    env.pop("CI", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "compmath.entry", "site", "--root", str(REPO),
+         "--out", str(tmp_path / "web"), "--pdf"],
+        cwd=REPO, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "error: --pdf imprime el libro con Chromium, y no se encuentra" in done.stderr
+    assert "apt-get install chromium" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "web").exists()  # said before any lab ran
+
+
 def test_no_page_weighs_over_60_kb_beyond_the_math_font(site: Path) -> None:
     heavy = []
     for path in pages(site):
