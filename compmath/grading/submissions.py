@@ -13,20 +13,26 @@ submission (a folder that cannot be listed, a damaged zip) costs that student on
 from __future__ import annotations
 
 import hashlib
+import io
+import json
 import os
 import re
 import stat
 import struct
+import tokenize
 import zipfile
 import zlib
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import os_reason
 
 MAX_SOURCE = 512 * 1024  # a lab.py is a few KiB; anything past this is not one
+MAX_NOTEBOOK = 4 * 1024**2  # a practice notebook handed in for it, outputs and all
+NOTEBOOK = re.compile(r"^(\d{3})(-[^/]*)?\.ipynb$")
 MAX_ENTRIES = 20_000  # files and folders walked, or zip members, per submission
 MAX_FOLDERS = 2_000  # folders listed per submission
 MAX_DEPTH = 24  # folders below the submission's own (the course layout needs 4)
@@ -83,33 +89,93 @@ def discover(folder: Path) -> tuple[dict[str, Path], list[str]]:
 
 
 def _class_of(parts: tuple[str, ...], numbers: dict[int, ClassInfo]) -> ClassInfo | None:
-    """The class whose lab.py a path is (`…/323-slug/lab.py` or `…/323/lab.py`)."""
+    """The class whose lab.py a path is (`…/323-slug/lab.py` or `…/323/lab.py`), or whose
+    practice notebook (`…/323-slug.ipynb`, as compmath makes it)."""
+    if parts and (notebook := NOTEBOOK.match(parts[-1])):
+        return numbers.get(int(notebook.group(1)))
     if len(parts) < 2 or parts[-1] != "lab.py":
         return None
     match = re.match(r"^(\d{3})(-|$)", parts[-2])
     return numbers.get(int(match.group(1))) if match else None
 
 
-def _preference(parts: tuple[str, ...]) -> tuple[int, int, tuple[str, ...]]:
-    """Of several candidates for one class, the course layout first, then the shallowest."""
-    return (0 if "classes" in parts else 1, len(parts), parts)
+def _preference(parts: tuple[str, ...]) -> tuple[int, int, int, tuple[str, ...]]:
+    """Of several candidates for one class, a lab.py before a notebook, the course layout
+    first, then the shallowest."""
+    return (0 if parts[-1] == "lab.py" else 1, 0 if "classes" in parts else 1, len(parts), parts)
 
 
-def _text(data: bytes, size: int) -> Found:
-    if size > MAX_SOURCE or len(data) > MAX_SOURCE:
-        return Found(None, f"el archivo ocupa {max(size, len(data)) // 1024} KiB: no es un lab.py")
+def _limit(parts: tuple[str, ...]) -> int:
+    """The largest file a candidate may be: a notebook carries its outputs too."""
+    return MAX_SOURCE if parts[-1] == "lab.py" else MAX_NOTEBOOK
+
+
+def _cell_text(source: Any) -> str:
+    """A notebook cell's source: nbformat writes a string or a list of lines."""
+    if isinstance(source, list):
+        return "".join(line for line in source if isinstance(line, str))
+    return source if isinstance(source, str) else ""
+
+
+def _from_notebook(found: Found, cls: ClassInfo) -> Found:
+    """A practice notebook's lab.py: its code cells (those compmath named `codigo-…`, or all),
+    in order, and the exercise's closing `if __name__ == "__main__":` block (a notebook has
+    none), so that only its holes differ from the exercise."""
+    if found.source is None:
+        return found
+    try:
+        book = json.loads(found.source)
+    except (ValueError, RecursionError):
+        return Found(None, "el cuaderno no es JSON válido: ¿está dañado el .ipynb?")
+    cells = book.get("cells") if isinstance(book, dict) else None
+    code = [c for c in cells or [] if isinstance(c, dict) and c.get("cell_type") == "code"]
+    ours = [c for c in code if str(c.get("id", "")).startswith("codigo-")] or code
+    texts = [_cell_text(c.get("source")).strip("\n") for c in ours]
+    text = "\n\n\n".join(t for t in texts if t.strip())
+    if not text:
+        return Found(None, "el cuaderno no tiene celdas de código")
+    return Found(text + "\n" + _closing(cls))
+
+
+def _closing(cls: ClassInfo) -> str:
+    """The exercise's lines from its `if __name__ == "__main__":` on ("" if it has none)."""
+    from compmath.practice.graft import course_lab
+
+    try:
+        lines = course_lab(cls).exercise.splitlines()
+    except (OSError, ValueError, SyntaxError):
+        return ""
+    start = next((i for i, t in enumerate(lines) if t.startswith("if __name__")), len(lines))
+    return "".join(f"\n{line}" for line in lines[start:]) + "\n" if start < len(lines) else ""
+
+
+def _text(data: bytes, size: int, limit: int = MAX_SOURCE) -> Found:
+    if size > limit or len(data) > limit:
+        what = "un lab.py" if limit == MAX_SOURCE else "un cuaderno de práctica"
+        return Found(None, f"el archivo ocupa {max(size, len(data)) // 1024} KiB: no es {what}")
     if b"\x00" in data:
         return Found(None, "no es un archivo de texto (contiene bytes nulos)")
+    try:  # the encoding the file declares (PEP 263: `# -*- coding: latin-1 -*-`), as Python does
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        return Found(None, "declara una codificación que Python no conoce (# -*- coding: … -*-)")
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return Found(None, "no es texto UTF-8: ¿se entregó otro tipo de archivo?")
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        said = _encoding_name(encoding)
+        return Found(None, f"no es texto {said}: ¿se entregó otro tipo de archivo?")
+    text = text.removeprefix("\ufeff")
     if not text.strip():
         return Found(None, "el archivo está vacío")
     return Found(text)
 
 
-def _read_file(path: Path) -> Found:
+def _encoding_name(encoding: str) -> str:
+    """How a person names an encoding: UTF-8, latin-1."""
+    return "UTF-8" if encoding in ("utf-8", "utf-8-sig") else encoding
+
+
+def _read_file(path: Path, limit: int = MAX_SOURCE) -> Found:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as exc:
@@ -118,7 +184,7 @@ def _read_file(path: Path) -> Found:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return Found(None, "no es un archivo normal")
-        return _text(os.read(fd, MAX_SOURCE + 1), info.st_size)
+        return _text(os.read(fd, limit + 1), info.st_size, limit)
     finally:
         os.close(fd)
 
@@ -169,10 +235,12 @@ def _from_folder(root: Path, numbers: dict[int, ClassInfo]) -> tuple[dict[str, F
             notes.append(f"{'/'.join(parts)}: enlace simbólico, ignorado")
             continue
         candidates.setdefault(cls.id, []).append(parts)
-    files_found = {
-        cid: _read_file(root.joinpath(*min(paths, key=_preference)))
-        for cid, paths in candidates.items()
-    }
+    by_id = {c.id: c for c in numbers.values()}
+    files_found = {}
+    for cid, paths in candidates.items():
+        best = min(paths, key=_preference)
+        found = _read_file(root.joinpath(*best), _limit(best))
+        files_found[cid] = found if best[-1] == "lab.py" else _from_notebook(found, by_id[cid])
     return files_found, notes
 
 
@@ -256,16 +324,19 @@ def _from_zip(path: Path, numbers: dict[int, ClassInfo]) -> tuple[dict[str, Foun
             if cls is not None:
                 candidates.setdefault(cls.id, []).append((parts, info))
         files_found: dict[str, Found] = {}
+        by_id = {c.id: c for c in numbers.values()}
         for cid, options in candidates.items():
-            _, info = min(options, key=lambda o: _preference(o[0]))
-            if info.file_size > MAX_SOURCE:
-                files_found[cid] = _text(b"", info.file_size)
+            parts, info = min(options, key=lambda o: _preference(o[0]))
+            limit = _limit(parts)
+            if info.file_size > limit:
+                files_found[cid] = _text(b"", info.file_size, limit)
                 continue
             try:
                 with archive.open(info) as member:
-                    files_found[cid] = _text(member.read(MAX_SOURCE + 1), info.file_size)
+                    found = _text(member.read(limit + 1), info.file_size, limit)
             except (RuntimeError, NotImplementedError, zipfile.BadZipFile, zlib.error, OSError):
-                files_found[cid] = Found(None, "no se puede leer del .zip (¿cifrado o dañado?)")
+                found = Found(None, "no se puede leer del .zip (¿cifrado o dañado?)")
+            files_found[cid] = found if parts[-1] == "lab.py" else _from_notebook(found, by_id[cid])
     return files_found, notes
 
 

@@ -211,7 +211,11 @@ def _judge_outputs(
             **common,
         )
     if issues:
-        moved = compare(oracle, outputs, *case.tolerances) if oracle is not None else []
+        moved = (
+            compare(oracle, outputs, *case.tolerances, loose=case.loose)
+            if oracle is not None
+            else []
+        )
         return LabReport(
             outcome=Outcome.INVALID,
             expected=oracle,
@@ -238,7 +242,7 @@ def _compared(
     case: Ready, expected: dict[str, Any], outputs: dict[str, Any], common: dict[str, Any]
 ) -> LabReport:
     default, per_output = case.tolerances
-    differences = compare(expected, outputs, default, per_output)
+    differences = compare(expected, outputs, default, per_output, loose=case.loose)
     order = key_order_differs(expected, outputs)
     if differences or order:
         message = (
