@@ -78,10 +78,6 @@ def _fake_lab(fake: Path, strict: bool = False) -> None:
         said = 'descripcion = "n por la escala."\n'
         toml.write_text(toml.read_text("utf-8").replace(
             said, said + "tolerancia = { tipo_estricto = true }\n"), encoding="utf-8")
-        schema = fake / "schemas" / "class.schema.json"
-        body = json.loads(schema.read_text("utf-8"))
-        body["$defs"]["tolerancia"]["properties"]["tipo_estricto"] = {"type": "boolean"}
-        schema.write_text(json.dumps(body), encoding="utf-8")
 
 
 def _with_hole(cls, code: str) -> str:

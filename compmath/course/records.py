@@ -93,6 +93,7 @@ class ClassMeta:
     references: tuple[Reference, ...] = ()
     holes: tuple[Hole, ...] = ()
     variants: tuple[dict[str, Any], ...] = ()  # [practica] variantes: hidden parameter sets
+    credit: str = "todo_o_nada"  # [practica] credito: or "proporcional" to the variants passed
     present: bool = True  # False when the class has no class.toml
 
     def tolerances(self) -> tuple[Tolerance, dict[str, Tolerance]]:
@@ -198,6 +199,7 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
             for h in data.get("huecos", [])
         ),
         variants=tuple(dict(v) for v in data.get("practica", {}).get("variantes", [])),
+        credit=data.get("practica", {}).get("credito", "todo_o_nada"),
     )
 
 

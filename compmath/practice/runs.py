@@ -192,6 +192,25 @@ def judge_hole(
     variants: tuple[Variant, ...],
     results: Results,
 ) -> HoleVerdict:
+    """The verdict on one written hole: right at every variant, or the first one it fails
+    (with how many variants it matched, for partial credit)."""
+    verdict = _first_failure(cls, number, hole, program, variants, results)
+    matched = sum(
+        1
+        for var in variants
+        if (r := results.reports.get(program.key(var))) and r.outcome == Outcome.MATCHES
+    )
+    return replace(verdict, variants_passed=matched)
+
+
+def _first_failure(
+    cls: ClassInfo,
+    number: int,
+    hole: Hole,
+    program: Program,
+    variants: tuple[Variant, ...],
+    results: Results,
+) -> HoleVerdict:
     """The verdict on one written hole: right at every variant, or the first one it fails."""
     from compmath.practice.verdict import HoleVerdict
 
