@@ -14,11 +14,9 @@ from pathlib import Path
 import pytest
 
 from compmath.base.validate import SMALL, OverBudget, bound_issue, validate
-from compmath.course.tree import load_course
-from compmath.grading.submissions import MAX_SOURCE
 from compmath.judging.judge import RESULT_CAP, oversized
-from compmath.practice.holes import exercise_source, solution_regions, splice
-from tests.conftest import FAKE_PART, SIMPLE_SCHEMA
+from tests.conftest import SIMPLE_SCHEMA
+from tests.fake_holes import hand_in_901
 
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
 HUGE = '''\
@@ -83,27 +81,13 @@ def test_check_refuses_a_40_and_a_200_mb_result_beside_an_honest_lab(cli, make_l
     assert took < 600  # the mechanism is the refusal above; this only catches a runaway
 
 
-def _student(fake: Path, out: Path, name: str, body: str) -> None:
-    course = load_course(fake)
-    cls = course.resolve("901")
-    lab = cls.lab.read_text("utf-8")
-    exercise = exercise_source(lab, [h.task for h in cls.meta.holes])
-    source = splice(exercise, lab, {1})  # hole 1 as the student wrote it
-    indent = solution_regions(lab)[0].indent
-    source = source.replace(f'{indent}raise NotImplementedError("hueco 1 sin completar: escribe tu código aquí")', f"{indent}{body}")
-    target = out / name / "classes" / FAKE_PART / cls.path.name / "lab.py"
-    target.parent.mkdir(parents=True)
-    assert len(source) < MAX_SOURCE
-    target.write_text(source, encoding="utf-8")
-
-
 @pytest.mark.lento  # grades a class whose hole writes a 40 MB result at two variants
 def test_grade_refuses_a_hole_s_40_mb_result_and_grades_the_honest_student(
     cli, fake_course: Path, tmp_path: Path
 ) -> None:
     entregas = tmp_path / "entregas"
-    _student(fake_course, entregas, "ana", "mitad = n * escala")
-    _student(fake_course, entregas, "hugo", 'mitad = "0" * 40_000_000')
+    hand_in_901(fake_course, entregas, "ana", "mitad = n * escala")
+    hand_in_901(fake_course, entregas, "hugo", 'mitad = "0" * 40_000_000')
     out = tmp_path / "notas"
     result = cli("grade", str(entregas), "--root", str(fake_course), "--clases", "901",
                  "--out", str(out), "--timeout", "30")

@@ -10,23 +10,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from compmath.course.tree import load_course
-from compmath.practice.holes import exercise_source, solution_regions, splice
 from tests.conftest import FAKE_PART, REPO
-
-
-def _hand_in(fake: Path, entregas: Path, student: str, body: str) -> None:
-    cls = load_course(fake).resolve("901")
-    lab = cls.lab.read_text("utf-8")
-    source = splice(exercise_source(lab, [h.task for h in cls.meta.holes]), lab, {1})
-    indent = solution_regions(lab)[0].indent
-    source = source.replace(
-        f'{indent}raise NotImplementedError("hueco 1 sin completar: escribe tu código aquí")',
-        f"{indent}{body}",
-    )
-    target = entregas / student / cls.lab.relative_to(fake)
-    target.parent.mkdir(parents=True)
-    target.write_text(source, encoding="utf-8")
+from tests.fake_holes import hand_in_901
 
 
 @pytest.mark.lento  # grades the fake course twice: all or nothing, then proportional
@@ -34,9 +19,9 @@ def test_credit_is_all_or_nothing_unless_the_class_asks_for_proportional(
     cli, fake_course: Path, tmp_path: Path
 ) -> None:
     entregas = tmp_path / "entregas"
-    _hand_in(fake_course, entregas, "ana", "mitad = n * escala")
-    _hand_in(fake_course, entregas, "beto", "mitad = n * 0.5")  # right at the defaults only
-    _hand_in(fake_course, entregas, "carla", "mitad = 0.0")  # right nowhere
+    hand_in_901(fake_course, entregas, "ana", "mitad = n * escala")
+    hand_in_901(fake_course, entregas, "beto", "mitad = n * 0.5")  # right at the defaults only
+    hand_in_901(fake_course, entregas, "carla", "mitad = 0.0")  # right nowhere
     schema = json.loads((REPO / "schemas" / "grade.schema.json").read_text("utf-8"))
     toml = fake_course / "classes" / FAKE_PART / "901-pasa" / "class.toml"
     found = {}

@@ -15,8 +15,8 @@ import pytest
 from compmath.course.tree import load_course
 from compmath.grading import submissions
 from compmath.grading.submissions import MAX_DEPTH, MAX_ENTRIES, read_submission
-from compmath.practice.holes import exercise_source, solution_regions, splice
 from tests.conftest import REPO
+from tests.fake_holes import hand_in_901
 
 C323 = load_course(REPO).resolve("323")
 
@@ -113,28 +113,13 @@ def test_a_zip_of_3_million_members_is_refused_from_its_end_record(tmp_path, mon
     ).notes
 
 
-def _hand_in(entregas: Path, student: str, body: str, fake: Path) -> Path:
-    cls = load_course(fake).resolve("901")
-    lab = cls.lab.read_text("utf-8")
-    source = splice(exercise_source(lab, [h.task for h in cls.meta.holes]), lab, {1})
-    indent = solution_regions(lab)[0].indent
-    source = source.replace(
-        f'{indent}raise NotImplementedError("hueco 1 sin completar: escribe tu código aquí")',
-        f"{indent}{body}",
-    )
-    target = entregas / student / cls.lab.relative_to(fake)
-    target.parent.mkdir(parents=True)
-    target.write_text(source, encoding="utf-8")
-    return entregas / student
-
-
 @pytest.mark.lento  # two gradings of a small class, one of them in two shards
 def test_a_deep_or_unreadable_submission_scores_0_and_the_class_is_graded(
     cli, fake_course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     entregas = tmp_path / "entregas"
-    _hand_in(entregas, "ana", "mitad = n * escala", fake_course)
-    nest(_hand_in(entregas, "hondo", "mitad = n * escala", fake_course) / "pozo", 1100)
+    hand_in_901(fake_course, entregas, "ana", "mitad = n * escala")
+    nest(hand_in_901(fake_course, entregas, "hondo", "mitad = n * escala") / "pozo", 1100)
     (entregas / "roto").mkdir()
     real = submissions._read_submission
 

@@ -18,9 +18,10 @@ from compmath.grading.submissions import read_submission
 from compmath.judging.compare import compare
 from compmath.judging.report import describe_difference
 from compmath.notebook.build import build_notebook
-from compmath.practice.holes import exercise_source, solution_regions, splice, student_holes
+from compmath.practice.holes import exercise_source, splice, student_holes
 from compmath.practice.verdict import judge_many
 from tests.conftest import FAKE_PART, REPO
+from tests.fake_holes import with_hole_901
 
 TOL = Tolerance()
 STRICT = Tolerance(strict_type=True)
@@ -80,17 +81,9 @@ def _fake_lab(fake: Path, strict: bool = False) -> None:
             said, said + "tolerancia = { tipo_estricto = true }\n"), encoding="utf-8")
 
 
-def _with_hole(cls, code: str) -> str:
-    lab = cls.lab.read_text("utf-8")
-    source = splice(exercise_source(lab, [h.task for h in cls.meta.holes]), lab, {1})
-    indent = solution_regions(lab)[0].indent
-    body = "\n".join(indent + line for line in code.splitlines())
-    return re.sub(r"^\s*raise NotImplementedError\(\"hueco 1 .*$", body, source, flags=re.M)
-
-
 def _statuses(fake: Path, codes: list[str]) -> list[tuple[str, str]]:
     cls = load_course(fake).resolve("901")
-    attempts = judge_many([(cls, _with_hole(cls, c)) for c in codes], timeout=20, jobs=2)
+    attempts = judge_many([(cls, with_hole_901(fake, c)) for c in codes], timeout=20, jobs=2)
     return [(str(a.holes[0].status), a.holes[0].reason) for a in attempts]
 
 
@@ -194,7 +187,7 @@ def _notebook(fake: Path, code: str | None) -> str:
 def test_grade_reads_latin_1_and_a_practice_notebook(cli, fake_course: Path, tmp_path: Path) -> None:
     cls = load_course(fake_course).resolve("901")
     entregas = tmp_path / "entregas"
-    latin = _with_hole(cls, "mitad = n * escala  # la mitad, año 1").replace(
+    latin = with_hole_901(fake_course, "mitad = n * escala  # la mitad, año 1").replace(
         '"""Un laboratorio', '# -*- coding: latin-1 -*-\n"""Un laboratorio', 1)
     lab = entregas / "latin" / cls.lab.relative_to(fake_course)
     lab.parent.mkdir(parents=True)

@@ -194,7 +194,10 @@ def judge_hole(
 ) -> HoleVerdict:
     """The verdict on one written hole: right at every variant, or the first one it fails
     (with how many variants it matched, for partial credit)."""
-    verdict = _first_failure(cls, number, hole, program, variants, results)
+    from compmath.practice.verdict import HoleVerdict
+
+    right = HoleVerdict(number, hole, HoleStatus.RIGHT)
+    verdict = _first_failure(right, program, variants, results)
     matched = sum(
         1
         for var in variants
@@ -204,15 +207,12 @@ def judge_hole(
 
 
 def _first_failure(
-    cls: ClassInfo,
-    number: int,
-    hole: Hole,
-    program: Program,
-    variants: tuple[Variant, ...],
-    results: Results,
+    right: HoleVerdict, program: Program, variants: tuple[Variant, ...], results: Results
 ) -> HoleVerdict:
-    """The verdict on one written hole: right at every variant, or the first one it fails."""
+    """`right` (a hole's verdict when it passes everywhere), or the first variant it fails at."""
     from compmath.practice.verdict import HoleVerdict
+
+    number, hole = right.number, right.hole
 
     first_stdout = ""
     for var in variants:
@@ -253,4 +253,4 @@ def _first_failure(
             stdout=report.stdout,
             remedy=report.remedy,
         )
-    return HoleVerdict(number, hole, HoleStatus.RIGHT, stdout=first_stdout)
+    return replace(right, stdout=first_stdout)
