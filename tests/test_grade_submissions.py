@@ -108,7 +108,7 @@ def test_a_zip_of_3_million_members_is_refused_from_its_end_record(tmp_path, mon
     lying = tmp_path / "miente.zip"
     many_members(lying, 100_000, declared=10)  # says 10, holds 100,000 records
     assert submissions._declared(lying) == (10, 4_700_000)
-    assert "el índice del .zip ocupa 4 MiB, más de 4 MiB: no se abre" in read_submission(
+    assert "el índice del .zip ocupa 4,48 MiB, más de 4 MiB: no se abre" in read_submission(
         "miente", lying, [C323]
     ).notes
 

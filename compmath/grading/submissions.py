@@ -29,6 +29,7 @@ from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import os_reason
+from compmath.wording import short
 
 MAX_SOURCE = 512 * 1024  # a lab.py is a few KiB; anything past this is not one
 MAX_NOTEBOOK = 4 * 1024**2  # a practice notebook handed in for it, outputs and all
@@ -284,7 +285,7 @@ def _refused(path: Path) -> str:
         limit = MAX_ENTRIES
         return f"el .zip tiene {members} archivos, más de los {limit} que se miran: no se abre"
     if directory > MAX_DIRECTORY:
-        size = f"{directory // 1024**2} MiB"
+        size = f"{short(directory / 1024**2)} MiB"
         return f"el índice del .zip ocupa {size}, más de {MAX_DIRECTORY // 1024**2} MiB: no se abre"
     return ""
 
