@@ -168,9 +168,10 @@ def test_an_emptied_lab_suggests_reset(space: workspace.Workspace) -> None:
     restore = "compmath practice reset 323 restaura el ejercicio"
     assert not attempt.done and all(restore in h.reason for h in attempt.holes)
     damaged = exercise(323).replace("### FIN DEL HUECO 2 ###", "")
-    attempt = judge(323, damaged)
-    assert not attempt.markers_ok and restore in attempt.holes[0].reason
-    assert "pulsa r" not in attempt.holes[0].reason
+    attempt = judge(323, damaged)  # hole 2's mark is damaged: hole 2 alone pays for it
+    assert not attempt.markers_ok and restore in attempt.holes[1].reason
+    assert "pulsa r" not in attempt.holes[1].reason
+    assert [str(h.status) for h in attempt.holes] == ["sin completar", "falla"]
 
 
 def test_many_students_share_the_references_in_one_batch() -> None:

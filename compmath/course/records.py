@@ -18,12 +18,15 @@ class Tolerance:
     """A number matches when |obtained - expected| <= atol + rtol * |expected|.
 
     Integers are compared exactly unless the output declared its own tolerance (`declared`),
-    as a Monte Carlo count does.
+    as a Monte Carlo count does. `strict_type`: the class says the type is part of the lesson
+    (`tipo_estricto`), so a student's `2.0` for `2` fails even where the representation of a
+    number would not count.
     """
 
     atol: float = DEFAULT_ATOL
     rtol: float = DEFAULT_RTOL
     declared: bool = False
+    strict_type: bool = False
 
     def allowed(self, expected: float) -> float:
         return self.atol + self.rtol * abs(expected)
@@ -117,6 +120,7 @@ class ClassMeta:
     references: tuple[Reference, ...] = ()
     holes: tuple[Hole, ...] = ()
     variants: tuple[dict[str, Any], ...] = ()  # [practica] variantes: hidden parameter sets
+    credit: str = "todo_o_nada"  # [practica] credito: or "proporcional" to the variants passed
     present: bool = True  # False when the class has no class.toml
 
     def tolerances(self) -> tuple[Tolerance, dict[str, Tolerance]]:
@@ -169,9 +173,13 @@ class PartMeta:
 
 
 def _tolerance(entry: dict[str, Any] | None, base: Tolerance, *, declared: bool) -> Tolerance:
+    """An output's tolerance (`declared` when it names atol or rtol of its own) over `base`."""
     entry = entry or {}
     return Tolerance(
-        float(entry.get("atol", base.atol)), float(entry.get("rtol", base.rtol)), declared
+        float(entry.get("atol", base.atol)),
+        float(entry.get("rtol", base.rtol)),
+        declared and ("atol" in entry or "rtol" in entry),
+        bool(entry.get("tipo_estricto", base.strict_type)),
     )
 
 
@@ -219,6 +227,7 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
             for h in data.get("huecos", [])
         ),
         variants=tuple(dict(v) for v in data.get("practica", {}).get("variantes", [])),
+        credit=data.get("practica", {}).get("credito", "todo_o_nada"),
     )
 
 

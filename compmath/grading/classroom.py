@@ -197,7 +197,7 @@ def classroom_result(book: Gradebook) -> dict[str, Any]:
             tests.append(
                 {
                     "name": f"{spec.number} hueco {hole.number}",
-                    "status": "pass" if hole.earned else "fail",
+                    "status": "pass" if hole.earned >= hole.points else "fail",
                     "message": hole.reason or hole.status,
                     "score": hole.earned,
                     "max_score": hole.points,

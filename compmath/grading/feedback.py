@@ -6,6 +6,12 @@ import re
 
 from compmath.grading.records import ClassGrade, ClassSpec, StudentGrade, points_text
 
+CREDIT = {
+    False: "Crédito todo o nada: cada hueco vale sus puntos si acierta con todos los parámetros, "
+    "y 0 si falla con alguno.",
+    True: "Crédito proporcional: cada hueco vale la parte de sus puntos que corresponde a los "
+    "parámetros con que acierta (los de por defecto y las variantes).",
+}
 WRITTEN = ("mal", "falla")  # a hole written but wrong: the student can rerun the check
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
@@ -43,6 +49,7 @@ def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
     if grade.problem:
         lines += [f"No se pudo corregir: {_inline(grade.problem)}.", ""]
         return lines
+    lines += [CREDIT[spec.proportional], ""]
     if grade.outside_changed:
         lines += [
             "Cambiaste código fuera de los huecos: no cuenta, cada hueco se juzgó con el resto "
@@ -50,16 +57,22 @@ def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
             "",
         ]
     for hole, task in zip(grade.holes, spec.tasks):
-        mark = "✓" if hole.earned else "✗"
+        full = hole.earned >= hole.points
+        mark = "✓" if full else "✗"
         head = f"- {mark} Hueco {hole.number} ({_points(hole.points)}): {hole.status}"
-        if hole.earned:
+        if spec.proportional and hole.variants and not full:
+            head += (
+                f", {hole.variants_passed} de {hole.variants} parámetros: "
+                f"{_number(hole.earned)} de {_points(hole.points)}"
+            )
+        if full:
             lines.append(f"{head}.")
             continue
         lines.append(f"{head}. Tarea: {_inline(task)}")
         if hole.reason:
             lines.append(f"  - Motivo: {_inline(hole.reason)}")
     lines.append("")
-    if any(not hole.earned and hole.status in WRITTEN for hole in grade.holes):
+    if any(hole.earned < hole.points and hole.status in WRITTEN for hole in grade.holes):
         lines += [
             "Para repetir esta comprobación en tu espacio de práctica (las mismas variantes, "
             f"el mismo juez): `compmath practice check {spec.number}`.",

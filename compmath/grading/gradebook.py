@@ -44,10 +44,12 @@ def _cell(text: str) -> str:
 
 
 def csv_text(book: Gradebook) -> str:
-    """One row per student: each hole, each class, the total and the maximum."""
+    """One row per student: each hole, each class, the total and the maximum. A hole of a class
+    with proportional credit says so in its column's name (`323 hueco 1 (proporcional)`)."""
     header = ["alumno"]
     for spec in book.specs:
-        header += [f"{spec.number} hueco {k}" for k in range(1, len(spec.points) + 1)]
+        credit = " (proporcional)" if spec.proportional else ""
+        header += [f"{spec.number} hueco {k}{credit}" for k in range(1, len(spec.points) + 1)]
         header.append(f"{spec.number} total")
     header += ["total", "maximo"]
     buffer = io.StringIO()

@@ -14,10 +14,11 @@ from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.grading.submissions import Submission
-from compmath.grading.verdict import ClassVerdict
+from compmath.grading.verdict import ClassVerdict, HoleVerdict
 from compmath.mathtext import plain_prose
 
 VERSION = 1
+ALL_OR_NOTHING, PROPORTIONAL = "todo_o_nada", "proporcional"  # [practica] credito
 
 
 def points_text(value: float) -> str:
@@ -34,6 +35,11 @@ class ClassSpec:
     title: str
     points: tuple[float, ...]
     tasks: tuple[str, ...]
+    credit: str = ALL_OR_NOTHING  # [practica] credito: or PROPORTIONAL to the variants passed
+
+    @property
+    def proportional(self) -> bool:
+        return self.credit == PROPORTIONAL
 
     @classmethod
     def of(cls, info: ClassInfo) -> ClassSpec:
@@ -44,6 +50,7 @@ class ClassSpec:
             info.title,
             tuple(h.points for h in holes),
             tuple(plain_prose(h.task) for h in holes),  # a comment is plain text
+            info.meta.credit,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -53,6 +60,7 @@ class ClassSpec:
             "titulo": self.title,
             "huecos": [{"puntos": p, "tarea": t} for p, t in zip(self.points, self.tasks)],
             "puntos": sum(self.points),
+            "credito": self.credit,
         }
 
     @classmethod
@@ -64,6 +72,7 @@ class ClassSpec:
             data["titulo"],
             tuple(float(h["puntos"]) for h in holes),
             tuple(h["tarea"] for h in holes),
+            str(data.get("credito", ALL_OR_NOTHING)),
         )
 
 
@@ -74,6 +83,8 @@ class HoleGrade:
     earned: float
     status: str
     reason: str
+    variants_passed: int = 0  # of `variants` (the defaults included), how many it matched
+    variants: int = 0
 
 
 @dataclass(frozen=True)
@@ -132,6 +143,8 @@ class StudentGrade:
                             "obtenidos": h.earned,
                             "puntos": h.points,
                             "motivo": h.reason,
+                            "variantes_superadas": h.variants_passed,
+                            "variantes": h.variants,
                         }
                         for h in c.holes
                     ],
@@ -152,6 +165,8 @@ class StudentGrade:
                         float(h["obtenidos"]),
                         h["estado"],
                         h["motivo"],
+                        int(h.get("variantes_superadas", 0)),
+                        int(h.get("variantes", 0)),
                     )
                     for h in c["huecos"]
                 ),
@@ -186,13 +201,23 @@ def submission_fingerprint(course: str, submission: Submission) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _earned(spec: ClassSpec, hole: HoleVerdict, points: float) -> float:
+    """A judged hole's points: all or nothing, or the share of the variants it matched."""
+    if hole.passed:
+        return points
+    if spec.proportional and hole.variants:
+        return round(points * hole.variants_passed / hole.variants, 4)
+    return 0.0
+
+
 def grade(
     specs: list[ClassSpec],
     submission: Submission,
     fingerprint: str,
     verdicts: dict[str, ClassVerdict],
 ) -> StudentGrade:
-    """Score a judged submission: a hole earns its points when it passed, 0 otherwise."""
+    """Score a judged submission: a hole earns its points when it passed, 0 otherwise; in a
+    class with proportional credit, the share of its variants it matched."""
     classes = []
     for spec in specs:
         found = submission.files[spec.class_id]
@@ -205,7 +230,15 @@ def grade(
             classes.append(ClassGrade(spec.class_id, holes, found.problem))
             continue
         holes = tuple(
-            HoleGrade(h.number, p, p if h.passed else 0.0, h.status, h.reason)
+            HoleGrade(
+                h.number,
+                p,
+                _earned(spec, h, p),
+                h.status,
+                h.reason,
+                h.variants_passed,
+                h.variants,
+            )
             for h, p in zip(verdict.holes, spec.points)
         )
         classes.append(

@@ -29,6 +29,8 @@ class HoleVerdict:
     passed: bool
     status: str  # «bien», «mal», «falla», «sin completar»
     reason: str = ""
+    variants_passed: int = 0  # of `variants` (the defaults included), how many it matched
+    variants: int = 0
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,8 @@ def _converted(attempt: practice.Attempt) -> ClassVerdict:
             h.done,
             str(h.status),
             _short(h.reason) or (OPEN_REASON if h.status == practice.HoleStatus.OPEN else ""),
+            h.variants_passed,
+            len(attempt.variants),
         )
         for h in attempt.holes
     )

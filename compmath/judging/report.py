@@ -261,6 +261,14 @@ def describe_difference(d: Difference) -> str:
         return f"{d.path}: obtenido {obtained} · no está en la instantánea"
     if d.kind == DifferenceKind.MISSING:
         return f"{d.path}: esperado {expected} · falta en la salida"
+    if d.lesson:  # the class declared the type part of the lesson (tipo_estricto)
+        fix = (
+            "devuelve un entero: int(x), o .astype(int) en un array"
+            if isinstance(d.expected, int)
+            else "devuelve un real: float(x), o .astype(float) en un array"
+        )
+        said = f"{d.path}: esperado {expected}, obtenido {obtained}"
+        return f"{said} · el tipo es parte de la lección: {fix}"
     if d.kind == DifferenceKind.VALUE and d.abs_error is not None and d.tolerance is not None:
         detail = f"Δ {number(d.abs_error, 3)}"
         if (fraction := d.relative) is not None:

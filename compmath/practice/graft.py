@@ -23,6 +23,7 @@ from compmath.practice.holes import (
     Region,
     exercise_source,
     solution_regions,
+    student_holes,
     student_regions,
 )
 from compmath.practice.variants import Variant
@@ -175,21 +176,21 @@ def programs_for(cls: ClassInfo, student: str) -> Plan:
     if not student.strip():
         why = f"tu lab.py está vacío; {restore(cls)}"
         return _broken(count, why)
-    try:
-        regions = {r.number: r for r in student_regions(student)}
-    except HoleError as exc:
-        why = f"las marcas de los huecos están dañadas ({exc}); {restore(cls)}"
-        return _broken(count, why)
-    markers_ok = sorted(regions) == list(range(1, count + 1))
+    regions, damaged = student_holes(student)
+    markers_ok = not damaged and sorted(regions) == list(range(1, count + 1))
     tag = course_tag(cls)
-    changed = not markers_ok or _outside(student.splitlines(), list(regions.values())) != _outside(
+    ordered = sorted(regions.values(), key=lambda r: r.begin)
+    changed = not markers_ok or _outside(student.splitlines(), ordered) != _outside(
         lab.exercise.splitlines(), student_regions(lab.exercise)
     )
     programs: dict[int, Program] = {}
     static: dict[int, tuple[HoleStatus, str]] = {}
     for number in range(1, count + 1):
         region = regions.get(number)
-        if region is None:
+        if number in damaged:
+            why = f"las marcas del hueco {number} están dañadas ({damaged[number]}); "
+            static[number] = (HoleStatus.FAILS, why + restore(cls))
+        elif region is None:
             static[number] = (
                 HoleStatus.FAILS,
                 f"faltan las marcas ### HUECO {number} ### y ### FIN DEL HUECO {number} ###; "

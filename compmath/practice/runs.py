@@ -109,6 +109,7 @@ def _cases(
         oracle = Snapshot(remembered.outputs) if remembered else Reference(f"{call}/{reference}")
         params = dict(var.params)
         case = variant(base, key=f"{call}/{key}", lab=lab, params=params, expected=oracle)
+        case = replace(case, loose=True)  # a student's hole: 2.0 for 2 is right (compare.py)
         if hide is not None:
             hidden = private_folders(cls, folder, hide)
             case = replace(case, request=replace(case.request, hidden=hidden))
@@ -191,8 +192,27 @@ def judge_hole(
     variants: tuple[Variant, ...],
     results: Results,
 ) -> HoleVerdict:
-    """The verdict on one written hole: right at every variant, or the first one it fails."""
+    """The verdict on one written hole: right at every variant, or the first one it fails
+    (with how many variants it matched, for partial credit)."""
     from compmath.practice.verdict import HoleVerdict
+
+    right = HoleVerdict(number, hole, HoleStatus.RIGHT)
+    verdict = _first_failure(right, program, variants, results)
+    matched = sum(
+        1
+        for var in variants
+        if (r := results.reports.get(program.key(var))) and r.outcome == Outcome.MATCHES
+    )
+    return replace(verdict, variants_passed=matched)
+
+
+def _first_failure(
+    right: HoleVerdict, program: Program, variants: tuple[Variant, ...], results: Results
+) -> HoleVerdict:
+    """`right` (a hole's verdict when it passes everywhere), or the first variant it fails at."""
+    from compmath.practice.verdict import HoleVerdict
+
+    number, hole = right.number, right.hole
 
     first_stdout = ""
     for var in variants:
@@ -233,4 +253,4 @@ def judge_hole(
             stdout=report.stdout,
             remedy=report.remedy,
         )
-    return HoleVerdict(number, hole, HoleStatus.RIGHT, stdout=first_stdout)
+    return replace(right, stdout=first_stdout)

@@ -6,8 +6,10 @@ a student does: save a file, call `saved()`, press a key with `key()`, read what
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
+import tokenize
 from collections.abc import Callable
 
 from compmath.course.tree import ClassInfo
@@ -76,11 +78,17 @@ class Session:
         return judge_many(items, timeout=self.timeout, jobs=jobs, memo=self.memo)[0]
 
     def source(self, cls: ClassInfo | None = None) -> str:
-        """The text of the student's lab.py ("" when it is gone)."""
+        """The text of the student's lab.py ("" when it is gone), in the encoding it declares
+        (PEP 263: `# -*- coding: latin-1 -*-`), UTF-8 otherwise."""
         try:
-            return (cls or self.current).lab.read_text(encoding="utf-8", errors="replace")
+            data = (cls or self.current).lab.read_bytes()
         except OSError:
             return ""
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            return data.decode(encoding, errors="replace").removeprefix("\ufeff")
+        except (SyntaxError, LookupError):
+            return data.decode("utf-8", errors="replace")
 
     def shown(self, attempt: Attempt) -> Attempt:
         """Take a judged attempt of the current class: record it when done, show it."""

@@ -42,6 +42,7 @@ class HoleVerdict:
     traceback: str = ""  # when it fails: the traceback, lines mapped to the student's file
     stdout: str = ""  # what the student's code printed (the first failing run, else the first)
     remedy: str = ""  # the option of `practice` that lifts the limit it hit (not for feedback)
+    variants_passed: int = 0  # of the attempt's variants, how many it matched (partial credit)
 
     @property
     def done(self) -> bool:
