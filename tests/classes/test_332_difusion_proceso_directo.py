@@ -274,3 +274,17 @@ def test_a_gentle_schedule_does_not_reach_noise() -> None:
 def test_invalid_schedules_are_refused(bad: dict) -> None:
     with pytest.raises(ValueError):
         lab_module(332).run(**bad)
+
+
+def test_the_sample_and_the_posterior_claims_can_fail() -> None:
+    # the one-jump sample is checked against the iterated chain, not against the ᾱ it was drawn
+    # with: a wrong ᾱ (√ᾱ, the confusion the class warns about) makes the claim false
+    lab = lab_module(332)
+    right = lab.alpha_barra
+    lab.alpha_barra = lambda betas: lab.np.sqrt(right(betas))
+    assert lab.run()["la_muestra_confirma_la_forma_cerrada"] is False
+    # β̃_t < β_t is read from the posterior function: taking β_t as the posterior variance fails
+    lab = lab_module(332)
+    exact = lab.posterior
+    lab.posterior = lambda betas, ab, t: (*exact(betas, ab, t)[:2], float(betas[t]))
+    assert lab.run()["beta_tilde_menor_que_beta"] is False
