@@ -1,14 +1,16 @@
 """Grafos y laplaciano normalizado: qué hacer con un nodo de grado cero.
 
     d_i = Σ_j A_ij,   L = D − A,   xᵀ L x = Σ_{(i,j)∈E} (x_i − x_j)² ≥ 0
-    L_sym = D^{−1/2} L D^{−1/2}   con   (D^{−1/2})_uu = 0 si d_u = 0     (convención de Chung)
-    L_sym(u,u) = 1 si d_u > 0 y 0 si d_u = 0;   L_sym(u,v) = −1/√(d_u d_v) si u ~ v
+    L_sym = D^{−1/2} L D^{−1/2}   con la raíz inversa segura: (D^{−1/2})_uu = 0 si d_u = 0
+    L_sym(u,u) = 1 si d_u > 0 y 0 si d_u = 0;   L_sym(u,v) = −1/√(d_u d_v) si u ~ v   (Chung)
     espectro(L_sym) ⊂ [0, 2];   multiplicidad del autovalor 0 = nº de componentes conexas
 
 Con un nodo aislado, `deg**-0.5` vale inf y la fila y la columna de ese nodo se llenan de NaN
-(inf · 0); el resto de la matriz sigue finito, pero los autovalores ya no se pueden calcular. La
-convención de Chung pone a cero fila y columna del nodo aislado, diagonal incluida: así aporta un autovalor 0,
-como toda componente conexa. Poner 1 en esa diagonal parece inofensivo y rompe el conteo.
+(inf · 0); el resto de la matriz sigue finito, pero los autovalores ya no se pueden calcular. Con
+una raíz finita en el nodo aislado (0, o cualquier otro valor) su fila, su columna y su diagonal
+valen 0, porque las de L ya son 0. Lo que fija la convención de Chung es esa diagonal: 0 y no 1,
+para que el nodo aislado aporte un autovalor 0 como toda componente conexa. La fórmula
+I − D^{−1/2} A D^{−1/2} pone un 1 en ella, parece inofensiva y rompe el conteo.
 
 Referencias: F. R. K. Chung, «Spectral Graph Theory», AMS, 1997, cap. 1 (la definición de L_sym);
 U. von Luxburg, «A Tutorial on Spectral Clustering», Statistics and Computing 17, 2007 (un tutorial
