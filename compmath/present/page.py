@@ -193,8 +193,11 @@ def class_page(course: Course, cls: ClassInfo) -> ClassPage:
     )
 
 
-def abridge(value: Any, indent: int = 0, max_items: int = 8, shown: int = 6) -> str:
-    """A value as indented JSON, with long lists and dicts cut (`… (N en total)`)."""
+def abridge(
+    value: Any, indent: int = 0, max_items: int = 8, shown: int = 6, outputs: int | None = None
+) -> str:
+    """A value as indented JSON, with long lists and dicts cut (`… (N en total)`); a lab's
+    outputs (the dict at the top) cut to the first `outputs` when given."""
     pad = "  " * (indent + 1)
 
     def scalar(v: Any) -> str:
@@ -215,11 +218,14 @@ def abridge(value: Any, indent: int = 0, max_items: int = 8, shown: int = 6) -> 
     if isinstance(value, dict) and value:
         keys = list(value)
         cut = indent > 0 and len(keys) > max_items
+        top = indent == 0 and outputs is not None and len(keys) > outputs
         lines = [
             f"{pad}{json.dumps(k, ensure_ascii=False)}: {abridge(value[k], indent + 1)}"
-            for k in keys[: shown if cut else None]
+            for k in keys[: shown if cut else (outputs if top else None)]
         ]
         if cut:
             lines.append(f"{pad}… ({len(keys)} claves en total)")
+        if top:
+            lines.append(f"{pad}… ({len(keys)} salidas en total)")
         return "{\n" + ",\n".join(lines) + "\n" + "  " * indent + "}"
     return scalar(value)

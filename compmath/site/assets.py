@@ -40,9 +40,11 @@ def asset_contents() -> list[tuple[str, bytes]]:
         if not path.is_file():
             continue
         data = path.read_bytes()
-        if path.name == "estilo.css":  # every page: the JSON sample's colours, the heatmaps'
-            css = data.decode("utf-8") + highlight_css(JSON_TOKENS) + palette_css()
+        if path.name == "estilo.css":  # every page: the JSON sample's colours
+            css = data.decode("utf-8") + highlight_css(JSON_TOKENS)
             data = compact_css(css).encode("utf-8")
+        elif path.name == "graficas.css":  # the pages with charts: the heatmaps' colours
+            data = compact_css(data.decode("utf-8") + palette_css()).encode("utf-8")
         elif path.name == "codigo.css":  # the source pages only: every token's colour
             data = compact_css(data.decode("utf-8") + highlight_css()).encode("utf-8")
         elif path.suffix == ".js":

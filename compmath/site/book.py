@@ -107,6 +107,7 @@ def book_html(title: str, subtitle: str, verified: str, chapters: list[Chapter])
 <meta charset="utf-8">
 <title>{escape(title)}</title>
 <link rel="stylesheet" href="assets/estilo.css">
+<link rel="stylesheet" href="assets/graficas.css">
 <style>
 @page {{ size: A4; margin: 18mm 14mm 16mm;
   @top-left {{ content: "{head}"; }}

@@ -60,6 +60,9 @@ class FormulaError(Exception):
         self.index, self.latex, self.reason = index, latex, reason
 
 
+SAMPLE_OUTPUTS = 12  # the JSON sample's outputs: the whole snapshot is a link away
+
+
 def class_url(class_id: str) -> str:
     return f"clases/{class_id}.html"
 
@@ -244,7 +247,11 @@ def class_sections(page: ClassPage) -> dict[str, Any]:
         "development": markdown_html(page.development, "desarrollo") if page.development else "",
         "example": markdown_html(page.example, "ejemplo") if page.example else "",
         "parameters": parameters,
-        "sample": highlight_json(abridge(page.sample)) if page.sample is not None else None,
+        "sample": (
+            highlight_json(abridge(page.sample, outputs=SAMPLE_OUTPUTS))
+            if page.sample is not None
+            else None
+        ),
         "charts": charts,
         "charted": charted,
         "files": files,
