@@ -14,6 +14,7 @@ KEYS = [
     "vecino_mas_cercano",
     "analogia_rey_menos_hombre_mas_mujer",
     "coseno_de_la_analogia",
+    "analogia_pera_menos_manzana_mas_rey",
     "coseno_invariante_a_escala",
     "producto_escalar_cambia_con_escala",
     "coseno_con_vector_nulo",
@@ -83,6 +84,17 @@ def test_analogy_by_brute_force(out: dict) -> None:
     assert out["analogia_rey_menos_hombre_mas_mujer"] == best == "reina"
     assert out["coseno_de_la_analogia"] == pytest.approx(candidates[best], abs=1e-6)
     assert out["coseno_de_la_analogia"] == pytest.approx(0.999592, abs=1e-6)
+
+
+def test_excluding_the_query_decides_the_fruit_analogy(out: dict) -> None:
+    target = [p - m + r for p, m, r in zip(VECTORS["pera"], VECTORS["manzana"], VECTORS["rey"])]
+    everyone = {w: cos(target, v) for w, v in VECTORS.items()}
+    others = {w: c for w, c in everyone.items() if w not in ("manzana", "pera", "rey")}
+    best = max(others, key=others.__getitem__)
+    got = out["analogia_pera_menos_manzana_mas_rey"]
+    assert got["respuesta"] == best == "hombre"
+    assert got["coseno"] == pytest.approx(others[best], abs=1e-6)
+    assert got["sin_excluir_la_consulta"] == max(everyone, key=everyone.__getitem__) == "rey"
 
 
 def test_scale_claims_recomputed(out: dict) -> None:

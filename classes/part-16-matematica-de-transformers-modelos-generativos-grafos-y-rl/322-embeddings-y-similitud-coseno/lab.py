@@ -82,6 +82,12 @@ def run(indice_busqueda: int = 1, epsilon: float = EPSILON) -> dict:
     # rey − hombre + mujer ≈ ?
     ganador, cos_analogia = analogia(E, idx["hombre"], idx["rey"], idx["mujer"], epsilon)
 
+    # manzana es a pera como rey es a ?: pera − manzana es casi nulo, el objetivo casi es «rey»,
+    # y sin excluir la consulta ganaría la propia «rey»
+    ganador_2, cos_2 = analogia(E, idx["manzana"], idx["pera"], idx["rey"], epsilon)
+    objetivo_2 = E[idx["pera"]] - E[idx["manzana"]] + E[idx["rey"]]                 # (d,)
+    sin_excluir = int(np.argmax([coseno(objetivo_2, fila, epsilon) for fila in E]))
+
     # Escalar un vector: el coseno no cambia, el producto escalar sí
     rey, reina = E[idx["rey"]], E[idx["reina"]]
     cos_1 = coseno(rey, reina, epsilon)
@@ -94,6 +100,11 @@ def run(indice_busqueda: int = 1, epsilon: float = EPSILON) -> dict:
         "vecino_mas_cercano": vecinos,
         "analogia_rey_menos_hombre_mas_mujer": PALABRAS[ganador],
         "coseno_de_la_analogia": cos_analogia,
+        "analogia_pera_menos_manzana_mas_rey": {
+            "respuesta": PALABRAS[ganador_2],
+            "coseno": cos_2,
+            "sin_excluir_la_consulta": PALABRAS[sin_excluir],
+        },
         "coseno_invariante_a_escala": abs(cos_lambda - cos_1) < TOLERANCIA,
         "producto_escalar_cambia_con_escala": {
             "rey_reina": float(rey @ reina),
