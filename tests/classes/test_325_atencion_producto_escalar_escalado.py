@@ -11,6 +11,7 @@ from tests.course_labs import class_dir, emitted, lab_module
 KEYS = [
     "varianza_sin_escalar",
     "varianza_escalada",
+    "media_escalada",
     "la_varianza_crece_con_dk",
     "la_varianza_escalada_es_cercana_a_uno",
     "peso_maximo",
@@ -75,6 +76,15 @@ def test_variances_recomputed_with_the_same_stream(out: dict) -> None:
         assert out["varianza_sin_escalar"][str(d)] == pytest.approx(
             np.mean((s - s.mean()) ** 2), abs=1e-6
         )
+
+
+def test_means_recomputed_and_within_five_standard_errors_of_zero(out: dict) -> None:
+    rng = np.random.default_rng(0)
+    for d in DIMS:
+        q, k = rng.standard_normal((4000, d)), rng.standard_normal((4000, d))
+        s = np.einsum("ij,ij->i", q, k) / math.sqrt(d)
+        assert out["media_escalada"][str(d)] == pytest.approx(s.mean(), abs=1e-6)
+        assert abs(out["media_escalada"][str(d)]) < 5 / math.sqrt(4000)
 
 
 def test_variance_claims_recomputed(out: dict) -> None:
@@ -165,6 +175,7 @@ def test_declared_tolerances_are_about_five_standard_errors() -> None:
         assert 4 * se <= atol[name] <= 6.5 * se, name
     se_scaled = max(standard_error_of_variance(d) / d for d in DIMS)
     assert 4 * se_scaled <= atol["varianza_escalada"] <= 6.5 * se_scaled
+    assert 4 / math.sqrt(4000) <= atol["media_escalada"] <= 6.5 / math.sqrt(4000)
     rtol = next(s["tolerancia"]["rtol"] for s in meta["salidas"] if s["nombre"] == "varianza_sin_escalar")
     assert 4 * se_scaled <= rtol <= 6.5 * se_scaled  # relative SE of Var(q·k) = SE of the scaled one
 
