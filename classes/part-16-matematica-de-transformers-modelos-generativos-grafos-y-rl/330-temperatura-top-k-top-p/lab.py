@@ -27,6 +27,10 @@ P = 0.9                          # masa del núcleo
 TUBERIA = (2.0, 4, 0.9)          # (T, k, p): aquí el top-k recorta y el orden cambia el núcleo
 MUESTRAS = 20_000
 SEMILLA = 0
+# Una distribución cuya masa acumulada cae justo en p en el segundo token (en float64,
+# 0.5 + 0.4 == 0.9): ahí se ve si la frontera es ≥ o >
+P_FRONTERA = np.array([0.5, 0.4, 0.1])
+MASA_FRONTERA = 0.9
 ERRORES_TIPICOS = 4              # frecuencia aceptada si |emp − q_i| < 4·√(q_i(1 − q_i)/n)
 
 
@@ -136,6 +140,9 @@ def run(semilla: int = SEMILLA, muestras: int = MUESTRAS) -> dict:
     # Mínimo: con n tokens se alcanza la masa y con n − 1 no
     minimo = bool(acumulada[n - 1] >= P and (n == 1 or acumulada[n - 2] < P))
 
+    # Un prefijo que suma exactamente la masa pedida ya es el núcleo
+    q_frontera, _, n_frontera = top_p(P_FRONTERA, MASA_FRONTERA)
+
     tamanos = [v["tamano_nucleo_p09"] for v in por_t.values()]
 
     # Tubería T = 2, k = 4, p = 0.9 en los dos órdenes, y sin el top-k
@@ -161,6 +168,7 @@ def run(semilla: int = SEMILLA, muestras: int = MUESTRAS) -> dict:
         "top_k_3": q_k,
         "top_p_09": {"distribucion": q_p, "masa_acumulada_ordenada": acumulada, "tamano": n},
         "el_nucleo_es_el_minimo": minimo,
+        "top_p_en_la_frontera": {"distribucion": q_frontera, "tamano": n_frontera},
         "la_temperatura_cambia_el_nucleo": len(set(tamanos)) > 1,
         "tuberia_t2_k4_p09": {"distribucion": teorica, "tamano_nucleo": n_tub,
                               "tamano_nucleo_sin_top_k": n_sin_k},
