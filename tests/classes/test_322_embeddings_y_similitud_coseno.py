@@ -9,7 +9,7 @@ from tests.course_labs import emitted, lab_module
 
 KEYS = [
     "dimension",
-    "busqueda_es_producto_one_hot",
+    "busqueda_one_hot",
     "matriz_coseno",
     "vecino_mas_cercano",
     "analogia_rey_menos_hombre_mas_mujer",
@@ -114,7 +114,17 @@ def test_one_hot_lookup_claim() -> None:
     for i in range(6):
         row = lab.buscar(lab.E, i)
         assert row.tolist() == list(VECTORS[lab.PALABRAS[i]])
-        assert emitted(322, indice_busqueda=i)["busqueda_es_producto_one_hot"] is True
+        shown = emitted(322, indice_busqueda=i)["busqueda_one_hot"]
+        assert shown["palabra"] == lab.PALABRAS[i]
+        assert shown["onehot_por_E"] == shown["fila_de_E"] == list(VECTORS[lab.PALABRAS[i]])
+
+
+def test_scale_invariance_needs_norms_above_the_floor() -> None:
+    big_floor = emitted(322, epsilon=10.0)
+    floored = [3 * x for x in VECTORS["rey"]]
+    a = dot(floored, VECTORS["reina"]) / (max(math.sqrt(dot(floored, floored)), 10.0) * 10.0)
+    b = dot(VECTORS["rey"], VECTORS["reina"]) / 100.0
+    assert big_floor["coseno_invariante_a_escala"] == (abs(a - b) < 1e-12) is False
 
 
 def test_zero_vector_convention(out: dict) -> None:

@@ -69,8 +69,10 @@ def analogia(E: np.ndarray, a: int, b: int, c: int, eps: float = EPSILON) -> tup
 def run(indice_busqueda: int = 1, epsilon: float = EPSILON) -> dict:
     idx = {p: i for i, p in enumerate(PALABRAS)}
 
-    # La búsqueda en tabla es un producto one-hot por E (exacto: solo suma ceros)
-    busqueda_ok = bool(np.max(np.abs(buscar(E, indice_busqueda) - E[indice_busqueda])) < TOLERANCIA)
+    # La búsqueda en tabla es un producto one-hot por E (exacto: solo suma ceros); una
+    # demostración, no algo que pueda fallar
+    busqueda = {"palabra": PALABRAS[indice_busqueda], "onehot_por_E": buscar(E, indice_busqueda),
+                "fila_de_E": E[indice_busqueda]}
 
     # Cosenos entre las 6 palabras: (6, 6)
     C = matriz_coseno(E, epsilon)
@@ -95,7 +97,7 @@ def run(indice_busqueda: int = 1, epsilon: float = EPSILON) -> dict:
 
     return {
         "dimension": E.shape[1],
-        "busqueda_es_producto_one_hot": busqueda_ok,
+        "busqueda_one_hot": busqueda,
         "matriz_coseno": {p: dict(zip(PALABRAS, C[i])) for i, p in enumerate(PALABRAS)},
         "vecino_mas_cercano": vecinos,
         "analogia_rey_menos_hombre_mas_mujer": PALABRAS[ganador],
