@@ -197,7 +197,6 @@ def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float 
         "distancia_a_la_identidad": distancia,
         "parametros_por_bloque_d768": por_bloque,
         "fraccion_de_12d2": fraccion,
-        "el_bloque_es_casi_12d2": bool(abs(fraccion - 1) < 0.01),
         "parametros_gpt2_small": parametros_gpt2(VOCABULARIO, CONTEXTO, CAPAS, D_MODELO),
         "parametros_por_bloque_swiglu_d768": por_bloque_swiglu,
         "llama_7b": {
