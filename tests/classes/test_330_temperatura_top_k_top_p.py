@@ -260,3 +260,23 @@ def test_snapshot_matches_the_run(out: dict) -> None:
         if key != "frecuencias_empiricas":
             assert snap[key] == out[key], key
     assert snap["frecuencias_empiricas"] == pytest.approx(out["frecuencias_empiricas"], abs=0.015)
+
+
+def test_a_permuted_vocabulary_permutes_every_distribution(out: dict) -> None:
+    """The hidden variant that reorders the vocabulary: same numbers, listed in the new order."""
+    order = [3, 0, 5, 1, 4, 2]
+    got = emitted(330, permutacion=",".join(map(str, order)))
+    assert list(got["logits"]) == [TOKENS[i] for i in order]
+    assert got["temperatura_cero"] == [out["temperatura_cero"][i] for i in order]
+    assert got["top_k_3"] == [out["top_k_3"][i] for i in order]
+    assert got["top_p_09"]["distribucion"] == [out["top_p_09"]["distribucion"][i] for i in order]
+    assert got["top_p_09"]["masa_acumulada_ordenada"] == out["top_p_09"]["masa_acumulada_ordenada"]
+    for key in ("tuberia_t2_k4_p09", "tuberia_con_la_temperatura_al_final"):
+        assert got[key]["distribucion"] == [out[key]["distribucion"][i] for i in order]
+    flags = [k for k, v in out.items() if isinstance(v, bool)]
+    assert all(got[k] == out[k] for k in flags)
+
+
+def test_bad_permutation_is_refused() -> None:
+    with pytest.raises(ValueError, match="permutación"):
+        lab_module(330).run(permutacion="0,0,1,2,3,4")
