@@ -20,6 +20,7 @@ KEYS = [
     "el_escalado_evita_la_saturacion",
     "softmax_ingenua_desborda",
     "softmax_estable",
+    "jacobiano_softmax_estable",
 ]
 DIMS = [4, 16, 64, 256]
 
@@ -291,3 +292,12 @@ def test_worked_example_figures(out: dict) -> None:
     assert 0.1 / (standard_error_of_variance(256) / 256) == pytest.approx(4.4, abs=0.05)
     with np.errstate(over="ignore"):
         assert np.isinf(np.exp(710.0)) and np.isfinite(np.exp(709.0))
+
+
+def test_emitted_jacobian_is_diag_minus_outer_of_the_emitted_softmax(out: dict) -> None:
+    p = out["softmax_estable"]
+    expected = [[(p[i] if i == j else 0.0) - p[i] * p[j] for j in range(3)] for i in range(3)]
+    got = np.array(out["jacobiano_softmax_estable"])
+    assert np.max(np.abs(got - np.array(expected))) < 2e-6
+    assert all(got[i, i] > 0 for i in range(3)) and np.all(got[~np.eye(3, dtype=bool)] < 0)
+    assert np.max(np.abs(got.sum(axis=1))) < 1e-6

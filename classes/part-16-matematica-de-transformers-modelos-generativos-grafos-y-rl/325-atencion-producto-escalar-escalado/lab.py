@@ -118,6 +118,7 @@ def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION, sorteos: int =
         "el_escalado_evita_la_saturacion": h_con > h_sin and j_con > j_sin,
         "softmax_ingenua_desborda": bool(np.any(np.isnan(softmax_ingenua(LOGITS_GRANDES)))),
         "softmax_estable": softmax(LOGITS_GRANDES),
+        "jacobiano_softmax_estable": jacobiano_softmax(softmax(LOGITS_GRANDES)),  # (3, 3)
     }
 
 
