@@ -43,7 +43,7 @@ def out() -> dict:
 def test_keys_in_the_syllabus_order(out: dict) -> None:
     assert list(out) == KEYS
     assert list(out["layernorm"]) == ["entrada", "salida", "media", "varianza"]
-    assert list(out["rmsnorm"]) == ["salida", "rms"]
+    assert list(out["rmsnorm"]) == ["salida", "rms", "dos_tokens"]
     assert list(out["llama_7b"]) == ["d_ff", "parametros_por_bloque", "parametros_totales"]
 
 
@@ -67,6 +67,9 @@ def test_rmsnorm_values(out: dict) -> None:
     own = math.sqrt(statistics.fmean(v * v for v in rms["salida"]))
     assert rms["rms"] == pytest.approx(own, abs=1e-5)
     assert rms["rms"] == pytest.approx(math.sqrt(12.5 / (12.5 + EPS)), abs=1e-6)
+    first, second = rms["dos_tokens"]
+    assert first == pytest.approx(ref_rmsnorm(X), abs=1e-6)
+    assert second == pytest.approx(ref_rmsnorm([3 * v for v in X]), abs=1e-6)
 
 
 def test_invariance_claims_recomputed(out: dict) -> None:

@@ -189,7 +189,8 @@ def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float 
 
     return {
         "layernorm": {"entrada": X, "salida": ln, "media": ln.mean(), "varianza": ln.var()},
-        "rmsnorm": {"salida": rms, "rms": np.sqrt(np.mean(rms ** 2))},
+        "rmsnorm": {"salida": rms, "rms": np.sqrt(np.mean(rms ** 2)),
+                    "dos_tokens": rmsnorm(np.vstack([X, escala * X]), eps)},  # (2, d)
         "layernorm_invariante_a_desplazamiento": bool(ln_inv_desp),
         "rmsnorm_cambia_con_desplazamiento": bool(rms_cambia),
         "ambas_invariantes_a_escala": bool(escala_ok),
