@@ -83,7 +83,8 @@ def spinner(
         SpinnerColumn(),
         TextColumn(f"[bold]{label}"),
         BarColumn() if total > 1 else TextColumn(""),
-        MofNCompleteColumn() if total > 1 else TextColumn(""),
+        # `12/200` whole too: only the note gives way
+        MofNCompleteColumn(table_column=Column(no_wrap=True)) if total > 1 else TextColumn(""),
         Elapsed(table_column=Column(no_wrap=True)),  # `5,30 s` whole: the note gives way
         TextColumn(
             "{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1)
