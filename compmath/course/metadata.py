@@ -181,13 +181,37 @@ _PYTHON_TYPES = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (
 
 
 def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Problem]:
-    """[practica] variantes: each names parameters of run(), with values of their types."""
-    variants = data.get("practica", {}).get("variantes", [])
-    if not variants or not lab.exists():
+    """[practica] variantes: each names parameters of run(), with values of their types;
+    [practica.por_alumno]: choices and ranges of run()'s parameters, of their types."""
+    practice = data.get("practica", {})
+    variants = practice.get("variantes", [])
+    declared = practice.get("por_alumno", {})
+    if not (variants or declared) or not lab.exists():
         return []
     from compmath.course.params import specs_from_source
 
     specs = {s.name: s.type_name for s in specs_from_source(lab) or []}
+    found = variants_problems(shown, specs, variants, "de [practica]")
+    if declared:
+        from compmath.course.per_student import declaration_problems
+        from compmath.course.records import class_record
+
+        for what in declaration_problems(class_record(data).per_student, specs):
+            found.append(
+                Problem(
+                    shown,
+                    f"[practica.por_alumno]: {what}",
+                    "declara opciones o un rango de un parámetro de run(), con valores de su tipo",
+                )
+            )
+    return found
+
+
+def variants_problems(
+    shown: str, specs: dict[str, str], variants: list[dict[str, Any]], where: str
+) -> list[Problem]:
+    """Each variant names parameters of run() (`specs`: their type names), with values of their
+    types; `where` says whose variants they are in the message («de [practica]»)."""
     found = []
     for k, variant in enumerate(variants, 1):
         for name, value in variant.items():
@@ -196,7 +220,7 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
                 found.append(
                     Problem(
                         shown,
-                        f"la variante {k} de [practica] da «{name}», que no es parámetro de run()",
+                        f"la variante {k} {where} da «{name}», que no es parámetro de run()",
                         f"usa uno de: {quoted(list(specs)) or '(run() no tiene parámetros)'}",
                     )
                 )
@@ -204,8 +228,7 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
                 found.append(
                     Problem(
                         shown,
-                        f"la variante {k} de [practica] da a «{name}» un valor que no es "
-                        f"{specs[name]}",
+                        f"la variante {k} {where} da a «{name}» un valor que no es {specs[name]}",
                         "escribe el valor con el tipo que declara run()",
                     )
                 )

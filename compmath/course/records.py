@@ -71,6 +71,18 @@ class Hole:
 
 
 @dataclass(frozen=True)
+class OwnParam:
+    """A parameter of run() each student gets a value of their own of ([practica.por_alumno]):
+    one of `options`, or a number from `low` to `high` (every `step`, when given)."""
+
+    name: str
+    options: tuple[Any, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+
+
+@dataclass(frozen=True)
 class ClassMeta:
     """The structured fields of a class page (class.toml), checked."""
 
@@ -90,6 +102,7 @@ class ClassMeta:
     references: tuple[Reference, ...] = ()
     holes: tuple[Hole, ...] = ()
     variants: tuple[dict[str, Any], ...] = ()  # [practica] variantes: hidden parameter sets
+    per_student: tuple[OwnParam, ...] = ()  # [practica.por_alumno]: numbers of their own
     present: bool = True  # False when the class has no class.toml
 
     def tolerances(self) -> tuple[Tolerance, dict[str, Tolerance]]:
@@ -191,6 +204,16 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
             for h in data.get("huecos", [])
         ),
         variants=tuple(dict(v) for v in data.get("practica", {}).get("variantes", [])),
+        per_student=tuple(
+            OwnParam(
+                name,
+                tuple(entry.get("opciones", ())),
+                entry.get("min"),
+                entry.get("max"),
+                entry.get("paso"),
+            )
+            for name, entry in data.get("practica", {}).get("por_alumno", {}).items()
+        ),
     )
 
 

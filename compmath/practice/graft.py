@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.errors_es import syntax_problem
@@ -25,6 +27,7 @@ from compmath.practice.holes import (
     solution_regions,
     student_regions,
 )
+from compmath.practice.own import with_defaults
 from compmath.practice.variants import Variant
 
 
@@ -162,8 +165,9 @@ def _broken(count: int, why: str) -> Plan:
     return Plan(static=static, markers_ok=False, outside_changed=True)
 
 
-def programs_for(cls: ClassInfo, student: str) -> Plan:
-    """The programs that judge each written hole of `student` (the text of their lab.py)."""
+def programs_for(cls: ClassInfo, student: str, own: Mapping[str, Any] | None = None) -> Plan:
+    """The programs that judge each written hole of `student` (the text of their lab.py);
+    `own`: the student's own parameters, the defaults of the exercise they received."""
     count = len(cls.meta.holes)
     try:
         lab = course_lab(cls)
@@ -182,8 +186,9 @@ def programs_for(cls: ClassInfo, student: str) -> Plan:
         return _broken(count, why)
     markers_ok = sorted(regions) == list(range(1, count + 1))
     tag = course_tag(cls)
+    exercise = with_defaults(lab.exercise, own) if own else lab.exercise
     changed = not markers_ok or _outside(student.splitlines(), list(regions.values())) != _outside(
-        lab.exercise.splitlines(), student_regions(lab.exercise)
+        exercise.splitlines(), student_regions(exercise)
     )
     programs: dict[int, Program] = {}
     static: dict[int, tuple[HoleStatus, str]] = {}
