@@ -57,15 +57,22 @@ def _schema_problems(
     root: Path, data: dict[str, Any], kind: str, shown: str, base: str
 ) -> list[Problem]:
     """Violations of schemas/<kind>.schema.json, one problem each (none if the schema is absent)."""
+    return schema_problems_of(root / "schemas" / f"{kind}.schema.json", data, shown, base)
+
+
+def schema_problems_of(schema_file: Path, data: Any, shown: str, base: str) -> list[Problem]:
+    """Violations of `schema_file` by `data` (read from `shown`), one problem each; none when
+    the schema is absent."""
     from compmath.base.validate import load_schema, validate
 
-    schema_file = root / "schemas" / f"{kind}.schema.json"
     if not schema_file.exists():
         return []
     schema_text, schema = load_schema(schema_file)
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
     issues = validate(schema_text, schema, data, text, schema_file, base=base)
-    hint = f"corrígelo según schemas/{kind}.schema.json; compmath lint lista todos los problemas"
+    hint = (
+        f"corrígelo según schemas/{schema_file.name}; compmath lint lista todos los problemas"
+    )
     return [Problem(shown, f"no cumple su esquema: {i.path}: {i.message}", hint) for i in issues]
 
 

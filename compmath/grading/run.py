@@ -8,16 +8,19 @@ judges only the submissions that changed. The gradebook is written from the reco
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.grading.gradebook import Gradebook, write_gradebook
+from compmath.grading.private import PrivateVariants
 from compmath.grading.records import (
     ClassSpec,
     StudentGrade,
@@ -28,6 +31,7 @@ from compmath.grading.records import (
 from compmath.grading.shards import Shard
 from compmath.grading.submissions import Submission, discover, file_name, read_submission
 from compmath.grading.verdict import ClassVerdict, judge_many
+from compmath.practice.own import course_name, own_params
 
 RECORDS_DIR = "alumnos"
 
@@ -94,6 +98,15 @@ def _out_of_sight(students: dict[str, Path], out: Path, hide: Sequence[Path]) ->
     return [*hide, out, *{path.parent for path in students.values()}]
 
 
+def _with_private(course_print: str, private: PrivateVariants | None, title: str) -> str:
+    """The course's fingerprint, with what else every verdict depends on: the private
+    variants and the course title the students' own numbers are derived from."""
+    if private is None and not title:
+        return course_print
+    extra = f"{course_print}\0{private.digest if private else ''}\0{title}"
+    return hashlib.sha256(extra.encode("utf-8")).hexdigest()
+
+
 def grade_students(
     students: dict[str, Path],
     out: Path,
@@ -104,17 +117,24 @@ def grade_students(
     started: Callable[[list[str]], None] | None = None,
     landed: Callable[[str], None] | None = None,
     hide: Sequence[Path] = (),
+    private: PrivateVariants | None = None,
 ) -> Outcome:
     """Grade each student's submission (folder or zip, by id) into `out`.
 
     No student's code sees `out`, `hide` (the submissions folder) or any student's files.
+    Each hole is judged at the student's own parameters where the class declares them
+    (re-derived from the student id: course.per_student) and at the `private` variants too.
 
     `started(students)` names the students judged now (a live line says who is awaited);
     `landed(student)` is called as each one's record is written.
     """
     begin = time.monotonic()
     specs = [ClassSpec.of(c) for c in classes]
-    course_print = course_fingerprint(classes, timeout)
+    title = course_name(classes[0]) if classes else ""
+    for cls in classes:  # a declaration that does not fit run() stops here, before any run
+        own_params(cls, "comprobacion", title)
+    owning = title if any(c.meta.per_student for c in classes) else ""
+    course_print = _with_private(course_fingerprint(classes, timeout), private, owning)
     (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
     grades: dict[str, StudentGrade] = {}
     pending: dict[str, tuple[Submission, str]] = {}
@@ -131,6 +151,7 @@ def grade_students(
         started(list(pending))
 
     items: list[tuple[ClassInfo, str]] = []
+    own: list[dict[str, Any]] = []  # per item: the student's own parameters in that class
     owners: list[tuple[str, str]] = []  # per item: (student, class id)
     verdicts: dict[str, dict[str, ClassVerdict]] = {s: {} for s in pending}
     left: dict[str, int] = {}
@@ -140,6 +161,7 @@ def grade_students(
             if source is not None:
                 items.append((cls, source))
                 owners.append((student, cls.id))
+                own.append(own_params(cls, student, title))
         left[student] = sum(1 for owner, _ in owners if owner == student)
 
     def finish(student: str) -> None:
@@ -165,9 +187,16 @@ def grade_students(
         if left[student] == 0:  # nothing to run: every class missing, empty or not text
             finish(student)
     if items:
-        private = _out_of_sight(students, out, hide)
+        out_of_sight = _out_of_sight(students, out, hide)
         final = judge_many(
-            items, timeout=timeout, jobs=jobs, on_done=judged, hide=private, missing=missing
+            items,
+            timeout=timeout,
+            jobs=jobs,
+            on_done=judged,
+            hide=out_of_sight,
+            missing=missing,
+            own=own,
+            private=private.by_class if private is not None else None,
         )
         for index, verdict in enumerate(final):  # a verdict never delivered, or changed since
             if delivered.get(index) != verdict:
