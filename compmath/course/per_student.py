@@ -55,37 +55,36 @@ def _draw(course: str, number: int, student: str, name: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
+def _ends(own: OwnParam) -> tuple[float, float]:
+    """A range's min and max (the schema requires both when there are no options)."""
+    return own.low or 0, own.high or 0
+
+
 def _step(own: OwnParam, integer: bool) -> float:
     if own.step is not None:
         return own.step
     if integer:
         return 1
-    assert own.low is not None and own.high is not None
-    return (own.high - own.low) / FLOAT_POINTS
+    low, high = _ends(own)
+    return (high - low) / FLOAT_POINTS
 
 
 def points(own: OwnParam, type_name: str) -> list[Any]:
     """Every value `own` can give, in order (a float range: its grid of `paso` or 1001 points)."""
     if own.options:
         return list(own.options)
-    assert own.low is not None and own.high is not None
+    low, high = _ends(own)
     integer = type_name == "int"
     step = _step(own, integer)
-    count = math.floor((own.high - own.low) / step + 1e-9) + 1
+    count = math.floor((high - low) / step + 1e-9) + 1
     if integer:
-        return [int(own.low + k * step) for k in range(count)]
-    return [round(own.low + k * step, 12) for k in range(count)]
+        return [int(low + k * step) for k in range(count)]
+    return [round(low + k * step, 12) for k in range(count)]
 
 
 def _value(own: OwnParam, type_name: str, draw: int) -> Any:
-    if own.options:
-        return own.options[draw % len(own.options)]
-    assert own.low is not None and own.high is not None
-    integer = type_name == "int"
-    step = _step(own, integer)
-    count = math.floor((own.high - own.low) / step + 1e-9) + 1
-    value = own.low + (draw % count) * step
-    return int(value) if integer else round(float(value), 12)
+    every = points(own, type_name)
+    return every[draw % len(every)]
 
 
 def student_params(

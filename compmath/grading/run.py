@@ -98,13 +98,25 @@ def _out_of_sight(students: dict[str, Path], out: Path, hide: Sequence[Path]) ->
     return [*hide, out, *{path.parent for path in students.values()}]
 
 
-def _with_private(course_print: str, private: PrivateVariants | None, title: str) -> str:
-    """The course's fingerprint, with what else every verdict depends on: the private
-    variants and the course title the students' own numbers are derived from."""
-    if private is None and not title:
-        return course_print
-    extra = f"{course_print}\0{private.digest if private else ''}\0{title}"
-    return hashlib.sha256(extra.encode("utf-8")).hexdigest()
+def _private_by_class(private: PrivateVariants | None) -> dict[int, Any] | None:
+    return private.by_class if private is not None else None
+
+
+def _course_print(
+    classes: list[ClassInfo], timeout: float, private: PrivateVariants | None
+) -> tuple[str, str]:
+    """The course's fingerprint, with what else every verdict depends on (the private
+    variants, the course title the students' own numbers are derived from), and that title.
+    A [practica.por_alumno] that does not fit run() stops the grading here, before any run."""
+    title = course_name(classes[0]) if classes else ""
+    for cls in classes:
+        own_params(cls, "comprobacion", title)
+    course_print = course_fingerprint(classes, timeout)
+    owning = title if any(c.meta.per_student for c in classes) else ""
+    if private is None and not owning:
+        return course_print, title
+    extra = f"{course_print}\0{private.digest if private else ''}\0{owning}"
+    return hashlib.sha256(extra.encode("utf-8")).hexdigest(), title
 
 
 def grade_students(
@@ -130,11 +142,7 @@ def grade_students(
     """
     begin = time.monotonic()
     specs = [ClassSpec.of(c) for c in classes]
-    title = course_name(classes[0]) if classes else ""
-    for cls in classes:  # a declaration that does not fit run() stops here, before any run
-        own_params(cls, "comprobacion", title)
-    owning = title if any(c.meta.per_student for c in classes) else ""
-    course_print = _with_private(course_fingerprint(classes, timeout), private, owning)
+    course_print, title = _course_print(classes, timeout, private)
     (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
     grades: dict[str, StudentGrade] = {}
     pending: dict[str, tuple[Submission, str]] = {}
@@ -196,7 +204,7 @@ def grade_students(
             hide=out_of_sight,
             missing=missing,
             own=own,
-            private=private.by_class if private is not None else None,
+            private=_private_by_class(private),
         )
         for index, verdict in enumerate(final):  # a verdict never delivered, or changed since
             if delivered.get(index) != verdict:

@@ -186,10 +186,10 @@ def programs_for(cls: ClassInfo, student: str, own: Mapping[str, Any] | None = N
         return _broken(count, why)
     markers_ok = sorted(regions) == list(range(1, count + 1))
     tag = course_tag(cls)
-    exercise = with_defaults(lab.exercise, own) if own else lab.exercise
-    changed = not markers_ok or _outside(student.splitlines(), list(regions.values())) != _outside(
-        exercise.splitlines(), student_regions(exercise)
-    )
+    # the exercise as the course makes it, or with the student's own numbers as defaults
+    exercises = [lab.exercise, *([with_defaults(lab.exercise, own)] if own else [])]
+    mine = _outside(student.splitlines(), list(regions.values())) if markers_ok else None
+    changed = all(mine != _outside(e.splitlines(), student_regions(e)) for e in exercises)
     programs: dict[int, Program] = {}
     static: dict[int, tuple[HoleStatus, str]] = {}
     for number in range(1, count + 1):
