@@ -163,6 +163,13 @@ def start(cli, folder: Path, student: str) -> None:
     assert f"tus números en 323 (alumno {student}): {shown}" in " ".join(result.out.split())
 
 
+def grade_323(cli, entregas: Path, out: Path, *extra: str):
+    """`compmath grade` of the submissions on 323 of the real course."""
+    return cli(
+        "grade", str(entregas), "--root", str(REPO), "--clases", "323", "--out", str(out), *extra
+    )
+
+
 PUBLIC = [8, *(v["dimension"] for v in C323.meta.variants)]  # the defaults' d and the public ones
 
 
@@ -190,7 +197,7 @@ def test_two_students_their_own_numbers_in_practice_and_in_grade(cli, tmp_path: 
         assert checked.code == 0, checked.out
         shutil.copytree(folder, entregas / student)  # handed in as practice left it
     out = tmp_path / "notas"
-    graded = cli("grade", str(entregas), "--root", str(REPO), "--clases", "323", "--out", str(out))
+    graded = grade_323(cli, entregas, out)
     assert graded.code == 0, graded.out + graded.err
     for student in (ana, beto):
         right = json.loads((out / "alumnos" / f"{student}.json").read_text("utf-8"))
@@ -230,9 +237,7 @@ def test_each_passes_with_the_right_code_and_fails_with_the_others_numbers(
         wrong.write_text(with_hole_1(exercise_of[student], literals), encoding="utf-8")
     for kind in ("bien", "copia"):
         out = tmp_path / f"notas-{kind}"
-        result = cli(
-            "grade", str(entregas / kind), "--root", str(REPO), "--clases", "323", "--out", str(out)
-        )
+        result = grade_323(cli, entregas / kind, out)
         assert result.code == 0, result.out + result.err
         for student in (ana, beto, "sin-alumno") if kind == "bien" else (ana, beto):
             record = json.loads((out / "alumnos" / f"{student}.json").read_text("utf-8"))
@@ -283,33 +288,13 @@ def test_a_hole_hard_coding_every_public_point_fails_at_the_private_variants(
     assert checked.code == 0, checked.out
     entregas = tmp_path / "entregas"
     shutil.copytree(folder, entregas / student)
-    plain = cli(
-        "grade",
-        str(entregas),
-        "--root",
-        str(REPO),
-        "--clases",
-        "323",
-        "--out",
-        str(tmp_path / "sin"),
-    )
+    plain = grade_323(cli, entregas, tmp_path / "sin")
     assert plain.code == 0
     before = json.loads((tmp_path / "sin" / "alumnos" / f"{student}.json").read_text("utf-8"))
     assert before["clases"][0]["huecos"][0]["estado"] == "bien"  # the threat is real
     out = tmp_path / "con"
     private = private_file(tmp_path, PRIVATE)
-    graded = cli(
-        "grade",
-        str(entregas),
-        "--root",
-        str(REPO),
-        "--clases",
-        "323",
-        "--out",
-        str(out),
-        "--variantes-privadas",
-        str(private),
-    )
+    graded = grade_323(cli, entregas, out, "--variantes-privadas", str(private))
     assert graded.code == 0, graded.out + graded.err
     hole = json.loads((out / "alumnos" / f"{student}.json").read_text("utf-8"))["clases"][0][
         "huecos"
@@ -325,18 +310,7 @@ def test_a_hole_hard_coding_every_public_point_fails_at_the_private_variants(
         splice(lab.read_text("utf-8"), C323.lab.read_text("utf-8"), set()), encoding="utf-8"
     )
     shutil.copytree(folder, entregas / student)
-    again = cli(
-        "grade",
-        str(entregas),
-        "--root",
-        str(REPO),
-        "--clases",
-        "323",
-        "--out",
-        str(out),
-        "--variantes-privadas",
-        str(private),
-    )
+    again = grade_323(cli, entregas, out, "--variantes-privadas", str(private))
     assert again.code == 0
     record = json.loads((out / "alumnos" / f"{student}.json").read_text("utf-8"))
     assert [h["estado"] for h in record["clases"][0]["huecos"]] == ["bien", "bien"]

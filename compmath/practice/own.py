@@ -14,7 +14,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from compmath.course.params import specs_from_source
+from compmath.course.params import assignments, specs_from_source
 from compmath.course.per_student import declaration_problems, student_params
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
@@ -78,17 +78,11 @@ def _constant_value(tree: ast.Module, name: str) -> ast.expr | None:
     )
     if uses != 1:
         return None
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            target, value = node.target, node.value
-        else:
-            continue
-        if isinstance(target, ast.Name) and target.id == name:
+    for found, value in assignments(tree):
+        if found == name:
             try:
                 ast.literal_eval(value)
-            except (ValueError, TypeError, SyntaxError):
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 return None
             return value
     return None
