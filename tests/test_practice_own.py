@@ -400,3 +400,32 @@ def test_lint_checks_the_declaration_against_run(tmp_path: Path) -> None:
     found = [p.what for p in lint_course(load_course(root), run_labs=False)]
     assert any("[practica.por_alumno]: «dimension» es int" in w for w in found), found
     assert any("[practica.por_alumno]: «nada» no es parámetro de run()" in w for w in found), found
+
+
+def test_a_hint_shows_the_students_number_and_lint_checks_the_names(tmp_path: Path) -> None:
+    from compmath.authoring.lint import lint_course
+    from compmath.practice.screen import hint_blocks
+    from compmath.practice.variants import Variant
+    from compmath.practice.verdict import Attempt, HoleStatus, HoleVerdict
+    from compmath.practice.workspace import ClassProgress, Progress
+    from compmath.present.layout import lay_out, plain_text
+
+    hole = C323.meta.holes[0]
+    assert "{{dimension}}" in hole.hints[1]
+    own = {"dimension": 14, "posiciones": 7}
+    attempt = Attempt(
+        C323,
+        (
+            HoleVerdict(1, hole, HoleStatus.WRONG, "mal"),
+            HoleVerdict(2, C323.meta.holes[1], HoleStatus.RIGHT),
+        ),
+        (Variant(own, own=True),),
+    )
+    progress = Progress({C323.id: ClassProgress(hints_seen={"1": 1})}, C323.id, str(REPO))
+    shown = " ".join(plain_text(lay_out(hint_blocks(attempt, progress), None)).split())
+    assert "Con d = 14 salen 14/2 frecuencias" in shown and "{{" not in shown
+    root = copy_of_323(tmp_path, "dimension = { opciones = [6, 10] }\n")
+    toml = next(root.rglob("class.toml"))
+    toml.write_text(toml.read_text("utf-8").replace("{{dimension}}", "{{dim}}", 1), "utf-8")
+    found = [p.what for p in lint_course(load_course(root), run_labs=False)]
+    assert any("la pista 2 del hueco 1 escribe {{dim}}, que no es parámetro" in w for w in found)

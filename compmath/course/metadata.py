@@ -193,12 +193,14 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
     practice = data.get("practica", {})
     variants = practice.get("variantes", [])
     declared = practice.get("por_alumno", {})
-    if not (variants or declared) or not lab.exists():
+    holes = data.get("huecos", [])
+    if not (variants or declared or holes) or not lab.exists():
         return []
     from compmath.course.params import specs_from_source
 
     specs = {s.name: s.type_name for s in specs_from_source(lab) or []}
     found = variants_problems(shown, specs, variants, "de [practica]")
+    found += _placeholder_problems(shown, specs, data)
     if declared:
         from compmath.course.per_student import declaration_problems
         from compmath.course.records import class_record
@@ -211,6 +213,28 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
                     "declara opciones o un rango de un parámetro de run(), con valores de su tipo",
                 )
             )
+    return found
+
+
+def _placeholder_problems(shown: str, specs: dict[str, str], data: dict[str, Any]) -> list[Problem]:
+    """A task or hint's `{{nombre}}` names a parameter of run() (the student reads its value)."""
+    from compmath.course.per_student import placeholders
+
+    found = []
+    for k, hole in enumerate(data.get("huecos", []), 1):
+        texts = [("la tarea", hole["tarea"])]
+        texts += [(f"la pista {i}", hint) for i, hint in enumerate(hole["pistas"], 1)]
+        for where, text in texts:
+            for name in placeholders(text):
+                if name not in specs:
+                    found.append(
+                        Problem(
+                            shown,
+                            f"{where} del hueco {k} escribe {{{{{name}}}}}, que no es parámetro "
+                            "de run()",
+                            f"usa uno de: {quoted(list(specs)) or '(run() no tiene parámetros)'}",
+                        )
+                    )
     return found
 
 
