@@ -205,7 +205,7 @@ def check(
         course = space.origin()
         classes = [space.course.resolve(name)] if name else space.classes()
         items = [(space.reference(cls, course), _source(cls.lab)) for cls in classes]
-        own = [space.own(reference) for reference, _ in items]
+        own = [space.own(reference, course) for reference, _ in items]
         attempts = judge_many(items, timeout=timeout, jobs=os.cpu_count() or 1, own=own)
     for attempt in attempts:
         if attempt.done:

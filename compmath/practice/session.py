@@ -73,7 +73,7 @@ class Session:
         reference = self.workspace.reference(cls, self.course)
         jobs = os.cpu_count() or 1
         items = [(reference, source)]
-        own = [self.workspace.own(reference)]
+        own = [self.workspace.own(reference, self.course)]
         return judge_many(items, timeout=self.timeout, jobs=jobs, memo=self.memo, own=own)[0]
 
     def source(self, cls: ClassInfo | None = None) -> str:

@@ -127,10 +127,12 @@ class Workspace:
             )
         return found
 
-    def own(self, reference: ClassInfo) -> dict[str, Any]:
-        """The student's own parameters in a class (the course's `reference`): re-derived from
-        the id practica.json remembers; {} without one or when the class declares none."""
-        return own_params(reference, self.load_progress().student)
+    def own(self, reference: ClassInfo, course: Course | None = None) -> dict[str, Any]:
+        """The student's own parameters in a class (the course's `reference`, of `course`):
+        re-derived from the id practica.json remembers; {} without one or when the class
+        declares none."""
+        title = course.meta.title if course is not None else None
+        return own_params(reference, self.load_progress().student, title)
 
     def classes(self) -> list[ClassInfo]:
         """The classes that have an exercise, in course order."""
