@@ -158,9 +158,10 @@ def _own_lines(made: Any, student: str) -> list[Any]:
         return []
     if not student:
         listed = ", ".join(str(c.number) for c in owning)
+        which = f"las clases {listed} dan" if len(owning) > 1 else f"la clase {listed} da"
         return [
             para(
-                f"aviso: las clases {listed} dan a cada alumno sus propios números; "
+                f"aviso: {which} a cada alumno sus propios números; "
                 "para practicar con los tuyos (los de la corrección), crea el espacio con "
                 "--alumno TU_ID",
                 hang=2,
