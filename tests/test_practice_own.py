@@ -314,6 +314,12 @@ def test_a_hole_hard_coding_every_public_point_fails_at_the_private_variants(
     assert again.code == 0
     record = json.loads((out / "alumnos" / f"{student}.json").read_text("utf-8"))
     assert [h["estado"] for h in record["clases"][0]["huecos"]] == ["bien", "bien"]
+    # the same files are not judged again; another private file is part of every verdict
+    same = grade_323(cli, entregas, out, "--variantes-privadas", str(private))
+    assert "0 juzgadas ahora" in " ".join(same.out.split())
+    changed = private_file(tmp_path, PRIVATE.replace("22", "26"))
+    rerun = grade_323(cli, entregas, out, "--variantes-privadas", str(changed))
+    assert "1 juzgadas ahora" in " ".join(rerun.out.split()), rerun.out
 
 
 def test_a_bad_private_file_is_one_spanish_line(cli, tmp_path: Path) -> None:
@@ -429,3 +435,15 @@ def test_a_hint_shows_the_students_number_and_lint_checks_the_names(tmp_path: Pa
     toml.write_text(toml.read_text("utf-8").replace("{{dimension}}", "{{dim}}", 1), "utf-8")
     found = [p.what for p in lint_course(load_course(root), run_labs=False)]
     assert any("la pista 2 del hueco 1 escribe {{dim}}, que no es parámetro" in w for w in found)
+
+
+def test_start_without_an_id_says_how_to_get_ones_numbers(cli, tmp_path: Path) -> None:
+    result = cli("practice", "start", str(tmp_path / "ws"), "--root", str(REPO))
+    assert result.code == 0
+    said = " ".join(result.out.split())
+    assert "aviso: la clase 323 da a cada alumno sus propios números" in said
+    assert "--alumno TU_ID" in said
+    assert "alumno" not in json.loads((tmp_path / "ws" / "practica.json").read_text("utf-8"))
+    bad = cli("practice", "start", str(tmp_path / "otro"), "--alumno", " ", "--root", str(REPO))
+    assert bad.code == 2 and bad.err.startswith("error: « » no sirve como id de alumno")
+    assert not (tmp_path / "otro").exists()
