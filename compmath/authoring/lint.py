@@ -31,6 +31,7 @@ META_SCHEMAS = (
     "report.schema.json",
     "diff.schema.json",
     "grade.schema.json",
+    "private-variants.schema.json",
 )
 DEFAULT_PART_TITLE = re.compile(r"^Parte \d+$")
 
@@ -328,11 +329,14 @@ def lint_tree(course: Course, found: Findings) -> None:
             found.add(schema, f"no hay carpeta de clase {stem}", "bórralo o crea la clase")
 
 
-def lint_course(course: Course, *, run_labs: bool = True, jobs: int = 2) -> list[Problem]:
+def lint_course(
+    course: Course, *, run_labs: bool = True, jobs: int = 2, private: Path | None = None
+) -> list[Problem]:
     """Every problem of the course, in file order; an empty list means it is in order.
 
     With `run_labs`, the practice exercises are checked too (their labs run: see
-    authoring.exercises)."""
+    authoring.exercises), and each class's numbers of their own at their sample points. With
+    `private`, the instructor's private variants file too (authoring.own_checks)."""
     found = Findings(course)
     if course.meta_path.exists():
         found += metadata.course_problems(course.root, course.meta_path)[1]
@@ -359,8 +363,14 @@ def lint_course(course: Course, *, run_labs: bool = True, jobs: int = 2) -> list
         found.add(path, what, hint)
     if run_labs:
         from compmath.authoring.exercises import exercise_problems
+        from compmath.authoring.own_checks import own_problems
         from compmath.practice.mutation import mutation_problems
 
         found += exercise_problems(course, jobs=jobs)
         found += mutation_problems(list(course.classes), 60.0, jobs)
+        found += own_problems(course, jobs)
+    if private is not None:
+        from compmath.authoring.own_checks import private_problems
+
+        found += private_problems(course, private, jobs, run_labs=run_labs)
     return list(found)

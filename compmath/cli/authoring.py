@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -95,6 +96,14 @@ def lint(
             "--no-run", help="Sin ejecutar laboratorios (omite los ejercicios de práctica)."
         ),
     ] = False,
+    private: Annotated[
+        Path | None,
+        typer.Option(
+            "--variantes-privadas",
+            metavar="RUTA.toml",
+            help="Comprueba también tu archivo de variantes privadas (el de compmath grade).",
+        ),
+    ] = None,
     root: RootOption = None,
 ) -> None:
     """Comprueba la integridad del curso: archivos, metadatos, esquemas, plan, DOI y ejercicios."""
@@ -106,7 +115,9 @@ def lint(
 
         course = open_course(root)
         with activity("la comprobación del curso", "no se escribió nada"):
-            problems = lint_course(course, run_labs=not no_run, jobs=os.cpu_count() or 1)
+            problems = lint_course(
+                course, run_labs=not no_run, jobs=os.cpu_count() or 1, private=private
+            )
     from compmath.present.output import emit
     from compmath.present.screens import lint_screen
 

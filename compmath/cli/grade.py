@@ -73,12 +73,21 @@ def grade(
             help="ENTREGAS es la entrega de un solo alumno; da los puntos a GitHub Classroom.",
         ),
     ] = False,
+    private: Annotated[
+        Path | None,
+        typer.Option(
+            "--variantes-privadas",
+            metavar="RUTA.toml",
+            help="Tu archivo de variantes privadas (no se publica con el curso): cada hueco "
+            "se comprueba también con ellas.",
+        ),
+    ] = None,
     root: RootOption = None,
 ) -> None:
     """Corrige las entregas: notas.csv, un comentario por alumno e informe.json."""
     if entregas[0] == MERGE:
         with guard():
-            if clases or shard or classroom or jobs:
+            if clases or shard or classroom or jobs or private:
                 raise CompmathError(
                     "grade merge solo admite las carpetas de los fragmentos y --out",
                     "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
@@ -90,7 +99,9 @@ def grade(
             raise CompmathError(
                 "grade corrige una carpeta de entregas", f"ejemplo: compmath grade {entregas[0]}"
             )
-    _grade(Path(entregas[0]), _classes(clases), out, timeout, jobs, shard, classroom, root)
+    _grade(
+        Path(entregas[0]), _classes(clases), out, timeout, jobs, shard, classroom, root, private
+    )
 
 
 def _grade(
@@ -102,6 +113,7 @@ def _grade(
     shard_text: str | None,
     classroom: bool,
     root: Path | None,
+    private_path: Path | None = None,
 ) -> None:
     from compmath.grading import run
     from compmath.grading.shards import parse_shard, write_share
@@ -116,6 +128,11 @@ def _grade(
             )
         course = open_course(root)
         classes = run.graded_classes(course, names)
+        private = None
+        if private_path is not None:
+            from compmath.grading.private import read_private
+
+            private = read_private(private_path, course)
         shard = parse_shard(shard_text) if shard_text else None
         if classroom:
             here = folder.resolve()
@@ -132,7 +149,8 @@ def _grade(
             jobs=jobs or os.cpu_count() or 1,
             started=started,
             landed=landed,
-            hide=[folder],
+            hide=[folder, *([private_path] if private_path else [])],
+            private=private,
         )
     )
     outcome.ignored = ignored

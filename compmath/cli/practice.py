@@ -95,6 +95,15 @@ def start(
             "los puntos a GitHub Classroom.",
         ),
     ] = False,
+    alumno: Annotated[
+        str | None,
+        typer.Option(
+            "--alumno",
+            metavar="ID",
+            help="Tu id de alumno (el nombre de tu entrega): las clases que dan números propios "
+            "a cada alumno te dan los tuyos.",
+        ),
+    ] = None,
 ) -> None:
     """Crea un espacio de práctica: los ejercicios, las instantáneas, los esquemas y las páginas."""
     from compmath.practice import workspace
@@ -108,7 +117,14 @@ def start(
             from compmath.grading.classroom import course_repository
 
             course_repository(course)
-        made = workspace.create(course, target.expanduser().absolute())
+        student = ""
+        if alumno is not None:
+            from compmath.course.per_student import check_student
+
+            check_student(alumno)
+            student = alumno.strip()
+            require_temp_folder()  # the course's labs run, with the student's numbers
+        made = workspace.create(course, target.expanduser().absolute(), student)
         if github_classroom:
             from compmath.grading.classroom import write_classroom_workflow
 
@@ -118,6 +134,7 @@ def start(
     emit(
         [
             line(("✓ ", "green"), f"espacio de práctica creado en {made.root} ({count} clases)"),
+            *_own_lines(made, student),
             para("Cada clase es un laboratorio con huecos. Entra en la carpeta y empieza:"),
             BLANK,
             Command(f"cd {made.root}"),
@@ -126,6 +143,36 @@ def start(
             para("Tu progreso se guarda en practica.json; el curso no se toca."),
         ]
     )
+
+
+def _own_lines(made: Any, student: str) -> list[Any]:
+    """What `start` says about numbers of their own: the student's, class by class, or that the
+    course has them and `--alumno` gives them."""
+    from compmath.course.per_student import shown_value
+    from compmath.practice.own import own_params
+    from compmath.present.layout import para
+
+    course = made.origin()
+    owning = [c for c in course.classes if c.meta.holes and c.meta.per_student]
+    if not owning:
+        return []
+    if not student:
+        listed = ", ".join(str(c.number) for c in owning)
+        which = f"las clases {listed} dan" if len(owning) > 1 else f"la clase {listed} da"
+        return [
+            para(
+                f"aviso: {which} a cada alumno sus propios números; "
+                "para practicar con los tuyos (los de la corrección), crea el espacio con "
+                "--alumno TU_ID",
+                hang=2,
+            )
+        ]
+    lines = []
+    for cls in owning:
+        own = own_params(cls, student, course.meta.title)
+        shown = ", ".join(f"{k} = {shown_value(v)}" for k, v in own.items())
+        lines.append(para(f"tus números en {cls.number} (alumno {student}): {shown}", hang=2))
+    return lines
 
 
 def _source(lab: Path) -> str:
@@ -159,7 +206,8 @@ def check(
         course = space.origin()
         classes = [space.course.resolve(name)] if name else space.classes()
         items = [(space.reference(cls, course), _source(cls.lab)) for cls in classes]
-        attempts = judge_many(items, timeout=timeout, jobs=os.cpu_count() or 1)
+        own = [space.own(reference, course) for reference, _ in items]
+        attempts = judge_many(items, timeout=timeout, jobs=os.cpu_count() or 1, own=own)
     for attempt in attempts:
         if attempt.done:
             mark_done(space, progress, attempt.cls)

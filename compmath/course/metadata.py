@@ -57,15 +57,22 @@ def _schema_problems(
     root: Path, data: dict[str, Any], kind: str, shown: str, base: str
 ) -> list[Problem]:
     """Violations of schemas/<kind>.schema.json, one problem each (none if the schema is absent)."""
+    return schema_problems_of(root / "schemas" / f"{kind}.schema.json", data, shown, base)
+
+
+def schema_problems_of(schema_file: Path, data: Any, shown: str, base: str) -> list[Problem]:
+    """Violations of `schema_file` by `data` (read from `shown`), one problem each; none when
+    the schema is absent."""
     from compmath.base.validate import load_schema, validate
 
-    schema_file = root / "schemas" / f"{kind}.schema.json"
     if not schema_file.exists():
         return []
     schema_text, schema = load_schema(schema_file)
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
     issues = validate(schema_text, schema, data, text, schema_file, base=base)
-    hint = f"corrígelo según schemas/{kind}.schema.json; compmath lint lista todos los problemas"
+    hint = (
+        f"corrígelo según schemas/{schema_file.name}; compmath lint lista todos los problemas"
+    )
     return [Problem(shown, f"no cumple su esquema: {i.path}: {i.message}", hint) for i in issues]
 
 
@@ -192,13 +199,61 @@ _PYTHON_TYPES = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (
 
 
 def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Problem]:
-    """[practica] variantes: each names parameters of run(), with values of their types."""
-    variants = data.get("practica", {}).get("variantes", [])
-    if not variants or not lab.exists():
+    """[practica] variantes: each names parameters of run(), with values of their types;
+    [practica.por_alumno]: choices and ranges of run()'s parameters, of their types."""
+    practice = data.get("practica", {})
+    variants = practice.get("variantes", [])
+    declared = practice.get("por_alumno", {})
+    holes = data.get("huecos", [])
+    if not (variants or declared or holes) or not lab.exists():
         return []
     from compmath.course.params import specs_from_source
 
     specs = {s.name: s.type_name for s in specs_from_source(lab) or []}
+    found = variants_problems(shown, specs, variants, "de [practica]")
+    found += _placeholder_problems(shown, specs, data)
+    if declared:
+        from compmath.course.per_student import declaration_problems
+        from compmath.course.records import class_record
+
+        for what in declaration_problems(class_record(data).per_student, specs):
+            found.append(
+                Problem(
+                    shown,
+                    f"[practica.por_alumno]: {what}",
+                    "declara opciones o un rango de un parámetro de run(), con valores de su tipo",
+                )
+            )
+    return found
+
+
+def _placeholder_problems(shown: str, specs: dict[str, str], data: dict[str, Any]) -> list[Problem]:
+    """A task or hint's `{{nombre}}` names a parameter of run() (the student reads its value)."""
+    from compmath.course.per_student import placeholders
+
+    found = []
+    for k, hole in enumerate(data.get("huecos", []), 1):
+        texts = [("la tarea", hole["tarea"])]
+        texts += [(f"la pista {i}", hint) for i, hint in enumerate(hole["pistas"], 1)]
+        for where, text in texts:
+            for name in placeholders(text):
+                if name not in specs:
+                    found.append(
+                        Problem(
+                            shown,
+                            f"{where} del hueco {k} escribe {{{{{name}}}}}, que no es parámetro "
+                            "de run()",
+                            f"usa uno de: {quoted(list(specs)) or '(run() no tiene parámetros)'}",
+                        )
+                    )
+    return found
+
+
+def variants_problems(
+    shown: str, specs: dict[str, str], variants: list[dict[str, Any]], where: str
+) -> list[Problem]:
+    """Each variant names parameters of run() (`specs`: their type names), with values of their
+    types; `where` says whose variants they are in the message («de [practica]»)."""
     found = []
     for k, variant in enumerate(variants, 1):
         for name, value in variant.items():
@@ -207,7 +262,7 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
                 found.append(
                     Problem(
                         shown,
-                        f"la variante {k} de [practica] da «{name}», que no es parámetro de run()",
+                        f"la variante {k} {where} da «{name}», que no es parámetro de run()",
                         f"usa uno de: {quoted(list(specs)) or '(run() no tiene parámetros)'}",
                     )
                 )
@@ -215,8 +270,7 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
                 found.append(
                     Problem(
                         shown,
-                        f"la variante {k} de [practica] da a «{name}» un valor que no es "
-                        f"{specs[name]}",
+                        f"la variante {k} {where} da a «{name}» un valor que no es {specs[name]}",
                         "escribe el valor con el tipo que declara run()",
                     )
                 )

@@ -101,6 +101,18 @@ class Hole:
 
 
 @dataclass(frozen=True)
+class OwnParam:
+    """A parameter of run() each student gets a value of their own of ([practica.por_alumno]):
+    one of `options`, or a number from `low` to `high` (every `step`, when given)."""
+
+    name: str
+    options: tuple[Any, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+
+
+@dataclass(frozen=True)
 class ClassMeta:
     """The structured fields of a class page (class.toml), checked."""
 
@@ -121,6 +133,7 @@ class ClassMeta:
     holes: tuple[Hole, ...] = ()
     variants: tuple[dict[str, Any], ...] = ()  # [practica] variantes: hidden parameter sets
     credit: str = "todo_o_nada"  # [practica] credito: or "proporcional" to the variants passed
+    per_student: tuple[OwnParam, ...] = ()  # [practica.por_alumno]: numbers of their own
     present: bool = True  # False when the class has no class.toml
 
     def tolerances(self) -> tuple[Tolerance, dict[str, Tolerance]]:
@@ -228,6 +241,16 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
         ),
         variants=tuple(dict(v) for v in data.get("practica", {}).get("variantes", [])),
         credit=data.get("practica", {}).get("credito", "todo_o_nada"),
+        per_student=tuple(
+            OwnParam(
+                name,
+                tuple(entry.get("opciones", ())),
+                entry.get("min"),
+                entry.get("max"),
+                entry.get("paso"),
+            )
+            for name, entry in data.get("practica", {}).get("por_alumno", {}).items()
+        ),
     )
 
 

@@ -8,16 +8,19 @@ judges only the submissions that changed. The gradebook is written from the reco
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.grading.gradebook import Gradebook, write_gradebook
+from compmath.grading.private import PrivateVariants
 from compmath.grading.records import (
     ClassSpec,
     StudentGrade,
@@ -28,6 +31,7 @@ from compmath.grading.records import (
 from compmath.grading.shards import Shard
 from compmath.grading.submissions import Submission, discover, file_name, read_submission
 from compmath.grading.verdict import ClassVerdict, judge_many
+from compmath.practice.own import course_name, own_params
 
 RECORDS_DIR = "alumnos"
 
@@ -94,6 +98,27 @@ def _out_of_sight(students: dict[str, Path], out: Path, hide: Sequence[Path]) ->
     return [*hide, out, *{path.parent for path in students.values()}]
 
 
+def _private_by_class(private: PrivateVariants | None) -> dict[int, Any] | None:
+    return private.by_class if private is not None else None
+
+
+def _course_print(
+    classes: list[ClassInfo], timeout: float, private: PrivateVariants | None
+) -> tuple[str, str]:
+    """The course's fingerprint, with what else every verdict depends on (the private
+    variants, the course title the students' own numbers are derived from), and that title.
+    A [practica.por_alumno] that does not fit run() stops the grading here, before any run."""
+    title = course_name(classes[0]) if classes else ""
+    for cls in classes:
+        own_params(cls, "comprobacion", title)
+    course_print = course_fingerprint(classes, timeout)
+    owning = title if any(c.meta.per_student for c in classes) else ""
+    if private is None and not owning:
+        return course_print, title
+    extra = f"{course_print}\0{private.digest if private else ''}\0{owning}"
+    return hashlib.sha256(extra.encode("utf-8")).hexdigest(), title
+
+
 def grade_students(
     students: dict[str, Path],
     out: Path,
@@ -104,17 +129,20 @@ def grade_students(
     started: Callable[[list[str]], None] | None = None,
     landed: Callable[[str], None] | None = None,
     hide: Sequence[Path] = (),
+    private: PrivateVariants | None = None,
 ) -> Outcome:
     """Grade each student's submission (folder or zip, by id) into `out`.
 
     No student's code sees `out`, `hide` (the submissions folder) or any student's files.
+    Each hole is judged at the student's own parameters where the class declares them
+    (re-derived from the student id: course.per_student) and at the `private` variants too.
 
     `started(students)` names the students judged now (a live line says who is awaited);
     `landed(student)` is called as each one's record is written.
     """
     begin = time.monotonic()
     specs = [ClassSpec.of(c) for c in classes]
-    course_print = course_fingerprint(classes, timeout)
+    course_print, title = _course_print(classes, timeout, private)
     (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
     grades: dict[str, StudentGrade] = {}
     pending: dict[str, tuple[Submission, str]] = {}
@@ -131,6 +159,7 @@ def grade_students(
         started(list(pending))
 
     items: list[tuple[ClassInfo, str]] = []
+    own: list[dict[str, Any]] = []  # per item: the student's own parameters in that class
     owners: list[tuple[str, str]] = []  # per item: (student, class id)
     verdicts: dict[str, dict[str, ClassVerdict]] = {s: {} for s in pending}
     left: dict[str, int] = {}
@@ -140,6 +169,7 @@ def grade_students(
             if source is not None:
                 items.append((cls, source))
                 owners.append((student, cls.id))
+                own.append(own_params(cls, student, title))
         left[student] = sum(1 for owner, _ in owners if owner == student)
 
     def finish(student: str) -> None:
@@ -165,9 +195,16 @@ def grade_students(
         if left[student] == 0:  # nothing to run: every class missing, empty or not text
             finish(student)
     if items:
-        private = _out_of_sight(students, out, hide)
+        out_of_sight = _out_of_sight(students, out, hide)
         final = judge_many(
-            items, timeout=timeout, jobs=jobs, on_done=judged, hide=private, missing=missing
+            items,
+            timeout=timeout,
+            jobs=jobs,
+            on_done=judged,
+            hide=out_of_sight,
+            missing=missing,
+            own=own,
+            private=_private_by_class(private),
         )
         for index, verdict in enumerate(final):  # a verdict never delivered, or changed since
             if delivered.get(index) != verdict:

@@ -8,9 +8,10 @@ run at the defaults and at the class's hidden variants, every run of a batch on 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.practice import verdict as practice
@@ -85,11 +86,14 @@ def judge_many(
     on_done: Callable[[int, ClassVerdict], None] | None = None,
     hide: Sequence[Path] = (),
     missing: list[str] | None = None,
+    own: Sequence[Mapping[str, Any]] | None = None,
+    private: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
 ) -> list[ClassVerdict]:
     """Judge each (class, student's lab.py source); `on_done(index, verdict)` as each lands.
     Every student's code runs private: it sees neither `hide` (the submissions, the grades)
     nor the course's labs nor another student's program (README, «Integridad»). `missing`
-    receives the protections the labs ran without.
+    receives the protections the labs ran without. `own` (per item) and `private` (by class
+    number): the student's own parameters and the private variants (practice.verdict).
 
     The returned list is final: a verdict can still change after its `on_done` (the batch
     learns only at its end that a lab tampered with the course), so callers compare."""
@@ -100,7 +104,14 @@ def judge_many(
 
     results = Results()
     attempts = practice.judge_many(
-        items, timeout=timeout, jobs=jobs, on_done=landed, hide=list(hide), into=results
+        items,
+        timeout=timeout,
+        jobs=jobs,
+        on_done=landed,
+        hide=list(hide),
+        into=results,
+        own=own,
+        private=private,
     )
     if missing is not None:
         missing.extend(results.missing)

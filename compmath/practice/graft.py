@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.errors_es import syntax_problem
@@ -26,6 +28,7 @@ from compmath.practice.holes import (
     student_holes,
     student_regions,
 )
+from compmath.practice.own import with_defaults
 from compmath.practice.variants import Variant
 
 
@@ -163,8 +166,9 @@ def _broken(count: int, why: str) -> Plan:
     return Plan(static=static, markers_ok=False, outside_changed=True)
 
 
-def programs_for(cls: ClassInfo, student: str) -> Plan:
-    """The programs that judge each written hole of `student` (the text of their lab.py)."""
+def programs_for(cls: ClassInfo, student: str, own: Mapping[str, Any] | None = None) -> Plan:
+    """The programs that judge each written hole of `student` (the text of their lab.py);
+    `own`: the student's own parameters, the defaults of the exercise they received."""
     count = len(cls.meta.holes)
     try:
         lab = course_lab(cls)
@@ -180,9 +184,10 @@ def programs_for(cls: ClassInfo, student: str) -> Plan:
     markers_ok = not damaged and sorted(regions) == list(range(1, count + 1))
     tag = course_tag(cls)
     ordered = sorted(regions.values(), key=lambda r: r.begin)
-    changed = not markers_ok or _outside(student.splitlines(), ordered) != _outside(
-        lab.exercise.splitlines(), student_regions(lab.exercise)
-    )
+    # the exercise as the course makes it, or with the student's own numbers as defaults
+    exercises = [lab.exercise, *([with_defaults(lab.exercise, own)] if own else [])]
+    mine = _outside(student.splitlines(), ordered) if markers_ok else None
+    changed = all(mine != _outside(e.splitlines(), student_regions(e)) for e in exercises)
     programs: dict[int, Program] = {}
     static: dict[int, tuple[HoleStatus, str]] = {}
     for number in range(1, count + 1):

@@ -223,6 +223,8 @@ def _first_failure(
         if report.outcome == Outcome.MATCHES:
             continue
         expected, obtained = report.expected or {}, report.outputs or {}
+        if var.private:  # the private variants' numbers stay private: what, never values
+            return _private_verdict(number, hole, var, report)
         if report.outcome in (Outcome.DIFFERS, Outcome.INVALID) and report.differences:
             wrong = _first(list(report.differences), list(expected))
             reason = f"{var.label}: {describe_difference(wrong)}"
@@ -254,3 +256,19 @@ def _first_failure(
             remedy=report.remedy,
         )
     return replace(right, stdout=first_stdout)
+
+
+def _private_verdict(number: int, hole: Hole, var: Variant, report: LabReport) -> HoleVerdict:
+    """A hole that fails at a private variant: which output, or which exception, and no value
+    (neither the parameters nor the expected outputs: they would tell the variant)."""
+    from compmath.practice.verdict import HoleVerdict
+
+    if report.outcome in (Outcome.DIFFERS, Outcome.INVALID):
+        if report.differences:
+            wrong = _first(list(report.differences), list(report.expected or {}))
+            why = f"la salida {wrong.output} no da lo mismo que el laboratorio del curso"
+        else:
+            why = "sus salidas no cumplen el esquema de la clase"
+        return HoleVerdict(number, hole, HoleStatus.WRONG, f"{var.label}: {why}", var)
+    kind = (report.message or report.outcome.label).split(":")[0]
+    return HoleVerdict(number, hole, HoleStatus.FAILS, f"{var.label}: {kind}", var)

@@ -75,7 +75,8 @@ class Session:
         reference = self.workspace.reference(cls, self.course)
         jobs = os.cpu_count() or 1
         items = [(reference, source)]
-        return judge_many(items, timeout=self.timeout, jobs=jobs, memo=self.memo)[0]
+        own = [self.workspace.own(reference, self.course)]
+        return judge_many(items, timeout=self.timeout, jobs=jobs, memo=self.memo, own=own)[0]
 
     def source(self, cls: ClassInfo | None = None) -> str:
         """The text of the student's lab.py ("" when it is gone), in the encoding it declares
