@@ -275,8 +275,8 @@ def chart_html(series: Series, ident: str, look: Look = Look()) -> str:
         body, width, height, span = _heatmap(series, look)
         size = f"{len(series.rows)} × {len(series.rows[0])}"
         label = f"Mapa de calor de {series.name}: {size}, {span}"
-    if look.title:
-        label = f"{look.title}. {label}"
+    if look.title:  # a title cut with «…» takes no full stop after it
+        label = f"{look.title}{'' if look.title.endswith('…') else '.'} {label}"
     svg = (
         f'<svg role="img" aria-labelledby="{ident}-t" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}"><title id="{ident}-t">{escape(label)}</title>'
