@@ -100,7 +100,7 @@ def lint(
         Path | None,
         typer.Option(
             "--variantes-privadas",
-            metavar="RUTA.toml",
+            metavar="RUTA",
             help="Comprueba también tu archivo de variantes privadas (el de compmath grade).",
         ),
     ] = None,

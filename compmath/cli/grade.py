@@ -77,7 +77,7 @@ def grade(
         Path | None,
         typer.Option(
             "--variantes-privadas",
-            metavar="RUTA.toml",
+            metavar="RUTA",
             help="Tu archivo de variantes privadas (no se publica con el curso): cada hueco "
             "se comprueba también con ellas.",
         ),

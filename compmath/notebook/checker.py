@@ -228,13 +228,17 @@ class Comprobacion(Reglas):
             detalle = f" — {motivo}" if motivo else ""
             print(f"  {marca} hueco {k} ({hueco['funcion']}): {estado}{detalle}")
 
-    def mapas(self, salidas: dict[str, typing.Any] | None) -> None:
-        """Dibuja las matrices como mapas de calor si matplotlib está instalado (si no, nada)."""
+    def mapas(
+        self, salidas: dict[str, typing.Any] | None, sin_dibujo: tuple[str, ...] = ()
+    ) -> None:
+        """Dibuja las matrices como mapas de calor si matplotlib está instalado (si no, nada);
+        las salidas de `sin_dibujo` no (class.toml dice que un dibujo de ellas no dice nada)."""
         try:
             import matplotlib.pyplot as plt
         except ImportError:
             return
         datos = self.canonico(salidas or {}, self.decimales)
+        datos = {nombre: valor for nombre, valor in datos.items() if nombre not in sin_dibujo}
         for nombre, etiquetas, filas in [m for n, v in datos.items() for m in self.matrices(n, v)]:
             alto, ancho = len(filas), len(filas[0])
             figura, ejes = plt.subplots(figsize=(min(1 + 0.5 * ancho, 9), min(1 + 0.4 * alto, 7)))
