@@ -130,10 +130,12 @@ def start(
 
             written = write_classroom_workflow(course, made.root)
             emit([line(("✓ ", "green"), f"corrección para GitHub Classroom en {written}")])
-    count = len(made.classes())
+    from compmath.wording import count
+
+    classes = count(len(made.classes()), "clase", "clases")
     emit(
         [
-            line(("✓ ", "green"), f"espacio de práctica creado en {made.root} ({count} clases)"),
+            line(("✓ ", "green"), f"espacio de práctica creado en {made.root} ({classes})"),
             *_own_lines(made, student),
             para("Cada clase es un laboratorio con huecos. Entra en la carpeta y empieza:"),
             BLANK,

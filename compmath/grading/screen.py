@@ -57,9 +57,10 @@ def summary_blocks(outcome: Outcome, out: Path, shard: Shard | None) -> list[Blo
         f"{count(len(book.grades), 'entrega corregida', 'entregas corregidas')}{share} en "
         f"{seconds(outcome.seconds)}"
     )
-    detail = f"{outcome.judged} juzgadas ahora ({short(rate)} por segundo)"
+    detail = f"{count(outcome.judged, 'juzgada', 'juzgadas')} ahora ({short(rate)} por segundo)"
     if outcome.reused:
-        detail += f", {outcome.reused} ya corregidas antes con los mismos archivos"
+        again = count(outcome.reused, "ya corregida", "ya corregidas")
+        detail += f", {again} antes con los mismos archivos"
     blocks: list[Block] = [line(("✓ ", "green"), head), para(detail, hang=2)]
     blocks += _marks(book)
     for note in outcome.ignored:
