@@ -21,6 +21,11 @@ from compmath.practice.holes import HoleError, Region, splice, student_regions
 CAPTURE = """
 def __literal__(value):
     import numpy
+    if isinstance(value, numpy.ndarray) and value.size > 64 and value.dtype.kind in "biuf":
+        import base64  # a long list literal takes seconds to compile; one bytes string does not
+        data = base64.b64encode(numpy.ascontiguousarray(value).tobytes()).decode()
+        return (f"__import__('numpy').frombuffer(__import__('base64').b64decode('{data}'), "
+                f"dtype={value.dtype.str!r}).reshape({value.shape!r}).copy()")
     if isinstance(value, numpy.ndarray):
         return f"__import__('numpy').array({value.tolist()!r}, dtype={value.dtype.str!r})"
     if isinstance(value, numpy.generic):
@@ -108,8 +113,11 @@ def _has_holes(cls: ClassInfo) -> bool:
         return False
 
 
-def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> list[Problem]:
-    """Lint's problems: holes whose literal defaults pass, or whose values cannot be captured."""
+def mutation_problems(
+    classes: list[ClassInfo], timeout: float, jobs: int, mutant_timeout: float | None = None
+) -> list[Problem]:
+    """Lint's problems: holes whose literal defaults pass, or whose values cannot be captured.
+    `mutant_timeout` (default `timeout`) limits each literal hole's run: one that loops fails."""
     import tempfile
 
     from compmath.course.tree import load_course
@@ -117,7 +125,7 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
     from compmath.judging.pipeline import judge_cases
     from compmath.practice.verdict import judge_many
 
-    classes = [c for c in classes if _has_holes(c) and not _passed_before(c).exists()]
+    classes = [c for c in classes if _has_holes(c)]
     problems: list[Problem] = []
     with tempfile.TemporaryDirectory(prefix="compmath-mutantes-") as folder:
         cases = []
@@ -150,19 +158,14 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
             continue
         made += mutants(cls, {k: str(v) for k, v in report.outputs.items()})
     items = [(m.cls, m.source) for m in made]
-    attempts = judge_many(items, timeout=timeout, jobs=jobs, hidden_only=True)
+    limit = timeout if mutant_timeout is None else mutant_timeout
+    attempts = judge_many(items, timeout=limit, jobs=jobs, hidden_only=True)
     for mutant, attempt in zip(made, attempts):
         verdict = attempt.holes[mutant.number - 1]
         toml = str((mutant.cls.path / "class.toml").relative_to(mutant.cls.root))
-        if attempt.problem and mutant.number == 1:
-            problems.append(
-                Problem(
-                    toml,
-                    attempt.problem,
-                    "corrige esa variante en [practica] (o el laboratorio)",
-                )
-            )
-        elif verdict.status == HoleStatus.RIGHT:
+        if attempt.problem:
+            continue  # the course's lab failed at a variant: authoring.mutant_check says so
+        if verdict.status == HoleStatus.RIGHT:
             problems.append(
                 Problem(
                     toml,
@@ -172,41 +175,4 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
                     "parámetro de run() del que dependa)",
                 )
             )
-    if "landlock" not in judged.missing:  # a verdict of confined labs only is remembered
-        _remember_passes(classes, problems)
     return problems
-
-
-def _remember_passes(classes: list[ClassInfo], problems: list[Problem]) -> None:
-    """Remember each class the check found nothing wrong with (see `_passed_before`)."""
-    flagged = {p.file for p in problems}
-    for cls in classes:
-        toml = str((cls.path / "class.toml").relative_to(cls.root))
-        if toml not in flagged and str(cls.lab.relative_to(cls.root)) not in flagged:
-            _remember(_passed_before(cls))
-
-
-def _passed_before(cls: ClassInfo) -> Path:
-    """Where a pass of this class's mutation check is remembered: keyed by what it rests on
-    (lab.py, class.toml with its variants, the outputs schema, this compmath), so any change
-    checks the class again. Emptied with the other lab caches after an unconfined run."""
-    import hashlib
-
-    from compmath import __version__
-    from compmath.cache import cache_dir
-
-    digest = hashlib.sha256(__version__.encode())
-    for path in (cls.lab, cls.meta_path, cls.schema_path):
-        try:
-            digest.update(b"\0" + path.read_bytes())
-        except OSError:
-            digest.update(b"\0-")
-    return cache_dir() / "mutants" / digest.hexdigest()
-
-
-def _remember(marker: Path) -> None:
-    try:
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-    except OSError:
-        pass  # an unwritable cache only costs time
