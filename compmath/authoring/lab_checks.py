@@ -1,14 +1,13 @@
 """Lint's checks that run labs, class by class, remembered by the content they depend on.
 
-The exercise checks (authoring.exercises), the literal-defaults check (practice.mutation) and
-the mutants (authoring.mutant_check) run, for the classes not remembered, in one pass each over
-every core. What they found for a class is remembered under a key made of everything its
-verdict depends on: the class's files, its part.toml, the course's class schema, compmath's own
-source, Python's and NumPy's versions. An edit anywhere in a class checks that class again and
-no other; an edit to compmath checks them all. A class is remembered only when every one of its
-runs reached a verdict and the labs ran confined (an unconfined run empties this memory with
-the other caches a lab could poison); an entry that cannot be read is run again, so a bad entry
-costs time, never a verdict.
+The exercise checks (authoring.exercises) and the mutants (authoring.mutant_check) run, for
+the classes not remembered, in one pass each over every core. What they found for a class is
+remembered under a key made of everything its verdict depends on: the class's files, its
+part.toml, the course's class schema, compmath's own source, Python's and NumPy's versions.
+An edit anywhere in a class checks that class again and no other; an edit to compmath checks
+them all. A class is remembered only when every one of its runs reached a verdict and the labs
+ran confined (an unconfined run empties this memory with the other caches a lab could poison);
+an entry that cannot be read is run again, so a bad entry costs time, never a verdict.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ from compmath.errors import Problem
 
 CACHE = "lint"  # the folder of the cache (in scheduler.LAB_CACHES)
 FORMAT = 1
-LITERAL_TIMEOUT = 10.0  # seconds for a hole holding its defaults literally (a loop fails)
 NOT_JUDGED = "no se pudo comprobar"  # how the exercise checks say a run reached no verdict
 
 
@@ -101,7 +99,6 @@ def lab_problems(course: Course, jobs: int) -> LabFindings:
     """Every class's lab-running problems and scores, remembered ones included."""
     from compmath.authoring.exercises import exercise_problems
     from compmath.authoring.mutant_check import mutant_check
-    from compmath.practice.mutation import mutation_problems
 
     known: dict[str, tuple[list[Problem], list[HoleScore]]] = {}
     pending: list[ClassInfo] = []
@@ -116,7 +113,6 @@ def lab_problems(course: Course, jobs: int) -> LabFindings:
     if pending:
         round_ = _Round()
         problems = exercise_problems(course, jobs=jobs, classes=pending)
-        problems += mutation_problems(pending, 60.0, jobs, LITERAL_TIMEOUT)
         checked = mutant_check(pending, jobs)
         folders = {str(c.path.relative_to(c.root)) + "/": c for c in pending}
         owned: dict[str, list[Problem]] = {c.id: [] for c in pending}

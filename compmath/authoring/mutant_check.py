@@ -72,8 +72,13 @@ class HoleScore:
     @classmethod
     def of(cls, data: dict[str, Any]) -> HoleScore:
         survivors = [(str(i), [str(x) for x in d], bool(e)) for i, d, e in data["supervivientes"]]
-        return cls(data["clase"], int(data["hueco"]), int(data["total"]), int(data["rechazados"]),
-                   survivors)
+        return cls(
+            data["clase"],
+            int(data["hueco"]),
+            int(data["total"]),
+            int(data["rechazados"]),
+            survivors,
+        )
 
 
 @dataclass
@@ -138,8 +143,10 @@ def declaration_problems(cls: ClassInfo) -> list[Problem]:
         covered.add(error)
     missing = [str(e) for e in range(1, errors + 1) if e not in covered]
     if missing:
-        which = f"el error común {missing[0]} no tiene" if len(missing) == 1 else (
-            f"los errores comunes {', '.join(missing[:-1])} y {missing[-1]} no tienen"
+        which = (
+            f"el error común {missing[0]} no tiene"
+            if len(missing) == 1
+            else (f"los errores comunes {', '.join(missing[:-1])} y {missing[-1]} no tienen")
         )
         problems.append(
             Problem(
@@ -148,7 +155,7 @@ def declaration_problems(cls: ClassInfo) -> list[Problem]:
                     "tiene mutante ni están", "tiene mutante ni está"
                 ),
                 "escribe cada uno en el hueco que lo comete: mutantes = [{ error = N, cambia = "
-                "\"…\", por = \"…\" }], o di en [practica] sin_mutante por qué no cabe en ninguno",
+                '"…", por = "…" }], o di en [practica] sin_mutante por qué no cabe en ninguno',
             )
         )
     return problems
@@ -212,8 +219,15 @@ class _Class:
     def reference(self, variant: Variant) -> str:
         return reference_key(self.cls, variant, self.tag)
 
+    def runs(self, mutant: Mutant) -> list[Variant]:
+        """Where a mutant is judged: every usable variant; a hole holding the defaults' values
+        only at the others (it matches at the defaults by construction), if there are any."""
+        if mutant.literal and len(self.usable) > 1 and self.usable[0].default:
+            return self.usable[1:]
+        return self.usable
 
-def _prepare(cls: ClassInfo) -> _Class | None:
+
+def _prepare(cls: ClassInfo, literal: dict[int, tuple[str, ...]]) -> _Class | None:
     from compmath.judging.snapshot import read_snapshot
 
     try:
@@ -235,26 +249,35 @@ def _prepare(cls: ClassInfo) -> _Class | None:
             except DeclarationError:
                 continue  # declaration_problems says why
         mutants += standard(number, region.body)
+        if literal.get(number):
+            ident = f"hueco {number} · valores por defecto escritos a mano"
+            mutants.append(Mutant(number, ident, literal[number], literal=True))
         for mutant in mutants:
             source = grafted(lab.lines, region.begin, region.end, region.indent, mutant.body)
             made.append((mutant, Program(number, source, {}, tag)))
     return _Class(cls, tag, variants_of(cls), made, solution, asserted(snapshot[1]))
 
 
-def _run(wanted: dict[str, tuple[ClassInfo, Program | None, Variant]], timeout: float,
-         jobs: int, memo: dict[str, LabReport], results: Results) -> None:
+def _run(
+    wanted: dict[str, tuple[ClassInfo, Program | None, Variant]],
+    timeout: float,
+    jobs: int,
+    memo: dict[str, LabReport],
+    results: Results,
+) -> None:
     if wanted:
         run_batch(wanted, timeout=timeout, jobs=jobs, memo=memo, into=results)
 
 
 def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     """Run every class's mutants; what each class's say, by class id."""
-    prepared = [p for p in map(_prepare, classes) if p is not None]
+    from compmath.practice.mutation import captured_values
+
+    literal, failed = captured_values(classes, REFERENCE_TIMEOUT, jobs)
+    prepared = [p for p in (_prepare(c, literal.get(c.id, {})) for c in classes) if p is not None]
     memo: dict[str, LabReport] = {}
     results = Results()
-    references = {
-        one.reference(v): (one.cls, None, v) for one in prepared for v in one.variants
-    }
+    references = {one.reference(v): (one.cls, None, v) for one in prepared for v in one.variants}
     _run(references, REFERENCE_TIMEOUT, jobs, memo, results)
     checked: dict[str, Checked] = {}
     for one in prepared:
@@ -270,20 +293,24 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     first = {
         program.key(v): (one.cls, program, v)
         for one in prepared
-        for v in one.usable[:1]
-        for _, program in one.mutants
+        for mutant, program in one.mutants
+        for v in one.runs(mutant)[:1]
     }
     _run(first, MUTANT_TIMEOUT, jobs, memo, results)
     later = {
         program.key(v): (one.cls, program, v)
         for one in prepared
-        for _, program in one.mutants
-        if one.usable and _passes(results.reports.get(program.key(one.usable[0])))
-        for v in one.usable[1:]
+        for mutant, program in one.mutants
+        if one.runs(mutant) and _passes(results.reports.get(program.key(one.runs(mutant)[0])))
+        for v in one.runs(mutant)[1:]
     }
     _run(later, MUTANT_TIMEOUT, jobs, memo, results)
     for one in prepared:
         _verdicts(one, results, checked[one.cls.id])
+    for problem in failed:
+        owner = next((c for c in classes if problem.file == _lab(c)), None)
+        if owner is not None:
+            checked.setdefault(owner.id, Checked()).problems.append(problem)
     return checked
 
 
@@ -300,7 +327,9 @@ def _reference_problem(one: _Class, variant: Variant, report: LabReport | None) 
             return None  # the solution against its snapshot: the exercise checks report it
         why = report.full_message if report is not None else "no llegó a ejecutarse"
         what = f"el laboratorio del curso {variant.label}: {why}"
-        return Problem(_toml(cls), what, f"corrige esa variante de [practica] ({variant.command(cls.number)})")
+        return Problem(
+            _toml(cls), what, f"corrige esa variante de [practica] ({variant.command(cls.number)})"
+        )
     outputs = dict(_claims(report.outputs or {}))
     false = [c for c in one.claims if outputs.get(c) is False]
     if false and not variant.default:
@@ -316,10 +345,10 @@ def _reference_problem(one: _Class, variant: Variant, report: LabReport | None) 
     return None
 
 
-def _killed(one: _Class, program: Program, results: Results) -> bool:
+def _killed(one: _Class, mutant: Mutant, program: Program, results: Results) -> bool:
     """Some run of the mutant did not match the course's lab (a difference, an error, a
     timeout: a student's hole doing that would not pass)."""
-    for variant in one.usable:
+    for variant in one.runs(mutant):
         report = results.reports.get(program.key(variant))
         if report is None:
             return False  # not run at this variant: it passed the ones before
@@ -333,7 +362,11 @@ def _verdicts(one: _Class, results: Results, found: Checked) -> None:
     meta = cls.meta
     scores = {n: HoleScore(cls.id, n) for n in one.solution}
     for mutant, program in one.mutants:
-        killed = _killed(one, program, results)
+        killed = _killed(one, mutant, program, results)
+        if mutant.literal:
+            if not killed:
+                found.problems.append(_literal_survivor(one, mutant))
+            continue
         if mutant.declared:
             if not killed:
                 found.problems.append(_survivor(one, mutant))
@@ -347,28 +380,50 @@ def _verdicts(one: _Class, results: Results, found: Checked) -> None:
             diff = list(diff_lines(one.solution[mutant.hole], mutant.body))
             score.survivors.append((mutant.ident, diff, equivalent))
     for number, hole in enumerate(meta.holes, 1):
-        ids = {m.ident: _killed(one, p, results) for m, p in one.mutants if m.hole == number}
+        ids = {
+            m.ident: _killed(one, m, p, results)
+            for m, p in one.mutants
+            if m.hole == number and not m.declared and not m.literal
+        }
         for ident, _ in hole.equivalents:
             if ident not in ids:
                 what = f"equivalentes del hueco {number}: no hay mutante «{ident}»"
                 hint = f"copia el identificador de compmath lint --mutantes {cls.number}"
                 found.problems.append(Problem(_toml(cls), what, hint))
             elif ids[ident]:
-                what = f"el mutante «{ident}» está marcado equivalente, pero una variante lo rechaza"
+                what = (
+                    f"el mutante «{ident}» está marcado equivalente, pero una variante lo rechaza"
+                )
                 found.problems.append(Problem(_toml(cls), what, "quítalo de equivalentes"))
     found.scores = [scores[n] for n in sorted(scores)]
     found.problems += _idle_claims(one, results)
 
 
+def _literal_survivor(one: _Class, mutant: Mutant) -> Problem:
+    return Problem(
+        _toml(one.cls),
+        f"el hueco {mutant.hole} pasa escribiendo a mano sus valores de los parámetros por "
+        "defecto: ninguna variante lo cambia",
+        "añade en [practica] una variante que cambie lo que calcula ese hueco (o un parámetro "
+        "de run() del que dependa)",
+    )
+
+
 def _survivor(one: _Class, mutant: Mutant) -> Problem:
     cls = one.cls
-    error = cls.meta.common_errors[mutant.error - 1] if mutant.error <= len(
-        cls.meta.common_errors
-    ) else ""
+    error = (
+        cls.meta.common_errors[mutant.error - 1]
+        if mutant.error <= len(cls.meta.common_errors)
+        else ""
+    )
     shown = error if len(error) <= 90 else error[:89].rstrip() + "…"
     count = len(one.usable)
     runs = "con los parámetros por defecto" + (
-        f" y con las {count - 1} variantes" if count > 2 else " y con la variante" if count == 2 else ""
+        f" y con las {count - 1} variantes"
+        if count > 2
+        else " y con la variante"
+        if count == 2
+        else ""
     )
     return Problem(
         _toml(cls),
@@ -385,7 +440,7 @@ def _idle_claims(one: _Class, results: Results) -> list[Problem]:
         return []
     seen_false: set[str] = set()
     keys = [one.reference(v) for v in one.usable]
-    keys += [p.key(v) for _, p in one.mutants for v in one.usable]
+    keys += [p.key(v) for m, p in one.mutants for v in one.runs(m)]
     for key in keys:
         report = results.reports.get(key)
         if report is None or report.outputs is None:

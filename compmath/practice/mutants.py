@@ -44,6 +44,7 @@ class Mutant:
     body: tuple[str, ...]
     error: int = 0
     note: str = ""
+    literal: bool = False  # the values the solution computes at the defaults, written by hand
 
     @property
     def declared(self) -> bool:
@@ -182,7 +183,9 @@ class _Deriver:
         elif isinstance(node, ast.Call):
             self.call(node)
         elif isinstance(node, ast.Attribute) and node.attr == "T":
-            self.replace(node, self.source(node.value), f"{_short(self.source(node)) or '.T'} → sin .T")
+            value = self.source(node.value)
+            what = f"{value}.T → {value}" if _short(value) else ".T quitada"
+            self.replace(node, value, what)
         elif isinstance(node, ast.Constant):
             self.constant(node)
 
@@ -197,11 +200,13 @@ class _Deriver:
         elif isinstance(node.op, ast.MatMult):
             left, right = self.source(node.left), self.source(node.right)
             self.replace(node, f"{right} @ {left}", "@ con los operandos al revés")
-            for side, operand, text in (("izquierda", node.left, left), ("derecha", node.right, right)):
+            sides = (("izquierda", node.left, left), ("derecha", node.right, right))
+            for side, operand, text in sides:
                 simple = isinstance(operand, (ast.Name, ast.Subscript, ast.Call, ast.Attribute))
                 transposed = isinstance(operand, ast.Attribute) and operand.attr == "T"
                 if simple and not transposed:
-                    self.replace(operand, f"{text}.T", f"{_short(text) or side} → .T")
+                    what = f"{text} → {text}.T" if _short(text) else f".T añadida ({side})"
+                    self.replace(operand, f"{text}.T", what)
 
     def call(self, node: ast.Call) -> None:
         name = node.func.id if isinstance(node.func, ast.Name) else ""
@@ -277,7 +282,9 @@ def standard(hole: int, body: tuple[str, ...]) -> list[Mutant]:
     return made
 
 
-def grafted(lines: tuple[str, ...], begin: int, end: int, indent: str, body: tuple[str, ...]) -> str:
+def grafted(
+    lines: tuple[str, ...], begin: int, end: int, indent: str, body: tuple[str, ...]
+) -> str:
     """The lab `lines` with the region between marker lines `begin` and `end` (0-based) holding
     `body` (dedented lines) at `indent`."""
     placed = [f"{indent}{line}" if line.strip() else "" for line in body]

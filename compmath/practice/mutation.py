@@ -2,21 +2,20 @@
 
 For every hole, the course's lab runs once (in the sandbox, through the worker) instrumented to
 capture, the first time the hole's region ends, the values of the names it assigns, written as
-Python literals. That text becomes a student's hole (the other holes hold the solution) and goes
-through the practice verdict: if it passes at every variant, the class's variants cannot tell
-copied numbers from code, and lint says so.
+Python literals. That text becomes a student's hole (the other holes hold the solution), which
+authoring.mutant_check judges with the other mutants at the hidden variants: if it passes at
+every one, the class's variants cannot tell copied numbers from code, and lint says so.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from pathlib import Path
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError, Problem
-from compmath.practice.graft import HoleStatus, course_lab
-from compmath.practice.holes import HoleError, Region, splice, student_regions
+from compmath.practice.graft import course_lab
+from compmath.practice.holes import HoleError, Region
 
 CAPTURE = """
 def __literal__(value):
@@ -78,33 +77,6 @@ def capturing_source(cls: ClassInfo) -> str:
     return "\n".join(lines) + "\n" + CAPTURE + WRAP
 
 
-@dataclass(frozen=True)
-class Mutant:
-    """A student's lab.py whose hole `number` holds the defaults' values literally."""
-
-    cls: ClassInfo
-    number: int
-    source: str
-
-
-def mutants(cls: ClassInfo, captured: dict[str, str]) -> list[Mutant]:
-    """One mutant per hole whose values were captured."""
-    lab = course_lab(cls)
-    solution = "\n".join(lab.lines) + "\n"
-    made = []
-    for number in range(1, len(lab.regions) + 1):
-        text = captured.get(f"hueco_{number}")
-        if not text:
-            continue
-        filled_text = splice(lab.exercise, solution, {number})
-        region = student_regions(filled_text)[number - 1]
-        filled = filled_text.splitlines()
-        body = [f"{region.indent}{line}" for line in text.splitlines()]
-        source = "\n".join([*filled[: region.begin + 1], *body, *filled[region.end :]]) + "\n"
-        made.append(Mutant(cls, region.number, source))
-    return made
-
-
 def _has_holes(cls: ClassInfo) -> bool:
     """True for a class with holes; a broken class.toml is lint's to report, not this check's."""
     try:
@@ -113,17 +85,16 @@ def _has_holes(cls: ClassInfo) -> bool:
         return False
 
 
-def mutation_problems(
-    classes: list[ClassInfo], timeout: float, jobs: int, mutant_timeout: float | None = None
-) -> list[Problem]:
-    """Lint's problems: holes whose literal defaults pass, or whose values cannot be captured.
-    `mutant_timeout` (default `timeout`) limits each literal hole's run: one that loops fails."""
+def captured_values(
+    classes: list[ClassInfo], timeout: float, jobs: int
+) -> tuple[dict[str, dict[int, tuple[str, ...]]], list[Problem]]:
+    """Each class's holes written as the literal values they compute at the defaults (by class
+    id, then hole: the body's lines), and the classes whose values could not be captured."""
     import tempfile
 
     from compmath.course.tree import load_course
     from compmath.judging.case import Broken, Explore, prepare, variant
     from compmath.judging.pipeline import judge_cases
-    from compmath.practice.verdict import judge_many
 
     classes = [c for c in classes if _has_holes(c)]
     problems: list[Problem] = []
@@ -144,9 +115,8 @@ def mutation_problems(
             cases.append(variant(base, key=key, lab=lab, expected=Explore()))
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same
-        judged = judge_cases(cases, jobs=jobs)
-        reports = judged.by_key()
-    made: list[Mutant] = []
+        reports = judge_cases(cases, jobs=jobs).by_key()
+    captured: dict[str, dict[int, tuple[str, ...]]] = {}
     for cls in classes:
         report = reports.get(f"captura/{cls.id}")
         if report is None:
@@ -156,23 +126,9 @@ def mutation_problems(
             shown_lab = str(cls.lab.relative_to(cls.root))
             problems.append(Problem(shown_lab, what, "revisa que el laboratorio corra"))
             continue
-        made += mutants(cls, {k: str(v) for k, v in report.outputs.items()})
-    items = [(m.cls, m.source) for m in made]
-    limit = timeout if mutant_timeout is None else mutant_timeout
-    attempts = judge_many(items, timeout=limit, jobs=jobs, hidden_only=True)
-    for mutant, attempt in zip(made, attempts):
-        verdict = attempt.holes[mutant.number - 1]
-        toml = str((mutant.cls.path / "class.toml").relative_to(mutant.cls.root))
-        if attempt.problem:
-            continue  # the course's lab failed at a variant: authoring.mutant_check says so
-        if verdict.status == HoleStatus.RIGHT:
-            problems.append(
-                Problem(
-                    toml,
-                    f"el hueco {mutant.number} pasa escribiendo a mano sus valores de los "
-                    "parámetros por defecto: ninguna variante lo cambia",
-                    "añade en [practica] una variante que cambie lo que calcula ese hueco (o un "
-                    "parámetro de run() del que dependa)",
-                )
-            )
-    return problems
+        captured[cls.id] = {
+            int(key.removeprefix("hueco_")): tuple(str(text).splitlines())
+            for key, text in report.outputs.items()
+            if str(text)
+        }
+    return captured, problems
