@@ -46,11 +46,23 @@ def test_minimal_course_passes(cli, course: Path) -> None:
     assert "el curso está en orden · 1 clase revisada" in result.out
 
 
-@pytest.mark.lento  # runs every class's exercises and solutions
-def test_real_course_passes(cli) -> None:
-    result = cli("lint", "--root", str(REPO))
+@pytest.mark.lento
+def test_real_course_passes_without_running_labs(cli) -> None:
+    """What lint reads of the course; the labs' checks, class by class, below."""
+    result = cli("lint", "--no-run", "--root", str(REPO))
     assert result.code == 0, result.out
     assert "20 clases revisadas" in result.out
+
+
+@pytest.mark.lento  # runs the class's exercises, solution and mutants
+@pytest.mark.parametrize("number", range(321, 341))
+def test_real_course_class_passes(number: int) -> None:
+    """One class per test, so the workers of pytest-xdist share the course."""
+    from compmath.authoring.lab_checks import lab_problems
+
+    course = load_course(REPO)
+    found = lab_problems(course, 1, classes=[course.resolve(str(number))])
+    assert [p.line() for p in found.problems] == []
 
 
 def test_fake_course_reports_its_missing_pages(cli, fake_course: Path) -> None:

@@ -95,14 +95,16 @@ def _owner(problem: Problem, folders: dict[str, ClassInfo]) -> ClassInfo | None:
     return next((c for f, c in folders.items() if problem.file.startswith(f)), None)
 
 
-def lab_problems(course: Course, jobs: int) -> LabFindings:
-    """Every class's lab-running problems and scores, remembered ones included."""
+def lab_problems(course: Course, jobs: int, classes: list[ClassInfo] | None = None) -> LabFindings:
+    """Every class's (or `classes'`) lab-running problems and scores, remembered ones
+    included."""
+    chosen = list(course.classes) if classes is None else classes
     from compmath.authoring.exercises import exercise_problems
     from compmath.authoring.mutant_check import mutant_check
 
     known: dict[str, tuple[list[Problem], list[HoleScore]]] = {}
     pending: list[ClassInfo] = []
-    for cls in course.classes:
+    for cls in chosen:
         found = _remembered(cls)
         if found is None:
             pending.append(cls)
@@ -130,7 +132,7 @@ def lab_problems(course: Course, jobs: int) -> LabFindings:
             complete = one.complete and not any(NOT_JUDGED in p.what for p in mine)
             if complete and confined:
                 _remember(cls, mine, one.scores)
-    for cls in course.classes:
+    for cls in chosen:
         problems, scores = known.get(cls.id, ([], []))
         findings.problems += problems
         findings.scores += scores

@@ -287,8 +287,8 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
             problem = _reference_problem(one, variant, report)
             if problem is not None:
                 found.problems.append(problem)
-                found.complete = found.complete and report is not None and not report.worker_lost
-            elif one.reference(variant) in memo:  # remembered: the mutants' oracle there
+                found.complete = found.complete and _judged(report)
+            if one.reference(variant) in memo:  # its outputs: the mutants' oracle there
                 one.usable.append(variant)
     first = {
         program.key(v): (one.cls, program, v)
@@ -312,6 +312,13 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
         if owner is not None:
             checked.setdefault(owner.id, Checked()).problems.append(problem)
     return checked
+
+
+def _judged(report: LabReport | None) -> bool:
+    """The run reached a verdict that depends on the code only, not on the machine's load."""
+    from compmath.authoring.exercises import NOT_JUDGED
+
+    return report is not None and not report.worker_lost and report.outcome not in NOT_JUDGED
 
 
 def _passes(report: LabReport | None) -> bool:
@@ -363,6 +370,9 @@ def _verdicts(one: _Class, results: Results, found: Checked) -> None:
     scores = {n: HoleScore(cls.id, n) for n in one.solution}
     for mutant, program in one.mutants:
         killed = _killed(one, mutant, program, results)
+        reports = [results.reports.get(program.key(v)) for v in one.runs(mutant)]
+        if any(r is not None and not _judged(r) for r in reports):
+            found.complete = False  # rejected by a limit: the load may have decided it
         if mutant.literal:
             if not killed:
                 found.problems.append(_literal_survivor(one, mutant))
