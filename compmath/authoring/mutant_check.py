@@ -321,6 +321,20 @@ def _judged(report: LabReport | None) -> bool:
     return report is not None and not report.worker_lost and report.outcome not in NOT_JUDGED
 
 
+def _decided(one: _Class, mutant: Mutant, program: Program, results: Results) -> bool:
+    """Every run of the mutant reached a verdict of its code: a timeout counts when the
+    course's lab took less than a twentieth of the limit there (the mutant loops)."""
+    for variant in one.runs(mutant):
+        report = results.reports.get(program.key(variant))
+        if report is None or _judged(report):
+            continue
+        reference = results.reports.get(one.reference(variant))
+        quick = reference is not None and reference.duration * 20 < MUTANT_TIMEOUT
+        if report.worker_lost or report.outcome != Outcome.TIMEOUT or not quick:
+            return False
+    return True
+
+
 def _passes(report: LabReport | None) -> bool:
     return report is not None and report.outcome == Outcome.MATCHES
 
@@ -370,9 +384,8 @@ def _verdicts(one: _Class, results: Results, found: Checked) -> None:
     scores = {n: HoleScore(cls.id, n) for n in one.solution}
     for mutant, program in one.mutants:
         killed = _killed(one, mutant, program, results)
-        reports = [results.reports.get(program.key(v)) for v in one.runs(mutant)]
-        if any(r is not None and not _judged(r) for r in reports):
-            found.complete = False  # rejected by a limit: the load may have decided it
+        if not _decided(one, mutant, program, results):
+            found.complete = False  # rejected by a limit the load may have decided
         if mutant.literal:
             if not killed:
                 found.problems.append(_literal_survivor(one, mutant))
