@@ -260,3 +260,10 @@ def test_a_bad_cache_entry_costs_only_time(cli, course: Path, tmp_path: Path, mo
         entry.write_text('{"problemas": 3}', encoding="utf-8")  # damaged
     result = cli("lint", "--root", str(course))
     assert result.code == 1 and "hueco 1 · mutante 1" in result.out
+
+
+def test_a_variant_whose_reference_breaks_the_schema_is_a_problem(course: Path) -> None:
+    """n = 20 gives a «vector» of 20 numbers, more than the schema's 10."""
+    edit(folder(course) / "class.toml", "variantes = [{ escala = 2.0 }]", "variantes = [{ n = 20 }]")
+    whats = [p.what for p in checked(course).problems]
+    assert len(whats) == 1 and whats[0].startswith("el laboratorio del curso con n = 20: "), whats

@@ -279,17 +279,7 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     results = Results()
     references = {one.reference(v): (one.cls, None, v) for one in prepared for v in one.variants}
     _run(references, REFERENCE_TIMEOUT, jobs, memo, results)
-    checked: dict[str, Checked] = {}
-    for one in prepared:
-        checked[one.cls.id] = found = Checked()
-        for variant in one.variants:
-            report = results.reports.get(one.reference(variant))
-            problem = _reference_problem(one, variant, report)
-            if problem is not None:
-                found.problems.append(problem)
-                found.complete = found.complete and _judged(report)
-            if one.reference(variant) in memo:  # its outputs: the mutants' oracle there
-                one.usable.append(variant)
+    checked = {one.cls.id: _references(one, results, memo) for one in prepared}
     first = {
         program.key(v): (one.cls, program, v)
         for one in prepared
@@ -312,6 +302,21 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
         if owner is not None:
             checked.setdefault(owner.id, Checked()).problems.append(problem)
     return checked
+
+
+def _references(one: _Class, results: Results, memo: dict[str, LabReport]) -> Checked:
+    """The problems of the course's lab at each variant; the variants with outputs become the
+    mutants' oracles (`one.usable`)."""
+    found = Checked()
+    for variant in one.variants:
+        report = results.reports.get(one.reference(variant))
+        problem = _reference_problem(one, variant, report)
+        if problem is not None:
+            found.problems.append(problem)
+            found.complete = found.complete and _judged(report)
+        if one.reference(variant) in memo:  # its outputs: the mutants' oracle there
+            one.usable.append(variant)
+    return found
 
 
 def _judged(report: LabReport | None) -> bool:
