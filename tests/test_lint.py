@@ -15,19 +15,11 @@ from compmath.course.tree import load_course
 from compmath.errors import Problem
 from tests.conftest import FAKE_PART, REPO
 
-README = "# 901 — Un laboratorio que pasa\n\n## Desarrollo\n\nTexto.\n\n## Ejemplo trabajado\n\nTexto.\n"
-
 
 @pytest.fixture
-def course(fake_course: Path) -> Path:
+def course(course_901: Path) -> Path:
     """The fake course cut down to 901-pasa with a README: a course that lint passes."""
-    part = fake_course / "classes" / FAKE_PART
-    for folder in part.iterdir():
-        if folder.is_dir() and folder.name != "901-pasa":
-            shutil.rmtree(folder)
-            (fake_course / "schemas" / f"{folder.name}.schema.json").unlink()
-    (part / "901-pasa" / "README.md").write_text(README, encoding="utf-8")
-    return fake_course
+    return course_901
 
 
 def cls_dir(root: Path, name: str = "901-pasa") -> Path:

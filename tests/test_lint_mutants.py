@@ -4,7 +4,6 @@ hints that give the answer and mixed list separators; honest and hostile cases f
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,33 +12,11 @@ from compmath.authoring.content_checks import mixed_separators
 from compmath.authoring.mutant_check import declaration_problems, mutant_check
 from compmath.course.tree import load_course
 from compmath.practice.mutants import standard
-from tests.conftest import FAKE_PART
+from tests.test_lint import cls_dir, edit
 
-README = "# 901 — Un laboratorio que pasa\n\n## Desarrollo\n\nTexto.\n\n## Ejemplo trabajado\n\nTexto.\n"
 HOLE = "    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n"
 MUTANT = 'mutantes = [{ error = 1, codigo = "mitad = n + escala" }]'
-
-
-@pytest.fixture
-def course(fake_course: Path) -> Path:
-    """The fake course cut down to 901-pasa with a README (lint passes it)."""
-    part = fake_course / "classes" / FAKE_PART
-    for folder in part.iterdir():
-        if folder.is_dir() and folder.name != "901-pasa":
-            shutil.rmtree(folder)
-            (fake_course / "schemas" / f"{folder.name}.schema.json").unlink()
-    (part / "901-pasa" / "README.md").write_text(README, encoding="utf-8")
-    return fake_course
-
-
-def folder(root: Path) -> Path:
-    return root / "classes" / FAKE_PART / "901-pasa"
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} no está en {path}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+folder = cls_dir
 
 
 def checked(root: Path):
@@ -92,32 +69,32 @@ def test_a_solution_that_does_not_parse_alone_has_no_standard_mutants() -> None:
 # --- declarations, read without running ------------------------------------------------------
 
 
-def test_declarations_honest_and_broken(course: Path) -> None:
-    toml = folder(course) / "class.toml"
-    assert declared_problems(course) == []
+def test_declarations_honest_and_broken(course_901: Path) -> None:
+    toml = folder(course_901) / "class.toml"
+    assert declared_problems(course_901) == []
     edit(toml, MUTANT, 'mutantes = [{ error = 1, cambia = "n * escala", por = "n + escala" }]')
-    assert declared_problems(course) == []  # found exactly once
+    assert declared_problems(course_901) == []  # found exactly once
     edit(toml, 'cambia = "n * escala"', 'cambia = "n / escala"')
-    assert declared_problems(course) == [
+    assert declared_problems(course_901) == [
         "el mutante 1 del hueco 1: el texto de cambia «n / escala» no aparece en la solución del hueco"
     ]
     edit(toml, 'cambia = "n / escala"', 'cambia = "a"')  # in «mitad» twice… and in «escala»
-    assert "aparece 3 veces" in declared_problems(course)[0]
+    assert "aparece 3 veces" in declared_problems(course_901)[0]
     edit(toml, 'error = 1, cambia = "a"', 'error = 3, cambia = "n * escala"')
-    whats = declared_problems(course)
+    whats = declared_problems(course_901)
     assert "el mutante 1 del hueco 1: no hay entrada 3 en errores_comunes (tiene 1)" in whats
     assert "el error común 1 no tiene mutante ni está en [practica] sin_mutante" in whats
 
 
-def test_a_common_error_without_a_mutant_needs_a_reason(course: Path) -> None:
-    toml = folder(course) / "class.toml"
+def test_a_common_error_without_a_mutant_needs_a_reason(course_901: Path) -> None:
+    toml = folder(course_901) / "class.toml"
     edit(toml, MUTANT + "\n", "")
-    assert declared_problems(course) == [
+    assert declared_problems(course_901) == [
         "el error común 1 no tiene mutante ni está en [practica] sin_mutante"
     ]
     edit(toml, "variantes = [{ escala = 2.0 }]",
          'variantes = [{ escala = 2.0 }]\nsin_mutante = [{ error = 1, razon = "Lo comete quien lee." }]')
-    assert declared_problems(course) == []
+    assert declared_problems(course_901) == []
 
 
 @pytest.mark.parametrize(
@@ -129,19 +106,19 @@ def test_a_common_error_without_a_mutant_needs_a_reason(course: Path) -> None:
         ("mitad = n · escala", False),  # the formula, not the assignment
     ],
 )
-def test_a_hint_holding_the_solution_line_is_flagged(course: Path, hint: str, flagged: bool) -> None:
-    edit(folder(course) / "class.toml", '"mitad es el producto de n por la escala."', json.dumps(hint))
-    whats = declared_problems(course)
+def test_a_hint_holding_the_solution_line_is_flagged(course_901: Path, hint: str, flagged: bool) -> None:
+    edit(folder(course_901) / "class.toml", '"mitad es el producto de n por la escala."', json.dumps(hint))
+    whats = declared_problems(course_901)
     assert bool(whats) is flagged, whats
     if flagged:
         assert whats == ["la pista 2 del hueco 1 contiene una línea de su solución («mitad = n * escala»)"]
 
 
-def test_a_trivially_short_solution_line_in_a_hint_is_not_flagged(course: Path) -> None:
-    edit(folder(course) / "lab.py", HOLE, "    ### BEGIN SOLUTION\n    m = n\n    mitad = m * escala\n    ### END SOLUTION\n")
-    edit(folder(course) / "class.toml", '"mitad es el producto de n por la escala."', '"Empieza con m = n."')
-    edit(folder(course) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = n + escala" }]')
-    assert declared_problems(course) == []
+def test_a_trivially_short_solution_line_in_a_hint_is_not_flagged(course_901: Path) -> None:
+    edit(folder(course_901) / "lab.py", HOLE, "    ### BEGIN SOLUTION\n    m = n\n    mitad = m * escala\n    ### END SOLUTION\n")
+    edit(folder(course_901) / "class.toml", '"mitad es el producto de n por la escala."', '"Empieza con m = n."')
+    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = n + escala" }]')
+    assert declared_problems(course_901) == []
 
 
 # --- mixed separators ------------------------------------------------------------------------
@@ -162,15 +139,15 @@ def test_mixed_list_separators_in_a_sentence(text: str, found: list) -> None:
     assert list(mixed_separators(text)) == found
 
 
-# --- running the mutants (the fake course's lab runs in milliseconds) ------------------------
+# --- running the mutants (the fake course_901's lab runs in milliseconds) ------------------------
 
 
-def test_a_declared_mutant_that_survives_is_reported_and_a_killed_one_is_not(course: Path) -> None:
+def test_a_declared_mutant_that_survives_is_reported_and_a_killed_one_is_not(course_901: Path) -> None:
     """Hostile beside honest: «escala * n» is what the solution computes, so no variant can reject
     it; «n + escala» differs at the defaults already."""
-    assert checked(course).problems == []
-    edit(folder(course) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
-    problems = checked(course).problems
+    assert checked(course_901).problems == []
+    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
+    problems = checked(course_901).problems
     assert [p.what for p in problems] == [
         "hueco 1 · mutante 1 (error común 1: «Sumar n y la escala en lugar de multiplicarlos.») "
         "pasa con los parámetros por defecto y con la variante"
@@ -194,76 +171,76 @@ def _with_claim(root: Path, claim: str) -> None:
     (base / "expected.json").write_text(json.dumps(snapshot, indent=2) + "\n", encoding="utf-8")
 
 
-def test_a_claim_no_run_can_turn_false_is_flagged(course: Path) -> None:
+def test_a_claim_no_run_can_turn_false_is_flagged(course_901: Path) -> None:
     """Hostile: «n > 0» holds whatever the hole computes and at every variant."""
-    _with_claim(course, "n > 0")
-    whats = [p.what for p in checked(course).problems]
+    _with_claim(course_901, "n > 0")
+    whats = [p.what for p in checked(course_901).problems]
     assert whats == [
         "la afirmación «afirma» sale verdadera con todas las variantes y con todos los mutantes: "
         "no comprueba nada"
     ]
 
 
-def test_a_claim_a_mutant_turns_false_is_not_flagged(course: Path) -> None:
+def test_a_claim_a_mutant_turns_false_is_not_flagged(course_901: Path) -> None:
     """Honest: «mitad == n * escala» is false for the mutant «n + escala»."""
-    _with_claim(course, "mitad == n * escala")
-    assert checked(course).problems == []
+    _with_claim(course_901, "mitad == n * escala")
+    assert checked(course_901).problems == []
 
 
-def test_a_variant_that_contradicts_a_claim_is_a_problem(course: Path) -> None:
-    _with_claim(course, "mitad > 0")
-    edit(folder(course) / "class.toml", "variantes = [{ escala = 2.0 }]", "variantes = [{ escala = -1.0 }]")
-    whats = [p.what for p in checked(course).problems]
+def test_a_variant_that_contradicts_a_claim_is_a_problem(course_901: Path) -> None:
+    _with_claim(course_901, "mitad > 0")
+    edit(folder(course_901) / "class.toml", "variantes = [{ escala = 2.0 }]", "variantes = [{ escala = -1.0 }]")
+    whats = [p.what for p in checked(course_901).problems]
     assert (
         "con escala = -1.0, el laboratorio del curso da falso en «afirma», que la clase afirma" in whats
     ), whats
 
 
-def test_standard_survivors_are_scored_and_equivalents_count(cli, course: Path) -> None:
+def test_standard_survivors_are_scored_and_equivalents_count(cli, course_901: Path) -> None:
     """`* 1 ** 2` hides two mutants no variant can see (÷ 1 and 1 ** 3); marked equivalent, they
     count as rejected; an equivalence that names no mutant is a problem."""
-    edit(folder(course) / "lab.py", "    mitad = n * escala\n", "    mitad = n * escala * 1 ** 2\n")
-    found = checked(course)
+    edit(folder(course_901) / "lab.py", "    mitad = n * escala\n", "    mitad = n * escala * 1 ** 2\n")
+    found = checked(course_901)
     (score,) = found.scores
     survivors = [ident for ident, _, _ in score.survivors]
     assert survivors == ["hueco 1 · línea 1 · * → / (2)", "hueco 1 · línea 1 · 2 → 3"]
     assert score.counted < score.total
-    result = cli("lint", "--mutantes", "--root", str(course))
+    result = cli("lint", "--mutantes", "--root", str(course_901))
     assert result.code == 1
     assert "hueco 1 · línea 1 · 2 → 3" in result.out and "    + mitad = n * escala * 1 ** 3" in result.out
     assert "hueco 1: las variantes rechazan" in result.out
-    assert cli("lint", "--root", str(course)).code == 0  # without --mutantes the score is shown only
-    toml = folder(course) / "class.toml"
+    assert cli("lint", "--root", str(course_901)).code == 0  # without --mutantes the score is shown only
+    toml = folder(course_901) / "class.toml"
     edit(toml, MUTANT, MUTANT + '\nequivalentes = [{ mutante = "hueco 1 · línea 1 · * → / (2)", razon = "÷ 1" }, '
          '{ mutante = "hueco 1 · línea 1 · 2 → 3", razon = "1 ** 3 = 1" }, { mutante = "hueco 1 · no existe", razon = "x" }]')
-    found = checked(course)
+    found = checked(course_901)
     assert found.scores[0].share == 1.0
     assert [p.what for p in found.problems] == ["equivalentes del hueco 1: no hay mutante «hueco 1 · no existe»"]
 
 
-def test_the_cache_does_not_hide_a_changed_class(cli, course: Path, tmp_path: Path, monkeypatch) -> None:
+def test_the_cache_does_not_hide_a_changed_class(cli, course_901: Path, tmp_path: Path, monkeypatch) -> None:
     """A lint in order is remembered; editing the class (its mutant now survives) checks it again."""
     monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
-    assert cli("lint", "--root", str(course)).code == 0
+    assert cli("lint", "--root", str(course_901)).code == 0
     assert list((tmp_path / "cache" / "lint").glob("*.json"))  # remembered
-    assert cli("lint", "--root", str(course)).code == 0
-    edit(folder(course) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
-    result = cli("lint", "--root", str(course))
+    assert cli("lint", "--root", str(course_901)).code == 0
+    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
+    result = cli("lint", "--root", str(course_901))
     assert result.code == 1 and "hueco 1 · mutante 1" in result.out, result.out
 
 
-def test_a_bad_cache_entry_costs_only_time(cli, course: Path, tmp_path: Path, monkeypatch) -> None:
+def test_a_bad_cache_entry_costs_only_time(cli, course_901: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
-    edit(folder(course) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
-    assert cli("lint", "--root", str(course)).code == 1  # remembered, its problem with it
+    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
+    assert cli("lint", "--root", str(course_901)).code == 1  # remembered, its problem with it
     for entry in (tmp_path / "cache" / "lint").glob("*.json"):
         entry.write_text('{"problemas": 3}', encoding="utf-8")  # damaged
-    result = cli("lint", "--root", str(course))
+    result = cli("lint", "--root", str(course_901))
     assert result.code == 1 and "hueco 1 · mutante 1" in result.out
 
 
-def test_a_variant_whose_reference_breaks_the_schema_is_a_problem(course: Path) -> None:
+def test_a_variant_whose_reference_breaks_the_schema_is_a_problem(course_901: Path) -> None:
     """n = 20 gives a «vector» of 20 numbers, more than the schema's 10."""
-    edit(folder(course) / "class.toml", "variantes = [{ escala = 2.0 }]", "variantes = [{ n = 20 }]")
-    whats = [p.what for p in checked(course).problems]
+    edit(folder(course_901) / "class.toml", "variantes = [{ escala = 2.0 }]", "variantes = [{ n = 20 }]")
+    whats = [p.what for p in checked(course_901).problems]
     assert len(whats) == 1 and whats[0].startswith("el laboratorio del curso con n = 20: "), whats
