@@ -244,3 +244,14 @@ def test_a_variant_whose_reference_breaks_the_schema_is_a_problem(course_901: Pa
     edit(folder(course_901) / "class.toml", "variantes = [{ escala = 2.0 }]", "variantes = [{ n = 20 }]")
     whats = [p.what for p in checked(course_901).problems]
     assert len(whats) == 1 and whats[0].startswith("el laboratorio del curso con n = 20: "), whats
+
+
+def test_a_hint_holding_the_expression_a_line_assigns_is_flagged(course_901: Path) -> None:
+    """The right-hand side of the solution's assignment is the answer too, once long enough."""
+    edit(folder(course_901) / "lab.py", "    mitad = n * escala\n", "    mitad = (n * escala) / (1 + 0 * n)\n")
+    toml = folder(course_901) / "class.toml"
+    edit(toml, '"mitad es el producto de n por la escala."', '"Calcula (n*escala) / (1 + 0*n) y asígnalo."')
+    assert declared_problems(course_901) == [
+        "la pista 2 del hueco 1 contiene la expresión de una línea de su solución "
+        "(«(n * escala) / (1 + 0 * n)»)"
+    ]

@@ -30,6 +30,7 @@ from compmath.practice.mutants import (
     diff_lines,
     grafted,
     standard,
+    without_comment,
 )
 from compmath.practice.runs import Results, reference_key, run_batch
 from compmath.practice.variants import Variant, variants_of
@@ -38,6 +39,7 @@ SCORE_GOAL = 0.90  # share of a hole's standard mutants rejected (or marked equi
 REFERENCE_TIMEOUT = 20.0  # seconds for the course's lab at a variant (as the exercise checks)
 MUTANT_TIMEOUT = 5.0  # seconds for a mutant: one that loops is rejected, not waited on
 SHORT_LINE = 12  # a solution line with fewer characters (spaces aside) may appear in a hint
+SHORT_EXPRESSION = 16  # and the right-hand side of an assignment, with fewer than this
 
 
 @dataclass
@@ -161,29 +163,50 @@ def declaration_problems(cls: ClassInfo) -> list[Problem]:
     return problems
 
 
+def _solution_pieces(body: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(what, shown, squeezed) of each line of the solution's code and of each assignment's
+    right-hand side long enough to be the answer rather than a word of it."""
+    import ast
+
+    pieces = []
+    for line in code_lines(body):
+        code = without_comment(line)
+        if len(_squeezed(code)) >= SHORT_LINE:
+            pieces.append(("una línea", code, _squeezed(code)))
+    text = dedented(body)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return pieces
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            value = ast.get_source_segment(text, node.value) or ""
+            if len(_squeezed(value)) >= SHORT_EXPRESSION:
+                shown = " ".join(value.split())
+                pieces.append(("la expresión de una línea", shown, _squeezed(value)))
+    return pieces
+
+
 def _hint_problems(
     cls: ClassInfo, number: int, hints: tuple[str, ...], body: tuple[str, ...]
 ) -> list[Problem]:
-    """Hints that contain a line of the hole's solution (spaces aside): they give the answer."""
-    lines = []
-    for line in code_lines(body):
-        code = _squeezed(line.split("  #")[0].split("# ")[0] if "#" in line else line)
-        if len(code) >= SHORT_LINE:
-            lines.append((line.split("#")[0].strip() if "#" in line else line, code))
+    """Hints that contain a line of the hole's solution, or the expression it assigns (spaces
+    aside): they give the answer."""
+    pieces = _solution_pieces(body)
     problems = []
     for index, hint in enumerate(hints, 1):
         squeezed = _squeezed(hint)
-        for shown, code in lines:
-            if code in squeezed:
-                problems.append(
-                    Problem(
-                        _toml(cls),
-                        f"la pista {index} del hueco {number} contiene una línea de su solución "
-                        f"(«{shown}»)",
-                        "termina en la fórmula o en la idea, no en la asignación que la resuelve",
-                    )
+        found = next((p for p in pieces if p[2] in squeezed), None)
+        if found is not None:
+            what, shown, _ = found
+            problems.append(
+                Problem(
+                    _toml(cls),
+                    f"la pista {index} del hueco {number} contiene {what} de su solución "
+                    f"(«{shown}»)",
+                    "termina en la fórmula o en la idea, no en el código que la resuelve",
                 )
-                break
+            )
     return problems
 
 

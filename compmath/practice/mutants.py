@@ -297,10 +297,10 @@ def diff_lines(before: tuple[str, ...], after: tuple[str, ...]) -> Iterator[str]
 
     for line in difflib.ndiff(list(before), list(after)):
         if line.startswith(("- ", "+ ")):
-            yield line[:2] + _without_comment(line[2:])
+            yield line[:2] + without_comment(line[2:])
 
 
-def _without_comment(line: str) -> str:
+def without_comment(line: str) -> str:
     """A line of code without its trailing comment and its alignment spaces (for a screen)."""
     import io
     import tokenize
