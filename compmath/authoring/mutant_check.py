@@ -478,7 +478,8 @@ def _survivor(one: _Class, mutant: Mutant) -> Problem:
     )
     return Problem(
         _toml(cls),
-        f"{mutant.ident} (error común {mutant.error}: «{shown}») pasa {runs}",
+        f"{mutant.ident}{f' ({mutant.note})' if mutant.note else ''} (error común "
+        f"{mutant.error}: «{shown}») pasa {runs}",
         "añade en [practica] una variante con parámetros en los que ese error cambie una salida "
         "del hueco (un caso que lo haga visible: otro tamaño, un valor no nulo, una semilla), "
         "o haz que una salida lo recoja",
