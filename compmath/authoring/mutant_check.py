@@ -13,7 +13,7 @@ a score: the share of its standard mutants rejected or marked equivalent in clas
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -282,7 +282,7 @@ def _prepare(cls: ClassInfo, literal: dict[int, tuple[str, ...]]) -> _Class | No
 
 
 def _run(
-    wanted: dict[str, tuple[ClassInfo, Program | None, Variant]],
+    wanted: Mapping[str, tuple[ClassInfo, Program | None, Variant]],
     timeout: float,
     jobs: int,
     memo: dict[str, LabReport],
