@@ -37,7 +37,8 @@ from compmath.practice.variants import Variant, variants_of
 
 SCORE_GOAL = 0.90  # share of a hole's standard mutants rejected (or marked equivalent)
 REFERENCE_TIMEOUT = 20.0  # seconds for the course's lab at a variant (as the exercise checks)
-MUTANT_TIMEOUT = 5.0  # seconds for a mutant: one that loops is rejected, not waited on
+MUTANT_TIMEOUT = 5.0  # seconds at most for a mutant: one that loops is rejected, not waited on
+MUTANT_FLOOR = 1.0  # seconds at least (see _limits)
 SHORT_LINE = 12  # a solution line with fewer characters (spaces aside) may appear in a hint
 SHORT_EXPRESSION = 16  # and the right-hand side of an assignment, with fewer than this
 
@@ -287,9 +288,23 @@ def _run(
     jobs: int,
     memo: dict[str, LabReport],
     results: Results,
+    limits: Mapping[str, float] | None = None,
 ) -> None:
     if wanted:
-        run_batch(wanted, timeout=timeout, jobs=jobs, memo=memo, into=results)
+        run_batch(wanted, timeout=timeout, jobs=jobs, memo=memo, into=results, limits=limits)
+
+
+def _limits(prepared: list[_Class], results: Results) -> dict[str, float]:
+    """Each class's limit for a mutant: 40 times its slowest reference run, within
+    [MUTANT_FLOOR, MUTANT_TIMEOUT] (a mutant that loops costs little; the load slows the
+    references as much as the mutants)."""
+    limits = {}
+    for one in prepared:
+        slowest = max(
+            (results.reports[k].duration for k in map(one.reference, one.usable)), default=0.0
+        )
+        limits[one.cls.id] = min(MUTANT_TIMEOUT, max(MUTANT_FLOOR, 40 * slowest))
+    return limits
 
 
 def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
@@ -309,7 +324,8 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
         for mutant, program in one.mutants
         for v in one.runs(mutant)[:1]
     }
-    _run(first, MUTANT_TIMEOUT, jobs, memo, results)
+    limits = _limits(prepared, results)
+    _run(first, MUTANT_TIMEOUT, jobs, memo, results, limits)
     later = {
         program.key(v): (one.cls, program, v)
         for one in prepared
@@ -317,7 +333,7 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
         if one.runs(mutant) and _passes(results.reports.get(program.key(one.runs(mutant)[0])))
         for v in one.runs(mutant)[1:]
     }
-    _run(later, MUTANT_TIMEOUT, jobs, memo, results)
+    _run(later, MUTANT_TIMEOUT, jobs, memo, results, limits)
     for one in prepared:
         _verdicts(one, results, checked[one.cls.id])
     for problem in failed:
@@ -351,13 +367,13 @@ def _judged(report: LabReport | None) -> bool:
 
 def _decided(one: _Class, mutant: Mutant, program: Program, results: Results) -> bool:
     """Every run of the mutant reached a verdict of its code: a timeout counts when the
-    course's lab took less than a twentieth of the limit there (the mutant loops)."""
+    course's lab took less than a twentieth of the time the mutant was given (it loops)."""
     for variant in one.runs(mutant):
         report = results.reports.get(program.key(variant))
         if report is None or _judged(report):
             continue
         reference = results.reports.get(one.reference(variant))
-        quick = reference is not None and reference.duration * 20 < MUTANT_TIMEOUT
+        quick = reference is not None and reference.duration * 20 < report.duration
         if report.worker_lost or report.outcome != Outcome.TIMEOUT or not quick:
             return False
     return True
