@@ -104,22 +104,40 @@ def lint(
             help="Comprueba también tu archivo de variantes privadas (el de compmath grade).",
         ),
     ] = None,
+    mutantes: Annotated[
+        bool,
+        typer.Option(
+            "--mutantes",
+            help="Lista por hueco los mutantes estándar que ninguna variante rechaza, con su "
+            "cambio, y da por problema un hueco por debajo del 90 %.",
+        ),
+    ] = False,
     root: RootOption = None,
 ) -> None:
     """Comprueba la integridad del curso: archivos, metadatos, esquemas, plan, DOI y ejercicios."""
     with guard():
         import os
 
-        from compmath.authoring.lint import lint_course
+        from compmath.authoring.lint import lint_findings
         from compmath.cli.interrupt import activity
 
         course = open_course(root)
         with activity("la comprobación del curso", "no se escribió nada"):
-            problems = lint_course(
-                course, run_labs=not no_run, jobs=os.cpu_count() or 1, private=private
+            problems, scores = lint_findings(
+                course,
+                run_labs=not no_run,
+                jobs=os.cpu_count() or 1,
+                mutants=mutantes,
+                private=private,
             )
     from compmath.present.output import emit
     from compmath.present.screens import lint_screen
 
-    emit(lint_screen(problems, len(course.classes)))
+    shown = []
+    if mutantes:
+        from compmath.authoring.mutant_check import SCORE_GOAL
+        from compmath.authoring.mutant_screen import mutants_screen
+
+        shown = mutants_screen(scores, SCORE_GOAL)
+    emit(shown + lint_screen(problems, len(course.classes)))
     raise typer.Exit(ExitCode.FAILED if problems else ExitCode.OK)

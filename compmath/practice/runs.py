@@ -75,6 +75,7 @@ def _cases(
     memo: Mapping[str, LabReport],
     call: str,
     hide: Sequence[Path] | None = None,
+    limits: Mapping[str, float] | None = None,
 ) -> list[Case]:
     """The pipeline's cases, keyed `call/key`: a key never repeats across calls (a worker
     reused by the next call loses a lab whose key it saw before: see the report). With `hide`
@@ -88,7 +89,8 @@ def _cases(
             continue
         if cls.id not in bases:
             course = courses.setdefault(cls.root, load_course(cls.root))
-            bases[cls.id] = prepare(course, cls, timeout=timeout)
+            limit = (limits or {}).get(cls.id, timeout)
+            bases[cls.id] = prepare(course, cls, timeout=limit)
         base = bases[cls.id]
         if isinstance(base, Broken):
             request = replace(base.request, key=f"{call}/{key}")
@@ -126,10 +128,13 @@ def run_batch(
     into: Results | None = None,
     memo: dict[str, LabReport] | None = None,
     hide: Sequence[Path] | None = None,
+    limits: Mapping[str, float] | None = None,
 ) -> Results:
     """Judge every (class, program or None for the course's lab, variant) by key, in one call;
     each report goes `into` the Results as it lands, then `on_landed(key)` is called. With
     `hide` (grading), the programs run private (`private_folders`); the course's lab does not.
+
+    `limits`: a time limit per class id, instead of `timeout` (lint's mutants).
 
     `memo` (a practice session's): reports already judged, by key. Keys name the program's
     text and the class files its verdict depends on, so a key found there is not run again
@@ -147,7 +152,7 @@ def run_batch(
     folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
     try:
         call = folder.name.removeprefix(FOLDER_PREFIX)  # unique to this call
-        cases = _cases(wanted, folder, timeout, remembered, call, hide)
+        cases = _cases(wanted, folder, timeout, remembered, call, hide, limits)
 
         def consume(case: Case, report: LabReport) -> None:
             key = case.key.removeprefix(f"{call}/")
