@@ -250,7 +250,7 @@ def test_a_killed_run_resumes_where_it_stopped(cli, tmp_path: Path) -> None:
     # A student who hands in again is judged again; the others are kept.
     hand_in(entregas, "alumno-03", {C323: solved(C323)})
     again = grade(cli, entregas, out)
-    assert "1 juzgadas ahora" in no_traceback(again) and "7 ya corregidas antes" in again.out
+    assert "1 juzgada ahora" in no_traceback(again) and "7 ya corregidas antes" in again.out
 
 
 @pytest.mark.lento

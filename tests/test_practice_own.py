@@ -319,7 +319,7 @@ def test_a_hole_hard_coding_every_public_point_fails_at_the_private_variants(
     assert "0 juzgadas ahora" in " ".join(same.out.split())
     changed = private_file(tmp_path, PRIVATE.replace("22", "26"))
     rerun = grade_323(cli, entregas, out, "--variantes-privadas", str(changed))
-    assert "1 juzgadas ahora" in " ".join(rerun.out.split()), rerun.out
+    assert "1 juzgada ahora" in " ".join(rerun.out.split()), rerun.out
 
 
 def test_a_bad_private_file_is_one_spanish_line(cli, tmp_path: Path) -> None:
