@@ -239,8 +239,9 @@ def test_a_killed_run_resumes_where_it_stopped(cli, tmp_path: Path) -> None:
 
     result = grade(cli, entregas, out, "--jobs", "1")
     assert result.code == 0
-    assert f"{8 - len(done)} juzgadas ahora" in no_traceback(result)
-    assert f"{len(done)} ya corregidas antes" in no_traceback(result)
+    judged, kept = 8 - len(done), len(done)
+    assert f"{judged} juzgada{'' if judged == 1 else 's'} ahora" in no_traceback(result)
+    assert f"{kept} ya corregida{'' if kept == 1 else 's'} antes" in no_traceback(result)
     assert {p: (out / "alumnos" / p).stat().st_mtime_ns for p in done} == done  # not rerun
 
     fresh = tmp_path / "de-una-vez"
