@@ -153,7 +153,7 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     # The writer fails its own hole; ana's file and grade are untouched, nothing written in notas/
     assert holes_of(out, "gus")["323"][0] == ("falla", 0)
     why = record(out, "gus")["clases"][0]["huecos"][0]["motivo"]
-    assert "No such file" in why  # the submissions are out of sight (tests/test_grade_isolation)
+    assert "lanzó FileNotFoundError en la línea" in why  # out of sight (test_grade_isolation)
     assert ana_lab.read_bytes() == ana_before and not (out / "x").exists()
     assert holes_of(out, "hugo")["323"][0] == ("falla", 0)  # ana's file is not there to read
     ines = record(out, "ines")["clases"][0]["huecos"][1]

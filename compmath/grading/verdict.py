@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compmath.course.tree import ClassInfo
+from compmath.grading.reasons import hole_reason
 from compmath.practice import verdict as practice
-from compmath.practice.runs import Results
+from compmath.practice.graft import Plan, Program, course_tag, programs_for
+from compmath.practice.runs import Results, reference_key, run_batch
+from compmath.practice.variants import Variant, variants_of
 
 PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback keeps
 OPEN_REASON = "el hueco sigue sin completar"
@@ -60,17 +63,50 @@ def _short(reason: str) -> str:
     return reason if len(reason) <= REASON_CHARS else reason[:REASON_CHARS] + " …"
 
 
-def _converted(attempt: practice.Attempt) -> ClassVerdict:
-    holes = tuple(
-        HoleVerdict(
-            h.number,
-            h.done,
-            str(h.status),
-            _short(h.reason) or (OPEN_REASON if h.status == practice.HoleStatus.OPEN else ""),
-        )
-        for h in attempt.holes
-    )
-    return ClassVerdict(holes, shown_prints(attempt.stdout), attempt.outside_changed)
+@dataclass
+class _Batch:
+    """What one grading call knows: each item's programs and the reports, by key."""
+
+    items: Sequence[tuple[ClassInfo, str]]
+    plans: list[Plan]
+    timeout: float
+    results: Results
+
+    def reason(self, index: int, hole: practice.HoleVerdict) -> str:
+        if hole.done:
+            return ""
+        program = self.plans[index].programs.get(hole.number)
+        if hole.variant is None or program is None:  # judged without running: the student's text
+            still_open = hole.status == practice.HoleStatus.OPEN
+            return _short(hole.reason) or (OPEN_REASON if still_open else "")
+        report = self.results.reports.get(program.key(hole.variant))
+        return hole_reason(report, program, hole.variant, hole.difference, self.timeout)
+
+    def verdict(self, index: int, attempt: practice.Attempt, prints: str = "") -> ClassVerdict:
+        """The grading verdict of one attempt; if making it fails, every hole of it scores 0
+        with the reason (the other students are graded)."""
+        try:
+            holes = tuple(
+                HoleVerdict(h.number, h.done, str(h.status), self.reason(index, h))
+                for h in attempt.holes
+            )
+            return ClassVerdict(holes, shown_prints(prints), attempt.outside_changed)
+        except Exception as exc:  # one student's verdict, not the batch
+            why = f"no se pudo juzgar (error interno de compmath: {type(exc).__name__})"
+            count = len(self.items[index][0].meta.holes)
+            holes = tuple(HoleVerdict(k, False, "falla", why) for k in range(1, count + 1))
+            return ClassVerdict(holes)
+
+    def whole_file(self, index: int) -> tuple[str, tuple[ClassInfo, Program, Variant]] | None:
+        """The student's whole lab.py as one program at the defaults (what it prints), or None
+        when the course's own lab gave no reference there."""
+        cls, source = self.items[index]
+        tag = self.plans[index].tag or course_tag(cls)
+        defaults = next(v for v in variants_of(cls) if v.default)
+        if self.results.failure(reference_key(cls, defaults, tag)):
+            return None
+        program = Program(0, source, {}, tag)
+        return program.key(defaults), (cls, program, defaults)
 
 
 def judge_many(
@@ -87,17 +123,76 @@ def judge_many(
     nor the course's labs nor another student's program (README, «Integridad»). `missing`
     receives the protections the labs ran without.
 
+    Nothing of the course comes back: a reason says what the student's hole did (reasons.py),
+    and what the student's code printed is taken from a run of their whole lab.py at the
+    defaults, made only for those whose holes printed anything (a grafted program holds the
+    course's other holes and could print them).
+
     The returned list is final: a verdict can still change after its `on_done` (the batch
     learns only at its end that a lab tampered with the course), so callers compare."""
+    batch = _Batch(items, [programs_for(cls, source) for cls, source in items], timeout, Results())
+    printed: set[int] = set()
 
     def landed(index: int, attempt: practice.Attempt) -> None:
-        if on_done is not None:
-            on_done(index, _converted(attempt))
+        if attempt.stdout:
+            printed.add(index)  # its verdict waits for the run of the whole file
+        elif on_done is not None:
+            on_done(index, batch.verdict(index, attempt))
 
-    results = Results()
     attempts = practice.judge_many(
-        items, timeout=timeout, jobs=jobs, on_done=landed, hide=list(hide), into=results
+        items, timeout=timeout, jobs=jobs, on_done=landed, hide=list(hide), into=batch.results
     )
+    printed |= {i for i, a in enumerate(attempts) if a.stdout}
+    prints = _prints(batch, sorted(printed), attempts, jobs, hide, on_done, missing)
     if missing is not None:
-        missing.extend(results.missing)
-    return [_converted(a) for a in attempts]
+        missing.extend(n for n in batch.results.missing if n not in missing)
+    return [batch.verdict(i, a, prints.get(i, "")) for i, a in enumerate(attempts)]
+
+
+def _prints(
+    batch: _Batch,
+    printed: list[int],
+    attempts: list[practice.Attempt],
+    jobs: int,
+    hide: Sequence[Path],
+    on_done: Callable[[int, ClassVerdict], None] | None,
+    missing: list[str] | None,
+) -> dict[int, str]:
+    """Run the whole lab.py of each student in `printed` (private, at the defaults) and hand
+    on their verdicts with what it printed."""
+    wanted: dict[str, tuple[ClassInfo, Program | None, Variant]] = {}
+    waiting: dict[str, list[int]] = {}
+    for index in printed:
+        found = batch.whole_file(index)
+        if found is None:
+            continue
+        key, what = found
+        wanted.setdefault(key, what)
+        waiting.setdefault(key, []).append(index)
+    prints: dict[int, str] = {}
+    runs = Results()
+
+    def landed(key: str) -> None:
+        report = runs.reports.get(key)
+        for index in waiting.pop(key, []):
+            prints[index] = report.stdout if report is not None else ""
+            if on_done is not None:
+                on_done(index, batch.verdict(index, attempts[index], prints[index]))
+
+    if wanted:
+        # the course's lab at the defaults, already run: the oracle of each whole file
+        references = {key: what for key, what in batch.results.reports.items() if "@curso-" in key}
+        run_batch(
+            wanted,
+            timeout=batch.timeout,
+            jobs=jobs,
+            on_landed=landed,
+            into=runs,
+            memo=references,
+            hide=list(hide),
+        )
+        if missing is not None:
+            missing.extend(n for n in runs.missing if n not in missing)
+    for key in list(waiting):  # never landed: the verdict without prints
+        landed(key)
+    return prints
