@@ -41,15 +41,17 @@ SHORT = {
     "ipcns": "espacio de IPC",
     "env": "entorno mínimo",
 }
+NAMESPACES = (
+    "deja crear espacios de nombres sin privilegios (Ubuntu: sudo sysctl -w "
+    "kernel.apparmor_restrict_unprivileged_userns=0) o corrige como root"
+)
 REMEDY = {
-    "pidns": "deja crear espacios de nombres sin privilegios (en Ubuntu: sudo sysctl -w "
-    "kernel.apparmor_restrict_unprivileged_userns=0) o corrige como root",
-    "mountns": "deja crear espacios de nombres sin privilegios (en Ubuntu: sudo sysctl -w "
-    "kernel.apparmor_restrict_unprivileged_userns=0) y usa Linux ≥ 5.12",
-    "ipcns": "deja crear espacios de nombres sin privilegios",
-    "landlock": "usa Linux ≥ 5.13 con Landlock activo (lsm=landlock en el arranque)",
+    "pidns": NAMESPACES,
+    "mountns": NAMESPACES,
+    "ipcns": NAMESPACES,
+    "netns": NAMESPACES,
+    "landlock": "usa Linux ≥ 5.13 con Landlock activo",
     "seccomp": "instala libseccomp (apt install libseccomp2)",
-    "netns": "deja crear espacios de nombres sin privilegios",
     "pidfd": "usa Linux ≥ 5.3",
     "prctl": "corrige en Linux",
     "rlimit": "corrige en Linux",
@@ -77,13 +79,15 @@ def refuse_without(
     if every and missing:
         raise CompmathError(
             f"se pidieron todas las protecciones y falta {named(missing)}",
-            "; ".join(dict.fromkeys(REMEDY.get(n, REMEDY["pidns"]) for n in missing))
+            "; ".join(dict.fromkeys(REMEDY.get(n, NAMESPACES) for n in missing))
             + f"; o corrige sin {EVERY_OPTION}",
         )
     lacking = [name for name in REQUIRED if name in missing]
     if not lacking or risk_accepted:
         return
     remedies = list(dict.fromkeys(REMEDY[name] for name in lacking))
+    if facilities.switched_off() & set(lacking):
+        remedies.insert(0, "COMPMATH_SIN las apaga: quítala del entorno")
     raise CompmathError(
         f"no se corrige sin las protecciones que separan a los alumnos: falta {named(lacking)}",
         "; ".join(remedies) + "; o, sabiendo que un alumno podría leer o cambiar lo de otro, "

@@ -98,5 +98,5 @@ def hole_reason(
     if report.outcome == Outcome.EXCEPTION:
         return f"{label}: {_raised(report, program)}"
     if report.outcome == Outcome.TIMEOUT:
-        return f"{label}: no terminó en {limit_seconds(timeout)}"
+        return f"{label}: superó el límite de {limit_seconds(timeout)} y se detuvo"
     return f"{label}: {FIXED.get(report.outcome, report.outcome.label)}"

@@ -97,6 +97,16 @@ class _Batch:
             holes = tuple(HoleVerdict(k, False, "falla", why) for k in range(1, count + 1))
             return ClassVerdict(holes)
 
+    def printed(self, index: int) -> bool:
+        """Whether any grafted run of this item printed something."""
+        cls = self.items[index][0]
+        reports = self.results.reports
+        return any(
+            (report := reports.get(program.key(variant))) is not None and bool(report.stdout)
+            for program in self.plans[index].programs.values()
+            for variant in variants_of(cls)
+        )
+
     def whole_file(self, index: int) -> tuple[str, tuple[ClassInfo, Program, Variant]] | None:
         """The student's whole lab.py as one program at the defaults (what it prints), or None
         when the course's own lab gave no reference there."""
@@ -134,7 +144,7 @@ def judge_many(
     printed: set[int] = set()
 
     def landed(index: int, attempt: practice.Attempt) -> None:
-        if attempt.stdout:
+        if batch.printed(index):
             printed.add(index)  # its verdict waits for the run of the whole file
         elif on_done is not None:
             on_done(index, batch.verdict(index, attempt))
@@ -142,7 +152,7 @@ def judge_many(
     attempts = practice.judge_many(
         items, timeout=timeout, jobs=jobs, on_done=landed, hide=list(hide), into=batch.results
     )
-    printed |= {i for i, a in enumerate(attempts) if a.stdout}
+    printed |= {i for i in range(len(attempts)) if batch.printed(i)}
     prints = _prints(batch, sorted(printed), attempts, jobs, hide, on_done, missing)
     if missing is not None:
         missing.extend(n for n in batch.results.missing if n not in missing)
