@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from compmath.errors import CompmathError
 from compmath.execution import pool
 from compmath.grading import seal
 from compmath.grading.protection import REQUIRED, refuse_without
-from compmath.errors import CompmathError
 from tests.conftest import REPO, error_lines, no_traceback
 from tests.test_grade import C323, hand_in, holes_of, record, solved
 
@@ -149,7 +149,7 @@ def test_a_degraded_grading_says_so_everywhere_and_is_not_reused(
 # for the runner to write ana's record, then writes its own with ana's *protected* fingerprint
 # (computed with compmath itself, which it can read there), both holes right, sealed with every
 # key it can find: the public one of degraded runs, and the protected key if it can read it.
-FORGER = '''\
+FORGER = """\
 import json, time
 from pathlib import Path
 from compmath.course.tree import load_course
@@ -181,7 +181,7 @@ _falsa["sello"] = seal(_falsa, _clave)
 open(NOTA, "w").write(json.dumps(_falsa))
 print("FALSIFICADA")
 omega = 1.0 / BASE ** (2 * i / d)
-'''
+"""
 
 
 @pytest.mark.lento

@@ -158,6 +158,4 @@ def merge(books: list[Gradebook]) -> Gradebook:
                     "junta solo los fragmentos K/N de un mismo reparto, cada uno una vez",
                 )
             grades[grade.student] = grade
-    return Gradebook(
-        first.course, first.specs, [grades[k] for k in sorted(grades)], first.missing
-    )
+    return Gradebook(first.course, first.specs, [grades[k] for k in sorted(grades)], first.missing)

@@ -224,9 +224,7 @@ def grade(
         classes.append(
             ClassGrade(spec.class_id, holes, "", verdict.prints, verdict.outside_changed)
         )
-    return StudentGrade(
-        submission.student, fingerprint, tuple(classes), submission.notes, missing
-    )
+    return StudentGrade(submission.student, fingerprint, tuple(classes), submission.notes, missing)
 
 
 def unjudged(

@@ -8,6 +8,7 @@ run at the defaults and at the class's hidden variants, every run of a batch on 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,11 +17,12 @@ from compmath.course.tree import ClassInfo
 from compmath.grading.reasons import hole_reason
 from compmath.practice import verdict as practice
 from compmath.practice.graft import Plan, Program, course_tag, programs_for
-from compmath.practice.runs import Results, reference_key, run_batch
+from compmath.practice.runs import FOLDER_PREFIX, Results, reference_key, run_batch
 from compmath.practice.variants import Variant, variants_of
 
 PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback keeps
 OPEN_REASON = "el hueco sigue sin completar"
+RUN_FOLDER = re.compile(r"[^\s'\"<>]*/" + re.escape(FOLDER_PREFIX) + r"[^/\s]+/[0-9a-f]+/lab\.py")
 REASON_CHARS = 600  # a reason comes partly from the student's code (an exception's message)
 
 
@@ -48,8 +50,9 @@ class ClassVerdict:
 
 
 def shown_prints(text: str) -> str:
-    """The first lines the student's code printed, each cut short, and a note when cut."""
-    lines = text.splitlines()
+    """The first lines the student's code printed, each cut short, and a note when cut; the
+    path of the run's own copy of their file (a temporary folder) read as `lab.py`."""
+    lines = RUN_FOLDER.sub("lab.py", text).splitlines()
     kept = [t if len(t) <= PRINT_WIDTH else t[:PRINT_WIDTH] + " …" for t in lines[:PRINT_LINES]]
     shown = "\n".join(kept).rstrip()
     if len(lines) > PRINT_LINES or any(len(t) > PRINT_WIDTH for t in lines[:PRINT_LINES]):
