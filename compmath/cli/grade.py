@@ -153,9 +153,9 @@ def _grade(
     with guard():
         require_temp_folder()
         if not folder.is_dir():
-            missing = "" if folder.exists() else ": no existe"
+            absent = "" if folder.exists() else ": no existe"
             raise CompmathError(
-                f"«{folder}» no es una carpeta{missing}",
+                f"«{folder}» no es una carpeta{absent}",
                 "dale la carpeta de las entregas, con una carpeta o un .zip por alumno",
             )
         course = open_course(root)
