@@ -16,10 +16,11 @@ from typing import Any
 
 from compmath.atomic import write_atomic
 from compmath.errors import CompmathError
-from compmath.grading.feedback import feedback_markdown, visible
+from compmath.grading.feedback import feedback_markdown
 from compmath.grading.names import file_names, look_alikes
 from compmath.grading.records import VERSION, ClassSpec, StudentGrade, points_text, unjudged
 from compmath.grading.submissions import Submission
+from compmath.visible import visible
 
 CSV_NAME = "notas.csv"
 REPORT_NAME = "informe.json"
@@ -42,7 +43,8 @@ class Gradebook:
 
 
 def _cell(text: str) -> str:
-    """A name as a spreadsheet cell: control characters spelt out (`\\x1b`), never a formula."""
+    """A name as a spreadsheet cell: control characters (a line break too) spelt out (`\\x1b`,
+    `\\n`), never a formula."""
     text = visible(text)
     return f"'{text}" if text.startswith(FORMULA_START) else text
 
