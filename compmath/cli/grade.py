@@ -275,5 +275,5 @@ def _merge(folders: list[Path], out: Path) -> None:
         book = merge([read_report(folder) for folder in folders])
         if all(shares):  # a folder graded whole (no --shard) covers its own submissions
             check_coverage([s for s in shares if s], {g.student for g in book.grades})
-        write_gradebook(out, book)
+        book = write_gradebook(out, book)
     emit(merged_blocks(book, len(folders), out))

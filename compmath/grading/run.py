@@ -19,7 +19,7 @@ from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.grading.gradebook import Gradebook, write_gradebook
 from compmath.grading.names import by_student, file_names
-from compmath.grading.protection import REQUIRED, named
+from compmath.grading.protection import REQUIRED, named, probe
 from compmath.grading.records import (
     ClassSpec,
     StudentGrade,
@@ -178,7 +178,7 @@ def grade_students(
     *,
     timeout: float,
     jobs: int,
-    missing: tuple[str, ...] = (),
+    missing: tuple[str, ...] | None = None,
     started: Callable[[list[str]], None] | None = None,
     landed: Callable[[str], None] | None = None,
     hide: Sequence[Path] = (),
@@ -186,13 +186,15 @@ def grade_students(
     """Grade each student's submission (folder or zip, by id) into `out`.
 
     No student's code sees `out`, `hide` (the submissions folder) or any student's files.
-    `missing`: the protections the labs go without (protection.probe), written into every
-    record and the fingerprint; a batch that ran with fewer is refused (nothing it wrote stays).
+    `missing`: the protections the labs go without (protection.probe, asked here when None),
+    written into every record and the fingerprint; a batch that ran with fewer is refused
+    (nothing it wrote stays). Whether to grade at all without them is the caller's decision.
 
     `started(students)` names the students judged now (a live line says who is awaited);
     `landed(student)` is called as each one's record is written.
     """
     begin = time.monotonic()
+    missing = probe() if missing is None else missing
     specs = [ClassSpec.of(c) for c in classes]
     course_print = course_fingerprint(classes, timeout, missing)
     (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
@@ -219,7 +221,7 @@ def grade_students(
         )
     grades = recorder.grades
     book = Gradebook(course_print, specs, [grades[s] for s in sorted(grades)], missing)
-    write_gradebook(out, book)
+    book = write_gradebook(out, book)
     reused = len(students) - len(pending)
     return Outcome(book, len(pending), reused, [], time.monotonic() - begin, list(missing))
 

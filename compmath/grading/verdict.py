@@ -8,9 +8,8 @@ run at the defaults and at the class's hidden variants, every run of a batch on 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from compmath.course.tree import ClassInfo
@@ -22,7 +21,8 @@ from compmath.practice.variants import Variant, variants_of
 
 PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback keeps
 OPEN_REASON = "el hueco sigue sin completar"
-RUN_FOLDER = re.compile(r"[^\s'\"<>]*/" + re.escape(FOLDER_PREFIX) + r"[^/\s]+/[0-9a-f]+/lab\.py")
+PATH_END = frozenset(" \t'\"<>()[]{},;:=")  # what ends a path in a printed line
+PRINTS_SECONDS = 3.0  # the run of the whole file for its prints: what it printed by then
 REASON_CHARS = 600  # a reason comes partly from the student's code (an exception's message)
 
 
@@ -49,11 +49,29 @@ class ClassVerdict:
         return all(h.passed for h in self.holes)
 
 
+def _without_run_folder(line: str) -> str:
+    """A printed line with the path of the run's own copy of the student's file (a temporary
+    folder that changes from run to run) read as `lab.py`; linear in the line's length."""
+    found = line.find(FOLDER_PREFIX)
+    while found >= 0:
+        start = found
+        while start > 0 and line[start - 1] not in PATH_END:
+            start -= 1
+        end = line.find("/lab.py", found)
+        if end < 0 or any(c in PATH_END for c in line[found:end]):
+            found = line.find(FOLDER_PREFIX, found + 1)
+            continue
+        line = line[:start] + "lab.py" + line[end + len("/lab.py") :]
+        found = line.find(FOLDER_PREFIX, start + len("lab.py"))
+    return line
+
+
 def shown_prints(text: str) -> str:
     """The first lines the student's code printed, each cut short, and a note when cut; the
-    path of the run's own copy of their file (a temporary folder) read as `lab.py`."""
-    lines = RUN_FOLDER.sub("lab.py", text).splitlines()
-    kept = [t if len(t) <= PRINT_WIDTH else t[:PRINT_WIDTH] + " …" for t in lines[:PRINT_LINES]]
+    path of the run's own copy of their file read as `lab.py`."""
+    lines = text.splitlines()
+    head = [_without_run_folder(t[: 4 * PRINT_WIDTH]) for t in lines[:PRINT_LINES]]
+    kept = [t if len(t) <= PRINT_WIDTH else t[:PRINT_WIDTH] + " …" for t in head]
     shown = "\n".join(kept).rstrip()
     if len(lines) > PRINT_LINES or any(len(t) > PRINT_WIDTH for t in lines[:PRINT_LINES]):
         shown += f"\n… (recortado: {len(text)} caracteres, {len(lines)} líneas)"
@@ -71,17 +89,27 @@ class _Batch:
     """What one grading call knows: each item's programs and the reports, by key."""
 
     items: Sequence[tuple[ClassInfo, str]]
-    plans: list[Plan]
     timeout: float
     results: Results
+    plans: dict[int, Plan] = field(default_factory=dict)
+    tags: dict[str, str] = field(default_factory=dict)
+
+    def plan(self, index: int) -> Plan:
+        """The item's programs as the practice verdict made them (made again here, only for
+        the items that need them: a failing hole, or prints to look for)."""
+        if index not in self.plans:
+            self.plans[index] = programs_for(*self.items[index])
+        return self.plans[index]
 
     def reason(self, index: int, hole: practice.HoleVerdict) -> str:
         if hole.done:
             return ""
-        program = self.plans[index].programs.get(hole.number)
-        if hole.variant is None or program is None:  # judged without running: the student's text
+        if hole.variant is None:  # judged without running: the student's own text
             still_open = hole.status == practice.HoleStatus.OPEN
             return _short(hole.reason) or (OPEN_REASON if still_open else "")
+        program = self.plan(index).programs.get(hole.number)
+        if program is None:
+            return _short(hole.reason)
         report = self.results.reports.get(program.key(hole.variant))
         return hole_reason(report, program, hole.variant, hole.difference, self.timeout)
 
@@ -100,13 +128,19 @@ class _Batch:
             holes = tuple(HoleVerdict(k, False, "falla", why) for k in range(1, count + 1))
             return ClassVerdict(holes)
 
-    def printed(self, index: int) -> bool:
-        """Whether any grafted run of this item printed something."""
+    def printed(self, index: int, attempt: practice.Attempt) -> bool:
+        """Whether any grafted run of this item printed something: a hole's verdict keeps
+        what its first failing run printed (or, when right, its first print); only a failing
+        hole that printed nothing there needs its other runs looked at."""
+        if any(h.stdout for h in attempt.holes):
+            return True
+        if all(h.done or h.variant is None for h in attempt.holes):
+            return False
         cls = self.items[index][0]
         reports = self.results.reports
         return any(
             (report := reports.get(program.key(variant))) is not None and bool(report.stdout)
-            for program in self.plans[index].programs.values()
+            for program in self.plan(index).programs.values()
             for variant in variants_of(cls)
         )
 
@@ -114,7 +148,7 @@ class _Batch:
         """The student's whole lab.py as one program at the defaults (what it prints), or None
         when the course's own lab gave no reference there."""
         cls, source = self.items[index]
-        tag = self.plans[index].tag or course_tag(cls)
+        tag = self.tags.setdefault(cls.id, course_tag(cls))
         defaults = next(v for v in variants_of(cls) if v.default)
         if self.results.failure(reference_key(cls, defaults, tag)):
             return None
@@ -138,16 +172,16 @@ def judge_many(
 
     Nothing of the course comes back: a reason says what the student's hole did (reasons.py),
     and what the student's code printed is taken from a run of their whole lab.py at the
-    defaults, made only for those whose holes printed anything (a grafted program holds the
-    course's other holes and could print them).
+    defaults (what it printed in its first PRINTS_SECONDS), made only for those whose holes
+    printed anything (a grafted program holds the course's other holes and could print them).
 
     The returned list is final: a verdict can still change after its `on_done` (the batch
     learns only at its end that a lab tampered with the course), so callers compare."""
-    batch = _Batch(items, [programs_for(cls, source) for cls, source in items], timeout, Results())
+    batch = _Batch(items, timeout, Results())
     printed: set[int] = set()
 
     def landed(index: int, attempt: practice.Attempt) -> None:
-        if batch.printed(index):
+        if batch.printed(index, attempt):
             printed.add(index)  # its verdict waits for the run of the whole file
         elif on_done is not None:
             on_done(index, batch.verdict(index, attempt))
@@ -155,7 +189,7 @@ def judge_many(
     attempts = practice.judge_many(
         items, timeout=timeout, jobs=jobs, on_done=landed, hide=list(hide), into=batch.results
     )
-    printed |= {i for i in range(len(attempts)) if batch.printed(i)}
+    printed |= {i for i, attempt in enumerate(attempts) if batch.printed(i, attempt)}
     prints = _prints(batch, sorted(printed), attempts, jobs, hide, on_done, missing)
     if missing is not None:
         missing.extend(n for n in batch.results.missing if n not in missing)
@@ -197,7 +231,7 @@ def _prints(
         references = {key: what for key, what in batch.results.reports.items() if "@curso-" in key}
         run_batch(
             wanted,
-            timeout=batch.timeout,
+            timeout=min(batch.timeout, PRINTS_SECONDS),
             jobs=jobs,
             on_landed=landed,
             into=runs,
