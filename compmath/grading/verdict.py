@@ -23,7 +23,7 @@ PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback
 OPEN_REASON = "el hueco sigue sin completar"
 PATH_END = frozenset(" \t'\"<>()[]{},;:=")  # what ends a path in a printed line
 PRINTS_SECONDS = 3.0  # the run of the whole file for its prints: what it printed by then
-REASON_CHARS = 600  # a reason comes partly from the student's code (an exception's message)
+REASON_CHARS = 600  # a reason holds the student's own text (a line of their code)
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ class _Batch:
         if program is None:
             return _short(hole.reason)
         report = self.results.reports.get(program.key(hole.variant))
-        return hole_reason(report, program, hole.variant, hole.difference, self.timeout)
+        return _short(hole_reason(report, program, hole.variant, hole.difference, self.timeout))
 
     def verdict(self, index: int, attempt: practice.Attempt, prints: str = "") -> ClassVerdict:
         """The grading verdict of one attempt; if making it fails, every hole of it scores 0
