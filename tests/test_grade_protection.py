@@ -215,3 +215,32 @@ def test_a_record_forged_under_a_degraded_run_is_judged_again(
     assert holes_of(out, "ana")["323"] == [("bien", 1), ("sin completar", 0)]
     rows = (out / "notas.csv").read_text("utf-8").splitlines()
     assert rows[1].startswith("ana,1,0,1,")
+
+
+@pytest.mark.lento
+def test_a_gap_that_does_not_part_students_is_written_and_every_refuses_it(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the network namespace (seccomp still denies sockets) grade goes on and writes
+    it down; `--todas-las-protecciones` refuses it. And if the labs run with fewer protections
+    than the probe found at the start, nothing of that pass is kept."""
+    entregas, out = class_of_two(tmp_path), tmp_path / "notas"
+    monkeypatch.setenv("COMPMATH_SIN", "netns")
+    pool.shutdown()
+    every = grade323(cli, entregas, out, "--todas-las-protecciones")
+    assert every.code == 2 and "espacio de red" in error_lines(every)[0], every.err
+    assert not out.exists()
+    result = grade323(cli, entregas, out)
+    assert result.code == 0, no_traceback(result)
+    assert record(out, "ana")["protecciones_ausentes"] == ["netns"]
+    assert seal.key_path().exists()  # a protected run: its records are sealed with the key
+
+    from compmath.grading import protection
+
+    monkeypatch.setenv("COMPMATH_SIN", "landlock")
+    pool.shutdown()
+    monkeypatch.setattr(protection, "probe", lambda: ())  # a probe that saw every layer
+    lied = grade323(cli, entregas, tmp_path / "otra")
+    assert lied.code == 2 and "corrieron sin Landlock" in error_lines(lied)[0], lied.err
+    assert list((tmp_path / "otra" / "alumnos").glob("*.json")) == []
+    assert not seal.key_path().exists()  # the labs might have read it: a new one next time

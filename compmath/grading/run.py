@@ -214,6 +214,7 @@ def grade_students(
     if fewer:  # the records say protections the labs did not have: none of them stays
         for path in recorder.written:
             path.unlink(missing_ok=True)
+        forget_protected_key()  # the labs may have read it
         raise CompmathError(
             f"los laboratorios corrieron sin {named(fewer)}, que el sistema ofrecía al empezar: "
             "no se guarda ninguna nota de esta pasada",
