@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -28,6 +29,14 @@ if TYPE_CHECKING:
 
 DEFAULT_GRADE_TIMEOUT = 10.0
 MERGE = "merge"
+
+
+@dataclass(frozen=True)
+class _Protection:
+    """What the instructor said about missing protections: go on anyway, or want every one."""
+
+    risk_accepted: bool = False
+    every: bool = False
 
 
 def _classes(values: list[str] | None) -> list[str]:
@@ -82,12 +91,28 @@ def grade(
             "se comprueba también con ellas.",
         ),
     ] = None,
+    sin_aislamiento: Annotated[
+        bool,
+        typer.Option(
+            "--sin-aislamiento-completo",
+            help="Corrige aunque falten las protecciones que separan a los alumnos (un alumno "
+            "podría leer o cambiar lo de otro); las que falten quedan en cada nota.",
+        ),
+    ] = False,
+    todas: Annotated[
+        bool,
+        typer.Option(
+            "--todas-las-protecciones",
+            help="No corrige si falta cualquier protección, aunque no sea de las que separan a "
+            "los alumnos (para CI).",
+        ),
+    ] = False,
     root: RootOption = None,
 ) -> None:
     """Corrige las entregas: notas.csv, un comentario por alumno e informe.json."""
     if entregas[0] == MERGE:
         with guard():
-            if clases or shard or classroom or jobs or private:
+            if clases or shard or classroom or jobs or private or sin_aislamiento or todas:
                 raise CompmathError(
                     "grade merge solo admite las carpetas de los fragmentos y --out",
                     "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
@@ -99,8 +124,23 @@ def grade(
             raise CompmathError(
                 "grade corrige una carpeta de entregas", f"ejemplo: compmath grade {entregas[0]}"
             )
+    with guard():
+        if sin_aislamiento and todas:
+            raise CompmathError(
+                "--sin-aislamiento-completo y --todas-las-protecciones se contradicen",
+                "elige una de las dos",
+            )
     _grade(
-        Path(entregas[0]), _classes(clases), out, timeout, jobs, shard, classroom, root, private
+        Path(entregas[0]),
+        _classes(clases),
+        out,
+        timeout,
+        jobs,
+        shard,
+        classroom,
+        root,
+        _Protection(sin_aislamiento, todas),
+        private,
     )
 
 
@@ -113,17 +153,20 @@ def _grade(
     shard_text: str | None,
     classroom: bool,
     root: Path | None,
+    protection: _Protection,
     private_path: Path | None = None,
 ) -> None:
     from compmath.grading import run
+    from compmath.grading.names import normalised
+    from compmath.grading.protection import probe, refuse_without
     from compmath.grading.shards import parse_shard, write_share
 
     with guard():
         require_temp_folder()
         if not folder.is_dir():
-            missing = "" if folder.exists() else ": no existe"
+            absent = "" if folder.exists() else ": no existe"
             raise CompmathError(
-                f"«{folder}» no es una carpeta{missing}",
+                f"«{folder}» no es una carpeta{absent}",
                 "dale la carpeta de las entregas, con una carpeta o un .zip por alumno",
             )
         course = open_course(root)
@@ -134,9 +177,12 @@ def _grade(
 
             private = read_private(private_path, course)
         shard = parse_shard(shard_text) if shard_text else None
+        missing = probe()  # before any student's code runs, or any submission is read
+        refuse_without(missing, protection.risk_accepted, every=protection.every)
         if classroom:
             here = folder.resolve()
             student = os.environ.get("GITHUB_REPOSITORY", "").split("/")[-1] or here.name
+            student = normalised(student)
             students, ignored, roster = {student: here}, list[str](), [student]
         else:
             students, ignored, roster = run.select_students(folder, shard, out)
@@ -147,6 +193,7 @@ def _grade(
             classes,
             timeout=timeout,
             jobs=jobs or os.cpu_count() or 1,
+            missing=missing,
             started=started,
             landed=landed,
             hide=[folder, *([private_path] if private_path else [])],
@@ -231,7 +278,7 @@ def _report_to_classroom(book: Gradebook) -> None:
 def _merge(folders: list[Path], out: Path) -> None:
     from compmath.grading.gradebook import merge, read_report, write_gradebook
     from compmath.grading.screen import merged_blocks
-    from compmath.grading.shards import check_coverage, read_share
+    from compmath.grading.shards import check_coverage, check_distinct, read_share
     from compmath.present.output import emit
 
     with guard():
@@ -240,9 +287,10 @@ def _merge(folders: list[Path], out: Path) -> None:
                 "grade merge necesita las carpetas de los fragmentos",
                 "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
             )
-        book = merge([read_report(folder) for folder in folders])
         shares = [read_share(folder) for folder in folders]
+        check_distinct(folders, shares)
+        book = merge([read_report(folder) for folder in folders])
         if all(shares):  # a folder graded whole (no --shard) covers its own submissions
             check_coverage([s for s in shares if s], {g.student for g in book.grades})
-        write_gradebook(out, book)
+        book = write_gradebook(out, book)
     emit(merged_blocks(book, len(folders), out))

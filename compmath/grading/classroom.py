@@ -25,6 +25,12 @@ CHECKOUT = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1  # v7.0.1"
 SETUP_PYTHON = "actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97  # v7.0.0"
 UPLOAD = "actions/upload-artifact@bbbca2ddaa5d8feaa63e36b76fdaad77386f024f  # v7.0.0"
 DOWNLOAD = "actions/download-artifact@37930b1c2abaa49bbe596cd826c3c89aef350131  # v7.0.0"
+RUNNER = "ubuntu-24.04"
+# Ubuntu 24.04's AppArmor refuses unprivileged user namespaces: without them a lab gets no PID,
+# mount or IPC namespace, and grade refuses (or, with --todas-las-protecciones, any gap fails).
+NAMESPACES_STEP = """\
+      - name: Dejar crear espacios de nombres sin privilegios (AppArmor de Ubuntu 24.04)
+        run: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"""
 REPORTER = (
     "classroom-resources/autograding-grading-reporter@d13b5912daf5042ac1b71bc38bdb4a6bcd61d8ca"
     "  # v1"
@@ -58,7 +64,7 @@ jobs:
       fail-fast: false
       matrix:
         shard: [{shards}]
-    runs-on: ubuntu-latest
+    runs-on: {RUNNER}
     permissions:
       contents: read  # check out the course and the submissions
     steps:
@@ -70,11 +76,14 @@ jobs:
           python-version: "3.11"
       - name: Instalar
         run: pip install .
-      - name: Corregir un fragmento
+{NAMESPACES_STEP}
+      - name: Corregir un fragmento (con todas las protecciones, o falla)
         env:
           ENTREGAS: ${{{{ inputs.entregas }}}}
           SHARD: ${{{{ matrix.shard }}}}
-        run: compmath grade "$ENTREGAS" --shard "$SHARD/{count}" --out "notas-$SHARD"
+        run: >-
+          compmath grade "$ENTREGAS" --shard "$SHARD/{count}" --out "notas-$SHARD"
+          --todas-las-protecciones
       - uses: {UPLOAD}
         with:
           name: notas-${{{{ matrix.shard }}}}
@@ -82,7 +91,7 @@ jobs:
 
   juntar:
     needs: fragmento
-    runs-on: ubuntu-latest
+    runs-on: {RUNNER}
     permissions:
       contents: read  # check out the course
     steps:
@@ -126,7 +135,7 @@ jobs:
   autograding:
     name: Autograding Tests
     if: github.actor != 'github-classroom[bot]'
-    runs-on: ubuntu-latest
+    runs-on: {RUNNER}
     permissions:
       contents: read  # check out this repository and the course
       checks: write  # the reporter writes the points on the check run
@@ -147,9 +156,10 @@ jobs:
           python-version: "3.11"
       - name: Instalar compmath
         run: pip install ./curso
-      - name: Corregir
+{NAMESPACES_STEP}
+      - name: Corregir (con todas las protecciones, o falla)
         id: compmath
-        run: compmath grade entrega --classroom --root curso --out notas
+        run: compmath grade entrega --classroom --root curso --out notas --todas-las-protecciones
       - name: Puntos para Classroom
         uses: {REPORTER}
         env:
