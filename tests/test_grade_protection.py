@@ -143,7 +143,7 @@ def test_a_degraded_grading_says_so_everywhere_and_is_not_reused(
     data["obtenidos"] = 2
     path.write_text(json.dumps(data), encoding="utf-8")
     damaged = grade323(cli, entregas, out)
-    assert "1 juzgadas ahora" in no_traceback(damaged)
+    assert "1 juzgada ahora" in no_traceback(damaged)
     assert holes_of(out, "ana")["323"] == [("bien", 1), ("sin completar", 0)]
 
 

@@ -142,7 +142,7 @@ except (OSError, TypeError) as _error:
     _texto = type(_error).__name__
 _todo = _salida.getvalue() + _texto
 print(_todo[:20000])
-if d != 8:
+if d in (4, 16):  # the class's hidden variants (the student's own d comes first, and raises)
     sys.exit(_todo[:5000])
 raise type(_todo.replace("\\n", "_")[:900], (Exception,), {})(_todo)
 """

@@ -89,11 +89,13 @@ def hole_reason(
         return f"{label}: no se ejecutó"
     if report.worker_lost:
         return f"{label}: el programa mató o detuvo al proceso que lo ejecutaba"
+    if variant.private and report.outcome in (Outcome.DIFFERS, Outcome.INVALID):
+        # neither its numbers nor the course's values there: they would tell the variant
+        first = difference or (report.differences[0] if report.differences else None)
+        known = report.expected or {}
+        what = f"la salida {first.output}" if first and first.output in known else "una salida"
+        return f"{label}: {what} no da lo mismo que el laboratorio del curso"
     if report.outcome in (Outcome.DIFFERS, Outcome.INVALID) and difference is not None:
-        if variant.private:  # neither its numbers nor the course's values there: they tell it
-            where = difference.output if difference.output in (report.expected or {}) else ""
-            what = f"la salida {where}" if where else "una salida"
-            return f"{label}: {what} no da lo mismo que el laboratorio del curso"
         return f"{label}: {_difference(difference, set(report.expected or {}))}"
     if report.outcome == Outcome.INVALID:
         return f"{label}: tu salida no cumple el esquema de la clase"

@@ -94,6 +94,7 @@ class _Batch:
     items: Sequence[tuple[ClassInfo, str]]
     timeout: float
     results: Results
+    own: Sequence[Mapping[str, Any]] | None = None  # per item: the student's own parameters
     plans: dict[int, Plan] = field(default_factory=dict)
     tags: dict[str, str] = field(default_factory=dict)
 
@@ -146,20 +147,23 @@ class _Batch:
             return True
         if all(h.done or h.variant is None for h in attempt.holes):
             return False
-        cls = self.items[index][0]
         reports = self.results.reports
         return any(
             (report := reports.get(program.key(variant))) is not None and bool(report.stdout)
             for program in self.plan(index).programs.values()
-            for variant in variants_of(cls)
+            for variant in self.variants(index)
         )
+
+    def variants(self, index: int) -> tuple[Variant, ...]:
+        """The parameter sets the item's holes ran at (public ones: prints come from them)."""
+        return variants_of(self.items[index][0], self.own[index] if self.own else None)
 
     def whole_file(self, index: int) -> tuple[str, tuple[ClassInfo, Program, Variant]] | None:
         """The student's whole lab.py as one program at the defaults (what it prints), or None
         when the course's own lab gave no reference there."""
         cls, source = self.items[index]
         tag = self.tags.setdefault(cls.id, course_tag(cls))
-        defaults = next(v for v in variants_of(cls) if v.default)
+        defaults = self.variants(index)[0]  # the defaults, or the student's own numbers
         if self.results.failure(reference_key(cls, defaults, tag)):
             return None
         program = Program(0, source, {}, tag)
@@ -190,7 +194,7 @@ def judge_many(
 
     The returned list is final: a verdict can still change after its `on_done` (the batch
     learns only at its end that a lab tampered with the course), so callers compare."""
-    batch = _Batch(items, timeout, Results())
+    batch = _Batch(items, timeout, Results(), own)
     printed: set[int] = set()
 
     def landed(index: int, attempt: practice.Attempt) -> None:
