@@ -201,7 +201,7 @@ def test_run_keeps_long_names_whole_and_nested(screen, width: int) -> None:
         children = names[names.index(parent) + 1 :]
         assert "  multiplicidad_del_cero" in children[: children.index("  multiplicidad_del_cero") + 1]
     assert names.count("  multiplicidad_del_cero") == 2
-    assert "ingenuo_produce_inf_o_nan" in names
+    assert "ingenuo_entradas_no_finitas" in names
 
 
 @pytest.mark.parametrize("width", WIDTHS)
