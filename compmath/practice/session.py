@@ -73,7 +73,8 @@ class Session:
         reference = self.workspace.reference(cls, self.course)
         jobs = os.cpu_count() or 1
         items = [(reference, source)]
-        return judge_many(items, timeout=self.timeout, jobs=jobs, memo=self.memo)[0]
+        hide = self.workspace.out_of_sight(self.course)  # private, as grade runs a hole
+        return judge_many(items, timeout=self.timeout, jobs=jobs, memo=self.memo, hide=hide)[0]
 
     def source(self, cls: ClassInfo | None = None) -> str:
         """The text of the student's lab.py ("" when it is gone)."""

@@ -122,6 +122,13 @@ class Workspace:
             )
         return found
 
+    def out_of_sight(self, course: Course) -> list[Path]:
+        """What a hole's code may not read while practice judges it, as `grade` hides it: this
+        workspace (the student's other classes, a solution copied once a class was done) and
+        the course the references come from (its labs, its schemas). The verdict adds the
+        cache and the other grafted programs (runs.private_folders)."""
+        return [self.root, course.root / "classes", course.root / "schemas"]
+
     def classes(self) -> list[ClassInfo]:
         """The classes that have an exercise, in course order."""
         return [c for c in self.course.classes if self.exercise(c).exists()]
