@@ -128,7 +128,8 @@ def run_batch(
 ) -> Results:
     """Judge every (class, program or None for the course's lab, variant) by key, in one call;
     each report goes `into` the Results as it lands, then `on_landed(key)` is called. With
-    `hide` (grading, practice), the programs run private (`private_folders`); the course's lab does not.
+    `hide` (grading, practice), the programs run private (`private_folders`); the course's lab
+    does not.
 
     `memo` (a practice session's): reports already judged, by key. Keys name the program's
     text and the class files its verdict depends on, so a key found there is not run again
