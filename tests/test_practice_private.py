@@ -23,7 +23,7 @@ C323 = COURSE.resolve("323")
 
 # Hole 1 of 323 (inside frecuencias(d), which must set omega): the course's own frecuencias,
 # loaded from wherever a file holding it can be read; each attempt is printed.
-THIEF = '''\
+THIEF = """\
     import importlib.util as _u
     def _por_importlib(ruta):
         spec = _u.spec_from_file_location("curso", ruta)
@@ -47,7 +47,7 @@ THIEF = '''\
         if _copiada is not None:
             break
     omega = _copiada(d)
-'''
+"""
 
 
 def thief(space: workspace.Workspace) -> str:
