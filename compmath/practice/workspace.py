@@ -102,6 +102,17 @@ class Workspace:
         """Where the course's lab is copied once the class is done and the student asks."""
         return self.root / PRISTINE / cls.id / "solucion.py"
 
+    def kept_copy(self, cls: ClassInfo) -> Path:
+        """Where the student's lab.py is copied before `r` in the practice screen rewrites it."""
+        return self.root / PRISTINE / cls.id / "anterior.py"
+
+    def keep_copy(self, cls: ClassInfo, text: str) -> Path:
+        """Keep `text` (the student's lab.py as it was) in `kept_copy` before it is rewritten."""
+        copy = self.kept_copy(cls)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(copy, text)
+        return copy
+
     def origin(self) -> Course:
         """The course this workspace was made from: where each class's reference lab is."""
         recorded = Path(self.load_progress().course)
