@@ -39,6 +39,23 @@ class Valores:
         valores: list[typing.Any]
 
     @staticmethod
+    def _de_numpy(valor: typing.Any, muestra: int) -> typing.Any:
+        """Un array (o escalar) de numpy con su tipo y su forma; con `muestra`, uno grande solo
+        por su forma y `muestra` de sus elementos, repartidos por igual."""
+        if getattr(valor.dtype, "kind", "") not in "biuf":
+            raise TypeError(f"no se puede grabar un array de tipo {valor.dtype}")
+        if not hasattr(valor, "shape") or valor.shape == ():
+            return {"$": "escalar", "dtype": valor.dtype.str, "v": Valores.cifrar(valor.item())}
+        plano = valor.ravel().tolist()
+        forma = {"dtype": valor.dtype.str, "forma": list(valor.shape)}
+        if 0 < muestra < len(plano):
+            paso = (len(plano) - 1) / (muestra - 1)
+            indices = sorted({round(i * paso) for i in range(muestra)})
+            datos = [Valores.cifrar(plano[i]) for i in indices]
+            return {"$": "muestra", **forma, "indices": indices, "v": datos}
+        return {"$": "array", **forma, "v": [Valores.cifrar(x) for x in plano]}
+
+    @staticmethod
     def cifrar(valor: typing.Any, muestra: int = 0) -> typing.Any:
         """Un valor como JSON con etiquetas ("$"): tuplas, dicts, arrays y escalares de numpy;
         con `muestra`, un array más grande se graba por su forma y `muestra` elementos."""
@@ -47,18 +64,7 @@ class Valores:
             return Valores.cifrar(v, muestra)
 
         if type(valor).__module__ == "numpy" and hasattr(valor, "dtype"):
-            if getattr(valor.dtype, "kind", "") not in "biuf":
-                raise TypeError(f"no se puede grabar un array de tipo {valor.dtype}")
-            if hasattr(valor, "shape") and valor.shape != ():
-                plano = valor.ravel().tolist()
-                forma = {"dtype": valor.dtype.str, "forma": list(valor.shape)}
-                if 0 < muestra < len(plano):
-                    paso = (len(plano) - 1) / (muestra - 1)
-                    indices = sorted({round(i * paso) for i in range(muestra)})
-                    datos = [cifrar(plano[i]) for i in indices]
-                    return {"$": "muestra", **forma, "indices": indices, "v": datos}
-                return {"$": "array", **forma, "v": [cifrar(x) for x in plano]}
-            return {"$": "escalar", "dtype": valor.dtype.str, "v": cifrar(valor.item())}
+            return Valores._de_numpy(valor, muestra)
         if valor is None or isinstance(valor, (bool, int, str)):
             return valor
         if isinstance(valor, float):

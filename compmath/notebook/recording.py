@@ -7,9 +7,9 @@ first, when that one is small too): the arguments, what it returns, the argument
 in place, what the other functions with holes return when it calls them, and, where the
 function holds another hole, what that hole's region receives and leaves. Reals are kept
 exactly (JSON reads back the same float), so a loop that stops when a change falls under a
-threshold stops where the course's did. A record above `CALL_CHARACTERS` keeps of each large array it returns or changes its shape and
-`SAMPLE` elements; one still above it is dropped (the notebook then says it cannot check that
-hole, never «bien»).
+threshold stops where the course's did. A record above `CALL_CHARACTERS` keeps of each large
+array it returns or changes its shape and `SAMPLE` elements; one still above it is dropped
+(the notebook then says it cannot check that hole, never «bien»).
 
 The lab runs through the judging pipeline (the sandbox, its limits) like every lab; the
 recordings are cached by the class's files and this module, and a lab that fails is a Spanish
