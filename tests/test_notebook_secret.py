@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from compmath.notebook.build import build_notebook
+from compmath.notebook.build import build_notebook, notebook_path
 from compmath.notebook.tools import tools_source
 from compmath.practice.graft import course_lab
 from compmath.practice.mutation import assigned
+from tests.conftest import REPO
 from tests.test_notebook import CLASSES, COURSE, IDS, run_cells, solved, source
 
 WHITESPACE = re.compile(r"\s+")
@@ -112,6 +113,14 @@ def test_no_line_of_the_solution_is_in_the_practice_notebook(cls) -> None:
     assert not leaked, leaked
     # the check does look where the code would be: the same search finds it in the solved one
     assert all(line in everything(solved(notebook, cls.lab)) for line in solution_lines(cls))
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=IDS)
+def test_the_committed_practice_notebook_carries_none_either(cls) -> None:
+    """What the repository offers for download (cuadernos/practica/), searched the same way."""
+    committed = REPO / notebook_path(cls, practice=True)
+    text = everything(json.loads(committed.read_text(encoding="utf-8")))
+    assert not [line for line in solution_lines(cls) if line in text]
 
 
 def test_the_old_notebook_would_have_failed_the_search() -> None:

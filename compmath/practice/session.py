@@ -207,11 +207,11 @@ class Session:
             what = f"se borra lo que escribiste en {which} {', '.join(map(str, written))}"
         else:
             what = "vuelve el ejercicio original"
+        copy = " (se guarda una copia de tu archivo)" if student != exercise else ""
         return [
             para(
                 ("¿reiniciar? ", "bold yellow"),
-                f"{what} de {where} y el progreso de la clase (se guarda una copia de tu "
-                "archivo); pulsa r otra vez",
+                f"{what} de {where} y el progreso de la clase{copy}; pulsa r otra vez",
             )
         ]
 
