@@ -133,6 +133,7 @@ class Comprobacion(Reglas, Valores):
         self.referencia = referencia  # práctica: lo que da el curso en cada variante, comprimido
         self.tramos = tramos or {}  # práctica: lo que lee y deja un hueco que comparte función
         self._grabado: list[dict[str, typing.Any]] | None = None
+        self.sin_grabar: dict[int, list[int]] = {}  # por hueco: variantes sin nada que comparar
 
     def mostrar(self, salidas: dict[str, typing.Any]) -> None:
         """Imprime cada salida como la guarda la instantánea (la completa: salidas[nombre])."""
@@ -417,6 +418,9 @@ class Comprobacion(Reglas, Valores):
         if self._abierto(funcion, k):
             return "sin completar", "", ""
         impreso, juzgadas = "", 0
+        self.sin_grabar[k] = [  # las variantes en que el cuaderno no lleva llamada que comparar
+            i for i, grabado in enumerate(self._grabacion()) if not grabado.get(nombre)
+        ]
         for parametros, grabado in zip(self.variantes, self._grabacion()):
             etiqueta = self._etiqueta(parametros)
             for llamada in grabado.get(nombre, []):
@@ -440,7 +444,16 @@ class Comprobacion(Reglas, Valores):
         """Juzga el hueco k como `compmath practice`: bien, mal (en qué variante) o sin hacer."""
         estado, motivo, impreso = self.juzgar(k)
         variantes = len(self.variantes) - 1
-        if estado == "bien":
+        fuera = self.sin_grabar.get(k, [])
+        if estado == "bien" and fuera:  # dice lo que comprobó, no más
+            dichas = ", ".join(self._etiqueta(self.variantes[i]) for i in fuera)
+            print(
+                f"✓ hueco {k}: bien (da lo mismo que el laboratorio del curso en "
+                f"{len(self.variantes) - len(fuera)} de {len(self.variantes)} conjuntos de "
+                f"parámetros; {dichas}: demasiado grande para el cuaderno, compmath practice "
+                "lo comprueba)"
+            )
+        elif estado == "bien":
             print(
                 f"✓ hueco {k}: bien (da lo mismo que el laboratorio del curso con los parámetros "
                 f"por defecto y en {variantes} variante{'s' if variantes != 1 else ''} oculta"
