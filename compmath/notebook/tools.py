@@ -82,7 +82,7 @@ def variants(cls: ClassInfo) -> list[dict[str, Any]]:
 
 def reference_source(cls: ClassInfo) -> str:
     """The hidden cell holding what the course's lab gives at each variant, compressed: for each
-    function with a hole, the arguments of two of its calls and what it returned (never the
+    function with a hole, the arguments of its smallest call and what it returned (never the
     course's code: see recording.py)."""
     import base64
     import json
