@@ -60,7 +60,7 @@ Wanted = Mapping[str, tuple[ClassInfo, "Program | None", Variant]]
 
 
 def private_folders(cls: ClassInfo, folder: Path, hide: Sequence[Path]) -> list[str]:
-    """What a grafted program must not see when graded: `hide` (the submissions, the grades),
+    """What a grafted program must not see: `hide` (the submissions and grades; a workspace),
     the course's labs (the reference solution), compmath's cache (their bytecode, verdicts) and
     the call's folder of programs (other students' holes; its own folder stays readable)."""
     from compmath.cache import cache_dir
@@ -79,7 +79,7 @@ def _cases(
 ) -> list[Case]:
     """The pipeline's cases, keyed `call/key`: a key never repeats across calls (a worker
     reused by the next call loses a lab whose key it saw before: see the report). With `hide`
-    (grading) each grafted program runs private: see `private_folders`."""
+    (grading, practice) each grafted program runs private: see `private_folders`."""
     courses: dict[Path, Course] = {}
     bases: dict[str, Case] = {}
     references: list[Case] = []
@@ -132,7 +132,8 @@ def run_batch(
 ) -> Results:
     """Judge every (class, program or None for the course's lab, variant) by key, in one call;
     each report goes `into` the Results as it lands, then `on_landed(key)` is called. With
-    `hide` (grading), the programs run private (`private_folders`); the course's lab does not.
+    `hide` (grading, practice), the programs run private (`private_folders`); the course's lab
+    does not.
 
     `limits`: a time limit per class id, instead of `timeout` (lint's mutants).
 
