@@ -91,7 +91,7 @@ def init_course(
             f'ejemplo: compmath init {folder.name} --parte 1 "Primera parte"',
         )
     part_title = part_title.strip()
-    title = (title or folder.name).strip()
+    title = (folder.name if title is None else title).strip()
     for what, text in (("del curso", title), ("de la parte", part_title)):
         if not text or "\n" in text:
             raise CompmathError(
