@@ -74,7 +74,7 @@ def import_problems(course: Course) -> list[Problem]:
     return found
 
 
-def _lab_problems(course: Course, lab: Path, allowed: set[str]) -> list[Problem]:
+def _lab_problems(course: Course, lab: Path, allowed: frozenset[str]) -> list[Problem]:
     try:
         source = lab.read_text(encoding="utf-8")
         modules = imported(source)
