@@ -200,3 +200,12 @@ def test_the_real_labs_import_only_what_the_contract_allows(cli) -> None:
     from compmath.course.tree import load_course
 
     assert import_problems(load_course(REPO)) == []
+
+
+def test_an_installation_without_its_contract_refuses_rather_than_skips(
+    cli, course: Path, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(contracts, "FOLDER", tmp_path / "sin-contratos")
+    result = cli("run", "101", "--root", str(course))
+    assert result.code == 2 and "le falta class.schema.json" in result.err
+    assert "reinstala compmath" in result.err

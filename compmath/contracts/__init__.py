@@ -19,24 +19,32 @@ def _folder() -> Path:
 
     `importlib.resources.files` gives exactly this folder for a package on the file system (a
     wheel, an editable install); it costs ~15 ms of imports that `python lab.py` would pay on
-    every run, so it is asked only when the package is not a plain folder (a zip import)."""
+    every run, so it is asked only when the schemas are not beside this module."""
     here = Path(__file__).parent
     if (here / "class.schema.json").is_file():
         return here
-    from importlib.resources import as_file, files
+    from importlib.resources import files
 
-    found = as_file(files(__name__))  # extracted once for the life of the process
-    return Path(found.__enter__())
+    return Path(str(files(__name__)))
 
 
 FOLDER = _folder()
 
 
 def path(name: str) -> Path:
-    """The installed schema of contract `name` (one of NAMES)."""
+    """The installed schema of contract `name` (one of NAMES); CompmathError when the
+    installation lost it (nothing is checked against a contract that is not there)."""
     if name not in NAMES:
         raise ValueError(f"no contract named {name!r}")
-    return FOLDER / f"{name}.schema.json"
+    found = FOLDER / file_name(name)
+    if not found.is_file():
+        from compmath.errors import CompmathError
+
+        raise CompmathError(
+            f"a esta instalación de compmath le falta {file_name(name)} ({FOLDER})",
+            "reinstala compmath: pip install --force-reinstall compmath",
+        )
+    return found
 
 
 def file_name(name: str) -> str:
