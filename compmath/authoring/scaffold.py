@@ -97,11 +97,11 @@ def toml_string(text: str) -> str:
 
 
 def class_toml(number: int, title: str, demo: str, part_meta: dict[str, Any]) -> str:
-    """A class.toml that validates against schemas/class.schema.json."""
+    """A class.toml that validates against the class contract (compmath/contracts)."""
     lines = [
         (
             f"# Ficha de la clase {number}: los campos estructurados de su página "
-            "(ver schemas/class.schema.json)."
+            "(ver class.schema.json de compmath)."
         ),
         f"numero = {number}",
         f"titulo = {toml_string(title)}",
