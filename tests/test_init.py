@@ -209,3 +209,13 @@ def test_an_installation_without_its_contract_refuses_rather_than_skips(
     result = cli("run", "101", "--root", str(course))
     assert result.code == 2 and "le falta class.schema.json" in result.err
     assert "reinstala compmath" in result.err
+
+
+def test_python_lab_py_prints_the_snapshot_byte_for_byte(course: Path) -> None:
+    import subprocess
+    import sys
+
+    lab = course / CLASS / "lab.py"
+    proc = subprocess.run([sys.executable, str(lab)], capture_output=True, timeout=120, cwd=course)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (course / CLASS / "expected.json").read_bytes()
