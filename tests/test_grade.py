@@ -190,7 +190,7 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     )
     assert rows[1] == "ana,1,1,2,1,1,2,4,4" and rows[2] == "beto,1,0,1,0,0,0,1,4"
     report = json.loads((out / "informe.json").read_text("utf-8"))
-    jsonschema.validate(report, json.loads((REPO / "schemas" / "grade.schema.json").read_text()))
+    jsonschema.validate(report, json.loads((REPO / "compmath" / "contracts" / "grade.schema.json").read_text()))
     feedback = (out / "comentarios" / "carla.md").read_text("utf-8")
     assert "**Nota: 3 de 4 puntos.**" in feedback and "✗ Hueco 1 (1 punto): mal" in feedback
     assert "Motivo:" in feedback and "esperado" in feedback

@@ -106,3 +106,23 @@ def test_the_labs_gate_reads_the_junit_report(tmp_path: Path, missing: str, code
     assert proc.returncode == code, proc.stderr
     if code:
         assert "faltan protecciones: pidns,mountns,netns" in proc.stderr
+
+
+def test_the_workflows_init_writes_pass_zizmor(tmp_path: Path) -> None:
+    """A course made by `compmath init` gets CI, site and grading workflows as hardened as ours."""
+    from compmath.authoring.init import init_course
+
+    init_course(tmp_path / "curso", "Curso", None)
+    generated = tmp_path / "curso" / ".github" / "workflows"
+    assert sorted(p.name for p in generated.iterdir()) == ["corregir.yml", "labs.yml", "web.yml"]
+    proc = subprocess.run(
+        [zizmor(), "--offline", "--no-config", "--no-ignores", "--format", "json", str(generated)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    findings = json.loads(proc.stdout or "null")
+    shown = [f"{f['ident']}: {f['desc']}" for f in findings or []]
+    assert findings == [] and proc.returncode == 0, "\n".join(shown) or proc.stderr
+    for name in ("labs.yml", "web.yml", "corregir.yml"):
+        assert "pip install -r requirements.txt" in (generated / name).read_text(encoding="utf-8")

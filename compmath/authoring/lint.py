@@ -13,8 +13,10 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from compmath import contracts
 from compmath.atomic import TEMP_SUFFIX
 from compmath.authoring.content_checks import content_problems
+from compmath.authoring.contract_checks import course_copies, import_problems
 from compmath.authoring.labsource import returned_outputs
 from compmath.authoring.mutant_check import HoleScore, declaration_problems
 from compmath.base.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
@@ -25,15 +27,7 @@ from compmath.errors_es import Located, json_problem
 from compmath.wording import quoted
 
 README_SECTIONS = ("## Desarrollo", "## Ejemplo trabajado")
-META_SCHEMAS = (
-    "class.schema.json",
-    "part.schema.json",
-    "course.schema.json",
-    "report.schema.json",
-    "diff.schema.json",
-    "grade.schema.json",
-    "private-variants.schema.json",
-)
+META_SCHEMAS = tuple(contracts.file_name(name) for name in contracts.NAMES)
 DEFAULT_PART_TITLE = re.compile(r"^Parte \d+$")
 
 
@@ -176,7 +170,7 @@ def lint_meta(cls: ClassInfo, found: Findings) -> dict[str, Any] | None:
         found.add(
             cls.meta_path,
             "falta class.toml (la ficha de la página)",
-            "escríbelo según schemas/class.schema.json (compmath new crea uno en cada clase nueva)",
+            "escríbelo según class.schema.json, que trae compmath (compmath new crea uno)",
         )
         return None
     data, problems = metadata.class_problems(
@@ -355,12 +349,7 @@ def lint_findings(
     found = Findings(course)
     if course.meta_path.exists():
         found += metadata.course_problems(course.root, course.meta_path)[1]
-    for name in ("class.schema.json", "part.schema.json"):
-        path = course.root / "schemas" / name
-        if not path.exists():
-            found.add(
-                path, "falta el esquema de los metadatos", "recupéralo del repositorio del curso"
-            )
+    found += course_copies(course)
     for part in course.parts:
         lint_part(part, found)
     lint_numbers(course, found)
@@ -372,6 +361,7 @@ def lint_findings(
                 found.add(cls.path, exc.message, exc.hint)
             found += declaration_problems(cls)
     lint_tree(course, found)
+    found += import_problems(course)
     found += content_problems(course)
     from compmath.site.checks import site_problems  # the website's: TeX in prose, wide formulas
 

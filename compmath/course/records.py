@@ -321,6 +321,8 @@ class CourseMeta:
     description: str = ""
     repository: str = ""  # https://github.com/OWNER/NAME: enables the «Abrir en Colab» links
     branch: str = "main"
+    language: str = "es"  # the site's lang: a Spanish variant (es, es-MX, es-419…)
+    allowed_imports: tuple[str, ...] = ()  # modules labs may import beyond numpy and the stdlib
 
 
 def course_record(data: dict[str, Any]) -> CourseMeta:
@@ -331,4 +333,6 @@ def course_record(data: dict[str, Any]) -> CourseMeta:
         description=data.get("descripcion", ""),
         repository=data.get("repositorio", ""),
         branch=data.get("rama", "main"),
+        language=data.get("idioma", "es"),
+        allowed_imports=tuple(data.get("importaciones_permitidas", ())),
     )

@@ -74,7 +74,7 @@ def csv_text(book: Gradebook) -> str:
 
 
 def report_document(book: Gradebook) -> dict[str, Any]:
-    """The JSON report (schemas/grade.schema.json)."""
+    """The JSON report (compmath/contracts/grade.schema.json)."""
     earned = [g.earned for g in book.grades]
     return {
         "version": VERSION,

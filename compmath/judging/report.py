@@ -149,7 +149,7 @@ class LabReport:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        """The report's JSON form (Spanish keys; see schemas/report.schema.json)."""
+        """The report's JSON form (Spanish keys; see compmath/contracts/report.schema.json)."""
         return {
             "clase": self.class_id,
             "numero": self.number,
