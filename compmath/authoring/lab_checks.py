@@ -39,7 +39,7 @@ class LabFindings:
 
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
-    """compmath's own source, Python's and NumPy's versions."""
+    """compmath's own source and contracts, Python's and NumPy's versions."""
     from importlib import metadata
 
     import compmath
@@ -50,7 +50,8 @@ def _code_digest() -> str:
     except metadata.PackageNotFoundError:
         digest.update(b"-")
     package = Path(compmath.__file__).parent
-    for path in sorted(package.rglob("*.py")):
+    # its code and the contracts it carries (compmath/contracts/*.schema.json: class.toml's)
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.schema.json")]):
         digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
@@ -58,7 +59,7 @@ def _code_digest() -> str:
 def class_key(cls: ClassInfo) -> str:
     """The digest of everything the labs' verdict on `cls` depends on."""
     digest = hashlib.sha256(f"{FORMAT}\0{_code_digest()}\0{cls.id}".encode())
-    files = [cls.part.meta_path, cls.root / "schemas" / "class.schema.json", cls.schema_path]
+    files = [cls.part.meta_path, cls.schema_path]  # class.toml's contract: in _code_digest
     files += sorted(p for p in cls.path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     for path in files:
         digest.update(b"\0" + str(path.relative_to(cls.root)).encode() + b"\0")
