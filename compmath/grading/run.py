@@ -28,6 +28,7 @@ from compmath.grading.records import (
     grade,
     submission_fingerprint,
 )
+from compmath.grading.roster import absent
 from compmath.grading.shards import Shard
 from compmath.grading.submissions import Submission, discover, file_name, read_submission
 from compmath.grading.verdict import ClassVerdict, judge_many
@@ -82,20 +83,24 @@ def _saved(out: Path, student: str, fingerprint: str) -> StudentGrade | None:
 
 
 def select_students(
-    folder: Path, shard: Shard | None, out: Path
-) -> tuple[dict[str, Path], list[str], list[str]]:
+    folder: Path,
+    shard: Shard | None,
+    out: Path,
+    found: tuple[dict[str, Path | None], list[str]] | None = None,
+) -> tuple[dict[str, Path | None], list[str], list[str]]:
     """The students in `folder` (their share, with `shard`), what was ignored there, and every
     student there (the roster a shard records); the output folder is never a student, even
-    when it sits among them."""
-    found, ignored = discover(folder)
-    kept = {s: p for s, p in found.items() if p.resolve() != out.resolve()}
+    when it sits among them. `found` is what an LMS download and a roster gave instead (None:
+    a student on the roster who handed in nothing)."""
+    students, ignored = found if found is not None else discover(folder)
+    kept = {s: p for s, p in students.items() if p is None or p.resolve() != out.resolve()}
     selected = {s: p for s, p in kept.items() if shard is None or shard.holds(s)}
     return selected, ignored, list(kept)
 
 
-def _out_of_sight(students: dict[str, Path], out: Path, hide: Sequence[Path]) -> list[Path]:
+def _out_of_sight(students: dict[str, Path | None], out: Path, hide: Sequence[Path]) -> list[Path]:
     """What no student's code may see: `hide`, the grades, the folders holding submissions."""
-    return [*hide, out, *{path.parent for path in students.values()}]
+    return [*hide, out, *{path.parent for path in students.values() if path is not None}]
 
 
 def _private_by_class(private: PrivateVariants | None) -> dict[int, Any] | None:
@@ -120,7 +125,7 @@ def _course_print(
 
 
 def grade_students(
-    students: dict[str, Path],
+    students: dict[str, Path | None],
     out: Path,
     classes: list[ClassInfo],
     *,
@@ -131,7 +136,8 @@ def grade_students(
     hide: Sequence[Path] = (),
     private: PrivateVariants | None = None,
 ) -> Outcome:
-    """Grade each student's submission (folder or zip, by id) into `out`.
+    """Grade each student's submission (folder or zip, by id; None: on the roster, nothing
+    handed in) into `out`.
 
     No student's code sees `out`, `hide` (the submissions folder) or any student's files.
     Each hole is judged at the student's own parameters where the class declares them
@@ -147,7 +153,7 @@ def grade_students(
     grades: dict[str, StudentGrade] = {}
     pending: dict[str, tuple[Submission, str]] = {}
     for student, path in students.items():
-        submission = read_submission(student, path, classes)
+        submission = read_submission(student, path, classes) if path else absent(student, classes)
         fingerprint = submission_fingerprint(course_print, submission)
         saved = _saved(out, student, fingerprint)
         if saved is not None:
