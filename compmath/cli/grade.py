@@ -204,9 +204,15 @@ def _grade(
 
     stack = ExitStack()
     with guard():
+        if classroom50:
+            from compmath.grading.classroom50 import forget_result
+
+            if not folder.is_dir():
+                raise CompmathError(
+                    f"«{folder}» no es una carpeta", "dale el repositorio del alumno"
+                )
+            forget_result(folder)  # first: a result.json the student committed is never the grade
         require_temp_folder()
-        if classroom50 and not folder.is_dir():
-            raise CompmathError(f"«{folder}» no es una carpeta", "dale el repositorio del alumno")
         course = open_course(root)
         classes = run.graded_classes(course, names)
         private = None
@@ -217,10 +223,7 @@ def _grade(
         shard = parse_shard(shard_text) if shard_text else None
         joined = None
         if classroom50:
-            from compmath.grading.classroom50 import forget_result
-
             here = folder.resolve()
-            forget_result(here)  # a result.json the student committed is never the grade
             student = os.environ.get("GITHUB_REPOSITORY", "").split("/")[-1] or here.name
             student = os.environ.get("USERNAME", "").strip() or student
             found: dict[str, Path | None] = {student: here}

@@ -197,7 +197,7 @@ def moodle_worksheet(
                 _number(grade, options),
                 _number(top, options),
                 words["yes"],
-                "-",
+                "",  # Moodle writes «-»; a cell starting with «-» is one a spreadsheet may run
                 when,
                 _safe(_html(feedback_summary(report, student))),
             ]

@@ -103,6 +103,11 @@ def _out_of_sight(students: dict[str, Path | None], out: Path, hide: Sequence[Pa
     return [*hide, out, *{path.parent for path in students.values() if path is not None}]
 
 
+def _read(student: str, path: Path | None, classes: list[ClassInfo]) -> Submission:
+    """The student's submission, or the empty one of a roster student who handed in nothing."""
+    return read_submission(student, path, classes) if path is not None else absent(student, classes)
+
+
 def _private_by_class(private: PrivateVariants | None) -> dict[int, Any] | None:
     return private.by_class if private is not None else None
 
@@ -153,7 +158,7 @@ def grade_students(
     grades: dict[str, StudentGrade] = {}
     pending: dict[str, tuple[Submission, str]] = {}
     for student, path in students.items():
-        submission = read_submission(student, path, classes) if path else absent(student, classes)
+        submission = _read(student, path, classes)
         fingerprint = submission_fingerprint(course_print, submission)
         saved = _saved(out, student, fingerprint)
         if saved is not None:
