@@ -155,6 +155,7 @@ def test_a_moodle_download_graded_with_a_roster(cli, tmp_path: Path) -> None:
     assert absent["clases"][0]["problema"].startswith("sin entrega")
     assert "999" in result.err and "lista de alumnos" in result.err
     assert "fuera.py" in result.out and "999" in result.out  # listed, never graded
+    assert "enlace: enlace simbólico, ignorado" in result.out
     assert not (out / "alumnos" / "999.json").exists()
     identities = json.loads((out / "identidades.json").read_text("utf-8"))
     assert (

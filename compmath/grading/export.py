@@ -24,7 +24,6 @@ import csv
 import datetime
 import html
 import io
-import json
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from compmath.errors import CompmathError
-from compmath.grading.gradebook import FEEDBACK_DIR, FORMULA_START, REPORT_NAME
+from compmath.grading.gradebook import FEEDBACK_DIR, FORMULA_START, REPORT_NAME, report_document
+from compmath.grading.gradebook import read_report as read_gradebook
 from compmath.grading.roster import HANDED_IN, NOT_HANDED_IN, Identity
 from compmath.grading.submissions import file_name
 
@@ -97,21 +97,14 @@ class Options:
 
 
 def read_report(folder: Path) -> dict[str, Any]:
-    """NOTAS/informe.json as data; one that is not a grading's report is one error."""
-    path = folder / REPORT_NAME
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for key in ("puntos", "alumnos", "clases"):
-            data[key]
-    except FileNotFoundError:
+    """NOTAS/informe.json as data, read back as `grade merge` reads it (anything else: one
+    error), then written out as the report's own document."""
+    if not (folder / REPORT_NAME).is_file():
         raise CompmathError(
-            f"{path} no existe", "exporta la carpeta de notas de compmath grade (--out)"
-        ) from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise CompmathError(f"{path} no es un informe de compmath grade ({exc})", "") from None
-    if not isinstance(data, dict):
-        raise CompmathError(f"{path} no es un informe de compmath grade", "")
-    return data
+            f"{folder / REPORT_NAME} no existe: {folder} no es una carpeta de notas",
+            "exporta la carpeta que escribió compmath grade (su --out)",
+        )
+    return report_document(read_gradebook(folder))
 
 
 def _safe(text: str) -> str:
