@@ -535,3 +535,23 @@ def test_gradescope_autograder_zip_and_its_results(cli, tmp_path: Path) -> None:
     failed = json.loads((root / "results" / "results.json").read_text("utf-8"))
     jsonschema.Draft202012Validator(GRADESCOPE).validate(failed)
     assert failed["score"] == 0 and "no pudo corregir" in failed["output"]
+
+
+def test_what_is_not_an_lms_download_stays_what_it_was(tmp_path: Path) -> None:
+    """Today's layouts (a folder or .zip per student) are not taken for a download because one
+    student's folder happens to look like an LMS name; a .zip with no LMS name is refused."""
+    from compmath.errors import CompmathError
+    from compmath.grading.lms import is_download
+
+    entregas = tmp_path / "entregas"
+    for name in ("ana", "beto", "pepe_12_34_x"):
+        (entregas / name).mkdir(parents=True)
+    assert not is_download(entregas)
+    (entregas / "Eva Gil_7_assignsubmission_file_").mkdir()
+    assert not is_download(entregas)  # two of four: still a folder of students
+    (entregas / "Juan Díaz_9_assignsubmission_file_").mkdir()
+    assert is_download(entregas)
+    plain = tmp_path / "otra.zip"
+    plain.write_bytes(zipped({"ana/lab.py": "x = 1\n"}))
+    with pytest.raises(CompmathError, match="no es una descarga de Moodle ni de Canvas"):
+        read_download(plain, tmp_path)

@@ -22,6 +22,7 @@ import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from compmath.errors import CompmathError
 from compmath.grading.roster import HANDED_IN, LATE, Identity
 from compmath.grading.submissions import MAX_ENTRIES, MAX_ZIP, _refused, _unsafe
 
@@ -65,14 +66,16 @@ def parse_name(name: str) -> tuple[Identity, str, bool] | None:
 
 
 def is_download(path: Path) -> bool:
-    """Whether `path` is an LMS download: a .zip, or a folder whose entries the LMS named."""
+    """Whether `path` is an LMS download: a .zip, or a folder most of whose entries the LMS
+    named (the others are ignored and said)."""
     if path.is_file():
         return path.suffix.lower() == ".zip"
     try:
         names = [e.name for e in path.iterdir() if not e.name.startswith(".")]
     except OSError:
         return False
-    return bool(names) and any(parse_name(n) for n in names)
+    named = sum(1 for n in names if parse_name(n))
+    return named * 2 > len(names)  # most entries: a student's folder may look like one by chance
 
 
 def _inner(rest: str, sole: str | None) -> str:
@@ -184,12 +187,16 @@ def read_download(path: Path, scratch: Path, sole: str | None = None) -> Downloa
     try:
         parts = (_from_zip if path.is_file() else _from_folder)(path, sole, download)
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        from compmath.errors import CompmathError
-
         reason = str(exc) if isinstance(exc, ValueError) else "está dañado o no es un .zip"
         raise CompmathError(
             f"la descarga {path}: {reason}", "vuelve a descargarla del LMS"
         ) from None
+    if not parts:
+        raise CompmathError(
+            f"{path} no es una descarga de Moodle ni de Canvas: ningún nombre es de una entrega",
+            "dale la descarga tal como la da el LMS, o una carpeta con una carpeta o un .zip "
+            "por alumno",
+        )
     for student in sorted(parts):
         piece = parts[student]
         download.identities[student] = piece.identity
