@@ -225,7 +225,8 @@ def _grade(
         if classroom50:
             here = folder.resolve()
             student = os.environ.get("GITHUB_REPOSITORY", "").split("/")[-1] or here.name
-            student = os.environ.get("USERNAME", "").strip() or student
+            if os.environ.get("CLASSROOM"):  # Classroom 50's runner: USERNAME is the owner
+                student = os.environ.get("USERNAME", "").strip() or student
             found: dict[str, Path | None] = {student: here}
             students, ignored, roster = found, list[str](), [student]
         else:
@@ -252,7 +253,7 @@ def _grade(
         from compmath.grading.classroom50 import write_result
 
         with guard():
-            write_result(folder.resolve(), outcome.book)
+            write_result(folder.resolve(), outcome.book, outcome.missing)
     from compmath.grading.screen import summary_blocks
     from compmath.present.output import emit
 

@@ -80,7 +80,7 @@ def result_document(
         "classroom": _env("CLASSROOM", "compmath"),
         "assignment": _env("ASSIGNMENT", "compmath"),
         "assignment_type": "group" if _env("MODE", "") == "group" else "individual",
-        "owner": _env("USERNAME", grade.student),
+        "owner": grade.student,  # USERNAME under Classroom 50's runner (grade --classroom50)
         "submission": _env("SUBMISSION_TAG", "submit/local"),
         "commit": commit,
         "release": _env("RELEASE_URL", commit),
@@ -108,9 +108,14 @@ def _commit_time(repository: Path, fallback: str) -> str:
     return datetime.datetime.fromtimestamp(stamp, datetime.UTC).strftime(STAMP)
 
 
-def release_body(document: dict[str, Any], scale: int) -> str:
-    """The release's Markdown: the score, the scale, one line per hole."""
+def release_body(document: dict[str, Any], scale: int, missing: list[str]) -> str:
+    """The release's Markdown: the score, the scale, the protections the grading ran without,
+    one line per hole."""
+    from compmath.execution.facilities import notice
+
     lines = [f"# compmath: {document['score']} de {document['max-score']} puntos", ""]
+    if missing:
+        lines += [notice(missing), ""]
     if scale != 1:
         lines += [f"Puntos ×{scale}: Classroom 50 solo admite enteros.", ""]
     lines += ["| hueco | puntos | estado |", "| --- | --- | --- |"]
@@ -133,12 +138,12 @@ def forget_result(repository: Path) -> None:
             raise CompmathError(why, "") from None
 
 
-def write_result(repository: Path, book: Gradebook) -> Path:
+def write_result(repository: Path, book: Gradebook, missing: list[str]) -> Path:
     """result.json and release-body.md at the repository's root, where the runner reads them."""
     document = result_document(book, repository)
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     write_atomic(repository / RESULT_NAME, text)
-    write_atomic(repository / BODY_NAME, release_body(document, factor(book)))
+    write_atomic(repository / BODY_NAME, release_body(document, factor(book), missing))
     return repository / RESULT_NAME
 
 
