@@ -31,7 +31,7 @@ from compmath.grading.lms import read_download
 from compmath.grading.records import ClassGrade, ClassSpec, HoleGrade, StudentGrade
 from compmath.grading.roster import Identity
 from tests.conftest import REPO, error_lines, no_traceback
-from tests.test_grade import C323, solved
+from tests.test_grade import C323, solved, with_hole
 
 DATA = Path(__file__).parent / "data"
 REL = C323.lab.relative_to(REPO)  # classes/…/323-…/lab.py, the course layout
@@ -473,7 +473,8 @@ def test_gradescope_autograder_zip_and_its_results(cli, tmp_path: Path) -> None:
     """Gradescope's «Autograder Specifications»: the zip's setup.sh and run_autograder; the
     submission in /autograder/submission, results.json in /autograder/results, validated
     against tests/data/gradescope-results.schema.json (written from that page); one test per
-    hole. A hole that prints a forged results document earns nothing for it."""
+    hole. Hostile: a hole that reads the course's solution in /autograder/source and the
+    submitter's metadata finds neither, and a printed forged results document earns nothing."""
     course, commit = course_on_github(tmp_path)
     target = tmp_path / "autograder.zip"
     result = cli(
@@ -501,15 +502,21 @@ def test_gradescope_autograder_zip_and_its_results(cli, tmp_path: Path) -> None:
             in archive.read("run_autograder").decode()
         )
         config = json.loads(archive.read("compmath-gradescope.json"))
-    config["curso"] = str(REPO)  # where this test's course is, instead of /autograder/source
-    (root / "source").mkdir(parents=True)
+    course_copy = root / "source" / "curso"  # where setup.sh puts the course
+    for name in ("classes", "schemas"):
+        shutil.copytree(REPO / name, course_copy / name)
+    shutil.copy(REPO / "curso.toml", course_copy / "curso.toml")
+    config["curso"] = str(course_copy)
     (root / "source" / "compmath-gradescope.json").write_text(json.dumps(config), "utf-8")
-    forged = 'print(\'{"score": 100, "tests": []}\')\n'
+    spying = (  # hole 1 reads the course's solution and the submitter's metadata
+        f"print('curso:', len(open({str(course_copy / REL)!r}).read()))\n"
+        f"print('meta:', open({str(root / 'submission_metadata.json')!r}).read())\n"
+    )
+    forged = 'print(\'{"score": 100, "tests": []}\')\n'  # a results document, printed
     lab = root / "submission" / REL
     lab.parent.mkdir(parents=True)
-    lab.write_text(
-        solved(C323, frozenset({1})).replace("def run(", forged + "\ndef run(", 1), encoding="utf-8"
-    )
+    source = with_hole(C323, 1, spying)
+    lab.write_text(source.replace("def run(", forged + "\ndef run(", 1), encoding="utf-8")
     (root / "submission_metadata.json").write_text(
         json.dumps({"users": [{"email": "ana@uni.es", "name": "Ana"}]}), "utf-8"
     )
@@ -525,6 +532,8 @@ def test_gradescope_autograder_zip_and_its_results(cli, tmp_path: Path) -> None:
     assert [t["number"] for t in results["tests"]] == ["323.1", "323.2"]
     assert results["score"] == 1 and [t["score"] for t in results["tests"]] == [0, 1]
     assert {t["visibility"] for t in results["tests"]} == {"after_due_date"}
+    assert "FileNotFoundError" in results["tests"][0]["output"]  # neither was there to read
+    assert "ana@uni.es" not in json.dumps(results)
     shutil.rmtree(root / "source")
     subprocess.run(
         [sys.executable, "-m", "compmath.grading.gradescope", str(root)],
