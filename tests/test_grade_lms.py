@@ -521,12 +521,8 @@ def test_gradescope_autograder_zip_and_its_results(cli, tmp_path: Path) -> None:
         json.dumps({"users": [{"email": "ana@uni.es", "name": "Ana"}]}), "utf-8"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
-    subprocess.run(
-        [sys.executable, "-m", "compmath.grading.gradescope", str(root)],
-        check=True,
-        env=env,
-        timeout=300,
-    )
+    run_autograder = [sys.executable, "-m", "compmath.grading.gradescope", str(root)]
+    subprocess.run(run_autograder, check=True, env=env, timeout=300)
     results = json.loads((root / "results" / "results.json").read_text("utf-8"))
     jsonschema.Draft202012Validator(GRADESCOPE).validate(results)
     assert [t["number"] for t in results["tests"]] == ["323.1", "323.2"]
@@ -535,12 +531,7 @@ def test_gradescope_autograder_zip_and_its_results(cli, tmp_path: Path) -> None:
     assert "FileNotFoundError" in results["tests"][0]["output"]  # neither was there to read
     assert "ana@uni.es" not in json.dumps(results)
     shutil.rmtree(root / "source")
-    subprocess.run(
-        [sys.executable, "-m", "compmath.grading.gradescope", str(root)],
-        check=True,
-        env=env,
-        timeout=300,
-    )
+    subprocess.run(run_autograder, check=True, env=env, timeout=300)
     failed = json.loads((root / "results" / "results.json").read_text("utf-8"))
     jsonschema.Draft202012Validator(GRADESCOPE).validate(failed)
     assert failed["score"] == 0 and "no pudo corregir" in failed["output"]
