@@ -398,9 +398,11 @@ def test_classroom50_grades_one_repository_and_ignores_a_committed_result(
     assert "1 de 2" in (repo / "release-body.md").read_text("utf-8")
 
 
-def test_github_classroom_is_gone(cli, tmp_path: Path) -> None:
+def test_github_classroom_is_gone(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """GitHub Classroom was discontinued on 28 August 2026 (github/gh-classroom PR #119): its
-    two entry points say so and what to use instead, and write nothing."""
+    two entry points say so and what to use instead, and write nothing, in a course or not."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COMPMATH_ROOT", raising=False)
     for args in (
         ["grade", str(tmp_path), "--classroom"],
         ["practice", "start", str(tmp_path / "ws"), "--github-classroom"],

@@ -112,12 +112,12 @@ def start(
     from compmath.present.output import emit
 
     with guard():
-        course = open_course(root)
-        target = folder or workspace.default_folder(course)
         if github_classroom:
             from compmath.cli.grade_lms import GITHUB_CLASSROOM_GONE
 
             raise GITHUB_CLASSROOM_GONE
+        course = open_course(root)
+        target = folder or workspace.default_folder(course)
         if classroom50:  # refused before anything is written
             from compmath.grading.classroom50 import course_repository
 
