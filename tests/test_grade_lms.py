@@ -232,6 +232,35 @@ def test_a_canvas_download_zip(cli, tmp_path: Path) -> None:
     assert {r[1]: r[5] for r in table[2:]} == {"201": "2", "202": "2", "204": "1"}
     refused = cli("grade", "exportar", str(out), "--formato", "canvas", "--separador", ";")
     assert refused.code == 2 and "Canvas" in no_traceback(refused)
+    roster = tmp_path / "libro.csv"  # Canvas's gradebook export, as the roster
+    roster.write_text(
+        "Student,ID,SIS User ID,SIS Login ID,Section,Práctica 323 (77)\n"
+        "    Points Possible,,,,,2\n"
+        '"López, Ana",201,A201,ana@uni.es,Grupo 1,\n'
+        '"Pérez, Luis",202,A202,luis@uni.es,Grupo 1,\n'
+        '"Ruiz, Rosa",204,A204,rosa@uni.es,Grupo 2,\n'
+        '"Mora, Lucía",205,A205,lucia@uni.es,Grupo 2,\n',
+        encoding="utf-8",
+    )
+    again = cli(
+        "grade",
+        str(download),
+        "--root",
+        str(REPO),
+        "--clases",
+        "323",
+        "--out",
+        str(out),
+        "--alumnos",
+        str(roster),
+    )
+    assert again.code == 0, again.err
+    assert cli("grade", "exportar", str(out), "--formato", "canvas").code == 0
+    table = rows((out / "canvas.csv").read_text("utf-8"))
+    assert table[2] == ["López, Ana", "201", "A201", "ana@uni.es", "Grupo 1", "2"]
+    assert table[-1] == ["Mora, Lucía", "205", "A205", "lucia@uni.es", "Grupo 2", "0"]
+    misplaced = cli("grade", str(download), "--formato", "canvas")
+    assert misplaced.code == 2 and "grade exportar" in error_lines(misplaced)[0]
 
 
 def synthetic_report() -> tuple[dict, dict[str, Identity]]:

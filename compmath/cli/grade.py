@@ -152,6 +152,20 @@ def grade(
                 Path(entregas[1]), formato, separador, decimal, escala, tarea, idioma, alumnos, out
             )
         return
+    exporting = [formato, separador, decimal, escala != "puntos", tarea != "compmath"]
+    if entregas[0] != grade_lms.EXPORT and (any(exporting) or idioma != "es"):
+        with guard():
+            raise CompmathError(
+                "--formato, --separador, --decimal, --escala, --tarea e --idioma son de "
+                "grade exportar",
+                "ejemplo: compmath grade exportar notas --formato moodle-hoja --escala 10",
+            )
+    if entregas[0] != grade_lms.GRADESCOPE and visibilidad != "after_published":
+        with guard():
+            raise CompmathError(
+                "--visibilidad es de grade gradescope",
+                "ejemplo: compmath grade gradescope 323 --visibilidad visible",
+            )
     if entregas[0] == grade_lms.GRADESCOPE:
         with guard():
             names = _classes(entregas[1:]) + _classes(clases)
