@@ -586,3 +586,37 @@ def test_what_is_not_an_lms_download_stays_what_it_was(tmp_path: Path) -> None:
     plain.write_bytes(zipped({"ana/lab.py": "x = 1\n"}))
     with pytest.raises(CompmathError, match="no es una descarga de Moodle ni de Canvas"):
         read_download(plain, tmp_path)
+
+
+def test_a_moodle_download_unzipped_grades_as_the_zip(cli, tmp_path: Path) -> None:
+    """Moodle's download once unzipped by the instructor (the same names, as folders and
+    files) grades as the zip does."""
+    download, roster = moodle_download(tmp_path)
+    folder = tmp_path / "descarga"
+    with zipfile.ZipFile(download) as archive:
+        for info in archive.infolist():
+            if ".." in info.filename or info.filename.endswith("enlace"):
+                continue
+            target = folder / info.filename
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(archive.read(info))
+    grades = {}
+    for source in (download, folder):
+        out = tmp_path / f"notas-{source.name}"
+        result = cli(
+            "grade",
+            str(source),
+            "--root",
+            str(REPO),
+            "--clases",
+            "323",
+            "--out",
+            str(out),
+            "--alumnos",
+            str(roster),
+        )
+        assert result.code == 0, result.err
+        report = json.loads((out / "informe.json").read_text("utf-8"))
+        grades[source.name] = {s["alumno"]: s["obtenidos"] for s in report["alumnos"]}
+    assert grades["descarga"] == grades["moodle.zip"]
+    assert grades["descarga"]["103"] == 2  # the student's own zip, inside their folder

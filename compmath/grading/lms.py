@@ -200,12 +200,13 @@ def read_download(path: Path, scratch: Path, sole: str | None = None) -> Downloa
     for student in sorted(parts):
         piece = parts[student]
         download.identities[student] = piece.identity
-        if len(piece.folders) == 1 and not piece.files:
-            download.students[student] = piece.folders[0]
+        bare = sole is not None and any((f / "lab.py").is_file() for f in piece.folders)
+        if len(piece.folders) == 1 and not piece.files and not bare:
+            download.students[student] = piece.folders[0]  # read as it is, zips inside too
             continue
         files = list(piece.files)
-        for extra in piece.folders:  # Moodle's other plugins' folders (onlinetext…)
-            files += _folder_files(extra, download.ignored)
+        for extra in piece.folders:  # a bare lab.py, or Moodle's other plugins' folders
+            files += [(_inner(n, sole), d) for n, d in _folder_files(extra, download.ignored)]
         download.students[student] = _pack(student, files, scratch)
     return download
 
