@@ -189,7 +189,8 @@ def read_download(path: Path, scratch: Path, sole: str | None = None) -> Downloa
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
         reason = str(exc) if isinstance(exc, ValueError) else "está dañado o no es un .zip"
         raise CompmathError(
-            f"la descarga {path}: {reason}", "vuelve a descargarla del LMS"
+            f"la descarga {path}: {reason}",
+            "descomprímela y dale la carpeta (o vuelve a descargarla del LMS)",
         ) from None
     if not parts:
         raise CompmathError(
