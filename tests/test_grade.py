@@ -1,10 +1,9 @@
 """`compmath grade`: a class of honest and hostile students graded in one run, the gradebook,
 resuming a killed run, shards merged into the same bytes as one run, zips read safely, and the
-GitHub workflows (CI matrix, Classroom)."""
+GitHub workflow of the CI matrix (Classroom 50 and the LMSs: test_grade_lms.py)."""
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import shutil
@@ -20,11 +19,11 @@ import jsonschema
 import pytest
 
 from compmath.course.tree import ClassInfo, load_course
-from compmath.grading.classroom import classroom_result, classroom_workflow, shards_workflow
 from compmath.grading.gradebook import read_report
 from compmath.grading.protection import REQUIRED, probe
 from compmath.grading.shards import Shard, parse_shard
 from compmath.grading.submissions import MAX_SOURCE, file_name, read_submission
+from compmath.grading.workflows import shards_workflow
 from compmath.practice.holes import exercise_source, solution_regions, splice, student_regions
 from tests.conftest import REPO, Result, error_lines, no_traceback
 
@@ -394,90 +393,6 @@ def test_the_shards_workflow_is_the_one_shipped() -> None:
     assert shipped.read_text("utf-8") == shards_workflow(4)  # zizmor checks it (test_workflows)
     assert 'compmath grade "$ENTREGAS" --shard "$SHARD/4"' in shipped.read_text("utf-8")
     assert "compmath grade merge fragmentos/notas-* --out notas" in shipped.read_text("utf-8")
-
-
-def test_the_classroom_workflow_passes_zizmor(tmp_path: Path) -> None:
-    zizmor = shutil.which("zizmor") or str(Path(sys.executable).with_name("zizmor"))
-    if not Path(zizmor).exists():
-        pytest.skip("zizmor no está instalado")
-    folder = tmp_path / ".github" / "workflows"
-    folder.mkdir(parents=True)
-    (folder / "classroom.yml").write_text(classroom_workflow("profe/curso", "a" * 40))
-    proc = subprocess.run(
-        [zizmor, "--offline", "--no-config", "--no-ignores", "--format", "json", str(folder)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert json.loads(proc.stdout or "null") == [] and proc.returncode == 0, proc.stdout
-
-
-@pytest.mark.lento
-def test_github_classroom_grades_one_repository(
-    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    repo = hand_in(tmp_path, "entrega", {C323: solved(C323, frozenset({2})), C324: solved(C324)})
-    output = tmp_path / "github_output"
-    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
-    monkeypatch.setenv("GITHUB_REPOSITORY", "clase/tarea-ana")
-    result = cli(
-        "grade",
-        str(repo),
-        "--classroom",
-        "--root",
-        str(REPO),
-        "--clases",
-        "323,324",
-        "--out",
-        str(tmp_path / "notas"),
-        *AS_IT_CAN,
-    )
-    assert result.code == 0, result.err
-    name, _, value = output.read_text().strip().partition("=")
-    data = json.loads(base64.b64decode(value))
-    assert name == "result" and data["version"] == 1 and data["status"] == "fail"
-    assert data["max_score"] == 4 and sum(t["score"] for t in data["tests"]) == 3
-    assert [t["status"] for t in data["tests"]] == ["pass", "fail", "pass", "pass"]
-    assert data["tests"][1]["name"] == "323 hueco 2"
-    book = read_report(tmp_path / "notas")
-    assert book.grades[0].student == "tarea-ana" and classroom_result(book) == data
-
-
-@pytest.mark.lento  # seconds: out of the quick loop
-def test_practice_start_writes_the_classroom_workflow(cli, tmp_path: Path) -> None:
-    course = tmp_path / "curso"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "1", f"file://{REPO}", str(course)], check=True
-    )
-    subprocess.run(
-        [
-            "git",
-            "-C",
-            str(course),
-            "remote",
-            "set-url",
-            "origin",
-            "git@github.com:profe/curso-mates.git",
-        ],
-        check=True,
-    )
-    commit = subprocess.run(
-        ["git", "-C", str(course), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    result = cli(
-        "practice", "start", str(tmp_path / "ws"), "--root", str(course), "--github-classroom"
-    )
-    assert result.code == 0, result.err
-    workflow = (tmp_path / "ws" / ".github" / "workflows" / "classroom.yml").read_text("utf-8")
-    assert workflow == classroom_workflow("profe/curso-mates", commit)
-    assert "github-classroom" in no_traceback(result) or "classroom.yml" in result.out
-    bare = tmp_path / "sin-git"
-    shutil.copytree(REPO / "classes", bare / "classes")
-    shutil.copytree(REPO / "schemas", bare / "schemas")
-    refused = cli(
-        "practice", "start", str(tmp_path / "ws2"), "--root", str(bare), "--github-classroom"
-    )
-    assert refused.code == 2 and "repositorio de GitHub" in refused.err
 
 
 def test_points_per_hole_come_from_class_toml(cli, tmp_path: Path) -> None:

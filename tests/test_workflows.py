@@ -54,10 +54,11 @@ def _jobs(text: str) -> dict:
 
 
 def _every_workflow() -> dict[str, str]:
-    from compmath.grading.classroom import classroom_workflow, shards_workflow
+    from compmath.grading.classroom50 import classroom50_workflow
+    from compmath.grading.workflows import shards_workflow
 
     shipped = {p.name: p.read_text("utf-8") for p in sorted(WORKFLOWS.glob("*.y*ml"))}
-    generated = {"classroom.yml": classroom_workflow("profe/curso", "a" * 40)}
+    generated = {"compmath.yml": classroom50_workflow("profe/curso", "a" * 40)}
     return {**shipped, **generated, "corregir-8.yml": shards_workflow(8)}
 
 
@@ -88,7 +89,7 @@ def test_every_job_that_runs_labs_has_every_protection_on_ubuntu_24_04() -> None
                     assert "--todas-las-protecciones" in runs[k], where
             if any("compmath check" in runs[k] for k in labs):
                 assert any("protecciones_ausentes" in r for r in runs), where
-    assert checked >= 4  # labs.yml's check, corregir's fragments (×2 texts), Classroom's
+    assert checked >= 4  # labs.yml's check, corregir's fragments (×2 texts), Classroom 50's
 
 
 def _gate() -> str:

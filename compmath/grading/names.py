@@ -45,15 +45,18 @@ def shown(name: str) -> str:
     return name if name.isascii() and name.isprintable() else f"{name} ({name!a})"
 
 
-def by_student(found: dict[str, Path]) -> dict[str, Path]:
-    """The submissions by NFC id; two of them with one id are refused, naming both."""
-    kept: dict[str, Path] = {}
+def by_student(found: dict[str, Path | None]) -> dict[str, Path | None]:
+    """The submissions by NFC id (None: a student of the roster who handed in nothing); two
+    of them with one id are refused, naming both."""
+    kept: dict[str, Path | None] = {}
     for name, path in found.items():
         student = normalised(name)
         if student in kept:
+            first = kept[student]
+            one, other = (first.name if first else name), (path.name if path else name)
             raise CompmathError(
                 f"dos entregas son del mismo alumno una vez normalizado su nombre (NFC): "
-                f"{shown(kept[student].name)} y {shown(path.name)}",
+                f"{shown(one)} y {shown(other)}",
                 "deja una sola carpeta o .zip por alumno y vuelve a lanzar la orden",
             )
         kept[student] = path

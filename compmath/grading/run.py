@@ -31,6 +31,7 @@ from compmath.grading.records import (
     submission_fingerprint,
     unjudged,
 )
+from compmath.grading.roster import absent
 from compmath.grading.seal import (
     OPEN_KEY,
     SEAL_FIELD,
@@ -92,20 +93,27 @@ def _saved(path: Path, student: str, fingerprint: str, key: bytes) -> StudentGra
 
 
 def select_students(
-    folder: Path, shard: Shard | None, out: Path
-) -> tuple[dict[str, Path], list[str], list[str]]:
+    folder: Path,
+    shard: Shard | None,
+    out: Path,
+    found: tuple[dict[str, Path | None], list[str]] | None = None,
+) -> tuple[dict[str, Path | None], list[str], list[str]]:
     """The students in `folder` by NFC id (their share, with `shard`), what was ignored there,
     and every student there (the roster a shard records); the output folder is never a student,
-    even when it sits among them. Two submissions of one student are refused (names.py)."""
-    found, ignored = discover(folder)
-    kept = by_student({s: p for s, p in found.items() if p.resolve() != out.resolve()})
+    even when it sits among them. `found` is what an LMS download and a roster gave instead
+    (None: a student on the roster who handed in nothing). Two submissions of one student are
+    refused (names.py)."""
+    students, ignored = found if found is not None else discover(folder)
+    kept = by_student(
+        {s: p for s, p in students.items() if p is None or p.resolve() != out.resolve()}
+    )
     selected = {s: p for s, p in kept.items() if shard is None or shard.holds(s)}
     return selected, ignored, list(kept)
 
 
-def _out_of_sight(students: dict[str, Path], out: Path, hide: Sequence[Path]) -> list[Path]:
+def _out_of_sight(students: dict[str, Path | None], out: Path, hide: Sequence[Path]) -> list[Path]:
     """What no student's code may see: `hide`, the grades, the folders holding submissions."""
-    return [*hide, out, *{path.parent for path in students.values()}]
+    return [*hide, out, *{path.parent for path in students.values() if path is not None}]
 
 
 def _private_by_class(private: PrivateVariants | None) -> dict[int, Any] | None:
@@ -138,7 +146,10 @@ def _internal(what: str, exc: BaseException) -> str:
     return f"no se pudo {what} esta entrega (error interno de compmath: {type(exc).__name__})"
 
 
-def _read(student: str, path: Path, classes: list[ClassInfo]) -> Submission:
+def _read(student: str, path: Path | None, classes: list[ClassInfo]) -> Submission:
+    """The student's submission, or the empty one of a roster student who handed in nothing."""
+    if path is None:
+        return absent(student, classes)
     try:
         return read_submission(student, path, classes)
     except Exception as exc:  # one unreadable submission scores 0; the others are graded
@@ -200,7 +211,7 @@ def _key(missing: tuple[str, ...]) -> bytes:
 
 
 def grade_students(
-    students: dict[str, Path],
+    students: dict[str, Path | None],
     out: Path,
     classes: list[ClassInfo],
     *,
@@ -212,7 +223,8 @@ def grade_students(
     hide: Sequence[Path] = (),
     private: PrivateVariants | None = None,
 ) -> Outcome:
-    """Grade each student's submission (folder or zip, by id) into `out`.
+    """Grade each student's submission (folder or zip, by id; None: on the roster, nothing
+    handed in) into `out`.
 
     No student's code sees `out`, `hide` (the submissions folder) or any student's files.
     Each hole is judged at the student's own parameters where the class declares them
@@ -260,7 +272,7 @@ def grade_students(
 
 
 def _reuse(
-    students: dict[str, Path],
+    students: dict[str, Path | None],
     classes: list[ClassInfo],
     recorder: _Recorder,
     course_print: str,
