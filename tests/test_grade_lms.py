@@ -35,7 +35,7 @@ from tests.test_grade import C323, solved, with_hole
 
 DATA = Path(__file__).parent / "data"
 REL = C323.lab.relative_to(REPO)  # classes/…/323-…/lab.py, the course layout
-GRADE_SCHEMA = json.loads((REPO / "schemas" / "grade.schema.json").read_text("utf-8"))
+GRADE_SCHEMA = json.loads((REPO / "compmath" / "contracts" / "grade.schema.json").read_text("utf-8"))
 CLASSROOM50 = json.loads((DATA / "classroom50-result-v1.schema.json").read_text("utf-8"))
 GRADESCOPE = json.loads((DATA / "gradescope-results.schema.json").read_text("utf-8"))
 WORKSHEET_ES = [  # Moodle's es strings for the gradingtable.php download columns
@@ -284,6 +284,7 @@ def synthetic_report() -> tuple[dict, dict[str, Identity]]:
                 "obtenidos": 1.5 * (k % 2),
                 "puntos": 3,
                 "avisos": [],
+                "protecciones_ausentes": [],
                 "clases": [
                     {
                         "clase": "323-x",
@@ -301,6 +302,8 @@ def synthetic_report() -> tuple[dict, dict[str, Identity]]:
         "version": 1,
         "huella_del_curso": "b" * 64,
         "puntos": 3,
+        "protecciones_ausentes": [],
+        "nombres_parecidos": [],
         "clases": [
             {
                 "clase": "323-x",
