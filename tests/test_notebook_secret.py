@@ -147,6 +147,10 @@ def wrong(notebook: dict[str, Any], cls, number: int) -> dict[str, Any]:
         indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
         lines[at:at] = [f"{indent}{n} = _perturbado({n})" for n in names]
         cell["source"] = "\n".join(lines)
+    for cell in notebook["cells"]:  # each hole's check starts with a fresh count (a class
+        # whose checks call a hole thousands of times, 330's sampling, used it up before)
+        if cell["id"].startswith("comprobar-hueco-"):
+            cell["source"] = "_VECES[0] = 0\n" + source(cell)
     kept = [c for c in notebook["cells"] if c["id"] not in ("ejecutar", "mapas", "comprobar")]
     prelude = {
         "cell_type": "code",

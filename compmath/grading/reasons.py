@@ -15,6 +15,7 @@ from __future__ import annotations
 import builtins
 
 from compmath.judging.compare import Difference, DifferenceKind
+from compmath.judging.judge import OVERSIZED
 from compmath.judging.report import LabReport, Outcome
 from compmath.judging.stack import frames
 from compmath.practice.graft import Program
@@ -103,6 +104,8 @@ def hole_reason(
         return f"{label}: tus salidas no son las del curso (¿en otro orden?)"
     if report.outcome == Outcome.EXCEPTION:
         return f"{label}: {_raised(report, program)}"
+    if report.outcome == Outcome.UNREPRESENTABLE and report.message.startswith(OVERSIZED):
+        return f"{label}: {report.message}"  # sizes and limits: nothing of the program's text
     if report.outcome == Outcome.TIMEOUT:
         return f"{label}: superó el límite de {limit_seconds(timeout)} y se detuvo"
     return f"{label}: {FIXED.get(report.outcome, report.outcome.label)}"

@@ -131,13 +131,16 @@ def result_limit(case: Ready, reference: LabReport | None) -> tuple[int, str]:
     return limit, f"los {mib(limit)} que admite esta clase ({RESULT_FACTOR} veces su salida)"
 
 
+OVERSIZED = "el resultado ocupa "  # how a refused size starts: compmath's words alone
+
+
 def oversized(written: str, limit: int, bound: str) -> str:
     """Why the text a lab wrote is not judged (Spanish), or "" when it is within `limit` bytes.
 
     Measured without copying: an ASCII text is its length; any other is at least as long."""
     if len(written) > limit or (not written.isascii() and len(written.encode()) > limit):
         size = len(written) if written.isascii() else len(written.encode())
-        return f"el resultado ocupa {mib(size)}, más de {bound}: no se analiza"
+        return f"{OVERSIZED}{mib(size)}, más de {bound}: no se analiza"
     return ""
 
 

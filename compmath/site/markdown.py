@@ -72,10 +72,11 @@ def markdown_html(text: str, prefix: str = "s") -> str:
     html = INLINE_WRAPPER.sub(r"\1", html)
     # a wide table scrolls inside its own box (focusable, for the keyboard) at 360 px
     html = html.replace("<table>", '<div class="tabla-ancha" tabindex="0"><table>')
-    # display math in the prose: the same scrolling, named box as the page's formulas
+    # display math in the prose: the same box as the page's formulas (sitio.js names and
+    # makes focusable the ones that scroll)
     html = html.replace(
         '<div class="math block">',
-        '<div class="formula" tabindex="0" role="group" aria-label="Fórmula">',
+        '<div class="formula">',
     )
     # a code block that scrolls sideways must be reachable with the keyboard too
     return html.replace("</table>", "</table></div>").replace("<pre>", '<pre tabindex="0">')

@@ -60,7 +60,7 @@ class FormulaError(Exception):
         self.index, self.latex, self.reason = index, latex, reason
 
 
-SAMPLE_OUTPUTS = 12  # the JSON sample's outputs: the whole snapshot is a link away
+SAMPLE_OUTPUTS = 8  # the JSON sample's outputs: the whole snapshot is a link away
 
 
 def class_url(class_id: str) -> str:

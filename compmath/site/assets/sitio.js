@@ -91,8 +91,12 @@
     document.querySelectorAll(".formula, main pre, .tabla-ancha").forEach(function (caja) {
       var desborda = caja.scrollWidth > caja.clientWidth + 1;
       caja.classList.toggle("desborda", desborda);
-      if (caja.classList.contains("formula")) {
-        if (desborda) { caja.setAttribute("tabindex", "0"); } else { caja.removeAttribute("tabindex"); }
+      if (caja.classList.contains("formula")) {  // one that scrolls: a named keyboard stop
+        if (desborda) {
+          caja.setAttribute("tabindex", "0");
+          caja.setAttribute("role", "group");
+          caja.setAttribute("aria-label", "Fórmula");
+        } else { caja.removeAttribute("tabindex"); }
       }
     });
   }
