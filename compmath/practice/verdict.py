@@ -43,6 +43,8 @@ class HoleVerdict:
     stdout: str = ""  # what the student's code printed (the first failing run, else the first)
     remedy: str = ""  # the option of `practice` that lifts the limit it hit (not for feedback)
     variants_passed: int = 0  # of the attempt's variants, how many it matched (partial credit)
+    outcome: str = ""  # the failing run's outcome (judging.report.Outcome), "" if none ran
+    error: str = ""  # when it fails: the exception (or limit) as the report says it
 
     @property
     def done(self) -> bool:
