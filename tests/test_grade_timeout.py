@@ -4,8 +4,6 @@ fails any other way is still judged at every variant."""
 
 from __future__ import annotations
 
-import pytest
-
 from compmath.course.tree import load_course
 from compmath.practice.graft import programs_for
 from compmath.practice.holes import solution_regions, splice, student_regions
