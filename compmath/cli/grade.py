@@ -39,9 +39,10 @@ def grade(
     entregas: Annotated[
         list[str],
         typer.Argument(
-            metavar="ENTREGAS | merge CARPETAS",
+            metavar="ENTREGAS | merge CARPETAS | resumen NOTAS | comparar ANTES DESPUES",
             help="La carpeta de las entregas (una carpeta o un .zip por alumno); o «merge» y "
-            "las carpetas de los fragmentos.",
+            "las carpetas de los fragmentos; o «resumen» y una carpeta de notas; o «comparar» "
+            "y dos.",
             show_default=False,
         ),
     ],
@@ -82,9 +83,30 @@ def grade(
             "se comprueba también con ellas.",
         ),
     ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Con resumen o comparar: imprime el JSON.")
+    ] = False,
+    fail_on_change: Annotated[
+        bool,
+        typer.Option("--fail-on-change", help="Con comparar: sale con 1 si alguna nota cambia."),
+    ] = False,
     root: RootOption = None,
 ) -> None:
-    """Corrige las entregas: notas.csv, un comentario por alumno e informe.json."""
+    """Corrige las entregas: notas.csv, un comentario por alumno, informe.json y resumen.md."""
+    from compmath.cli import grade_reports
+
+    if entregas[0] == grade_reports.SUMMARY:
+        grade_reports.summary_command(entregas[1:], as_json)
+        return
+    if entregas[0] == grade_reports.COMPARE:
+        grade_reports.compare_command(entregas[1:], as_json, fail_on_change)
+        return
+    if as_json or fail_on_change:
+        with guard():
+            raise CompmathError(
+                "--json y --fail-on-change son de grade resumen y grade comparar",
+                "ejemplo: compmath grade comparar notas-antes notas --fail-on-change",
+            )
     if entregas[0] == MERGE:
         with guard():
             if clases or shard or classroom or jobs or private:
@@ -99,9 +121,7 @@ def grade(
             raise CompmathError(
                 "grade corrige una carpeta de entregas", f"ejemplo: compmath grade {entregas[0]}"
             )
-    _grade(
-        Path(entregas[0]), _classes(clases), out, timeout, jobs, shard, classroom, root, private
-    )
+    _grade(Path(entregas[0]), _classes(clases), out, timeout, jobs, shard, classroom, root, private)
 
 
 def _grade(

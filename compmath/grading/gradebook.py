@@ -69,6 +69,8 @@ def csv_text(book: Gradebook) -> str:
 
 def report_document(book: Gradebook) -> dict[str, Any]:
     """The JSON report (schemas/grade.schema.json)."""
+    from compmath.grading.summary import class_summary
+
     earned = [g.earned for g in book.grades]
     return {
         "version": VERSION,
@@ -81,18 +83,23 @@ def report_document(book: Gradebook) -> dict[str, Any]:
             "con_todo": sum(1 for e in earned if e >= book.points),
             "sin_puntos": sum(1 for e in earned if e == 0),
         },
+        "resumen_por_hueco": class_summary(book),
         "alumnos": [g.to_dict() for g in book.grades],
     }
 
 
 def write_gradebook(out: Path, book: Gradebook) -> None:
-    """Write notas.csv, informe.json and comentarios/<alumno>.md into `out`."""
+    """Write notas.csv, informe.json, resumen.md and comentarios/<alumno>.md into `out`."""
+    from compmath.grading.summary_text import SUMMARY_NAME, summary_markdown
+
     (out / FEEDBACK_DIR).mkdir(parents=True, exist_ok=True)
     for grade in book.grades:
         text = feedback_markdown(book.specs, grade)
         write_atomic(out / FEEDBACK_DIR / f"{file_name(grade.student)}.md", text)
-    report = json.dumps(report_document(book), indent=2, ensure_ascii=False) + "\n"
+    document = report_document(book)
+    report = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     write_atomic(out / REPORT_NAME, report)
+    write_atomic(out / SUMMARY_NAME, summary_markdown(document["resumen_por_hueco"]))
     write_atomic(out / CSV_NAME, csv_text(book))
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from compmath.course.tree import ClassInfo
+from compmath.grading.failure import Failure, failure_of
 from compmath.practice import verdict as practice
 from compmath.practice.runs import Results
 
@@ -32,6 +33,7 @@ class HoleVerdict:
     reason: str = ""
     variants_passed: int = 0  # of `variants` (the defaults included), how many it matched
     variants: int = 0
+    failure: Failure | None = None  # where it first failed, as data (the class report's)
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ def _converted(attempt: practice.Attempt) -> ClassVerdict:
             _short(h.reason) or (OPEN_REASON if h.status == practice.HoleStatus.OPEN else ""),
             h.variants_passed,
             len(attempt.variants),
+            failure_of(h),
         )
         for h in attempt.holes
     )

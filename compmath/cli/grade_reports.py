@@ -1,0 +1,59 @@
+"""`compmath grade resumen NOTAS/` and `grade comparar ANTES DESPUES`: read graded folders."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from compmath.cli.common import ExitCode, guard
+from compmath.errors import CompmathError
+
+SUMMARY, COMPARE = "resumen", "comparar"
+
+
+def summary_command(folders: list[str], as_json: bool) -> None:
+    """Print the class report of a graded folder (its informe.json), or its JSON."""
+    from compmath.grading.gradebook import read_report
+    from compmath.grading.summary import class_summary
+
+    with guard():
+        if len(folders) != 1:
+            raise CompmathError(
+                "grade resumen lee una carpeta de notas", "ejemplo: compmath grade resumen notas"
+            )
+        summary = class_summary(read_report(Path(folders[0])))
+    if as_json:
+        from compmath.base.encode import dumps
+
+        sys.stdout.write(dumps(summary))
+        return
+    from compmath.grading.summary_text import summary_blocks
+    from compmath.present.output import emit
+
+    emit(summary_blocks(summary))
+
+
+def compare_command(folders: list[str], as_json: bool, fail_on_change: bool) -> None:
+    """Compare two gradings; exit 1 with `fail_on_change` when a grade moved."""
+    from compmath.grading.gradebook import read_report
+    from compmath.grading.regrade import compare
+
+    with guard():
+        if len(folders) != 2:
+            raise CompmathError(
+                "grade comparar necesita dos carpetas de notas: la de antes y la de después",
+                "ejemplo: compmath grade comparar notas-antes notas",
+            )
+        result = compare(read_report(Path(folders[0])), read_report(Path(folders[1])))
+    if as_json:
+        from compmath.base.encode import dumps
+
+        sys.stdout.write(dumps(result.to_dict()))
+    else:
+        from compmath.grading.regrade_text import regrade_blocks
+        from compmath.present.output import emit
+
+        emit(regrade_blocks(result))
+    raise typer.Exit(ExitCode.FAILED if fail_on_change and result.changed else ExitCode.OK)
