@@ -39,10 +39,11 @@ def grade(
     entregas: Annotated[
         list[str],
         typer.Argument(
-            metavar="ENTREGAS | merge CARPETAS | resumen NOTAS | comparar ANTES DESPUES",
+            metavar="ENTREGAS | merge CARPETAS | resumen NOTAS | comparar ANTES DESPUES | "
+            "similitud NOTAS",
             help="La carpeta de las entregas (una carpeta o un .zip por alumno); o «merge» y "
-            "las carpetas de los fragmentos; o «resumen» y una carpeta de notas; o «comparar» "
-            "y dos.",
+            "las carpetas de los fragmentos; o «resumen» o «similitud» y una carpeta de notas; "
+            "o «comparar» y dos.",
             show_default=False,
         ),
     ],
@@ -90,6 +91,14 @@ def grade(
         bool,
         typer.Option("--fail-on-change", help="Con comparar: sale con 1 si alguna nota cambia."),
     ] = False,
+    umbral: Annotated[
+        float | None,
+        typer.Option(
+            "--umbral",
+            metavar="X",
+            help="Con similitud: desde qué parte de huellas en común (0 a 1) se lista una pareja.",
+        ),
+    ] = None,
     root: RootOption = None,
 ) -> None:
     """Corrige las entregas: notas.csv, un comentario por alumno, informe.json y resumen.md."""
@@ -101,10 +110,13 @@ def grade(
     if entregas[0] == grade_reports.COMPARE:
         grade_reports.compare_command(entregas[1:], as_json, fail_on_change)
         return
-    if as_json or fail_on_change:
+    if entregas[0] == grade_reports.SIMILARITY:
+        grade_reports.similarity_command(entregas[1:], umbral, as_json, root)
+        return
+    if as_json or fail_on_change or umbral is not None:
         with guard():
             raise CompmathError(
-                "--json y --fail-on-change son de grade resumen y grade comparar",
+                "--json, --fail-on-change y --umbral son de grade resumen, comparar y similitud",
                 "ejemplo: compmath grade comparar notas-antes notas --fail-on-change",
             )
     if entregas[0] == MERGE:

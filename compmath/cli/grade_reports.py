@@ -10,7 +10,7 @@ import typer
 from compmath.cli.common import ExitCode, guard
 from compmath.errors import CompmathError
 
-SUMMARY, COMPARE = "resumen", "comparar"
+SUMMARY, COMPARE, SIMILARITY = "resumen", "comparar", "similitud"
 
 
 def summary_command(folders: list[str], as_json: bool) -> None:
@@ -57,3 +57,54 @@ def compare_command(folders: list[str], as_json: bool, fail_on_change: bool) -> 
 
         emit(regrade_blocks(result))
     raise typer.Exit(ExitCode.FAILED if fail_on_change and result.changed else ExitCode.OK)
+
+
+def similarity_command(
+    folders: list[str], threshold: float | None, as_json: bool, root: Path | None
+) -> None:
+    """Compare the holes saved in a graded folder; write similitud.html there."""
+    from compmath.atomic import write_atomic
+    from compmath.cli.common import open_course
+    from compmath.grading.gradebook import read_report
+    from compmath.grading.similarity import (
+        DEFAULT_THRESHOLD,
+        course_texts,
+        read_holes,
+        similarity,
+        to_dict,
+    )
+    from compmath.grading.similarity_html import PAGE_NAME, similarity_blocks, similarity_page
+
+    with guard():
+        if len(folders) != 1:
+            raise CompmathError(
+                "grade similitud lee una carpeta de notas",
+                "ejemplo: compmath grade similitud notas --umbral 0.8",
+            )
+        chosen = DEFAULT_THRESHOLD if threshold is None else threshold
+        if not 0 < chosen <= 1:
+            raise CompmathError(
+                f"--umbral {chosen} no está entre 0 y 1", "ejemplo: --umbral 0.8 (el 80 %)"
+            )
+        folder = Path(folders[0])
+        book = read_report(folder)
+        course = open_course(root)
+        classes = course.select([s.class_id for s in book.specs])
+        saved = read_holes(folder)
+        if not saved:
+            raise CompmathError(
+                f"{folder} no guarda los huecos de los alumnos",
+                f"vuelve a corregir con esta versión: compmath grade ENTREGAS --out {folder}",
+            )
+        result = similarity(saved, course_texts(classes), chosen)
+        page = folder / PAGE_NAME
+        write_atomic(page, similarity_page(result))
+    if as_json:
+        from compmath.base.encode import dumps
+
+        sys.stdout.write(dumps(to_dict(result)))
+        return
+    from compmath.practice.workspace import here
+    from compmath.present.output import emit
+
+    emit(similarity_blocks(result, here(page)))

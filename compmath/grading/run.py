@@ -29,6 +29,7 @@ from compmath.grading.records import (
     submission_fingerprint,
 )
 from compmath.grading.shards import Shard
+from compmath.grading.similarity import save_holes
 from compmath.grading.submissions import Submission, discover, file_name, read_submission
 from compmath.grading.verdict import ClassVerdict, judge_many
 from compmath.practice.own import course_name, own_params
@@ -148,6 +149,7 @@ def grade_students(
     pending: dict[str, tuple[Submission, str]] = {}
     for student, path in students.items():
         submission = read_submission(student, path, classes)
+        save_holes(out, submission)  # what `grade similitud` compares
         fingerprint = submission_fingerprint(course_print, submission)
         saved = _saved(out, student, fingerprint)
         if saved is not None:
