@@ -217,6 +217,12 @@ def test_grade_writes_the_report_and_comparar_finds_a_changed_variant(cli, tmp_p
     assert shown.code == 0 and json.loads(shown.out) == report["resumen_por_hueco"]
     assert "«codificaciones»" in no_traceback(cli("grade", "resumen", str(before)))
 
+    similar = cli("grade", "similitud", str(before), "--root", str(root))
+    assert similar.code == 0 and "no acusaciones" in no_traceback(similar)
+    assert (before / "similitud.html").exists()
+    too_high = cli("grade", "similitud", str(before), "--root", str(root), "--umbral", "2")
+    assert too_high.code == 2 and len(error_lines(too_high)) == 1
+
     meta = next(root.rglob(f"{C323}/class.toml"))
     text = meta.read_text("utf-8")
     assert "{ dimension = 16 }" in text
@@ -234,7 +240,13 @@ def test_grade_writes_the_report_and_comparar_finds_a_changed_variant(cli, tmp_p
 
 @pytest.mark.parametrize(
     "args",
-    [["grade", "resumen"], ["grade", "comparar", "x"], ["grade", "resumen", "no-existe"]],
+    [
+        ["grade", "resumen"],
+        ["grade", "comparar", "x"],
+        ["grade", "resumen", "no-existe"],
+        ["grade", "similitud"],
+        ["grade", "ENTREGAS", "--json"],
+    ],
 )
 def test_bad_uses_are_one_spanish_line(cli, args: list[str], tmp_path: Path) -> None:
     result = cli(*args)

@@ -33,6 +33,7 @@ from compmath.practice.holes import student_holes, student_regions
 HOLES_DIR = "huecos"  # OUT/huecos/<alumno>.json: each class's holes as the student wrote them
 K, WINDOW = 6, 4  # k-gram length in tokens, winnowing window
 MIN_TOKENS = 12  # a hole shorter than this is what everyone writes: no near-copy score
+MIN_PRINTS = 3  # nor a hole with fewer fingerprints of its own (identical ones are a group)
 # a fingerprint held by more students than this is the class's norm, not a copy (the cap
 # keeps the pairs each fingerprint yields bounded: the work grows linearly with the class)
 COMMON_SHARE, COMMON_FLOOR, COMMON_CAP = 0.2, 4, 40
@@ -106,7 +107,7 @@ class _Tokens(ast.NodeVisitor):
             self.out.append((self._name(node.arg), line))
             return
         if isinstance(node, ast.Constant):
-            self.out.append((f"C{type(node.value).__name__[:1]}", line))
+            self.out.append(("C", line))  # any literal: 2 for 3.5, "a" for "b"
             return
         if isinstance(node, ast.Attribute):
             self.visit(node.value)
@@ -216,12 +217,15 @@ def compare_hole(
             for i, a in enumerate(holders):
                 for b in holders[i + 1 :]:
                     shared[(a, b) if a < b else (b, a)].append(h)
-    counted = {s: sum(1 for h in fps if h not in ignored) for s, fps in prints.items()}
+    # a hole's own fingerprints: neither the course's nor the class's norm
+    rare = {h for h, holders in index.items() if len(holders) <= common}
+    counted = {s: sum(1 for h in fps if h in rare) for s, fps in prints.items()}
     pairs = []
     form_of = {s: form for form, ss in by_form.items() for s in ss}
     for (a, b), hs in shared.items():
-        score = len(hs) / max(1, min(counted[a], counted[b]))
-        if score >= threshold and form_of[a] != form_of[b]:  # identical ones are a group
+        least = min(counted[a], counted[b])
+        score = len(hs) / max(1, least)
+        if least >= MIN_PRINTS and score >= threshold and form_of[a] != form_of[b]:
             lines_a = set().union(*(prints[a][h] for h in hs))
             lines_b = set().union(*(prints[b][h] for h in hs))
             pairs.append((a, b, min(1.0, score), lines_a, lines_b))
