@@ -185,6 +185,40 @@ def _discounted(given: Iterable[str]) -> set[int]:
     return {h for code in given for h in fingerprints(tokens(code))}
 
 
+Prints = dict[str, dict[int, set[int]]]  # student -> fingerprint -> its lines in the hole
+
+
+def _read(texts: Mapping[str, str]) -> tuple[dict[str, tuple[str, ...]], Prints]:
+    """Each student's normalised form of the hole and, when long enough, its fingerprints."""
+    forms: dict[str, tuple[str, ...]] = {}
+    prints: Prints = {}
+    for student, code in texts.items():
+        toks = tokens(code)
+        if toks:
+            forms[student] = tuple(t for t, _ in toks)
+            if len(toks) >= MIN_TOKENS:
+                prints[student] = fingerprints(toks)
+    return forms, prints
+
+
+def _shared(prints: Prints, ignored: set[int]) -> tuple[dict[tuple[str, str], list[int]], set[int]]:
+    """The fingerprints each pair of students shares, through an inverted index, and those
+    that count (neither the course's nor held by so many that they are the class's norm)."""
+    index: dict[int, list[str]] = defaultdict(list)
+    for student, fps in prints.items():
+        for h in fps.keys() - ignored:
+            index[h].append(student)
+    common = min(COMMON_CAP, max(COMMON_FLOOR, int(COMMON_SHARE * len(prints))))
+    rare = {h for h, holders in index.items() if len(holders) <= common}
+    shared: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for h in rare:
+        holders = index[h]
+        for i, a in enumerate(holders):
+            for b in holders[i + 1 :]:
+                shared[(a, b) if a < b else (b, a)].append(h)
+    return shared, rare
+
+
 def compare_hole(
     texts: Mapping[str, str], given: Iterable[str], threshold: float
 ) -> tuple[list[tuple[str, str, float, set[int], set[int]]], list[tuple[list[str], bool]]]:
@@ -193,39 +227,18 @@ def compare_hole(
     exercise's text for the hole, whose fingerprints never count."""
     given = list(given)
     solution = {tuple(t for t, _ in tokens(code)) for code in given}
+    forms, prints = _read(texts)
     by_form: dict[tuple[str, ...], list[str]] = defaultdict(list)
-    prints: dict[str, dict[int, set[int]]] = {}
-    for student, code in texts.items():
-        toks = tokens(code)
-        if not toks:
-            continue
-        form = tuple(t for t, _ in toks)
+    for student, form in forms.items():
         by_form[form].append(student)
-        if len(toks) >= MIN_TOKENS:
-            prints[student] = fingerprints(toks)
     groups = [(sorted(s), form in solution) for form, s in by_form.items() if len(s) > 1]
-    ignored = _discounted(given)
-    index: dict[int, list[str]] = defaultdict(list)
-    for student, fps in prints.items():
-        for h in fps:
-            if h not in ignored:
-                index[h].append(student)
-    common = min(COMMON_CAP, max(COMMON_FLOOR, int(COMMON_SHARE * len(prints))))
-    shared: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for h, holders in index.items():
-        if 1 < len(holders) <= common:
-            for i, a in enumerate(holders):
-                for b in holders[i + 1 :]:
-                    shared[(a, b) if a < b else (b, a)].append(h)
-    # a hole's own fingerprints: neither the course's nor the class's norm
-    rare = {h for h, holders in index.items() if len(holders) <= common}
-    counted = {s: sum(1 for h in fps if h in rare) for s, fps in prints.items()}
+    shared, rare = _shared(prints, _discounted(given))
+    counted = {s: len(fps.keys() & rare) for s, fps in prints.items()}
     pairs = []
-    form_of = {s: form for form, ss in by_form.items() for s in ss}
     for (a, b), hs in shared.items():
         least = min(counted[a], counted[b])
         score = len(hs) / max(1, least)
-        if least >= MIN_PRINTS and score >= threshold and form_of[a] != form_of[b]:
+        if least >= MIN_PRINTS and score >= threshold and forms[a] != forms[b]:
             lines_a = set().union(*(prints[a][h] for h in hs))
             lines_b = set().union(*(prints[b][h] for h in hs))
             pairs.append((a, b, min(1.0, score), lines_a, lines_b))
