@@ -86,3 +86,21 @@ def test_practice_runs_every_variant_even_after_a_time_limit() -> None:
     source = with_hole(1, "raise ValueError('x')")
     judge_many([(C323, source)], timeout=10, jobs=2, into=results)
     assert not results.skipped and all(k in results.reports for k in keys(source, 1))
+
+
+def test_students_sharing_a_hanging_hole_each_get_their_own_time_limit() -> None:
+    """Two students hand in the same looping hole with numbers of their own: the program is
+    shared, their first variants are not; neither is told «no se ejecutó» because the other's
+    run hung, and each is told it ran out of time at their own parameters."""
+    source = with_hole(1, HANG)
+    own = [{"dimension": 10, "posiciones": 7}, {"dimension": 14, "posiciones": 8}]
+    results = Results()
+    attempts = judge_many(
+        [(C323, source), (C323, source)], timeout=1.5, jobs=2, hide=[], into=results, own=own
+    )
+    for attempt, params in zip(attempts, own):
+        hole = attempt.holes[0]
+        assert hole.outcome == "tiempo_agotado", hole.reason
+        assert f"dimension = {params['dimension']}" in hole.reason
+        assert "no se ejecutó" not in hole.reason and NOT_RUN_AFTER_TIMEOUT in hole.reason
+    assert results.skipped  # the variants after the shared ones were still spared

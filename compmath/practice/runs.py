@@ -121,18 +121,21 @@ def _cases(
     return references + cases  # the references first: their verdicts are the others' oracles
 
 
-def _chains(wanted: Wanted, call: str) -> dict[str, str]:
-    """Each grafted program's run at a variant follows its run at the variant before (keys of
-    the call's cases): a hole that runs out of time is not run at the variants after."""
-    last: dict[str, str] = {}
-    after: dict[str, str] = {}
-    for key, (_, program, _) in wanted.items():
-        if program is None:
-            continue
-        if program.digest in last:
-            after[f"{call}/{key}"] = f"{call}/{last[program.digest]}"
-        last[program.digest] = key
-    return after
+def _chains(orders: Sequence[Sequence[str]], call: str) -> dict[str, str]:
+    """The runs that follow another (keys of the call's cases), from `orders`: per student and
+    hole, its program's keys in the order of that student's variants. A run follows the run
+    before it only when that is so for every student it is judged for (identical programs
+    are shared, and the first variant may be a student's own parameters): so a run is never
+    skipped for a student at whose earlier variants it did not run out of time."""
+    before: dict[str, set[str | None]] = {}
+    for keys in orders:
+        for place, key in enumerate(keys):
+            before.setdefault(key, set()).add(keys[place - 1] if place else None)
+    return {
+        f"{call}/{key}": f"{call}/{first}"
+        for key, found in before.items()
+        if len(found) == 1 and (first := next(iter(found))) is not None
+    }
 
 
 def run_batch(
@@ -144,12 +147,14 @@ def run_batch(
     into: Results | None = None,
     memo: dict[str, LabReport] | None = None,
     hide: Sequence[Path] | None = None,
+    orders: Sequence[Sequence[str]] | None = None,
 ) -> Results:
     """Judge every (class, program or None for the course's lab, variant) by key, in one call;
     each report goes `into` the Results as it lands, then `on_landed(key)` is called. With
-    `hide` (grading), the programs run private (`private_folders`); the course's lab does not,
-    and a program that runs out of time at a variant is not run at the variants after it (a
-    hole that hangs has failed: it costs one time limit, not one per variant).
+    `hide` (grading), the programs run private (`private_folders`); the course's lab does not.
+    With `orders` (grading: per student and hole, its program's keys in variant order), a
+    program that runs out of time at a variant is not run at the variants after it (a hole
+    that hangs has failed: it costs one time limit, not one per variant).
 
     `memo` (a practice session's): reports already judged, by key. Keys name the program's
     text and the class files its verdict depends on, so a key found there is not run again
@@ -177,7 +182,7 @@ def run_batch(
             if on_landed is not None:
                 on_landed(key)
 
-        after = _chains(wanted, call) if hide is not None else None
+        after = _chains(orders, call) if orders is not None else None
         judged = judge_cases(cases, jobs=jobs, consumer=consume, after=after)
         results.missing = judged.missing
         results.skipped = frozenset(k.removeprefix(f"{call}/") for k in judged.skipped)

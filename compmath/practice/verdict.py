@@ -155,8 +155,21 @@ def judge_many(
 
     if memo is not None and len(memo) > MEMO_SIZE:
         memo.clear()
+    # grading: a hole's program runs at a variant only once it did not hang at the one before
+    orders = [
+        [program.key(v) for v in variants]
+        for plan, variants in zip(plans, chosen)
+        for program in plan.programs.values()
+    ]
     run_batch(
-        wanted, timeout=timeout, jobs=jobs, on_landed=landed, into=results, memo=memo, hide=hide
+        wanted,
+        timeout=timeout,
+        jobs=jobs,
+        on_landed=landed,
+        into=results,
+        memo=memo,
+        hide=hide,
+        orders=orders if hide is not None else None,
     )
     return [
         attempts.get(i) or _attempt(cls, plan, results, chosen[i], tags[cls.id])
