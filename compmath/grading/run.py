@@ -12,7 +12,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.grading.gradebook import Gradebook, write_gradebook
 from compmath.grading.private import PrivateVariants
+from compmath.grading.receipt import receipt_note
 from compmath.grading.records import (
     ClassSpec,
     StudentGrade,
@@ -120,6 +121,16 @@ def _course_print(
     return hashlib.sha256(extra.encode("utf-8")).hexdigest(), title
 
 
+def _read(student: str, path: Path, classes: list[ClassInfo], out: Path) -> Submission:
+    """The student's submission as grading reads it; a zip's SHA-256 goes in the feedback (as
+    `practice entregar` printed it), the holes into OUT/huecos/ (for `grade similitud`)."""
+    submission = read_submission(student, path, classes)
+    if path.is_file():
+        submission = replace(submission, notes=(*submission.notes, receipt_note(path)))
+    save_holes(out, submission)
+    return submission
+
+
 def grade_students(
     students: dict[str, Path],
     out: Path,
@@ -148,8 +159,7 @@ def grade_students(
     grades: dict[str, StudentGrade] = {}
     pending: dict[str, tuple[Submission, str]] = {}
     for student, path in students.items():
-        submission = read_submission(student, path, classes)
-        save_holes(out, submission)  # what `grade similitud` compares
+        submission = _read(student, path, classes, out)
         fingerprint = submission_fingerprint(course_print, submission)
         saved = _saved(out, student, fingerprint)
         if saved is not None:

@@ -155,12 +155,6 @@ def judge_many(
 
     if memo is not None and len(memo) > MEMO_SIZE:
         memo.clear()
-    # grading: a hole's program runs at a variant only once it did not hang at the one before
-    orders = [
-        [program.key(v) for v in variants]
-        for plan, variants in zip(plans, chosen)
-        for program in plan.programs.values()
-    ]
     run_batch(
         wanted,
         timeout=timeout,
@@ -169,11 +163,21 @@ def judge_many(
         into=results,
         memo=memo,
         hide=hide,
-        orders=orders if hide is not None else None,
+        orders=_orders(plans, chosen) if hide is not None else None,
     )
     return [
         attempts.get(i) or _attempt(cls, plan, results, chosen[i], tags[cls.id])
         for i, ((cls, _), plan) in enumerate(zip(items, plans))
+    ]
+
+
+def _orders(plans: list[Plan], chosen: list[tuple[Variant, ...]]) -> list[list[str]]:
+    """Grading: per item and hole, its program's keys in variant order (a run follows the one
+    before it, and is not run when that one ran out of time: runs.run_batch)."""
+    return [
+        [program.key(v) for v in variants]
+        for plan, variants in zip(plans, chosen)
+        for program in plan.programs.values()
     ]
 
 
