@@ -277,4 +277,7 @@ def _merge(folders: list[Path], out: Path) -> None:
         if all(shares):  # a folder graded whole (no --shard) covers its own submissions
             check_coverage([s for s in shares if s], {g.student for g in book.grades})
         write_gradebook(out, book)
+        from compmath.grading.similarity import merge_holes
+
+        merge_holes(folders, out)  # for grade similitud
     emit(merged_blocks(book, len(folders), out))

@@ -54,6 +54,15 @@ def save_holes(out: Path, submission: Submission) -> None:
     write_atomic(folder / f"{file_name(submission.student)}.json", text + "\n")
 
 
+def merge_holes(folders: Iterable[Path], out: Path) -> None:
+    """`grade merge`: the shards' saved holes into the merged folder."""
+    for folder in folders:
+        for path in sorted((folder / HOLES_DIR).glob("*.json")):
+            target = out / HOLES_DIR / path.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target, path.read_text(encoding="utf-8"))
+
+
 def read_holes(out: Path) -> dict[str, dict[str, dict[str, str]]]:
     """Every student's holes saved in a grading folder: student -> class -> hole -> text."""
     found: dict[str, dict[str, dict[str, str]]] = {}
