@@ -252,3 +252,10 @@ def test_bad_uses_are_one_spanish_line(cli, args: list[str], tmp_path: Path) -> 
     result = cli(*args)
     assert result.code == 2 and len(error_lines(result)) == 1
     no_traceback(result)
+
+
+def test_the_schema_names_every_outcome_a_failure_can_have() -> None:
+    from compmath.judging.report import Outcome
+
+    enum = SCHEMA["$defs"]["fallo"]["properties"]["resultado"]["enum"]
+    assert sorted(enum) == sorted(str(o) for o in Outcome)

@@ -15,6 +15,7 @@ measures it at 5,000 students), and an external detector would compare whole fil
 from __future__ import annotations
 
 import ast
+import gc
 import json
 import textwrap
 import zlib
@@ -95,50 +96,61 @@ def course_texts(classes: Iterable[ClassInfo]) -> dict[tuple[str, str], list[str
 # --- normalising -----------------------------------------------------------------------------
 
 
-class _Tokens(ast.NodeVisitor):
-    """A tree as (token, line) in source order: node kinds, operators, names by first use."""
+CONTEXTS = (ast.Load, ast.Store, ast.Del, ast.Module)
 
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}
-        self.out: list[tuple[str, int]] = []
 
-    def _name(self, name: str) -> str:
-        return self.names.setdefault(name, f"v{len(self.names)}")
-
-    def generic_visit(self, node: ast.AST) -> None:
-        line = getattr(node, "lineno", self.out[-1][1] if self.out else 1)
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            return  # a docstring or a bare literal: says nothing about the code
-        if isinstance(node, ast.Name):
-            self.out.append((self._name(node.id), line))
-            return
-        if isinstance(node, ast.arg):
-            self.out.append((self._name(node.arg), line))
-            return
-        if isinstance(node, ast.Constant):
-            self.out.append(("C", line))  # any literal: 2 for 3.5, "a" for "b"
-            return
-        if isinstance(node, ast.Attribute):
-            self.visit(node.value)
-            self.out.append((f".{self._name(node.attr)}", line))
-            return
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            self._name(node.name)
-        if not isinstance(node, (ast.Load, ast.Store, ast.Del, ast.Module)):
-            self.out.append((type(node).__name__, line))
-        super().generic_visit(node)
+def _children(node: ast.AST) -> list[ast.AST]:
+    """A node's children in source order (its fields in order, lists in place)."""
+    found: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(v for v in value if isinstance(v, ast.AST))
+    return found
 
 
 def tokens(code: str) -> list[tuple[str, int]]:
-    """A hole's code as normalised tokens with their line (1-based in the hole); [] when the
-    code does not parse (it is compared as nothing: a syntax error says little)."""
+    """A hole's code as normalised tokens with their line (1-based in the hole), in source
+    order: node kinds, operators, every literal alike, names numbered by first use; [] when
+    the code does not parse (it is compared as nothing: a syntax error says little).
+
+    Complexity D, on purpose: one branch per kind of node normalised, in one walk."""
     try:
         tree = ast.parse(textwrap.dedent(code))
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return []
-    visitor = _Tokens()
-    visitor.visit(tree)
-    return visitor.out
+    names: dict[str, str] = {}
+    out: list[tuple[str, int]] = []
+    stack: list[tuple[ast.AST | str, int]] = [(tree, 1)]
+    while stack:
+        node, line = stack.pop()
+        if isinstance(node, str):  # an attribute's name, after its object
+            out.append((node, line))
+            continue
+        line = getattr(node, "lineno", line)
+        kind = type(node)
+        if kind is ast.Expr and isinstance(node.value, ast.Constant):  # type: ignore[attr-defined]
+            continue  # a docstring or a bare literal: says nothing about the code
+        if kind is ast.Name or kind is ast.arg:
+            name = node.id if kind is ast.Name else node.arg  # type: ignore[attr-defined]
+            out.append((names.setdefault(name, f"v{len(names)}"), line))
+            continue
+        if kind is ast.Constant:
+            out.append(("C", line))  # any literal: 2 for 3.5, "a" for "b"
+            continue
+        if kind is ast.Attribute:
+            attr = node.attr  # type: ignore[attr-defined]
+            stack.append(("." + names.setdefault(attr, f"v{len(names)}"), line))
+            stack.append((node.value, line))  # type: ignore[attr-defined]
+            continue
+        if kind is ast.FunctionDef or kind is ast.ClassDef:
+            names.setdefault(node.name, f"v{len(names)}")  # type: ignore[attr-defined]
+        if not isinstance(node, CONTEXTS):
+            out.append((kind.__name__, line))
+        stack.extend((child, line) for child in reversed(_children(node)))
+    return out
 
 
 def fingerprints(toks: list[tuple[str, int]]) -> dict[int, set[int]]:
@@ -268,10 +280,16 @@ def similarity(
                 holes[(class_id, number)][student] = text
     pairs: list[Pair] = []
     groups: list[Group] = []
-    for (class_id, number), texts in sorted(holes.items()):
-        found, same = compare_hole(texts, given.get((class_id, number), []), threshold)
-        pairs += [Pair(class_id, number, a, b, s, (la, lb)) for a, b, s, la, lb in found]
-        groups += [Group(class_id, number, s, sol) for s, sol in same]
+    collecting = gc.isenabled()
+    gc.disable()  # millions of small acyclic tuples: the cycle collector would rescan them all
+    try:
+        for (class_id, number), texts in sorted(holes.items()):
+            found, same = compare_hole(texts, given.get((class_id, number), []), threshold)
+            pairs += [Pair(class_id, number, a, b, s, (la, lb)) for a, b, s, la, lb in found]
+            groups += [Group(class_id, number, s, sol) for s, sol in same]
+    finally:
+        if collecting:
+            gc.enable()
     pairs.sort(key=lambda p: (-p.score, p.class_id, int(p.hole), p.first, p.second))
     groups.sort(key=lambda g: (g.course_solution, -len(g.students), g.class_id, int(g.hole)))
     return Similarity(pairs, groups, dict(holes), len(saved), threshold)
