@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from compmath.grading.failure import Failure
+from compmath.grading.failure import Failure, failure_of
 from compmath.grading.gradebook import Gradebook, report_document, write_gradebook
 from compmath.grading.records import ClassGrade, ClassSpec, HoleGrade, StudentGrade
 from compmath.grading.regrade import compare
@@ -259,3 +259,39 @@ def test_the_schema_names_every_outcome_a_failure_can_have() -> None:
 
     enum = SCHEMA["$defs"]["fallo"]["properties"]["resultado"]["enum"]
     assert sorted(enum) == sorted(str(o) for o in Outcome)
+
+
+def test_a_private_variant_keeps_its_numbers_private() -> None:
+    """The record of a hole that fails at a private variant holds neither its parameters nor
+    the values there (they would tell the variant), and the report says only «privada»."""
+    from compmath.course.records import Hole
+    from compmath.judging.compare import Difference, DifferenceKind
+    from compmath.practice.variants import Variant
+    from compmath.practice.verdict import HoleStatus, HoleVerdict
+
+    wrong = Difference("pe", (0,), DifferenceKind.VALUE, 0.25, 0.5, 0.25, 1e-6)
+    private = Variant({"dimension": 22}, private=True)
+    public = Variant({"dimension": 16})
+    task = Hole("t", ("pe",), ())
+    failure_private = failure_of(
+        HoleVerdict(1, task, HoleStatus.WRONG, "r", private, wrong, 0.25, 0.5, outcome="difiere")
+    )
+    failure_public = failure_of(
+        HoleVerdict(1, task, HoleStatus.WRONG, "r", public, wrong, 0.25, 0.5, outcome="difiere")
+    )
+    assert failure_private is not None and failure_public is not None
+    assert failure_private.params is None and failure_private.kind == "privada"
+    assert not (failure_private.expected or failure_private.obtained or failure_private.path)
+    assert "22" not in json.dumps(failure_private.to_dict())
+    assert failure_public.params == {"dimension": 16} and failure_public.tolerance == 1e-6
+    assert failure_public.expected == "0.25" and failure_public.obtained == "0.5"
+
+
+def test_compare_names_a_changed_tolerance() -> None:
+    before = book()
+    looser = Failure(**{**WRONG_16.__dict__, "tolerance": 1e-3})
+    strict = Failure(**{**WRONG_16.__dict__, "tolerance": 1e-6})
+    old = Gradebook(before.course, before.specs, [student("luis", hole(1, "mal", strict))])
+    new = Gradebook(before.course, before.specs, [student("luis", hole(1, "mal", looser))])
+    (change,) = compare(old, new).changes
+    assert any(w.startswith("la tolerancia: 1e-06 → 0.001") for w in change.why)
