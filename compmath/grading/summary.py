@@ -82,7 +82,8 @@ def _key(hole: HoleGrade) -> tuple[str, str, str, str] | None:
         if failure.output:
             return ("salida", failure.output, variant, "")
         return ("esquema", "", variant, "")
-    return ("excepcion", "", "", normalised(failure.error or LABEL.sub("", hole.reason)))
+    what = "excepcion" if failure.outcome == "excepcion" else "otro"  # a crash, a limit
+    return (what, "", "", normalised(failure.error or LABEL.sub("", hole.reason)))
 
 
 def _state(hole: HoleGrade) -> str:
@@ -166,7 +167,7 @@ def sentence(group: dict[str, Any], code: Callable[[str], str], text: Callable[[
     elif what == "excepcion":
         told = f"lanza {code(group['error'])}"
     else:
-        told = f"no se puede ejecutar: {code(group['error'])}"
+        told = f"falla: {code(group['error'])}"
     return f"{share} {told}"
 
 
