@@ -22,7 +22,7 @@ def test_credit_is_all_or_nothing_unless_the_class_asks_for_proportional(
     hand_in_901(fake_course, entregas, "ana", "mitad = n * escala")
     hand_in_901(fake_course, entregas, "beto", "mitad = n * 0.5")  # right at the defaults only
     hand_in_901(fake_course, entregas, "carla", "mitad = 0.0")  # right nowhere
-    schema = json.loads((REPO / "schemas" / "grade.schema.json").read_text("utf-8"))
+    schema = json.loads((REPO / "compmath" / "contracts" / "grade.schema.json").read_text("utf-8"))
     toml = fake_course / "classes" / FAKE_PART / "901-pasa" / "class.toml"
     found = {}
     for credit in ("", "proporcional"):

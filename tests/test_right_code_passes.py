@@ -59,7 +59,7 @@ def test_tipo_estricto_is_read_from_class_toml_and_checked_by_its_schema() -> No
     assert not per_output["a"].declared and per_output["b"].declared  # integers stay exact in a
     import jsonschema
 
-    schema = json.loads((REPO / "schemas" / "class.schema.json").read_text("utf-8"))
+    schema = json.loads((REPO / "compmath" / "contracts" / "class.schema.json").read_text("utf-8"))
     tolerance = schema["$defs"]["tolerancia"]
     jsonschema.validate({"tipo_estricto": True}, tolerance)
     with pytest.raises(jsonschema.ValidationError):

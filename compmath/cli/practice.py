@@ -88,12 +88,13 @@ def start(
         ),
     ] = None,
     root: RootOption = None,
-    github_classroom: Annotated[
+    github_classroom: Annotated[bool, typer.Option("--github-classroom", hidden=True)] = False,
+    classroom50: Annotated[
         bool,
         typer.Option(
-            "--github-classroom",
-            help="Añade el workflow que corrige el repositorio del alumno en cada push y da "
-            "los puntos a GitHub Classroom.",
+            "--classroom50",
+            help="Añade el autograder.py de Classroom 50 y el workflow que corrige el "
+            "repositorio del alumno en cada push (result.json de Classroom 50).",
         ),
     ] = False,
     alumno: Annotated[
@@ -112,10 +113,14 @@ def start(
     from compmath.present.output import emit
 
     with guard():
+        if github_classroom:
+            from compmath.cli.grade_lms import GITHUB_CLASSROOM_GONE
+
+            raise GITHUB_CLASSROOM_GONE
         course = open_course(root)
         target = folder or workspace.default_folder(course)
-        if github_classroom:  # refused before anything is written
-            from compmath.grading.classroom import course_repository
+        if classroom50:  # refused before anything is written
+            from compmath.grading.classroom50 import course_repository
 
             course_repository(course)
         student = ""
@@ -126,15 +131,17 @@ def start(
             student = alumno.strip()
             require_temp_folder()  # the course's labs run, with the student's numbers
         made = workspace.create(course, target.expanduser().absolute(), student)
-        if github_classroom:
-            from compmath.grading.classroom import write_classroom_workflow
+        if classroom50:
+            from compmath.grading.classroom50 import write_classroom50
 
-            written = write_classroom_workflow(course, made.root)
-            emit([line(("✓ ", "green"), f"corrección para GitHub Classroom en {written}")])
-    count = len(made.classes())
+            for written in write_classroom50(course, made.root):
+                emit([line(("✓ ", "green"), f"corrección para Classroom 50: {written}")])
+    from compmath.wording import count
+
+    classes = count(len(made.classes()), "clase", "clases")
     emit(
         [
-            line(("✓ ", "green"), f"espacio de práctica creado en {made.root} ({count} clases)"),
+            line(("✓ ", "green"), f"espacio de práctica creado en {made.root} ({classes})"),
             *_own_lines(made, student),
             para("Cada clase es un laboratorio con huecos. Entra en la carpeta y empieza:"),
             BLANK,
@@ -208,7 +215,10 @@ def check(
         classes = [space.course.resolve(name)] if name else space.classes()
         items = [(space.reference(cls, course), _source(cls.lab)) for cls in classes]
         own = [space.own(reference, course) for reference, _ in items]
-        attempts = judge_many(items, timeout=timeout, jobs=os.cpu_count() or 1, own=own)
+        hide = space.out_of_sight(course)  # each hole runs private, as in grade
+        attempts = judge_many(
+            items, timeout=timeout, jobs=os.cpu_count() or 1, own=own, hide=hide
+        )
     for attempt in attempts:
         if attempt.done:
             mark_done(space, progress, attempt.cls)

@@ -56,23 +56,30 @@ def read_toml(path: Path, shown: str) -> dict[str, Any]:
 def _schema_problems(
     root: Path, data: dict[str, Any], kind: str, shown: str, base: str
 ) -> list[Problem]:
-    """Violations of schemas/<kind>.schema.json, one problem each (none if the schema is absent)."""
-    return schema_problems_of(root / "schemas" / f"{kind}.schema.json", data, shown, base)
+    """Violations of the contract `kind` (class, part, course) that the package carries."""
+    from compmath import contracts
+
+    return schema_problems_of(contracts.path(kind), data, shown, base)
 
 
 def schema_problems_of(schema_file: Path, data: Any, shown: str, base: str) -> list[Problem]:
     """Violations of `schema_file` by `data` (read from `shown`), one problem each; none when
-    the schema is absent."""
+    a course's own schema is absent (a contract of compmath's that is missing is an error)."""
+    from compmath import contracts
     from compmath.base.validate import load_schema, validate
 
-    if not schema_file.exists():
+    contract = schema_file.parent == contracts.FOLDER
+    if not contract and not schema_file.exists():
         return []
     schema_text, schema = load_schema(schema_file)
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
     issues = validate(schema_text, schema, data, text, schema_file, base=base)
-    hint = (
-        f"corrígelo según schemas/{schema_file.name}; compmath lint lista todos los problemas"
+    where = (
+        f"{schema_file.name}, el contrato que trae compmath"
+        if contract
+        else f"schemas/{schema_file.name}"
     )
+    hint = f"corrígelo según {where}; compmath lint lista todos los problemas"
     return [Problem(shown, f"no cumple su esquema: {i.path}: {i.message}", hint) for i in issues]
 
 
@@ -93,7 +100,7 @@ def _read_checked(
     root: Path, path: Path, kind: str
 ) -> tuple[str, dict[str, Any] | None, list[Problem]]:
     """(the file as shown, its data or None when unreadable, its problems so far): read and
-    validated against schemas/<kind>.schema.json."""
+    validated against the contract `kind` (compmath.contracts)."""
     shown = _relative(root, path)
     try:
         data = read_toml(path, shown)
@@ -132,9 +139,10 @@ def class_problems(
 ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """The parsed class.toml and its problems: fatal ones, plus content ones with `content`.
 
-    Fatal: unreadable, not TOML, against schemas/class.schema.json, a `numero` that is not the
-    folder's, a tolerance or a hole for an output the outputs schema does not declare. Content
-    (for lint): malformed DOIs and ISBNs, formulas without LaTeX, unfinished placeholders.
+    Fatal: unreadable, not TOML, against the class contract (compmath.contracts), a `numero`
+    that is not the folder's, a tolerance or a hole for an output the outputs schema does not
+    declare. Content (for lint): malformed DOIs and ISBNs, formulas without LaTeX, unfinished
+    placeholders.
     """
     _, data, problems = _read_checked(root, path, "class")
     if data is None or problems:
@@ -152,7 +160,7 @@ def class_checks(
     *,
     content: bool = False,
 ) -> list[Problem]:
-    """The problems of a class.toml whose data satisfies schemas/class.schema.json: what
+    """The problems of a class.toml whose data satisfies the class contract: what
     class_problems adds to the schema's (`list` calls it on data it read and judged itself)."""
     shown = _relative(root, path)
     problems = _number_problem(shown, data["numero"], number, folder)

@@ -91,6 +91,18 @@ class Reference:
 
 
 @dataclass(frozen=True)
+class DeclaredMutant:
+    """A student's mistake written into a hole (`mutantes`): which common error it embodies
+    (1-based), and either a replacement (`cambia` → `por`) or a whole body (`codigo`)."""
+
+    error: int
+    change: str = ""
+    to: str = ""
+    code: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Hole:
     """A hole of the practice mode: its task, the outputs it feeds, hints from nudge to formula."""
 
@@ -98,6 +110,8 @@ class Hole:
     outputs: tuple[str, ...]
     hints: tuple[str, ...]
     points: float = 1.0  # what the hole is worth in `compmath grade` (`puntos`)
+    mutants: tuple[DeclaredMutant, ...] = ()
+    equivalents: tuple[tuple[str, str], ...] = ()  # (standard mutant id, why it is equivalent)
 
 
 @dataclass(frozen=True)
@@ -134,6 +148,7 @@ class ClassMeta:
     variants: tuple[dict[str, Any], ...] = ()  # [practica] variantes: hidden parameter sets
     credit: str = "todo_o_nada"  # [practica] credito: or "proporcional" to the variants passed
     per_student: tuple[OwnParam, ...] = ()  # [practica.por_alumno]: numbers of their own
+    without_mutant: tuple[tuple[int, str], ...] = ()  # [practica] sin_mutante: (error, why)
     present: bool = True  # False when the class has no class.toml
 
     def tolerances(self) -> tuple[Tolerance, dict[str, Tolerance]]:
@@ -236,7 +251,20 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
             for r in data.get("bibliografia", [])
         ),
         holes=tuple(
-            Hole(h["tarea"], tuple(h["salidas"]), tuple(h["pistas"]), float(h.get("puntos", 1)))
+            Hole(
+                h["tarea"],
+                tuple(h["salidas"]),
+                tuple(h["pistas"]),
+                float(h.get("puntos", 1)),
+                tuple(
+                    DeclaredMutant(
+                        m["error"], m.get("cambia", ""), m.get("por", ""), m.get("codigo", ""),
+                        m.get("nota", ""),
+                    )
+                    for m in h.get("mutantes", [])
+                ),
+                tuple((e["mutante"], e["razon"]) for e in h.get("equivalentes", [])),
+            )
             for h in data.get("huecos", [])
         ),
         variants=tuple(dict(v) for v in data.get("practica", {}).get("variantes", [])),
@@ -250,6 +278,9 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
                 entry.get("paso"),
             )
             for name, entry in data.get("practica", {}).get("por_alumno", {}).items()
+        ),
+        without_mutant=tuple(
+            (e["error"], e["razon"]) for e in data.get("practica", {}).get("sin_mutante", [])
         ),
     )
 
@@ -290,6 +321,8 @@ class CourseMeta:
     description: str = ""
     repository: str = ""  # https://github.com/OWNER/NAME: enables the «Abrir en Colab» links
     branch: str = "main"
+    language: str = "es"  # the site's lang: a Spanish variant (es, es-MX, es-419…)
+    allowed_imports: tuple[str, ...] = ()  # modules labs may import beyond numpy and the stdlib
 
 
 def course_record(data: dict[str, Any]) -> CourseMeta:
@@ -300,4 +333,6 @@ def course_record(data: dict[str, Any]) -> CourseMeta:
         description=data.get("descripcion", ""),
         repository=data.get("repositorio", ""),
         branch=data.get("rama", "main"),
+        language=data.get("idioma", "es"),
+        allowed_imports=tuple(data.get("importaciones_permitidas", ())),
     )

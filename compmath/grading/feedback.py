@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from compmath.grading.protection import named
 from compmath.grading.records import ClassGrade, ClassSpec, StudentGrade, points_text
 
 CREDIT = {
@@ -21,9 +22,19 @@ def visible(text: str) -> str:
     return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
+# What Markdown (GitHub's flavour) or HTML reads inside a line: emphasis, code, links and images,
+# tags and entities, strikethrough, table cells, e-mail autolinks; then bare URLs and www. ones.
+MARKDOWN = re.compile(r"[\\`*_\[\]<>&~|@]")
+AUTOLINK = re.compile(r"(?i):(?=//)|(?<=www)\.")
+
+
 def _inline(text: str) -> str:
-    """One line of prose that came from a lab: visible, on one line, no HTML tag."""
-    return " ".join(visible(text).split()).replace("<", "\\<")
+    """One line of prose that holds a student's text (a name, a line of code, a zip member):
+    visible, on one line, and every character Markdown or HTML would read escaped, so that no
+    link, image, emphasis, tag or bare URL can be written through it (a heading or a list needs
+    the start of a line, and every such line starts with the feedback's own words)."""
+    text = MARKDOWN.sub(lambda m: "\\" + m.group(), " ".join(visible(text).split()))
+    return AUTOLINK.sub(lambda m: "\\" + m.group(), text)
 
 
 def _fenced(text: str) -> list[str]:
@@ -102,6 +113,12 @@ def feedback_markdown(specs: list[ClassSpec], grade: StudentGrade) -> str:
         "archivo no cuenta.",
         "",
     ]
+    if grade.missing:
+        lines += [
+            "Esta corrección se hizo sin todas las protecciones que separan a los alumnos "
+            f"(faltaban: {_inline(named(grade.missing))}).",
+            "",
+        ]
     if grade.notes:
         lines += ["Avisos sobre la entrega:", ""]
         lines += [f"- {_inline(note)}" for note in grade.notes]

@@ -10,7 +10,7 @@
 `compmath grade --variantes-privadas RUTA` judges every hole at these too, after the class's
 public variants ([practica] variantes, which practice keeps for self-checking); a hole that
 hard-codes the outputs at the defaults and the public variants fails there. Checked against
-schemas/private-variants.schema.json and against each class's run() (names and types), every
+the private-variants contract (compmath.contracts) and each class's run() (names, types), every
 problem in Spanish; `compmath lint --variantes-privadas RUTA` also runs the course's labs there.
 """
 
@@ -27,7 +27,7 @@ from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError, Problem
 
 SCHEMA = "private-variants"
-HINT = "corrígelo; el formato está en schemas/private-variants.schema.json y en el README"
+HINT = "corrígelo; el formato está en private-variants.schema.json (de compmath) y en el README"
 
 
 @dataclass(frozen=True)
@@ -80,11 +80,9 @@ def private_problems(path: Path, course: Course) -> tuple[PrivateVariants, list[
     except OSError as exc:
         reason = exc.strerror or str(exc)
         return PrivateVariants(), [Problem(shown, f"no se puede leer: {reason}", HINT)]
-    schema = course.root / "schemas" / f"{SCHEMA}.schema.json"
-    if not schema.exists():  # without it nothing below may assume the file's shape
-        what = f"el curso no tiene schemas/{SCHEMA}.schema.json, con que se comprueba"
-        return PrivateVariants(), [Problem(shown, what, "cópialo del repositorio de compmath")]
-    problems = metadata.schema_problems_of(schema, data, shown, path.name)
+    from compmath import contracts  # the format is compmath's, never the course's copy
+
+    problems = metadata.schema_problems_of(contracts.path(SCHEMA), data, shown, path.name)
     if problems:
         return PrivateVariants(), problems
     by_class: dict[int, tuple[dict[str, Any], ...]] = {}

@@ -114,6 +114,7 @@ class StudentGrade:
     fingerprint: str
     classes: tuple[ClassGrade, ...]
     notes: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()  # the protections the student's code ran without
 
     @property
     def points(self) -> float:
@@ -130,6 +131,7 @@ class StudentGrade:
             "obtenidos": round(self.earned, 4),
             "puntos": round(self.points, 4),
             "avisos": list(self.notes),
+            "protecciones_ausentes": list(self.missing),
             "clases": [
                 {
                     "clase": c.class_id,
@@ -180,14 +182,24 @@ class StudentGrade:
             )
             for c in data["clases"]
         )
-        return cls(data["alumno"], data["huella"], classes, tuple(data.get("avisos", [])))
+        missing = data.get("protecciones_ausentes", [])
+        if not isinstance(missing, list) or not all(isinstance(m, str) for m in missing):
+            raise TypeError("protecciones_ausentes no es una lista de nombres")
+        return cls(
+            data["alumno"], data["huella"], classes, tuple(data.get("avisos", [])), tuple(missing)
+        )
 
 
-def course_fingerprint(classes: list[ClassInfo], timeout: float) -> str:
-    """What every verdict depends on: the graded classes' files, the limits, the runner."""
+def course_fingerprint(
+    classes: list[ClassInfo], timeout: float, missing: tuple[str, ...] = ()
+) -> str:
+    """What every verdict depends on: the graded classes' files, the limits, the runner, and
+    the protections the students' code runs without (a grade earned with fewer is not reused
+    by a run with more)."""
     from compmath import __version__
 
-    digest = hashlib.sha256(f"{__version__}\0{timeout!r}".encode())
+    absent = ",".join(sorted(missing))
+    digest = hashlib.sha256(f"{__version__}\0{timeout!r}\0{absent}".encode())
     for cls in classes:
         for path in (cls.lab, cls.snapshot, cls.meta_path, cls.schema_path):
             digest.update(f"\0{cls.id}/{path.name}\0".encode())
@@ -219,6 +231,7 @@ def grade(
     submission: Submission,
     fingerprint: str,
     verdicts: dict[str, ClassVerdict],
+    missing: tuple[str, ...] = (),
 ) -> StudentGrade:
     """Score a judged submission: a hole earns its points when it passed, 0 otherwise; in a
     class with proportional credit, the share of its variants it matched."""
@@ -249,4 +262,23 @@ def grade(
         classes.append(
             ClassGrade(spec.class_id, holes, "", verdict.prints, verdict.outside_changed)
         )
-    return StudentGrade(submission.student, fingerprint, tuple(classes), submission.notes)
+    return StudentGrade(submission.student, fingerprint, tuple(classes), submission.notes, missing)
+
+
+def unjudged(
+    specs: list[ClassSpec],
+    submission: Submission,
+    fingerprint: str,
+    reason: str,
+    missing: tuple[str, ...] = (),
+) -> StudentGrade:
+    """A student who could not be judged or recorded: 0 in every hole, and why."""
+    classes = tuple(
+        ClassGrade(
+            spec.class_id,
+            tuple(HoleGrade(k, p, 0.0, "falla", reason) for k, p in enumerate(spec.points, 1)),
+            reason,
+        )
+        for spec in specs
+    )
+    return StudentGrade(submission.student, fingerprint, classes, submission.notes, missing)

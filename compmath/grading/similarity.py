@@ -27,7 +27,7 @@ from typing import Any
 
 from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo
-from compmath.grading.submissions import Submission, file_name
+from compmath.grading.submissions import Submission
 from compmath.practice.graft import course_lab
 from compmath.practice.holes import student_holes, student_regions
 
@@ -41,8 +41,9 @@ COMMON_SHARE, COMMON_FLOOR, COMMON_CAP = 0.2, 4, 40
 DEFAULT_THRESHOLD = 0.7
 
 
-def save_holes(out: Path, submission: Submission) -> None:
-    """Keep the student's holes (class id -> hole number -> text) for `grade similitud`."""
+def save_holes(out: Path, submission: Submission, stem: str) -> None:
+    """Keep the student's holes (class id -> hole number -> text) for `grade similitud`, in
+    OUT/huecos/<stem>.json (stem: the student's file name, grading.names)."""
     holes: dict[str, dict[str, str]] = {}
     for class_id, found in submission.files.items():
         if found.source is None:
@@ -52,7 +53,7 @@ def save_holes(out: Path, submission: Submission) -> None:
     text = json.dumps({"alumno": submission.student, "huecos": holes}, ensure_ascii=False)
     folder = out / HOLES_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    write_atomic(folder / f"{file_name(submission.student)}.json", text + "\n")
+    write_atomic(folder / f"{stem}.json", text + "\n")
 
 
 def merge_holes(folders: Iterable[Path], out: Path) -> None:

@@ -12,7 +12,16 @@ from compmath.errors_es import Located, runtime_message
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.judging.compare import Difference, DifferenceKind
 from compmath.judging.stack import Frame
-from compmath.wording import DETAIL_NUMBERS, gib, limit_seconds, mib, number, percent, value_text
+from compmath.wording import (
+    DELTA_DIGITS,
+    DETAIL_NUMBERS,
+    gib,
+    limit_seconds,
+    mib,
+    number,
+    percent,
+    value_text,
+)
 
 
 class Outcome(StrEnum):
@@ -140,7 +149,7 @@ class LabReport:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        """The report's JSON form (Spanish keys; see schemas/report.schema.json)."""
+        """The report's JSON form (Spanish keys; see compmath/contracts/report.schema.json)."""
         return {
             "clase": self.class_id,
             "numero": self.number,
@@ -270,7 +279,7 @@ def describe_difference(d: Difference) -> str:
         said = f"{d.path}: esperado {expected}, obtenido {obtained}"
         return f"{said} · el tipo es parte de la lección: {fix}"
     if d.kind == DifferenceKind.VALUE and d.abs_error is not None and d.tolerance is not None:
-        detail = f"Δ {number(d.abs_error, 3)}"
+        detail = f"Δ {number(d.abs_error, DELTA_DIGITS)}"
         if (fraction := d.relative) is not None:
             detail += f" ({percent(fraction)})"
         detail += f" > tolerancia {number(d.tolerance, 3)}"

@@ -174,8 +174,11 @@ def _run_and_check(cells: Cells, cls: ClassInfo, page: ClassPage, *, practice: b
         )
         _tools_and_data(cells, cls, page, {})
         cells.code("ejecutar", "salidas = run()\ncomprobacion.mostrar(salidas)")
-    if any(Reglas.matrices(name, value) for name, value in (page.sample or {}).items()):
-        cells.code("mapas", "comprobacion.mapas(salidas)  # las matrices, si hay matplotlib")
+    undrawn = tuple(o.name for o in page.outputs if not o.chart.drawn)
+    drawn = {k: v for k, v in (page.sample or {}).items() if k not in undrawn}
+    if any(Reglas.matrices(name, value) for name, value in drawn.items()):
+        skip = f", sin_dibujo={undrawn!r}" if undrawn else ""
+        cells.code("mapas", f"comprobacion.mapas(salidas{skip})  # las matrices, si hay matplotlib")
     check = "coinciden = comprobacion.comprobar(salidas)"
     cells.code("comprobar", f"comprobacion.estado_de_los_huecos()\n{check}" if practice else check)
 

@@ -263,3 +263,38 @@ def splice(student: str, solution: str, open_holes: set[int]) -> str:
         last = region.end + 1
     out += lines[last:]
     return "\n".join(out) + ("\n" if student.endswith("\n") else "")
+
+
+def outside_restored(exercise: str, student: str) -> str | None:
+    """The exercise with each hole's body as the student wrote it: what lies outside the holes
+    back as it was, every hole kept (re-indented to the exercise's markers). None when the
+    student's holes cannot all be told apart (markers missing, damaged or renumbered)."""
+    try:
+        theirs = student_regions(student)
+    except HoleError:
+        return None
+    ours = student_regions(exercise)
+    student_lines, lines = student.splitlines(), exercise.splitlines()
+    numbers = [HOLE_BEGIN.match(student_lines[r.begin]) for r in theirs]
+    if len(theirs) != len(ours) or any(
+        m is None or int(m.group("k")) != r.number for m, r in zip(numbers, theirs)
+    ):
+        return None
+    for mine, target in reversed(list(zip(theirs, ours))):
+        body = [
+            target.indent + text[len(mine.indent) :] if text.startswith(mine.indent) else text
+            for text in mine.body
+        ]
+        lines[target.begin + 1 : target.end] = body
+    return "\n".join(lines) + ("\n" if exercise.endswith("\n") else "")
+
+
+def lines_outside(source: str) -> list[str]:
+    """The lines of a student's file outside its holes (all of them when markers are damaged)."""
+    lines = source.splitlines()
+    try:
+        regions = student_regions(source)
+    except HoleError:
+        return lines
+    inside = {i for r in regions for i in range(r.begin + 1, r.end)}
+    return [text for i, text in enumerate(lines) if i not in inside]

@@ -64,7 +64,7 @@ Wanted = Mapping[str, tuple[ClassInfo, "Program | None", Variant]]
 
 
 def private_folders(cls: ClassInfo, folder: Path, hide: Sequence[Path]) -> list[str]:
-    """What a grafted program must not see when graded: `hide` (the submissions, the grades),
+    """What a grafted program must not see: `hide` (the submissions and grades; a workspace),
     the course's labs (the reference solution), compmath's cache (their bytecode, verdicts) and
     the call's folder of programs (other students' holes; its own folder stays readable)."""
     from compmath.cache import cache_dir
@@ -79,10 +79,11 @@ def _cases(
     memo: Mapping[str, LabReport],
     call: str,
     hide: Sequence[Path] | None = None,
+    limits: Mapping[str, float] | None = None,
 ) -> list[Case]:
     """The pipeline's cases, keyed `call/key`: a key never repeats across calls (a worker
     reused by the next call loses a lab whose key it saw before: see the report). With `hide`
-    (grading) each grafted program runs private: see `private_folders`."""
+    (grading, practice) each grafted program runs private: see `private_folders`."""
     courses: dict[Path, Course] = {}
     bases: dict[str, Case] = {}
     references: list[Case] = []
@@ -92,7 +93,8 @@ def _cases(
             continue
         if cls.id not in bases:
             course = courses.setdefault(cls.root, load_course(cls.root))
-            bases[cls.id] = prepare(course, cls, timeout=timeout)
+            limit = (limits or {}).get(cls.id, timeout)
+            bases[cls.id] = prepare(course, cls, timeout=limit)
         base = bases[cls.id]
         if isinstance(base, Broken):
             request = replace(base.request, key=f"{call}/{key}")
@@ -148,13 +150,16 @@ def run_batch(
     memo: dict[str, LabReport] | None = None,
     hide: Sequence[Path] | None = None,
     orders: Sequence[Sequence[str]] | None = None,
+    limits: Mapping[str, float] | None = None,
 ) -> Results:
     """Judge every (class, program or None for the course's lab, variant) by key, in one call;
     each report goes `into` the Results as it lands, then `on_landed(key)` is called. With
-    `hide` (grading), the programs run private (`private_folders`); the course's lab does not.
-    With `orders` (grading: per student and hole, its program's keys in variant order), a
-    program that runs out of time at a variant is not run at the variants after it (a hole
-    that hangs has failed: it costs one time limit, not one per variant).
+    `hide` (grading, practice), the programs run private (`private_folders`); the course's lab
+    does not. With `orders` (grading: per student and hole, its program's keys in variant
+    order), a program that runs out of time at a variant is not run at the variants after it (a
+    hole that hangs has failed: it costs one time limit, not one per variant).
+
+    `limits`: a time limit per class id, instead of `timeout` (lint's mutants).
 
     `memo` (a practice session's): reports already judged, by key. Keys name the program's
     text and the class files its verdict depends on, so a key found there is not run again
@@ -172,7 +177,7 @@ def run_batch(
     folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
     try:
         call = folder.name.removeprefix(FOLDER_PREFIX)  # unique to this call
-        cases = _cases(wanted, folder, timeout, remembered, call, hide)
+        cases = _cases(wanted, folder, timeout, remembered, call, hide, limits)
 
         def consume(case: Case, report: LabReport) -> None:
             key = case.key.removeprefix(f"{call}/")

@@ -168,7 +168,8 @@ def attempt_blocks(
             para(
                 ("aviso: ", "bold yellow"),
                 "tu archivo cambia fuera de los huecos; eso no cuenta para el veredicto (solo "
-                "se juzga el código de cada hueco). [r] vuelve a poner el ejercicio original.",
+                "se juzga el código de cada hueco). [r] restaura lo de fuera de los huecos: "
+                "tus huecos se quedan como los escribiste.",
             )
         )
     if attempt.problem:

@@ -111,8 +111,9 @@ def judge_many(
     the attempts come back in the items' order. `hidden_only` skips the defaults (lint's
     mutation check: a hole holding the defaults' values passes there by construction).
     `memo`: a practice session's verdicts by content (see runs.run_batch); None for grading.
-    `hide` (grading): the folders no student's code may see; each grafted program then runs
-    private, away from them, the course's labs and other programs (runs.private_folders).
+    `hide` (grading, and practice: Workspace.out_of_sight): the folders no student's code may
+    see; each grafted program then runs private, away from them, the course's labs and other
+    programs (runs.private_folders). None (lint's own mutants) runs them in plain sight.
     `into`: where the reports (and the protections the labs ran without) are kept.
     `own`: per item, the student's own parameters ([practica.por_alumno]), judged in place of
     the defaults ({} or None: the defaults). `private`: by class number, the grading's private

@@ -107,6 +107,17 @@ class Workspace:
         """Where the course's lab is copied once the class is done and the student asks."""
         return self.root / PRISTINE / cls.id / "solucion.py"
 
+    def kept_copy(self, cls: ClassInfo) -> Path:
+        """Where the student's lab.py is copied before `r` in the practice screen rewrites it."""
+        return self.root / PRISTINE / cls.id / "anterior.py"
+
+    def keep_copy(self, cls: ClassInfo, text: str) -> Path:
+        """Keep `text` (the student's lab.py as it was) in `kept_copy` before it is rewritten."""
+        copy = self.kept_copy(cls)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(copy, text)
+        return copy
+
     def origin(self) -> Course:
         """The course this workspace was made from: where each class's reference lab is."""
         recorded = Path(self.load_progress().course)
@@ -133,6 +144,13 @@ class Workspace:
         declares none."""
         title = course.meta.title if course is not None else None
         return own_params(reference, self.load_progress().student, title)
+
+    def out_of_sight(self, course: Course) -> list[Path]:
+        """What a hole's code may not read while practice judges it, as `grade` hides it: this
+        workspace (the student's other classes, a solution copied once a class was done) and
+        the course the references come from (its labs, its schemas). The verdict adds the
+        cache and the other grafted programs (runs.private_folders)."""
+        return [self.root, course.root / "classes", course.root / "schemas"]
 
     def classes(self) -> list[ClassInfo]:
         """The classes that have an exercise, in course order."""

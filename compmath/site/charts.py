@@ -200,22 +200,7 @@ def _heatmap(series: Series, look: Look) -> tuple[str, int, int, str]:
         f'<rect x="{left}" y="{top}" width="{grid_w:.1f}" height="{grid_h:.1f}" fill="none" '
         'stroke="currentColor" stroke-width="0.5"/>'
     )
-    size = 12 if cell >= 24 else 11
-    if n_rows <= 20:
-        parts += [
-            _text(left - 5, top + (r + 0.5) * cell + 4, label, "end", size)
-            for r, label in enumerate(labels)
-        ]
-    if n_cols <= 20:
-        parts += [
-            _text(left + (c + 0.5) * cell, top - 6, name, size=size)
-            for c, name in enumerate(columns)
-        ]
-    rows_title = look.vertical or ("fila" if labels[0] == "0" else "clave")
-    parts += [
-        _axis_title(left + grid_w / 2, 12, look.horizontal or "columna"),
-        _axis_title(10, top + grid_h / 2, rows_title, vertical=True),
-    ]
+    parts += _grid_labels(labels, columns, look, (left, top, cell))
     lx = left + grid_w + 16
     box = max(grid_h, 120) / LEVELS
     for k in range(LEVELS):
@@ -237,6 +222,30 @@ def _heatmap(series: Series, look: Look) -> tuple[str, int, int, str]:
     width = int(lx + 24 + 6 * max(len(t) for t, _ in ticks))  # as wide as drawn
     shared = " (la misma escala de color que la tabla con que se compara)" if look.scale else ""
     return "".join(parts), width, height, f"de {shown(min(flat))} a {shown(max(flat))}{shared}"
+
+
+def _grid_labels(
+    labels: tuple[str, ...], columns: tuple[str, ...], look: Look, at: tuple[float, float, float]
+) -> list[str]:
+    """A heatmap's row and column names (up to 20 of each) and its axes' titles; `at` is the
+    grid's left, top and cell size."""
+    left, top, cell = at
+    size = 12 if cell >= 24 else 11
+    parts = []
+    if len(labels) <= 20:
+        parts += [
+            _text(left - 5, top + (r + 0.5) * cell + 4, label, "end", size)
+            for r, label in enumerate(labels)
+        ]
+    if len(columns) <= 20:
+        parts += [
+            _text(left + (c + 0.5) * cell, top - 6, name, size=size)
+            for c, name in enumerate(columns)
+        ]
+    rows_title = look.vertical or ("fila" if labels[0] == "0" else "clave")
+    parts.append(_axis_title(left + len(columns) * cell / 2, 12, look.horizontal or "columna"))
+    parts.append(_axis_title(10, top + len(labels) * cell / 2, rows_title, vertical=True))
+    return parts
 
 
 def _round(value: float) -> float:

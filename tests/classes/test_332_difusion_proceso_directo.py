@@ -7,12 +7,12 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "betas_extremos", "alpha_barra", "snr", "alpha_barra_decrece",
+    "betas_extremos", "alpha_barra", "snr", "mayor_cociente_entre_pasos",
     "el_ultimo_paso_es_casi_ruido_puro", "forma_cerrada_igual_a_iterar",
     "varianza_final_desde_1", "posterior_t500", "beta_tilde_menor_que_beta", "teoria_t500",
     "media_muestral_t500", "varianza_muestral_t500", "la_muestra_confirma_la_forma_cerrada",
     "alpha_barra_coseno", "primer_paso_con_snr_menor_que_1", "la_media_se_escribe_con_el_ruido",
-    "pesos_de_la_elbo", "el_peso_de_la_elbo_es_maximo_al_principio", "muestreo_inverso",
+    "pesos_de_la_elbo", "paso_de_peso_maximo", "muestreo_inverso",
     "el_muestreo_inverso_recupera_los_datos", "las_dos_sigmas_acotan_la_varianza",
 ]
 N = 200_000
@@ -81,11 +81,15 @@ def test_against_diffusers_if_installed(out: dict) -> None:
 
 def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     ab = list(out["alpha_barra"].values())
-    assert out["alpha_barra_decrece"] == all(a > b for a, b in zip(ab, ab[1:]))
+    assert all(a > b for a, b in zip(ab, ab[1:]))
+    # every ratio ᾱ_t/ᾱ_{t−1} is α_t = 1 − β_t: the largest is the first step's
+    assert out["mayor_cociente_entre_pasos"] == pytest.approx(
+        max(ALPHA_BAR[t] / ALPHA_BAR[t - 1] for t in range(1, 1001)), rel=1e-12)
+    assert out["mayor_cociente_entre_pasos"] == pytest.approx(1 - BETAS[1], rel=1e-12)
     assert out["el_ultimo_paso_es_casi_ruido_puro"] == (out["alpha_barra"]["t_1000"] < 1e-4)
     post = out["posterior_t500"]
     assert out["beta_tilde_menor_que_beta"] == (post["beta_tilde"] < post["beta"])
-    for key in ["alpha_barra_decrece", "el_ultimo_paso_es_casi_ruido_puro",
+    for key in ["el_ultimo_paso_es_casi_ruido_puro",
                 "forma_cerrada_igual_a_iterar", "beta_tilde_menor_que_beta"]:
         assert out[key] is True, key
 
@@ -205,7 +209,7 @@ def test_elbo_weights(out: dict) -> None:
            for t in range(2, 1001)}
     for key, value in out["pesos_de_la_elbo"].items():
         assert value == pytest.approx(lam[int(key[2:])], rel=1e-6, abs=1e-6)
-    assert out["el_peso_de_la_elbo_es_maximo_al_principio"] == (max(lam, key=lam.get) == 2)
+    assert out["paso_de_peso_maximo"] == max(lam, key=lam.get) == 2
     assert min(lam, key=lam.get) == 349 and lam[2] / lam[349] == pytest.approx(54.9, abs=0.1)
 
 

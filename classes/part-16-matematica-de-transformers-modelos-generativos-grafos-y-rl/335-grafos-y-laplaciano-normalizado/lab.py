@@ -114,9 +114,10 @@ def run(nodos_aislados: int = 1) -> dict:
     # L·1 = 0: cada fila suma el grado menos los vecinos.
     filas_suman_cero = bool(np.all(L @ np.ones(n, dtype=int) == 0))
 
-    # El cálculo ingenuo con deg**-0.5 produce inf/NaN si hay algún nodo aislado.
+    # El cálculo ingenuo con deg**-0.5 produce inf/NaN si hay algún nodo aislado: se cuentan
+    # (n² − (n − aislados)², la fila y la columna de cada aislado), no se afirma que existan.
     ingenuo = laplaciano_ingenuo(A)                 # (n, n)
-    ingenuo_no_finito = bool(not np.all(np.isfinite(ingenuo)))
+    ingenuo_no_finitas = int(np.sum(~np.isfinite(ingenuo)))
 
     L_sym = laplaciano_normalizado(A)               # (n, n)
     autovalores = np.linalg.eigvalsh(L_sym)         # (n,) ascendentes
@@ -132,7 +133,7 @@ def run(nodos_aislados: int = 1) -> dict:
         "grafo": {"adyacencia": A, "grados": grados},
         "laplaciano": L,
         "filas_suman_cero": filas_suman_cero,
-        "ingenuo_produce_inf_o_nan": ingenuo_no_finito,
+        "ingenuo_entradas_no_finitas": ingenuo_no_finitas,
         "laplaciano_normalizado": L_sym,
         "autovalores_normalizado": autovalores,
         "autovalores_en_0_2": en_0_2,

@@ -99,14 +99,18 @@ def run(autobucles: bool = True) -> dict:
     A = adyacencia(ARISTAS, N_NODOS)                    # (5, 5)
     A_hat, grados = a_normalizada(A, autobucles)        # (5, 5), (5,)
 
-    # Con autobucles ningún grado es 0: no hay división por cero que tratar.
-    sin_division_por_cero = bool(grados.min() >= 1)
+    # Con autobucles ningún grado es 0: no hay división por cero que tratar. Sin ellos el nodo
+    # aislado tiene grado 0 y es la raíz inversa segura la que deja Â finita.
+    sin_division_por_cero = bool(np.all(np.isfinite(A_hat))
+                                 and (grados.min() >= 1 or not autobucles))
 
     H_salida = capa_gcn(A, H, W, autobucles)            # (5, 2)
 
-    # El nodo aislado (4) solo recibe su propio mensaje: h'_4 = ReLU(h_4 W).
+    # El nodo aislado (4) solo recibe su propio mensaje, el de su autobucle: h'_4 = ReLU(h_4 W);
+    # sin autobucles no recibe ninguno y su salida es ReLU(0) = 0.
     aislado = N_NODOS - 1
-    solo_se_ve = bool(np.max(np.abs(H_salida[aislado] - relu(H[aislado] @ W))) < TOL_EXACTA)
+    propio = relu(H[aislado] @ W) if autobucles else np.zeros(W.shape[1])  # (d_salida,)
+    solo_se_ve = bool(np.max(np.abs(H_salida[aislado] - propio)) < TOL_EXACTA)
 
     # Bucle explícito sobre vecinos frente a la forma matricial.
     por_mensajes = capa_gcn_por_mensajes(A, H, W, autobucles)  # (5, 2)

@@ -79,7 +79,15 @@
   if (marcas.length) { marcar(); addEventListener("scroll", marcar, { passive: true }); }
 
   // a box that fits is not a keyboard stop; one that scrolls is, and says so
+  // a display formula wider than its column is drawn smaller, down to 72 % (still legible on
+  // a phone), and scrolls only if it still does not fit
   function medir() {
+    document.querySelectorAll(".formula > math").forEach(function (m) {
+      var caja = m.parentNode;
+      m.style.fontSize = "";
+      var cabe = caja.clientWidth / caja.scrollWidth;
+      if (cabe < 1) { m.style.fontSize = (1.15 * Math.max(0.72, cabe - 0.01)).toFixed(3) + "em"; }
+    });
     document.querySelectorAll(".formula, main pre, .tabla-ancha").forEach(function (caja) {
       var desborda = caja.scrollWidth > caja.clientWidth + 1;
       caja.classList.toggle("desborda", desborda);
