@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from compmath.grading.reasons import KNOWN_ERRORS
+from compmath.judging.report import Outcome
 from compmath.practice import verdict as practice
 
 VALUE_CHARS = 80  # of an expected or obtained value, what a record keeps
@@ -70,6 +72,17 @@ class Failure:
         )
 
 
+def _error(hole: practice.HoleVerdict) -> str:
+    """What the failing run raised, as the class report keeps it: an exception's type when
+    Python or numpy defines it, else «una excepción» (its message is the program's own text:
+    it can carry a temporary path, or what a grafted program read of the course's holes); a
+    limit as the judge says it."""
+    if hole.outcome != Outcome.EXCEPTION:
+        return hole.error[:ERROR_CHARS]
+    kind = hole.error.split(":", 1)[0].strip()
+    return kind if kind in KNOWN_ERRORS else "una excepción"
+
+
 def failure_of(hole: practice.HoleVerdict) -> Failure | None:
     """The failure of a judged hole, or None when it passed or never ran (open, no markers,
     a syntax error: its reason says all there is)."""
@@ -86,7 +99,7 @@ def failure_of(hole: practice.HoleVerdict) -> Failure | None:
     wrong = hole.difference
     if wrong is None or kind == PRIVATE:
         output = wrong.output if wrong is not None else ""
-        return Failure(hole.outcome, kind, params, output, error=hole.error[:ERROR_CHARS])
+        return Failure(hole.outcome, kind, params, output, error=_error(hole))
     return Failure(
         hole.outcome,
         kind,
@@ -95,7 +108,7 @@ def failure_of(hole: practice.HoleVerdict) -> Failure | None:
         wrong.path,
         _value(wrong.expected),
         _value(wrong.obtained),
-        hole.error[:ERROR_CHARS],
+        _error(hole),
         wrong.tolerance,
     )
 
