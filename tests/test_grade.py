@@ -89,7 +89,8 @@ def holes_of(out: Path, student: str) -> dict[str, list[tuple[str, float]]]:
 
 def outputs(out: Path) -> dict[str, bytes]:
     """The gradebook's files, byte for byte (the per-student records are the run's state)."""
-    files = [out / "notas.csv", out / "informe.json", *sorted((out / "comentarios").iterdir())]
+    files = [out / "notas.csv", out / "informe.json", out / "resumen.md"]
+    files += [*sorted((out / "comentarios").iterdir()), *sorted((out / "huecos").iterdir())]
     return {str(p.relative_to(out)): p.read_bytes() for p in files}
 
 

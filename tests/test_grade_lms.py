@@ -315,6 +315,7 @@ def synthetic_report() -> tuple[dict, dict[str, Identity]]:
             }
         ],
         "resumen": {"alumnos": 6, "media": 0.75, "con_todo": 0, "sin_puntos": 3},
+        "resumen_por_hueco": {"alumnos": 6, "clases": [], "lo_mas_comun": []},
         "alumnos": students,
     }
     jsonschema.validate(report, GRADE_SCHEMA)

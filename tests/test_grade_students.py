@@ -166,7 +166,11 @@ def test_nothing_of_the_course_comes_back_and_two_gradings_are_the_same_bytes(
 
     solution = [line.split("#")[0].strip() for r in solution_regions(C323.lab.read_text())
                 for line in r.body]  # fmt: skip
-    written = "\n".join(p.read_text("utf-8") for p in first.rglob("*") if p.is_file())
+    # what grading writes of its own (huecos/ keeps each student's holes as they wrote them,
+    # for grade similitud: ana's are the solution because she solved it)
+    written = "\n".join(
+        p.read_text("utf-8") for p in first.rglob("*") if p.is_file() and "huecos" not in p.parts
+    )
     assert [line for line in solution if line in written] == []
     assert "outer" not in written  # hole 2's np.outer, not even as a name in the bytecode
     leak = record(first, "fuga")["clases"][0]

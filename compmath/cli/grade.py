@@ -49,10 +49,11 @@ def grade(
     entregas: Annotated[
         list[str],
         typer.Argument(
-            metavar="ENTREGAS | merge CARPETAS | exportar NOTAS | gradescope CLASES",
+            metavar="ENTREGAS | ORDEN CARPETAS",
             help="La carpeta de las entregas (una carpeta o un .zip por alumno, o la descarga "
-            "de Moodle o Canvas); «merge» y las carpetas de los fragmentos; «exportar» y la "
-            "carpeta de notas; o «gradescope» y las clases del autograder.",
+            "de Moodle o Canvas); o una orden y sus carpetas: «merge» y las de los fragmentos, "
+            "«exportar», «resumen» o «similitud» y una de notas, «comparar» y dos, o "
+            "«gradescope» y las clases del autograder.",
             show_default=False,
         ),
     ],
@@ -142,6 +143,21 @@ def grade(
             "se comprueba también con ellas.",
         ),
     ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Con resumen o comparar: imprime el JSON.")
+    ] = False,
+    fail_on_change: Annotated[
+        bool,
+        typer.Option("--fail-on-change", help="Con comparar: sale con 1 si alguna nota cambia."),
+    ] = False,
+    umbral: Annotated[
+        float | None,
+        typer.Option(
+            "--umbral",
+            metavar="X",
+            help="Con similitud: desde qué parte de huellas en común (0 a 1) se lista una pareja.",
+        ),
+    ] = None,
     sin_aislamiento: Annotated[
         bool,
         typer.Option(
@@ -160,7 +176,24 @@ def grade(
     ] = False,
     root: RootOption = None,
 ) -> None:
-    """Corrige las entregas: notas.csv, un comentario por alumno e informe.json."""
+    """Corrige las entregas: notas.csv, un comentario por alumno, informe.json y resumen.md."""
+    from compmath.cli import grade_reports
+
+    if entregas[0] == grade_reports.SUMMARY:
+        grade_reports.summary_command(entregas[1:], as_json)
+        return
+    if entregas[0] == grade_reports.COMPARE:
+        grade_reports.compare_command(entregas[1:], as_json, fail_on_change)
+        return
+    if entregas[0] == grade_reports.SIMILARITY:
+        grade_reports.similarity_command(entregas[1:], umbral, as_json, root)
+        return
+    if as_json or fail_on_change or umbral is not None:
+        with guard():
+            raise CompmathError(
+                "--json, --fail-on-change y --umbral son de grade resumen, comparar y similitud",
+                "ejemplo: compmath grade comparar notas-antes notas --fail-on-change",
+            )
     from compmath.cli import grade_lms
 
     if classroom:
@@ -417,4 +450,7 @@ def _merge(folders: list[Path], out: Path) -> None:
         identities = {k: v for folder in folders for k, v in read_identities(folder).items()}
         if identities:
             write_identities(out, identities)
+        from compmath.grading.similarity import merge_holes
+
+        merge_holes(folders, out)  # for grade similitud
     emit(merged_blocks(book, len(folders), out))

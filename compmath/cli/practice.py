@@ -11,6 +11,7 @@ import typer
 
 from compmath.cli.common import ExitCode, RootOption, app, guard, open_course, require_temp_folder
 from compmath.cli.spanish import SpanishCommand, SpanishGroup
+from compmath.errors import CompmathError
 
 practice_app = typer.Typer(
     cls=SpanishGroup,
@@ -232,6 +233,48 @@ def check(
 
         emit(check_blocks(attempts, progress))
     raise typer.Exit(ExitCode.OK if all(a.done for a in attempts) else ExitCode.FAILED)
+
+
+@command("entregar")
+def entregar(
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="RUTA.zip",
+            help="Dónde dejar el .zip (por defecto: TU_ID.zip, o entrega.zip, en la carpeta "
+            "actual). Su nombre es tu id para la corrección.",
+            show_default=False,
+        ),
+    ] = None,
+    timeout: TimeoutOption = 10.0,
+    folder: FolderOption = None,
+) -> None:
+    """Prepara tu entrega: el .zip que leerá la corrección, qué contará y su SHA-256."""
+    import os
+
+    from compmath.grading.receipt import build_zip, receipt
+    from compmath.grading.receipt_text import receipt_blocks
+    from compmath.practice import workspace
+    from compmath.present.output import emit
+
+    with guard():
+        require_temp_folder()
+        space = workspace.find(folder)
+        student = space.load_progress().student
+        target = out or Path(f"{student or 'entrega'}.zip")
+        if target.suffix.lower() != ".zip":
+            raise CompmathError(
+                f"«{target}» no acaba en .zip", "ejemplo: compmath practice entregar --out ana.zip"
+            )
+        if target.resolve().is_relative_to(space.root.resolve()):
+            raise CompmathError(
+                "el .zip no puede quedar dentro de tu espacio de práctica",
+                "ejemplo: compmath practice entregar --out ../entrega.zip",
+            )
+        digest = build_zip(space, target)
+        result = receipt(space, target, digest, timeout=timeout, jobs=os.cpu_count() or 1)
+    emit(receipt_blocks(result, target))
 
 
 @command("reset")

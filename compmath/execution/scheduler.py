@@ -6,6 +6,10 @@ such (it killed or stopped it). After labs ran without Landlock, the caches they
 written are emptied, so that nothing an unconfined lab left there is believed later. Another
 thread can cancel the labs a thread runs (`Cancel`, `cancelling`: a newer check in practice
 mode): their worker ends, taking them down, and the call raises `Cancelled`.
+
+A request may follow another (`after`, grading: one hole's program at its next variant): it is
+handed over only once that one has ended, and never when that one ran out of time or was not
+run itself, so a hole that hangs costs one time limit, not one per variant.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, NamedTuple
@@ -29,10 +33,12 @@ LAB_CACHES = ("bytecode", "verdicts", "web", "lint")  # what an unconfined lab c
 
 class Ran(NamedTuple):
     """The replies of one batch, by key, and the protections its labs went without (as
-    COMPMATH_SIN names them)."""
+    COMPMATH_SIN names them); `skipped`: the requests not run because the one they follow
+    ran out of time (or was skipped itself)."""
 
     replies: dict[str, LabReply]
     missing: tuple[str, ...]
+    skipped: tuple[str, ...] = ()
 
 
 class Cancelled(Exception):
@@ -133,9 +139,14 @@ def _run(
     jobs: int,
     on_done: Callable[[LabRequest, LabReply], None] | None,
     meanwhile: Callable[[], None] | None,
+    after: Mapping[str, str] | None = None,
 ) -> Ran:
     replies: dict[str, LabReply] = {}
     queue = deque(items)
+    batch = {r.key for r in items}
+    follows = {k: first for k, first in (after or {}).items() if first in batch}
+    parked: dict[str, list[LabRequest]] = {}  # a request's key -> those waiting for it to end
+    skipped: dict[str, None] = {}  # in order
     retry: deque[LabRequest] = deque()
     in_flight: dict[str, LabRequest] = {}
     losses: dict[str, int] = {}
@@ -149,11 +160,29 @@ def _run(
         source = retry if retry else queue
         while source and len(in_flight) < (1 if retry else 2 * parallel):
             request = source.popleft()
+            first = follows.get(request.key)
+            if first is not None and first not in replies and first not in skipped:
+                parked.setdefault(first, []).append(request)  # handed over once `first` ends
+                continue
+            if first is not None and _stops(first, replies):
+                _skip(request)
+                continue
             in_flight[request.key] = request
             worker.send(request.with_parallel(parallel))
 
+    def _skip(request: LabRequest) -> None:
+        skipped[request.key] = None
+        for later in parked.pop(request.key, []):
+            _skip(later)
+
     def settle(request: LabRequest, reply: LabReply) -> None:
         replies[request.key] = reply
+        waiting = parked.pop(request.key, [])
+        if reply.state == ReplyState.TIMEOUT:
+            for later in waiting:
+                _skip(later)
+        else:
+            queue.extendleft(reversed(waiting))  # next: a student's hole ends soon after it starts
         if on_done:
             on_done(request, reply)
 
@@ -183,6 +212,7 @@ def _run(
             request = in_flight.pop(reply.key)
             fill()
             settle(request, reply)
+            fill()  # what waited for it, now in the queue
     except BaseException:  # Ctrl-C: the worker takes its labs down as it ends
         worker.close()
         raise
@@ -191,7 +221,13 @@ def _run(
     release_worker(worker, healthy=cancel is None or not cancel.cancelled)
     if any("landlock" in w.missing for w in used):
         purge(LAB_CACHES)
-    return Ran(replies, _missing(used))
+    return Ran(replies, _missing(used), tuple(skipped))
+
+
+def _stops(first: str, replies: Mapping[str, LabReply]) -> bool:
+    """Whether a request following `first` is not run: `first` ran out of time, or was skipped."""
+    reply = replies.get(first)
+    return reply is None or reply.state == ReplyState.TIMEOUT
 
 
 def _missing(used: list[WorkerHandle]) -> tuple[str, ...]:
@@ -211,15 +247,17 @@ def run_labs(
     jobs: int,
     on_done: Callable[[LabRequest, LabReply], None] | None = None,
     meanwhile: Callable[[], None] | None = None,
+    after: Mapping[str, str] | None = None,
 ) -> Ran:
     """Run every request with up to `jobs` labs in flight on one worker; replies by key.
 
     One worker imports numpy once and forks a child per lab. The next lab is handed over
     before the last reply is judged (`on_done`), so the worker never waits for the runner;
-    `meanwhile` runs once the first labs are on their way.
+    `meanwhile` runs once the first labs are on their way. `after` (key -> the key it
+    follows): see the module's docstring.
     """
     known = durations()
     items = longest_first(requests, known)
-    ran = _run(items, jobs, on_done, meanwhile)
+    ran = _run(items, jobs, on_done, meanwhile, after)
     remember_durations(known, ran.replies, items)
     return ran

@@ -1,7 +1,8 @@
 """Grades out to where they live: Moodle's worksheet and gradebook, Canvas, a spreadsheet's CSV.
 
-Everything is made from NOTAS/informe.json (schemas/grade.schema.json) and the identities grade
-wrote beside it (NOTAS/identidades.json), so an export never re-runs anything. The formats:
+Everything is made from NOTAS/informe.json (compmath/contracts/grade.schema.json) and the
+identities grade wrote beside it (NOTAS/identidades.json), so an export never re-runs anything.
+The formats:
 
 - `moodle-hoja`: the assignment's offline grading worksheet, as Moodle's gradingtable.php
   downloads it; its importer (assignfeedback_offline) finds the columns by their names in the

@@ -75,6 +75,8 @@ def csv_text(book: Gradebook) -> str:
 
 def report_document(book: Gradebook) -> dict[str, Any]:
     """The JSON report (compmath/contracts/grade.schema.json)."""
+    from compmath.grading.summary import class_summary
+
     earned = [g.earned for g in book.grades]
     return {
         "version": VERSION,
@@ -89,13 +91,17 @@ def report_document(book: Gradebook) -> dict[str, Any]:
             "con_todo": sum(1 for e in earned if e >= book.points),
             "sin_puntos": sum(1 for e in earned if e == 0),
         },
+        "resumen_por_hueco": class_summary(book),
         "alumnos": [g.to_dict() for g in book.grades],
     }
 
 
 def write_gradebook(out: Path, book: Gradebook) -> Gradebook:
-    """Write notas.csv, informe.json and comentarios/<alumno>.md into `out`. A student whose
-    feedback cannot be written gets 0 with the reason in the other two; the book written back."""
+    """Write notas.csv, informe.json, resumen.md and comentarios/<alumno>.md into `out`. A
+    student whose feedback cannot be written gets 0 with the reason in the others; the book
+    written back."""
+    from compmath.grading.summary_text import SUMMARY_NAME, summary_markdown
+
     (out / FEEDBACK_DIR).mkdir(parents=True, exist_ok=True)
     names = file_names(g.student for g in book.grades)
     grades = []
@@ -109,8 +115,10 @@ def write_gradebook(out: Path, book: Gradebook) -> Gradebook:
             grade = unjudged(book.specs, submission, grade.fingerprint, why, grade.missing)
         grades.append(grade)
     book = Gradebook(book.course, book.specs, grades, book.missing)
-    report = json.dumps(report_document(book), indent=2, ensure_ascii=False) + "\n"
+    document = report_document(book)
+    report = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     write_atomic(out / REPORT_NAME, report)
+    write_atomic(out / SUMMARY_NAME, summary_markdown(document["resumen_por_hueco"]))
     write_atomic(out / CSV_NAME, csv_text(book))
     return book
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compmath.course.tree import ClassInfo
+from compmath.grading.failure import Failure
 from compmath.grading.submissions import Submission
 from compmath.grading.verdict import ClassVerdict, HoleVerdict
 from compmath.mathtext import plain_prose
@@ -85,6 +86,7 @@ class HoleGrade:
     reason: str
     variants_passed: int = 0  # of `variants` (the defaults included), how many it matched
     variants: int = 0
+    failure: Failure | None = None  # where it first failed, as data (grading.failure)
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,7 @@ class StudentGrade:
                             "motivo": h.reason,
                             "variantes_superadas": h.variants_passed,
                             "variantes": h.variants,
+                            "fallo": h.failure.to_dict() if h.failure else None,
                         }
                         for h in c.holes
                     ],
@@ -169,6 +172,7 @@ class StudentGrade:
                         h["motivo"],
                         int(h.get("variantes_superadas", 0)),
                         int(h.get("variantes", 0)),
+                        Failure.from_dict(h["fallo"]) if h.get("fallo") else None,
                     )
                     for h in c["huecos"]
                 ),
@@ -251,6 +255,7 @@ def grade(
                 h.reason,
                 h.variants_passed,
                 h.variants,
+                h.failure,
             )
             for h, p in zip(verdict.holes, spec.points)
         )

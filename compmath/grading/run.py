@@ -12,7 +12,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from compmath.grading.gradebook import Gradebook, write_gradebook
 from compmath.grading.names import by_student, file_names
 from compmath.grading.private import PrivateVariants
 from compmath.grading.protection import REQUIRED, named, probe
+from compmath.grading.receipt import receipt_note
 from compmath.grading.records import (
     ClassSpec,
     StudentGrade,
@@ -41,6 +42,7 @@ from compmath.grading.seal import (
     sealed,
 )
 from compmath.grading.shards import Shard
+from compmath.grading.similarity import save_holes
 from compmath.grading.submissions import Found, Submission, discover, read_submission
 from compmath.grading.verdict import ClassVerdict, judge_many
 from compmath.practice.own import course_name, own_params
@@ -146,15 +148,23 @@ def _internal(what: str, exc: BaseException) -> str:
     return f"no se pudo {what} esta entrega (error interno de compmath: {type(exc).__name__})"
 
 
-def _read(student: str, path: Path | None, classes: list[ClassInfo]) -> Submission:
-    """The student's submission, or the empty one of a roster student who handed in nothing."""
+def _read(
+    student: str, path: Path | None, classes: list[ClassInfo], out: Path, stem: str
+) -> Submission:
+    """The student's submission as grading reads it, or the empty one of a roster student who
+    handed in nothing; a zip's SHA-256 goes in the feedback (as `practice entregar` printed
+    it), the holes into OUT/huecos/<stem>.json (for `grade similitud`)."""
     if path is None:
         return absent(student, classes)
     try:
-        return read_submission(student, path, classes)
+        submission = read_submission(student, path, classes)
     except Exception as exc:  # one unreadable submission scores 0; the others are graded
         reason = _internal("leer", exc)
         return Submission(student, {c.id: Found(None, reason) for c in classes})
+    if path.is_file():
+        submission = replace(submission, notes=(*submission.notes, receipt_note(path)))
+    save_holes(out, submission, stem)
+    return submission
 
 
 class _Recorder:
@@ -280,7 +290,7 @@ def _reuse(
     """Read every submission; keep the records that still hold; the rest are to be judged."""
     pending: dict[str, tuple[Submission, str]] = {}
     for student, path in students.items():
-        submission = _read(student, path, classes)
+        submission = _read(student, path, classes, recorder.out, recorder.names[student])
         fingerprint = submission_fingerprint(course_print, submission)
         saved = _saved(recorder.path(student), student, fingerprint, recorder.key)
         if saved is not None:

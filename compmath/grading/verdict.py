@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from compmath.course.tree import ClassInfo
+from compmath.grading.failure import Failure, failure_of
 from compmath.grading.reasons import hole_reason
 from compmath.practice import verdict as practice
 from compmath.practice.graft import Plan, Program, course_tag, programs_for
@@ -37,6 +38,7 @@ class HoleVerdict:
     reason: str = ""
     variants_passed: int = 0  # of `variants` (the defaults included), how many it matched
     variants: int = 0
+    failure: Failure | None = None  # where it first failed, as data (the class report's)
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ class _Batch:
                     self.reason(index, h),
                     h.variants_passed,
                     len(attempt.variants),
+                    failure_of(h),
                 )
                 for h in attempt.holes
             )

@@ -12,7 +12,7 @@ such reports wait for the end, when the labs running at the time of the change a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +43,7 @@ class Judged:
     reports: list[LabReport]
     keys: list[str]
     missing: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()  # cases not run: the one they follow ran out of time
 
     def by_key(self) -> dict[str, LabReport]:
         return dict(zip(self.keys, self.reports))
@@ -138,23 +139,29 @@ def judge_cases(
     jobs: int = 1,
     consumer: Consumer | None = None,
     meanwhile: Callable[[], None] | None = None,
+    after: Mapping[str, str] | None = None,
 ) -> Judged:
     """Run and judge every case with up to `jobs` labs at once; `consumer(case, report)` gets
     each final report as it lands (a broken case's first, without running it). `meanwhile`
     runs once the first labs are on their way. Ctrl-C raises Interrupted with what was judged.
+    `after` (case key -> the key it follows): a case runs once that one has ended, and not
+    at all when it ran out of time (scheduler.run_labs); those cases get no report.
     """
     _check_keys(cases)
     collector = _Collector(cases, consumer)
     collector.start()
     requests = [c.request for c in cases if isinstance(c, Ready)]
     missing: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
     if requests:
         try:
-            missing = run_labs(
-                requests, jobs, on_done=collector.landed, meanwhile=meanwhile
-            ).missing
+            ran = run_labs(
+                requests, jobs, on_done=collector.landed, meanwhile=meanwhile, after=after
+            )
         except KeyboardInterrupt:
             done = [collector.reports[c.key] for c in cases if c.key in collector.reports]
             raise Interrupted(done, len(cases)) from None
+        missing, skipped = ran.missing, ran.skipped
         collector.finish()
-    return Judged([collector.reports[c.key] for c in cases], [c.key for c in cases], missing)
+    judged = [c.key for c in cases if c.key in collector.reports]
+    return Judged([collector.reports[k] for k in judged], judged, missing, skipped)

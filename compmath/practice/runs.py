@@ -32,6 +32,9 @@ REFERENCE_OK = (Outcome.MATCHES, Outcome.EXPLORATION)
 # verdicts that depend only on the code and its inputs (labs are deterministic), not on the load
 MEMO_OK = (Outcome.MATCHES, Outcome.DIFFERS, Outcome.EXPLORATION, Outcome.INVALID)
 MEMO_SIZE = 512
+NOT_RUN_AFTER_TIMEOUT = (
+    "no se probó con los demás parámetros: un hueco que agota su tiempo ya ha fallado"
+)
 
 
 def reference_key(cls: ClassInfo, variant: Variant, tag: str) -> str:
@@ -45,6 +48,7 @@ class Results:
 
     reports: dict[str, LabReport] = field(default_factory=dict)
     missing: tuple[str, ...] = ()  # the protections the labs ran without (facilities' names)
+    skipped: frozenset[str] = frozenset()  # not run: the same program ran out of time before
 
     def failure(self, key: str) -> str:
         """Why the course's lab under `key` is not a usable reference (Spanish), or ""."""
@@ -119,6 +123,23 @@ def _cases(
     return references + cases  # the references first: their verdicts are the others' oracles
 
 
+def _chains(orders: Sequence[Sequence[str]], call: str) -> dict[str, str]:
+    """The runs that follow another (keys of the call's cases), from `orders`: per student and
+    hole, its program's keys in the order of that student's variants. A run follows the run
+    before it only when that is so for every student it is judged for (identical programs
+    are shared, and the first variant may be a student's own parameters): so a run is never
+    skipped for a student at whose earlier variants it did not run out of time."""
+    before: dict[str, set[str | None]] = {}
+    for keys in orders:
+        for place, key in enumerate(keys):
+            before.setdefault(key, set()).add(keys[place - 1] if place else None)
+    return {
+        f"{call}/{key}": f"{call}/{first}"
+        for key, found in before.items()
+        if len(found) == 1 and (first := next(iter(found))) is not None
+    }
+
+
 def run_batch(
     wanted: Wanted,
     *,
@@ -128,12 +149,15 @@ def run_batch(
     into: Results | None = None,
     memo: dict[str, LabReport] | None = None,
     hide: Sequence[Path] | None = None,
+    orders: Sequence[Sequence[str]] | None = None,
     limits: Mapping[str, float] | None = None,
 ) -> Results:
     """Judge every (class, program or None for the course's lab, variant) by key, in one call;
     each report goes `into` the Results as it lands, then `on_landed(key)` is called. With
     `hide` (grading, practice), the programs run private (`private_folders`); the course's lab
-    does not.
+    does not. With `orders` (grading: per student and hole, its program's keys in variant
+    order), a program that runs out of time at a variant is not run at the variants after it (a
+    hole that hangs has failed: it costs one time limit, not one per variant).
 
     `limits`: a time limit per class id, instead of `timeout` (lint's mutants).
 
@@ -163,7 +187,10 @@ def run_batch(
             if on_landed is not None:
                 on_landed(key)
 
-        results.missing = judge_cases(cases, jobs=jobs, consumer=consume).missing
+        after = _chains(orders, call) if orders is not None else None
+        judged = judge_cases(cases, jobs=jobs, consumer=consume, after=after)
+        results.missing = judged.missing
+        results.skipped = frozenset(k.removeprefix(f"{call}/") for k in judged.skipped)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return results
@@ -204,11 +231,10 @@ def judge_hole(
 
     right = HoleVerdict(number, hole, HoleStatus.RIGHT)
     verdict = _first_failure(right, program, variants, results)
-    matched = sum(
-        1
-        for var in variants
-        if (r := results.reports.get(program.key(var))) and r.outcome == Outcome.MATCHES
-    )
+    reports = [r for var in variants if (r := results.reports.get(program.key(var)))]
+    if any(r.outcome == Outcome.TIMEOUT for r in reports):
+        return verdict  # a hole that ran out of time has failed, at every variant alike
+    matched = sum(1 for r in reports if r.outcome == Outcome.MATCHES)
     return replace(verdict, variants_passed=matched)
 
 
@@ -221,7 +247,7 @@ def _first_failure(
     number, hole = right.number, right.hole
 
     first_stdout = ""
-    for var in variants:
+    for place, var in enumerate(variants):
         report = results.reports.get(program.key(var))
         if report is None:
             return HoleVerdict(number, hole, HoleStatus.FAILS, f"{var.label}: no se ejecutó", var)
@@ -244,13 +270,25 @@ def _first_failure(
                 expected.get(wrong.output),
                 obtained.get(wrong.output),
                 stdout=report.stdout,
+                outcome=str(report.outcome),
             )
         if report.outcome in (Outcome.DIFFERS, Outcome.INVALID):
             why = f"{var.label}: {report.message}"
-            return HoleVerdict(number, hole, HoleStatus.WRONG, why, var, stdout=report.stdout)
+            return HoleVerdict(
+                number,
+                hole,
+                HoleStatus.WRONG,
+                why,
+                var,
+                stdout=report.stdout,
+                outcome=str(report.outcome),
+            )
         trace = student_traceback(report.traceback, program)
         message = report.message or report.outcome.label
         why = f"{var.label}: {message}" + (f" · {report.hint}" if report.hint else "")
+        later = [v for v in variants[place + 1 :] if program.key(v) in results.skipped]
+        if report.outcome == Outcome.TIMEOUT and later:
+            why += f" · {NOT_RUN_AFTER_TIMEOUT}"
         return HoleVerdict(
             number,
             hole,
@@ -260,6 +298,8 @@ def _first_failure(
             traceback=trace,
             stdout=report.stdout,
             remedy=report.remedy,
+            outcome=str(report.outcome),
+            error=message,
         )
     return replace(right, stdout=first_stdout)
 
@@ -275,6 +315,21 @@ def _private_verdict(number: int, hole: Hole, var: Variant, report: LabReport) -
             why = f"la salida {wrong.output} no da lo mismo que el laboratorio del curso"
         else:
             why = "sus salidas no cumplen el esquema de la clase"
-        return HoleVerdict(number, hole, HoleStatus.WRONG, f"{var.label}: {why}", var)
+        return HoleVerdict(
+            number,
+            hole,
+            HoleStatus.WRONG,
+            f"{var.label}: {why}",
+            var,
+            outcome=str(report.outcome),
+        )
     kind = (report.message or report.outcome.label).split(":")[0]
-    return HoleVerdict(number, hole, HoleStatus.FAILS, f"{var.label}: {kind}", var)
+    return HoleVerdict(
+        number,
+        hole,
+        HoleStatus.FAILS,
+        f"{var.label}: {kind}",
+        var,
+        outcome=str(report.outcome),
+        error=kind,
+    )

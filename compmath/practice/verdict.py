@@ -43,6 +43,8 @@ class HoleVerdict:
     stdout: str = ""  # what the student's code printed (the first failing run, else the first)
     remedy: str = ""  # the option of `practice` that lifts the limit it hit (not for feedback)
     variants_passed: int = 0  # of the attempt's variants, how many it matched (partial credit)
+    outcome: str = ""  # the failing run's outcome (judging.report.Outcome), "" if none ran
+    error: str = ""  # when it fails: the exception (or limit) as the report says it
 
     @property
     def done(self) -> bool:
@@ -155,11 +157,28 @@ def judge_many(
     if memo is not None and len(memo) > MEMO_SIZE:
         memo.clear()
     run_batch(
-        wanted, timeout=timeout, jobs=jobs, on_landed=landed, into=results, memo=memo, hide=hide
+        wanted,
+        timeout=timeout,
+        jobs=jobs,
+        on_landed=landed,
+        into=results,
+        memo=memo,
+        hide=hide,
+        orders=_orders(plans, chosen) if hide is not None else None,
     )
     return [
         attempts.get(i) or _attempt(cls, plan, results, chosen[i], tags[cls.id])
         for i, ((cls, _), plan) in enumerate(zip(items, plans))
+    ]
+
+
+def _orders(plans: list[Plan], chosen: list[tuple[Variant, ...]]) -> list[list[str]]:
+    """Grading: per item and hole, its program's keys in variant order (a run follows the one
+    before it, and is not run when that one ran out of time: runs.run_batch)."""
+    return [
+        [program.key(v) for v in variants]
+        for plan, variants in zip(plans, chosen)
+        for program in plan.programs.values()
     ]
 
 

@@ -1,0 +1,121 @@
+"""`grade similitud`'s page (similitud.html: Spanish, offline, every student's text escaped)
+and its lines on a terminal. It lists evidence, never a verdict."""
+
+from __future__ import annotations
+
+from html import escape
+
+from compmath.grading.feedback import visible
+from compmath.grading.similarity import Pair, Similarity
+from compmath.present.layout import BLANK, Block, line, para
+from compmath.wording import count, percent
+
+PAGE_NAME = "similitud.html"
+SHOWN_PAIRS, SHOWN_GROUPS = 200, 200
+NOTE = (
+    "Estas son coincidencias entre lo que escribieron los alumnos en los huecos, tras quitar "
+    "nombres, números, comentarios y formato: pruebas para mirar con calma, no una acusación. "
+    "Dos personas llegan al mismo código por caminos honrados (una pista de clase, la forma "
+    "natural de escribirlo); lo que da el curso (su solución y el ejercicio) y lo que escribe "
+    "casi toda la clase no cuenta."
+)
+STYLE = """
+body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;width:100%}td{vertical-align:top;width:50%;padding:.25rem}
+pre{background:#f6f6f6;padding:.5rem;overflow-x:auto;font-size:.85rem;margin:0}
+mark{background:#ffe58a}h2{margin-top:2.5rem}.nota{background:#eef4ff;padding:.75rem}
+"""
+
+
+def _text(text: str) -> str:
+    return escape(visible(text), quote=True)
+
+
+def _code(text: str, marked: set[int]) -> str:
+    lines = text.splitlines() or [""]
+    shown = []
+    for number, source in enumerate(lines, 1):
+        body = _text(source) or " "
+        shown.append(f"<mark>{body}</mark>" if number in marked else body)
+    return "<pre>" + "\n".join(shown) + "</pre>"
+
+
+def _pair(result: Similarity, pair: Pair) -> list[str]:
+    texts = result.holes[(pair.class_id, pair.hole)]
+    head = (
+        f"<h3>{_text(pair.class_id)}, hueco {_text(pair.hole)}: {_text(pair.first)} y "
+        f"{_text(pair.second)} · {_text(percent(pair.score))} de sus huellas en común</h3>"
+    )
+    cells = "".join(
+        f"<td><p>{_text(who)}</p>{_code(texts[who], marked)}</td>"
+        for who, marked in ((pair.first, pair.lines[0]), (pair.second, pair.lines[1]))
+    )
+    return [head, f"<table><tr>{cells}</tr></table>"]
+
+
+def similarity_page(result: Similarity) -> str:
+    """The page: the groups of identical holes, then the near-copies side by side."""
+    parts = [
+        "<!doctype html>",
+        '<html lang="es"><head><meta charset="utf-8">',
+        "<title>Parecidos entre huecos</title>",
+        f"<style>{STYLE}</style></head><body>",
+        "<h1>Parecidos entre huecos</h1>",
+        f'<p class="nota">{_text(NOTE)}</p>',
+        f"<p>{_text(count(result.students, 'alumno', 'alumnos'))} · umbral "
+        f"{_text(percent(result.threshold))}.</p>",
+        "<h2>Huecos iguales una vez normalizados</h2>",
+    ]
+    groups = [g for g in result.groups if not g.course_solution]
+    if not groups:
+        parts.append("<p>Ninguno.</p>")
+    for group in groups[:SHOWN_GROUPS]:
+        texts = result.holes[(group.class_id, group.hole)]
+        who = ", ".join(_text(s) for s in group.students)
+        parts.append(
+            f"<h3>{_text(group.class_id)}, hueco {_text(group.hole)}: "
+            f"{_text(count(len(group.students), 'alumno', 'alumnos'))}</h3><p>{who}</p>"
+            + _code(texts[group.students[0]], set())
+        )
+    solution = [g for g in result.groups if g.course_solution]
+    if solution:
+        said = "; ".join(
+            f"{_text(g.class_id)}, hueco {_text(g.hole)}: {len(g.students)}" for g in solution
+        )
+        parts.append(f"<p>Escribieron la solución del curso (no cuenta): {said}.</p>")
+    parts.append("<h2>Huecos muy parecidos</h2>")
+    if not result.pairs:
+        parts.append("<p>Ninguna pareja llega al umbral.</p>")
+    for pair in result.pairs[:SHOWN_PAIRS]:
+        parts += _pair(result, pair)
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def similarity_blocks(result: Similarity, page: str) -> list[Block]:
+    """What `grade similitud` prints: how many groups and pairs, the first ones, the page."""
+    groups = [g for g in result.groups if not g.course_solution]
+    blocks: list[Block] = [
+        line(("Parecidos entre huecos", "bold")),
+        para(
+            f"{count(result.students, 'alumno', 'alumnos')} · "
+            f"{count(len(groups), 'grupo de huecos iguales', 'grupos de huecos iguales')} · "
+            f"{count(len(result.pairs), 'pareja muy parecida', 'parejas muy parecidas')} "
+            f"(umbral {percent(result.threshold)}); son pruebas para mirar, no acusaciones",
+            hang=2,
+        ),
+    ]
+    for group in groups[:5]:
+        who = ", ".join(" ".join(visible(s).split()) for s in group.students)
+        blocks.append(para(f"{group.class_id[:3]} hueco {group.hole}: ", who, indent=2, hang=4))
+    for pair in result.pairs[:5]:
+        names = " y ".join(" ".join(visible(s).split()) for s in (pair.first, pair.second))
+        blocks.append(
+            para(
+                f"{pair.class_id[:3]} hueco {pair.hole}: ",
+                f"{names} ({percent(pair.score)})",
+                indent=2,
+                hang=4,
+            )
+        )
+    return [*blocks, BLANK, para("el detalle, lado a lado: ", page, hang=2)]

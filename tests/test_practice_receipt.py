@@ -1,0 +1,77 @@
+"""`compmath practice entregar`: the zip `grade` reads, read back as `grade` reads it, with a
+SHA-256 that `grade` writes into the feedback; code outside the holes is said not to count."""
+
+from __future__ import annotations
+
+import hashlib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from compmath.course.tree import load_course
+from compmath.practice import workspace
+from compmath.practice.holes import splice
+from tests.conftest import REPO, error_lines, no_traceback
+
+COURSE = load_course(REPO)
+C323 = COURSE.resolve("323")
+
+
+@pytest.fixture
+def space(tmp_path: Path) -> Path:
+    made = workspace.create(COURSE, tmp_path / "ws", "ana")
+    lab = next(c for c in made.classes() if c.number == 323).lab
+    solved_first = splice(lab.read_text("utf-8"), C323.lab.read_text("utf-8"), {2})
+    lab.write_text(solved_first, encoding="utf-8")
+    return made.root
+
+
+@pytest.mark.lento  # builds the receipt twice (the public checks of 20 classes) and grades it
+def test_the_receipt_is_what_grade_reads(cli, space: Path, tmp_path: Path) -> None:
+    out = tmp_path / "entregas" / "ana.zip"
+    out.parent.mkdir()
+    (space / "apuntes.txt").write_text("nada de esto se entrega")
+    args = ["practice", "entregar", "--dir", str(space), "--out", str(out), "--timeout", "10"]
+    first = cli(*args)
+    said = no_traceback(first)
+    digest = hashlib.sha256(out.read_bytes()).hexdigest()
+    assert first.code == 0 and f"SHA-256 {digest}" in said
+    assert "323 Positional encoding: se corregirá el hueco 1" in said
+    assert "sin completar: el hueco 2" in said
+    names = zipfile.ZipFile(out).namelist()
+    assert names and all(n.endswith("/lab.py") for n in names)  # only the labs
+    again = cli(*args)
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == digest  # same files, same bytes
+    assert again.code == 0
+    notas = tmp_path / "notas"
+    graded = cli(
+        "grade", str(out.parent), "--root", str(REPO), "--clases", "323", "--out", str(notas)
+    )
+    assert graded.code == 0
+    feedback = (notas / "comentarios" / "ana.md").read_text("utf-8")
+    assert f"SHA-256 {digest}" in feedback
+
+
+def test_code_outside_the_holes_is_said_not_to_count(cli, space: Path, tmp_path: Path) -> None:
+    lab = next(space.rglob("323-*/lab.py"))
+    lab.write_text(lab.read_text("utf-8") + "\nrun = lambda **k: {}  # la instantánea a mano\n")
+    out = tmp_path / "ana.zip"
+    result = cli("practice", "entregar", "--dir", str(space), "--out", str(out))
+    assert result.code == 0
+    assert "cambiaste código fuera de los huecos: no cuenta" in no_traceback(result)
+
+
+def test_the_name_is_the_id_when_a_class_gives_own_numbers(
+    cli, space: Path, tmp_path: Path
+) -> None:
+    result = cli("practice", "entregar", "--dir", str(space), "--out", str(tmp_path / "x.zip"))
+    assert result.code == 0 and "llama al .zip con tu id" in no_traceback(result)
+
+
+@pytest.mark.parametrize("name", ["entrega.tar", "DENTRO"])
+def test_bad_targets_are_one_spanish_line(cli, space: Path, name: str) -> None:
+    target = space / "e.zip" if name == "DENTRO" else space.parent / name
+    result = cli("practice", "entregar", "--dir", str(space), "--out", str(target))
+    assert result.code == 2 and len(error_lines(result)) == 1
+    no_traceback(result)
