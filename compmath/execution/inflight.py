@@ -221,8 +221,12 @@ def _dump_stack(run: Running) -> None:
 
 
 def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
-    """End what is left of a lab (its group, its strays) and describe how it ended."""
-    timed_out = ended is None
+    """End what is left of a lab (its group, its strays) and describe how it ended.
+
+    A lab that ended in time is not timed out because its supervisor is still killing what it
+    left behind (a fork storm without a PID namespace): that supervisor is ended here, and the
+    strays, already killed, are reaped by this process."""
+    timed_out = ended is None and supervisor.report(run.files.status)[1] is None
     if timed_out:
         _dump_stack(run)
     run.signal(signal.SIGKILL)  # the lab's own children die with it

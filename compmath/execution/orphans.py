@@ -68,12 +68,16 @@ def reap(spare: Container[int] = ()) -> None:
         strays = [pid for pid in children() if pid not in spare]
         if not strays:
             return
-        for pid in strays:
+        for pid in strays:  # all of them first: they die side by side, not one after another
             kill_group(pid)
             try:
                 os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for pid in strays:
+            try:
                 os.waitpid(pid, 0)
-            except (ProcessLookupError, ChildProcessError):
+            except ChildProcessError:
                 pass
 
 
