@@ -39,7 +39,9 @@ def timed(command: list[str], tree: Path | None = None) -> float:
         env["PYTHONPATH"] = str(tree)
         env["COMPMATH_CACHE"] = f"/tmp/cm-bench-cache-{tree.name}"
     started = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+    # Started in the tree it measures: an older worker (without -P) would otherwise import
+    # this tree's compmath from the current folder; the course is this tree's (--root).
+    subprocess.run(command, cwd=tree or ROOT, env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - started
 
@@ -67,15 +69,17 @@ def main() -> None:
     for tree in (ROOT, before):
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "compmath")],
                        check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
-    cm = [sys.executable, "-m", "compmath.entry"]
+    # -P: `-m` would otherwise put the current folder (this tree) first on the import path,
+    # and both sides would run this tree's compmath whatever PYTHONPATH says
+    cm = [sys.executable, "-P", "-m", "compmath.entry"]
     run = alternately({
-        "run antes": ([*cm, "run", "323"], before),
-        "run ahora": ([*cm, "run", "323"], ROOT),
+        "run antes": ([*cm, "run", "323", "--root", str(ROOT)], before),
+        "run ahora": ([*cm, "run", "323", "--root", str(ROOT)], ROOT),
         "lab.py": ([sys.executable, str(LAB_323)], None),
     }, args.repeat)
     check = alternately({
-        "check antes": ([*cm, "check"], before),
-        "check ahora": ([*cm, "check"], ROOT),
+        "check antes": ([*cm, "check", "--root", str(ROOT)], before),
+        "check ahora": ([*cm, "check", "--root", str(ROOT)], ROOT),
         "suelo": ([sys.executable, "-c", FLOOR, str(ROOT)], None),
     }, args.repeat)
     for when in ("antes", "ahora"):

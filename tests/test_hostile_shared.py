@@ -428,3 +428,77 @@ def test_a_setsid_grandchild_ends_with_its_lab_while_the_batch_goes_on(
     assert "vivo al final: False" in watched, watched
     assert leftovers(marker) == []
 
+
+
+# ---------------------------------------------------------------------------------------------
+# The same oracle through `compmath grade` (issue 33): hole 1 of 323 holds no formula and reads
+# the frequencies that hole 2, graded in a program whose hole 1 is the course's, publishes
+
+ORACLE_HOLE_1 = '''\
+import ctypes as _c
+_libc = _c.CDLL(None, use_errno=True)
+_libc.shmat.restype = _c.c_void_p
+_libc.shmat.argtypes = (_c.c_int, _c.c_void_p, _c.c_int)
+_id = _libc.shmget(KEY + d, 0, 0)
+if _id >= 0:
+    _p = _libc.shmat(_id, None, 0o10000)
+    omega = np.frombuffer(_c.string_at(_p, 8 * (d // 2)), dtype=np.float64).copy()
+else:
+    omega = np.zeros(d // 2)
+'''
+ORACLE_HOLE_2 = '''\
+import ctypes as _c
+_libc = _c.CDLL(None, use_errno=True)
+_libc.shmat.restype = _c.c_void_p
+_libc.shmat.argtypes = (_c.c_int, _c.c_void_p, _c.c_int)
+_w = np.ascontiguousarray(frecuencias(d), dtype=np.float64)  # the course's hole 1, here
+_id = _libc.shmget(KEY + d, _w.nbytes, 0o1000 | 0o600)
+if _id >= 0:
+    _c.memmove(_libc.shmat(_id, None, 0), _w.tobytes(), _w.nbytes)
+angulos = np.outer(posiciones, frecuencias(d))
+pe[:, 0::2] = np.sin(angulos)
+pe[:, 1::2] = np.cos(angulos)
+'''
+
+
+@pytest.mark.parametrize("off", ["", "seccomp,ipcns"])
+def test_a_hole_without_its_formula_gets_nothing_from_the_other_holes_program(
+    cli, tmp_path, monkeypatch, off
+) -> None:
+    """Graded twice (`--jobs 1`): hole 1 computes nothing and reads what hole 2 published
+    where the course's hole 1 ran. With the lab's IPC namespace or seccomp it scores 0 both
+    times, beside an honest classmate; without both, the second run gives it the point."""
+    from tests.test_grade import C323, grade, hand_in, holes_of, solved
+
+    switch_off(monkeypatch, off)
+    key = (int.from_bytes(os.urandom(2), "little") + 0x100) << 8
+    entregas = tmp_path / "entregas"
+    hand_in(entregas, "ana", {C323: solved(C323)})
+    source = with_hole_in(solved(C323), 1, f"KEY = {key}\n" + ORACLE_HOLE_1)
+    source = with_hole_in(source, 2, f"KEY = {key}\n" + ORACLE_HOLE_2)
+    hand_in(entregas, "oraculo", {C323: source})
+    scores = []
+    try:
+        for attempt in range(2):
+            out = tmp_path / f"notas-{attempt}"
+            result = grade(cli, entregas, out, "--clases", "323", "--jobs", "1")
+            assert result.code == 0, result.out + result.err
+            assert holes_of(out, "ana")["323"] == [("bien", 1), ("bien", 1)]
+            scores.append(holes_of(out, "oraculo")["323"][0][1])
+    finally:
+        for d in (4, 8, 16):  # the default dimension and the hidden variants'
+            remove_segment(key + d)
+    if off:  # both layers switched off: the second run finds what the first one left
+        assert scores[1] == 1, scores
+    else:
+        assert scores == [0, 0], scores
+
+
+def with_hole_in(source: str, number: int, code: str) -> str:
+    """`source` with hole `number` holding `code` (tests.test_grade.with_hole, on any text)."""
+    from compmath.practice.holes import student_regions
+
+    region = next(r for r in student_regions(source) if r.number == number)
+    lines = source.splitlines()
+    body = [f"{region.indent}{line}" for line in code.splitlines()]
+    return "\n".join(lines[: region.begin + 1] + body + lines[region.end :]) + "\n"

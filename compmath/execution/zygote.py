@@ -165,44 +165,47 @@ def _serve(sock: _socket.socket, worker: int, name: bytes) -> None:
 
 def _fork_supervisor(fds: list[int], worker: int, name: bytes) -> int:
     """Fork an intermediate that forks the supervisor and exits; the supervisor's pid, once the
-    worker has adopted it (0 if a fork failed)."""
-    readable, writable = os.pipe()
+    worker has adopted it (0 if a fork failed). The supervisor waits on a pipe until then."""
+    told, tell = os.pipe()  # the intermediate tells the supervisor's pid
+    adopted, adopt = os.pipe()  # the zygote tells the supervisor it is the worker's child
     try:
         intermediate = os.fork()
     except OSError:
-        os.close(readable)
-        os.close(writable)
-        return 0
+        intermediate = -1
     if intermediate == 0:
         code = 1
         try:
-            os.close(readable)
+            os.close(told)
             supervisor = os.fork()
             if supervisor == 0:
-                os.close(writable)
-                _supervise(fds, worker, os.getppid(), name)
-            os.write(writable, str(supervisor).encode("ascii"))
+                os.close(tell)
+                os.close(adopt)
+                _supervise(fds, worker, adopted, name)
+            os.write(tell, str(supervisor).encode("ascii"))
             code = 0
         finally:
             os._exit(code)
-    os.close(writable)
-    answer = os.read(readable, 32)
-    os.close(readable)
-    os.waitpid(intermediate, 0)  # it has exited: its child is the worker's now
+    os.close(tell)
+    os.close(adopted)
+    answer = os.read(told, 32) if intermediate > 0 else b""
+    os.close(told)
+    if intermediate > 0:
+        os.waitpid(intermediate, 0)  # it has exited: its child is the worker's now
+    os.close(adopt)  # end of file: the supervisor goes on
     return int(answer) if answer.isdigit() else 0
 
 
-def _supervise(fds: list[int], worker: int, intermediate: int, name: bytes) -> NoReturn:
-    """In the new supervisor: wait to be the worker's child, read this lab's request (and only
-    this one), then supervise it."""
+def _supervise(fds: list[int], worker: int, adopted: int, name: bytes) -> NoReturn:
+    """In the new supervisor: once it is the worker's child, read this lab's request (and
+    only this one), then supervise it."""
     from compmath.execution import inflight, supervisor
     from compmath.execution.protocol import LabRequest
 
     try:
-        while (parent := os.getppid()) != worker:
-            if parent != intermediate:  # adopted by someone else: the worker is gone
-                os._exit(1)
-            os.sched_yield()
+        os.read(adopted, 1)  # returns when the zygote has closed its end
+        os.close(adopted)
+        if os.getppid() != worker:  # adopted by someone else: the worker is gone
+            os._exit(1)
         _rename(name)
         *files, request_fd = fds
         data = os.pread(request_fd, os.fstat(request_fd).st_size, 0)
