@@ -38,7 +38,10 @@ WHAT_IS_LOST = {
         "espacio IPC: los laboratorios comparten la memoria, las colas y los semáforos System V "
         "del sistema (sin seccomp, que los niega, uno podría dejar datos a otro)"
     ),
-    "pidfd": "pidfd: el fin de cada laboratorio se comprueba cada 5 ms",
+    "pidfd": (
+        "pidfd: el fin de cada laboratorio se comprueba cada 5 ms; los laboratorios se bifurcan "
+        "del trabajador, cuya memoria guarda lo que vio de los anteriores"
+    ),
     "prctl": (
         "prctl: sin PDEATHSIG, subreaper ni trabajador protegido contra ptrace; los "
         "laboratorios se bifurcan del trabajador, cuya memoria guarda lo que vio de los "

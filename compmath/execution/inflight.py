@@ -10,6 +10,7 @@ a sixth holding the lab's request; where there is no zygote (no prctl), by the w
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sys
 import time
@@ -63,6 +64,7 @@ class Running:
         "paused",
         "pid",
         "pidfd",
+        "reaped",
         "request",
         "started",
         "started_at",
@@ -80,6 +82,7 @@ class Running:
         )
         self.started, self.started_at = time.perf_counter(), time.time()
         self.paused = 0.0  # seconds stopped by Ctrl-Z: they count neither as time nor timeout
+        self.reaped = False  # the zygote reaped the supervisor: its pid may be someone else's
         self.deadline = time.monotonic() + request.timeout
 
     def lab(self) -> int:
@@ -89,7 +92,8 @@ class Running:
 
     def signal(self, signum: int) -> None:
         """Send `signum` to the supervisor's group and to the lab, wherever it went."""
-        orphans.kill_group(self.pid, signum)
+        if not self.reaped:
+            orphans.kill_group(self.pid, signum)
         lab = self.lab()
         if lab:
             try:
@@ -111,7 +115,7 @@ def setup(found: Facilities, workdir: str, lifeline: int) -> None:
     zygote that forks their supervisors, started here, before any request is read."""
     global _found, _workdir, _lifeline, _zygote
     _found, _workdir, _lifeline = found, workdir, lifeline
-    if found.prctl:  # without prctl no subreaper adopts what the zygote forks
+    if found.prctl and found.pidfd:  # a zygote's children end where only a pidfd sees them
         _zygote = zygote.start((lifeline,))
 
 
@@ -197,6 +201,12 @@ def start(request: LabRequest, batch: bool = False) -> Running:
             pidfd = os.pidfd_open(pid)
         except OSError:
             pidfd = -1
+    if _zygote is not None and pidfd < 0:  # its end could not be seen: end it now
+        orphans.kill_group(pid)
+        _zygote.wait(pid)
+        for fd in files:
+            os.close(fd)
+        raise OSError("no se pudo abrir el pidfd del supervisor")
     run = Running(request, pid, folder, files, pidfd)
     running[pid] = run
     return run
@@ -231,8 +241,10 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
         _dump_stack(run)
     run.signal(signal.SIGKILL)  # the lab's own children die with it
     if ended is None:
-        _, status, usage = os.wait4(run.pid, 0)
-        ended = (status, peak_bytes(usage.ru_maxrss))
+        ended = _wait(run)
+    if _zygote is not None and not run.reaped:
+        _zygote.reap(run.pid)  # after the last signal: from here on the pid may be reused
+        run.reaped = True
     del running[run.pid]
     if run.pidfd >= 0:
         os.close(run.pidfd)
@@ -292,6 +304,26 @@ def _short(text: str) -> str:
 
 
 def ended(run: Running) -> tuple[int, int] | None:
-    """(wait status, peak RSS in bytes) if the lab's supervisor has ended, else None."""
-    done, status, usage = os.wait4(run.pid, os.WNOHANG)
-    return (status, peak_bytes(usage.ru_maxrss)) if done else None
+    """(wait status, peak RSS in bytes) if the lab's supervisor has ended, else None.
+
+    A supervisor the zygote forked is not this process's child: its pidfd says it ended, its
+    report how the lab ended; only one killed before it could report is waited for (the
+    zygote reaps it and tells its status)."""
+    if _zygote is None:
+        done, status, usage = os.wait4(run.pid, os.WNOHANG)
+        return (status, peak_bytes(usage.ru_maxrss)) if done else None
+    if not select.select([run.pidfd], [], [], 0)[0]:
+        return None
+    lab_end = supervisor.report(run.files.status)[1]
+    return lab_end if lab_end is not None else _wait(run)
+
+
+def _wait(run: Running) -> tuple[int, int]:
+    """Wait for the lab's supervisor to end; its wait status and peak RSS in bytes."""
+    if _zygote is None:
+        _, status, usage = os.wait4(run.pid, 0)
+        return status, peak_bytes(usage.ru_maxrss)
+    orphans.kill_group(run.pid)  # what is left of its group, before its pid is let go
+    status, maxrss = _zygote.wait(run.pid)
+    run.reaped = True
+    return status, peak_bytes(maxrss)

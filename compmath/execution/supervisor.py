@@ -1,15 +1,14 @@
 """Between the worker and the lab: a forked process that never runs lab code.
 
-The worker's zygote forks one supervisor per lab, which the worker then adopts
-(compmath.execution.zygote). It takes a session of its own, dies with the worker, arranges the
-lab's descriptors, moves the lab into a new user and PID namespace where the system allows it
-(the lab is then process 1 there, and when it ends the kernel ends every process it started)
-and itself into new mount, network and IPC namespaces the lab then shares (as root without a
-user namespace, the IPC one alone), forks the lab's process and reports on a file only it
-holds: first the lab's pid, then how the lab ended and its peak memory. Without a PID
-namespace it is a subreaper: what the lab left behind is its child, killed when the lab ends.
-Where prctl is missing, a thread watches the worker's lifeline and takes the lab down when the
-worker dies.
+The worker's zygote forks one supervisor per lab (compmath.execution.zygote). It takes a
+session of its own, dies with the zygote (which dies with the worker), arranges the lab's
+descriptors, moves the lab into a new user and PID namespace where the system allows it (the
+lab is then process 1 there, and when it ends the kernel ends every process it started) and
+itself into new mount, network and IPC namespaces the lab then shares (as root without a user
+namespace, the IPC one alone), forks the lab's process and reports on a file only it holds:
+first the lab's pid, then how the lab ended and its peak memory. Without a PID namespace it
+is a subreaper: what the lab left behind is its child, killed when the lab ends. Where prctl
+is missing, a thread watches the worker's lifeline and takes the lab down when the worker dies.
 """
 
 from __future__ import annotations
@@ -88,13 +87,13 @@ def supervise(
 ) -> NoReturn:
     """Run one lab in a child of this process and report how it ended; never returns."""
     try:
-        worker = os.getppid()
+        parent = os.getppid()  # the zygote (or the worker, where there is none)
         os.setsid()
         for signum in (signal.SIGTERM, signal.SIGTSTP, signal.SIGUSR2):
             signal.signal(signum, signal.SIG_DFL)  # not the worker's handlers
         if found.prctl:
             facilities.prctl(facilities.PR_SET_PDEATHSIG, signal.SIGKILL)
-            if os.getppid() != worker:  # the worker died before the signal was asked for
+            if os.getppid() != parent:  # it died before the signal was asked for
                 os._exit(1)
             if not found.pidns:  # the lab's orphans come here, not to the worker
                 facilities.prctl(facilities.PR_SET_CHILD_SUBREAPER, 1)

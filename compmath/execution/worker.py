@@ -6,9 +6,9 @@ The worker never runs lab code, and no lab is forked from it: before it reads a 
 forks a zygote (compmath.execution.zygote), which forks a supervisor per lab
 (compmath.execution.supervisor) that forks the lab's process (compmath.execution.sandbox). So
 nothing the worker read or wrote (requests, results, prints) is in a lab's memory. The worker
-cannot be traced or dumped, dies with the runner, and is a child subreaper: it adopts each
-supervisor, and whatever a killed supervisor leaves. Ctrl-Z stops the labs with the worker, and
-the time stopped does not count against their timeouts.
+cannot be traced or dumped, dies with the runner, and is a child subreaper: it adopts whatever
+a killed supervisor leaves. Ctrl-Z stops the labs with the worker, and the time stopped does
+not count against their timeouts.
 """
 
 from __future__ import annotations

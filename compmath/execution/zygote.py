@@ -4,12 +4,12 @@ The worker reads requests, reads each lab's output, result and prints, and write
 memory holds, freed or not, what every earlier lab saw and said (when grading, the course's
 outputs at hidden variants and classmates' prints). So the worker never forks a lab. Before it
 reads its first request it forks this process, which never reads a request or a result: per
-lab it receives one byte and the lab's descriptors (SCM_RIGHTS on a socket pair), among them
-a memory file holding that lab's own request, which only the forked supervisor reads. It forks
-an intermediate process that forks the supervisor and exits at once: the orphaned supervisor is
-adopted by the worker (a subreaper), which then waits for it, signals it and reads its rusage
-as a parent does. The zygote answers with the supervisor's pid once that adoption is done.
-numpy is loaded in it (and its lazy parts while it is idle, or before a batch), so labs start
+lab it receives one byte and the lab's descriptors (SCM_RIGHTS on a socket pair), among them a
+memory file holding that lab's own request, which only the forked supervisor reads, and
+answers with the supervisor's pid. The supervisor is its child: the worker learns of its end
+from a pidfd, and the zygote reaps it only when the worker says so (its pid is not reused
+while the worker may still signal it), answering with its wait status and peak memory when
+asked. numpy is loaded here (and its lazy parts while idle, or before a batch), so labs start
 as fast as they did from the worker. It dies with the worker and cannot be traced.
 """
 
@@ -23,7 +23,8 @@ import sys
 from typing import NoReturn
 
 NAME = b"compmath-zigoto"  # its /proc/<pid>/comm; supervisors take the worker's name back
-BATCH, SINGLE = b"B", b"S"  # the one byte of a request: a batch loads numpy's extras first
+BATCH, SINGLE = b"B", b"S"  # a lab to start (with its descriptors); a batch loads numpy's extras
+REAP, WAIT = b"R", b"W"  # then its supervisor's pid: reap it; and also tell how it ended
 FDS = 6  # the lab's five files (supervisor.LabFiles) and its request
 PR_SET_NAME = 15
 
@@ -48,8 +49,8 @@ class Zygote:
         self.sock, self.pid = sock, pid
 
     def spawn(self, fds: list[int], batch: bool) -> int:
-        """The pid of a new supervisor (now this process's child) for the lab whose files and
-        request are `fds`; 0 if the zygote is gone."""
+        """The pid of a new supervisor (the zygote's child) for the lab whose files and request
+        are `fds`; 0 if the zygote is gone."""
         try:
             ancillary = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, _fds_bytes(fds))]
             self.sock.sendmsg([BATCH if batch else SINGLE], ancillary)
@@ -58,10 +59,26 @@ class Zygote:
             return 0
         return int(answer) if answer.strip().isdigit() else 0
 
+    def reap(self, pid: int) -> None:
+        """Let the zygote reap the supervisor `pid`, which has ended; no answer."""
+        try:
+            self.sock.send(REAP + str(pid).encode("ascii"))
+        except OSError:
+            pass
+
+    def wait(self, pid: int) -> tuple[int, int]:
+        """Reap the supervisor `pid` (waiting for it to end) and return its wait status and
+        ru_maxrss, as wait4 would; a killed status if the zygote is gone."""
+        try:
+            self.sock.send(WAIT + str(pid).encode("ascii"))
+            status, maxrss = (int(x) for x in self.sock.recv(64).split())
+        except (OSError, ValueError):
+            return signal.SIGKILL, 0
+        return status, maxrss
+
 
 def start(keep: tuple[int, ...]) -> Zygote | None:
-    """Fork the zygote now, before any request is read; None where it cannot work (no
-    subreaper to adopt the supervisors without prctl: the worker forks them itself then).
+    """Fork the zygote now, before any request is read.
 
     `keep`: the worker's descriptors that the labs need (the lifeline); every other one (the
     runner's channel above all) is closed in the zygote."""
@@ -106,7 +123,7 @@ def _become(sock: _socket.socket, worker: int, keep: tuple[int, ...]) -> NoRetur
         _close_all_but({*keep, sock.fileno(), 2})
         name = _comm()
         _rename(NAME)
-        _serve(sock, worker, name)
+        _serve(sock, name)
         code = 0
     finally:
         os._exit(code)
@@ -139,7 +156,7 @@ def preload_extras() -> None:
     import numpy.random  # noqa: F401
 
 
-def _serve(sock: _socket.socket, worker: int, name: bytes) -> None:
+def _serve(sock: _socket.socket, name: bytes) -> None:
     extras = False
     poller = select.poll()
     poller.register(sock.fileno(), select.POLLIN)
@@ -148,64 +165,53 @@ def _serve(sock: _socket.socket, worker: int, name: bytes) -> None:
             preload_extras()  # only while idle: a request already waiting goes first
             extras = True
         try:
-            message, ancillary, _, _ = sock.recvmsg(1, _socket.CMSG_SPACE(4 * FDS))
+            message, ancillary, _, _ = sock.recvmsg(32, _socket.CMSG_SPACE(4 * FDS))
         except InterruptedError:
             continue
         if not message:
             return  # the worker is gone
         fds = _fds_from(ancillary)
+        if message[:1] in (REAP, WAIT):
+            for fd in fds:
+                os.close(fd)
+            _reap(sock, message)
+            continue
         if message == BATCH and not extras:
             preload_extras()  # a batch: imported once here, not in each lab that uses them
             extras = True
-        pid = _fork_supervisor(fds, worker, name) if len(fds) == FDS else 0
+        pid = _fork_supervisor(fds, name) if len(fds) == FDS else 0
         for fd in fds:
             os.close(fd)
         sock.send(str(pid).encode("ascii"))
 
 
-def _fork_supervisor(fds: list[int], worker: int, name: bytes) -> int:
-    """Fork an intermediate that forks the supervisor and exits; the supervisor's pid, once the
-    worker has adopted it (0 if a fork failed). The supervisor waits on a pipe until then."""
-    told, tell = os.pipe()  # the intermediate tells the supervisor's pid
-    adopted, adopt = os.pipe()  # the zygote tells the supervisor it is the worker's child
+def _reap(sock: _socket.socket, message: bytes) -> None:
     try:
-        intermediate = os.fork()
+        _, status, usage = os.wait4(int(message[1:]), 0)
+        answer = f"{status} {usage.ru_maxrss}"
+    except (ChildProcessError, ValueError):
+        answer = f"{signal.SIGKILL} 0"
+    if message[:1] == WAIT:
+        sock.send(answer.encode("ascii"))
+
+
+def _fork_supervisor(fds: list[int], name: bytes) -> int:
+    """The pid of a new supervisor for this lab (0 if the fork failed)."""
+    try:
+        pid = os.fork()
     except OSError:
-        intermediate = -1
-    if intermediate == 0:
-        code = 1
-        try:
-            os.close(told)
-            supervisor = os.fork()
-            if supervisor == 0:
-                os.close(tell)
-                os.close(adopt)
-                _supervise(fds, worker, adopted, name)
-            os.write(tell, str(supervisor).encode("ascii"))
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(tell)
-    os.close(adopted)
-    answer = os.read(told, 32) if intermediate > 0 else b""
-    os.close(told)
-    if intermediate > 0:
-        os.waitpid(intermediate, 0)  # it has exited: its child is the worker's now
-    os.close(adopt)  # end of file: the supervisor goes on
-    return int(answer) if answer.isdigit() else 0
+        return 0
+    if pid == 0:
+        _supervise(fds, name)
+    return pid
 
 
-def _supervise(fds: list[int], worker: int, adopted: int, name: bytes) -> NoReturn:
-    """In the new supervisor: once it is the worker's child, read this lab's request (and
-    only this one), then supervise it."""
+def _supervise(fds: list[int], name: bytes) -> NoReturn:
+    """In the new supervisor: read this lab's request (and only this one), then supervise it."""
     from compmath.execution import inflight, supervisor
     from compmath.execution.protocol import LabRequest
 
     try:
-        os.read(adopted, 1)  # returns when the zygote has closed its end
-        os.close(adopted)
-        if os.getppid() != worker:  # adopted by someone else: the worker is gone
-            os._exit(1)
         _rename(name)
         *files, request_fd = fds
         data = os.pread(request_fd, os.fstat(request_fd).st_size, 0)
