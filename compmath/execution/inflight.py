@@ -124,8 +124,12 @@ def shared() -> tuple[int, Facilities]:
     return _lifeline, _found
 
 
-def has_zygote() -> bool:
-    return _zygote is not None
+def idle() -> None:
+    """Nothing waits: load numpy's extras where labs fork (the zygote, or this process)."""
+    if _zygote is not None:
+        _zygote.idle()
+    else:
+        zygote.preload_extras()
 
 
 def _lab_files(folder: str) -> LabFiles:

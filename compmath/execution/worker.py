@@ -25,7 +25,6 @@ from compmath.execution import facilities, inflight
 from compmath.execution.facilities import Facilities
 from compmath.execution.inflight import Running, ended, finish, reap_orphans, running, start
 from compmath.execution.protocol import LabRequest, WorkerNote
-from compmath.execution.zygote import preload_extras
 
 HEARTBEAT = 0.5  # seconds between "alive" notes while labs run
 EXIT_BUDGET = 2000  # entries removed on the way out; the rest is for the next idle sweep
@@ -155,8 +154,7 @@ def _loop(channel: Any, tmp: str) -> None:
 
     while stdin_open or running or waiting:
         if not idle_work_done and not running and not poller.poll(0):
-            if not inflight.has_zygote():
-                preload_extras()  # only while idle: a request already waiting goes first
+            inflight.idle()  # numpy's extras, only while idle: a request waiting goes first
             _sweep(tmp)
             idle_work_done = True
         fallback = any(run.pidfd < 0 for run in running.values()) or cleanup.tidy()

@@ -9,15 +9,14 @@ memory file holding that lab's own request, which only the forked supervisor rea
 answers with the supervisor's pid. The supervisor is its child: the worker learns of its end
 from a pidfd, and the zygote reaps it only when the worker says so (its pid is not reused
 while the worker may still signal it), answering with its wait status and peak memory when
-asked. numpy is loaded here (and its lazy parts while idle, or before a batch), so labs start
-as fast as they did from the worker. It dies with the worker and cannot be traced.
+asked. numpy is loaded here (and its lazy parts when the worker is idle, or before a batch),
+so labs start as fast as they did from the worker. It dies with the worker and cannot be traced.
 """
 
 from __future__ import annotations
 
 import _socket
 import os
-import select
 import signal
 import sys
 from typing import NoReturn
@@ -25,6 +24,7 @@ from typing import NoReturn
 NAME = b"compmath-zigoto"  # its /proc/<pid>/comm; supervisors take the worker's name back
 BATCH, SINGLE = b"B", b"S"  # a lab to start (with its descriptors); a batch loads numpy's extras
 REAP, WAIT = b"R", b"W"  # then its supervisor's pid: reap it; and also tell how it ended
+IDLE = b"I"  # the worker has nothing waiting: a moment to load numpy's extras
 FDS = 6  # the lab's five files (supervisor.LabFiles) and its request
 PR_SET_NAME = 15
 
@@ -58,6 +58,13 @@ class Zygote:
         except OSError:
             return 0
         return int(answer) if answer.strip().isdigit() else 0
+
+    def idle(self) -> None:
+        """The worker has no request waiting: the zygote may load numpy's extras now."""
+        try:
+            self.sock.send(IDLE)
+        except OSError:
+            pass
 
     def reap(self, pid: int) -> None:
         """Let the zygote reap the supervisor `pid`, which has ended; no answer."""
@@ -158,12 +165,7 @@ def preload_extras() -> None:
 
 def _serve(sock: _socket.socket, name: bytes) -> None:
     extras = False
-    poller = select.poll()
-    poller.register(sock.fileno(), select.POLLIN)
     while True:
-        if not extras and not poller.poll(0):
-            preload_extras()  # only while idle: a request already waiting goes first
-            extras = True
         try:
             message, ancillary, _, _ = sock.recvmsg(32, _socket.CMSG_SPACE(4 * FDS))
         except InterruptedError:
@@ -171,6 +173,11 @@ def _serve(sock: _socket.socket, name: bytes) -> None:
         if not message:
             return  # the worker is gone
         fds = _fds_from(ancillary)
+        if message == IDLE:  # only while the worker is idle: a request waiting goes first
+            if not extras:
+                preload_extras()
+                extras = True
+            continue
         if message[:1] in (REAP, WAIT):
             for fd in fds:
                 os.close(fd)
