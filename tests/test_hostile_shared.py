@@ -276,9 +276,8 @@ PATH, COUNT, STRIDE = {path!r}, {count}, {stride}
 def nowait(fd, page):
     bits, buffer = [], bytearray(page)
     for index in range(COUNT):
-        try:
-            os.preadv(fd, [buffer], index * STRIDE, os.RWF_NOWAIT)
-            bits.append(0)
+        try:  # a short read too: nothing was cached where it starts
+            bits.append(0 if os.preadv(fd, [buffer], index * STRIDE, os.RWF_NOWAIT) else 1)
         except BlockingIOError:
             bits.append(1)  # not cached: evicted by the sender
     return bits
@@ -325,7 +324,8 @@ def test_the_page_cache_carries_no_bit_from_one_lab_to_the_next(
 ) -> None:
     """At --jobs 1 the sender evicts the pages of a shared file that spell its message; the
     receiver asks which pages are cached (mincore) or reads them without waiting (RWF_NOWAIT).
-    With seccomp every one of those calls is refused; without it the message arrives."""
+    With seccomp every one of those calls is refused; without it the message arrives (through
+    mincore, at least)."""
     switch_off(monkeypatch, off)
     page = os.sysconf("SC_PAGE_SIZE")
     bits = [int(b) for byte in MESSAGE for b in f"{byte:08b}"]
@@ -349,8 +349,10 @@ def test_the_page_cache_carries_no_bit_from_one_lab_to_the_next(
     assert outcomes == {"985-emisor": "coincide", "986-receptor": "coincide"}, reports
     sent, received = reports["985-emisor"]["stdout"], reports["986-receptor"]["stdout"]
     if "seccomp" in missing:
-        assert "enviado" in sent and f"nowait {MESSAGE!r}" in received, received
-        assert f"mincore {MESSAGE!r}" in received, received
+        # mincore reads the cache without touching it; a RWF_NOWAIT miss starts a readahead
+        # that a fast disk may finish before the read looks again, so that receiver is a race
+        # (it carried the message as root here, not as an unprivileged user): not asserted
+        assert "enviado" in sent and f"mincore {MESSAGE!r}" in received, received
     else:
         assert "fadvise rechazado 1" in sent and "readahead rechazado 1" in sent, sent
         assert "mincore rechazado 1" in received and "nowait rechazado 1" in received, received
