@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
-LAB_COMMANDS = {"run", "update", "check", "practice", "lint", "grade", "site"}
+LAB_COMMANDS = {"run", "update", "check", "practice", "lint", "grade", "site", "init"}
 
 
 def _warm_start(argv: list[str]) -> None:

@@ -17,6 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+# a difference's Δ keeps the digits of the values it compares (the snapshot's six): 5000 against
+# 5 is Δ 4995, not 5·10³
+DELTA_DIGITS = 6
 
 
 def number(value: float, digits: int | None = None) -> str:

@@ -65,6 +65,23 @@ def fake_course(tmp_path: Path) -> Path:
     return root
 
 
+LONE_README = (
+    "# 901 — Un laboratorio que pasa\n\n## Desarrollo\n\nTexto.\n\n## Ejemplo trabajado\n\nTexto.\n"
+)
+
+
+@pytest.fixture
+def course_901(fake_course: Path) -> Path:
+    """The fake course cut down to 901-pasa with a README: a course that lint passes."""
+    part = fake_course / "classes" / FAKE_PART
+    for folder in part.iterdir():
+        if folder.is_dir() and folder.name != "901-pasa":
+            shutil.rmtree(folder)
+            (fake_course / "schemas" / f"{folder.name}.schema.json").unlink()
+    (part / "901-pasa" / "README.md").write_text(LONE_README, encoding="utf-8")
+    return fake_course
+
+
 @dataclass
 class Result:
     code: int

@@ -18,7 +18,7 @@ from compmath.course.records import Tolerance
 from compmath.judging.compare import compare
 from tests.conftest import FAKE, FAKE_PART, REPO
 
-DIFF_SCHEMA = json.loads((REPO / "schemas" / "diff.schema.json").read_text(encoding="utf-8"))
+DIFF_SCHEMA = json.loads((REPO / "compmath" / "contracts" / "diff.schema.json").read_text(encoding="utf-8"))
 
 
 def git(root: Path, *args: str) -> None:

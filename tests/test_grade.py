@@ -1,10 +1,9 @@
 """`compmath grade`: a class of honest and hostile students graded in one run, the gradebook,
 resuming a killed run, shards merged into the same bytes as one run, zips read safely, and the
-GitHub workflows (CI matrix, Classroom)."""
+GitHub workflow of the CI matrix (Classroom 50 and the LMSs: test_grade_lms.py)."""
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import shutil
@@ -20,13 +19,18 @@ import jsonschema
 import pytest
 
 from compmath.course.tree import ClassInfo, load_course
-from compmath.grading.classroom import classroom_result, classroom_workflow, shards_workflow
 from compmath.grading.gradebook import read_report
+from compmath.grading.protection import REQUIRED, probe
 from compmath.grading.shards import Shard, parse_shard
 from compmath.grading.submissions import MAX_SOURCE, file_name, read_submission
+from compmath.grading.workflows import shards_workflow
 from compmath.practice.holes import exercise_source, solution_regions, splice, student_regions
 from tests.conftest import REPO, Result, error_lines, no_traceback
 
+# A system without the layers that keep students apart (macOS) grades only when told to go on:
+# the tests there grade as it can, and those about the layers themselves are skipped.
+LACKING = [name for name in REQUIRED if name in probe()]
+AS_IT_CAN = ["--sin-aislamiento-completo"] if LACKING else []
 COURSE = load_course(REPO)
 C323, C324 = COURSE.resolve("323"), COURSE.resolve("324")
 CLASSES = [C323, C324]
@@ -64,7 +68,8 @@ def hand_in(entregas: Path, student: str, labs: dict[ClassInfo, str | bytes]) ->
 
 def grade_args(entregas: Path, out: Path) -> list[str]:
     """`compmath grade` over the submissions, on 323 and 324 of the real course."""
-    return ["grade", str(entregas), "--root", str(REPO), "--clases", "323,324", "--out", str(out)]
+    base = ["grade", str(entregas), "--root", str(REPO), "--clases", "323,324", "--out", str(out)]
+    return base + AS_IT_CAN
 
 
 def grade(cli: Callable[..., Result], entregas: Path, out: Path, *extra: str) -> Result:
@@ -153,7 +158,7 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     # The writer fails its own hole; ana's file and grade are untouched, nothing written in notas/
     assert holes_of(out, "gus")["323"][0] == ("falla", 0)
     why = record(out, "gus")["clases"][0]["huecos"][0]["motivo"]
-    assert "No such file" in why  # the submissions are out of sight (tests/test_grade_isolation)
+    assert "lanzó FileNotFoundError en la línea" in why  # out of sight (test_grade_isolation)
     assert ana_lab.read_bytes() == ana_before and not (out / "x").exists()
     assert holes_of(out, "hugo")["323"][0] == ("falla", 0)  # ana's file is not there to read
     ines = record(out, "ines")["clases"][0]["huecos"][1]
@@ -162,9 +167,11 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     assert juan["huecos"][0]["estado"] == "bien" and len(juan["salida_del_alumno"]) < 5000
     leo = record(out, "leo")["clases"][0]["huecos"][0]
     assert leo["estado"] == "falla" and len(leo["motivo"]) < 1000  # (today: the worker dies)
-    mario = record(out, "mario")["clases"][0]["huecos"][0]  # right at the defaults only
-    assert mario["obtenidos"] == 0 and mario["motivo"].startswith("con dimension = 16: ")
-    assert "con dimension = 16" in (out / "comentarios" / "mario.md").read_text("utf-8")
+    # right at the defaults only: 323 gives each student a dimension of their own, so the copied
+    # numbers fail first at mario's (re-derived from his id), before any hidden variant
+    mario = record(out, "mario")["clases"][0]["huecos"][0]
+    assert mario["obtenidos"] == 0 and mario["motivo"].startswith("con tus parámetros (dimension")
+    assert "con tus parámetros (dimension" in (out / "comentarios" / "mario.md").read_text("utf-8")
     assert holes_of(out, "nora")["323"] == [("sin completar", 0)] * 2
     assert "Cambiaste código fuera de los huecos" in (out / "comentarios" / "nora.md").read_text()
     kike = record(out, "kike")
@@ -182,7 +189,7 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     )
     assert rows[1] == "ana,1,1,2,1,1,2,4,4" and rows[2] == "beto,1,0,1,0,0,0,1,4"
     report = json.loads((out / "informe.json").read_text("utf-8"))
-    jsonschema.validate(report, json.loads((REPO / "schemas" / "grade.schema.json").read_text()))
+    jsonschema.validate(report, json.loads((REPO / "compmath" / "contracts" / "grade.schema.json").read_text()))
     feedback = (out / "comentarios" / "carla.md").read_text("utf-8")
     assert "**Nota: 3 de 4 puntos.**" in feedback and "✗ Hueco 1 (1 punto): mal" in feedback
     assert "Motivo:" in feedback and "esperado" in feedback
@@ -237,8 +244,9 @@ def test_a_killed_run_resumes_where_it_stopped(cli, tmp_path: Path) -> None:
 
     result = grade(cli, entregas, out, "--jobs", "1")
     assert result.code == 0
-    assert f"{8 - len(done)} juzgadas ahora" in no_traceback(result)
-    assert f"{len(done)} ya corregidas antes" in no_traceback(result)
+    judged, kept = 8 - len(done), len(done)
+    assert f"{judged} juzgada{'' if judged == 1 else 's'} ahora" in no_traceback(result)
+    assert f"{kept} ya corregida{'' if kept == 1 else 's'} antes" in no_traceback(result)
     assert {p: (out / "alumnos" / p).stat().st_mtime_ns for p in done} == done  # not rerun
 
     fresh = tmp_path / "de-una-vez"
@@ -248,7 +256,7 @@ def test_a_killed_run_resumes_where_it_stopped(cli, tmp_path: Path) -> None:
     # A student who hands in again is judged again; the others are kept.
     hand_in(entregas, "alumno-03", {C323: solved(C323)})
     again = grade(cli, entregas, out)
-    assert "1 juzgadas ahora" in no_traceback(again) and "7 ya corregidas antes" in again.out
+    assert "1 juzgada ahora" in no_traceback(again) and "7 ya corregidas antes" in again.out
 
 
 @pytest.mark.lento
@@ -387,89 +395,6 @@ def test_the_shards_workflow_is_the_one_shipped() -> None:
     assert "compmath grade merge fragmentos/notas-* --out notas" in shipped.read_text("utf-8")
 
 
-def test_the_classroom_workflow_passes_zizmor(tmp_path: Path) -> None:
-    zizmor = shutil.which("zizmor") or str(Path(sys.executable).with_name("zizmor"))
-    if not Path(zizmor).exists():
-        pytest.skip("zizmor no está instalado")
-    folder = tmp_path / ".github" / "workflows"
-    folder.mkdir(parents=True)
-    (folder / "classroom.yml").write_text(classroom_workflow("profe/curso", "a" * 40))
-    proc = subprocess.run(
-        [zizmor, "--offline", "--no-config", "--no-ignores", "--format", "json", str(folder)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert json.loads(proc.stdout or "null") == [] and proc.returncode == 0, proc.stdout
-
-
-@pytest.mark.lento
-def test_github_classroom_grades_one_repository(
-    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    repo = hand_in(tmp_path, "entrega", {C323: solved(C323, frozenset({2})), C324: solved(C324)})
-    output = tmp_path / "github_output"
-    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
-    monkeypatch.setenv("GITHUB_REPOSITORY", "clase/tarea-ana")
-    result = cli(
-        "grade",
-        str(repo),
-        "--classroom",
-        "--root",
-        str(REPO),
-        "--clases",
-        "323,324",
-        "--out",
-        str(tmp_path / "notas"),
-    )
-    assert result.code == 0, result.err
-    name, _, value = output.read_text().strip().partition("=")
-    data = json.loads(base64.b64decode(value))
-    assert name == "result" and data["version"] == 1 and data["status"] == "fail"
-    assert data["max_score"] == 4 and sum(t["score"] for t in data["tests"]) == 3
-    assert [t["status"] for t in data["tests"]] == ["pass", "fail", "pass", "pass"]
-    assert data["tests"][1]["name"] == "323 hueco 2"
-    book = read_report(tmp_path / "notas")
-    assert book.grades[0].student == "tarea-ana" and classroom_result(book) == data
-
-
-@pytest.mark.lento  # seconds: out of the quick loop
-def test_practice_start_writes_the_classroom_workflow(cli, tmp_path: Path) -> None:
-    course = tmp_path / "curso"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "1", f"file://{REPO}", str(course)], check=True
-    )
-    subprocess.run(
-        [
-            "git",
-            "-C",
-            str(course),
-            "remote",
-            "set-url",
-            "origin",
-            "git@github.com:profe/curso-mates.git",
-        ],
-        check=True,
-    )
-    commit = subprocess.run(
-        ["git", "-C", str(course), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    result = cli(
-        "practice", "start", str(tmp_path / "ws"), "--root", str(course), "--github-classroom"
-    )
-    assert result.code == 0, result.err
-    workflow = (tmp_path / "ws" / ".github" / "workflows" / "classroom.yml").read_text("utf-8")
-    assert workflow == classroom_workflow("profe/curso-mates", commit)
-    assert "github-classroom" in no_traceback(result) or "classroom.yml" in result.out
-    bare = tmp_path / "sin-git"
-    shutil.copytree(REPO / "classes", bare / "classes")
-    shutil.copytree(REPO / "schemas", bare / "schemas")
-    refused = cli(
-        "practice", "start", str(tmp_path / "ws2"), "--root", str(bare), "--github-classroom"
-    )
-    assert refused.code == 2 and "repositorio de GitHub" in refused.err
-
-
 def test_points_per_hole_come_from_class_toml(cli, tmp_path: Path) -> None:
     course = tmp_path / "curso"
     for name in ("classes", "schemas"):
@@ -482,8 +407,9 @@ def test_points_per_hole_come_from_class_toml(cli, tmp_path: Path) -> None:
     hand_in(entregas, "ana", {C323: solved(C323, frozenset({2}))})
     out = tmp_path / "notas"
     result = cli(
-        "grade", str(entregas), "--root", str(course), "--clases", "323", "--out", str(out)
-    )
+        "grade", str(entregas), "--root", str(course), "--clases", "323", "--out", str(out),
+        *AS_IT_CAN,
+    )  # fmt: skip
     assert result.code == 0, result.err
     rows = (out / "notas.csv").read_text("utf-8").splitlines()
     assert rows == [

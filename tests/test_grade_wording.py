@@ -138,4 +138,5 @@ def test_the_live_line_keeps_its_time_whole_at_60_columns(monkeypatch: pytest.Mo
     drawn = [f for f in frames if f.strip()]
     assert any("1/6" in f and "corrigiendo alumno-0003 (y 12" in f for f in drawn), drawn
     assert all(re.search(r"\d+(,\d+)? m?s\b", f) for f in drawn), drawn
+    assert all(re.search(r"\b[0-6]/6\b", f) for f in drawn), drawn  # the count is never cut
     assert all(len(f) <= 60 for f in drawn), drawn

@@ -22,6 +22,7 @@ LAYERS = (
     "atomic",
     "cleanup",  # removing a folder whatever is in it
     "cache",
+    "contracts",  # the JSON Schemas the package carries, and where they are installed
     "base",  # canonical JSON and schema validation
     "course",
     "labmain",

@@ -15,19 +15,11 @@ from compmath.course.tree import load_course
 from compmath.errors import Problem
 from tests.conftest import FAKE_PART, REPO
 
-README = "# 901 — Un laboratorio que pasa\n\n## Desarrollo\n\nTexto.\n\n## Ejemplo trabajado\n\nTexto.\n"
-
 
 @pytest.fixture
-def course(fake_course: Path) -> Path:
+def course(course_901: Path) -> Path:
     """The fake course cut down to 901-pasa with a README: a course that lint passes."""
-    part = fake_course / "classes" / FAKE_PART
-    for folder in part.iterdir():
-        if folder.is_dir() and folder.name != "901-pasa":
-            shutil.rmtree(folder)
-            (fake_course / "schemas" / f"{folder.name}.schema.json").unlink()
-    (part / "901-pasa" / "README.md").write_text(README, encoding="utf-8")
-    return fake_course
+    return course_901
 
 
 def cls_dir(root: Path, name: str = "901-pasa") -> Path:
@@ -46,11 +38,23 @@ def test_minimal_course_passes(cli, course: Path) -> None:
     assert "el curso está en orden · 1 clase revisada" in result.out
 
 
-@pytest.mark.lento  # runs every class's exercises and solutions
-def test_real_course_passes(cli) -> None:
-    result = cli("lint", "--root", str(REPO))
+@pytest.mark.lento
+def test_real_course_passes_without_running_labs(cli) -> None:
+    """What lint reads of the course; the labs' checks, class by class, below."""
+    result = cli("lint", "--no-run", "--root", str(REPO))
     assert result.code == 0, result.out
     assert "20 clases revisadas" in result.out
+
+
+@pytest.mark.lento  # runs the class's exercises, solution and mutants
+@pytest.mark.parametrize("number", range(321, 341))
+def test_real_course_class_passes(number: int) -> None:
+    """One class per test, so the workers of pytest-xdist share the course."""
+    from compmath.authoring.lab_checks import lab_problems
+
+    course = load_course(REPO)
+    found = lab_problems(course, 1, classes=[course.resolve(str(number))])
+    assert [p.line() for p in found.problems] == []
 
 
 def test_fake_course_reports_its_missing_pages(cli, fake_course: Path) -> None:
@@ -243,9 +247,13 @@ def test_a_hole_check_that_could_not_run_is_a_problem_not_silence(course: Path) 
     assert not any("la solución no coincide" in w for w in whats), whats
 
 
-def test_ctrl_c_during_the_hole_checks_says_what_it_stopped(cli, course: Path, monkeypatch) -> None:
+def test_ctrl_c_during_the_hole_checks_says_what_it_stopped(
+    cli, course: Path, monkeypatch, tmp_path: Path
+) -> None:
     """Lint's labs go through the one pipeline: Ctrl-C there is told as for `check`."""
     from compmath.judging import pipeline
+
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))  # nothing remembered
 
     def interrupt(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt
@@ -282,21 +290,23 @@ def test_a_region_that_writes_an_attribute_is_nudged_by_its_own_names(cli, cours
     assert "el código del hueco 1 alimenta también «mitad», que su [[huecos]] no lista" in result.out
 
 
-def test_a_passed_mutation_check_is_remembered_only_for_the_same_files(fake_course: Path) -> None:
-    """lint remembers a class whose literal holes failed as they should, keyed by its lab,
-    class.toml and schema: an edit to any of them checks the class again; an unconfined run
-    empties the memory with the other caches a lab could poison."""
+def test_the_lab_checks_are_remembered_only_for_the_same_files(fake_course: Path) -> None:
+    """lint remembers what a class's lab checks found, keyed by every file of the class, its
+    part.toml, the class schema and compmath's source: an edit to any of them checks the class
+    again; an unconfined run empties the memory with the other caches a lab could poison."""
+    from compmath.authoring.lab_checks import CACHE, class_key
     from compmath.course.tree import load_course
     from compmath.execution.scheduler import LAB_CACHES
-    from compmath.practice.mutation import _passed_before
 
     cls = load_course(fake_course).resolve("901")
-    first = _passed_before(cls)
-    assert _passed_before(cls) == first
-    for path in (cls.lab, cls.meta_path, cls.schema_path):
+    first = class_key(cls)
+    assert class_key(cls) == first
+    for path in (cls.lab, cls.meta_path, cls.schema_path, cls.snapshot, cls.part.meta_path):
         kept = path.read_bytes()
         path.write_bytes(kept + b"\n")
-        assert _passed_before(cls) != first, path.name
+        assert class_key(cls) != first, path.name
         path.write_bytes(kept)
-    assert _passed_before(cls) == first
-    assert first.parent.name in LAB_CACHES
+    assert class_key(cls) == first
+    other = load_course(fake_course).resolve("902")
+    assert class_key(other) != first
+    assert CACHE in LAB_CACHES

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +43,19 @@ def _reason(cli: Any, root: Path) -> str:
          "«nada»"),
         ("schemas/901-pasa.schema.json", lambda t: json.dumps({"type": "object", "properties": {}}),
          "«mitad»"),
-        ("schemas/class.schema.json",
+        ("contrato/class.schema.json",  # the package's contract, here a copy of it
          lambda t: t.replace('"minLength": 1}', '"minLength": 1, "maxLength": 3}', 1), "titulo"),
     ],
 )
 @pytest.mark.lento  # seconds: out of the quick loop
 def test_list_says_rota_after_a_sound_listing_when_a_file_breaks(
-    cli: Any, fake_course: Path, where: str, rewrite: Any, phrase: str
+    cli: Any, fake_course: Path, where: str, rewrite: Any, phrase: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from compmath import contracts
+
+    shutil.copytree(contracts.FOLDER, fake_course / "contrato")
+    monkeypatch.setattr(contracts, "FOLDER", fake_course / "contrato")
     meta = fake_course / CLASS
     meta.write_text(meta.read_text(encoding="utf-8").replace(
         'descripcion = "n por la escala."', 'descripcion = "n por la escala."\ntolerancia = { atol = 0.1 }'

@@ -84,7 +84,7 @@ MATH_DESCRIPTION = r"'$\bar\alpha_t = \prod_{s\le t}(1-\beta_s)$ por la escala.'
 
 def test_show_draws_a_fields_math_as_unicode(cli, fake_course: Path) -> None:
     _plant(fake_course, '"n por la escala."', MATH_DESCRIPTION)
-    _plant(fake_course, '"Ninguno."', r"'Olvidar $e^{-c}$.'")
+    _plant(fake_course, '"Sumar n y la escala en lugar de multiplicarlos."', r"'Olvidar $e^{-c}$.'")
     result = cli("show", "901", "--root", str(fake_course))
     assert result.code == 0, result.err
     text = " ".join(result.out.split())

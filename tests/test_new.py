@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from compmath import contracts
 from compmath.authoring.scaffold import plan_entry, with_plan_entry
 from tests.conftest import FAKE_PART, REPO
 
@@ -118,7 +119,7 @@ def test_scaffolded_files_follow_the_contracts(cli, fake_course: Path) -> None:
     assert result.code == 0, result.err
     folder = part / "910-mi-clase"
     meta = tomllib.loads((folder / "class.toml").read_text(encoding="utf-8"))
-    schema = json.loads((fake_course / "schemas" / "class.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(contracts.path("class").read_text(encoding="utf-8"))
     jsonschema.validate(meta, schema)
     assert meta["titulo"] == "Mi «clase» \"nueva\"" and meta["nivel"] == "inicial"
     outputs = json.loads((fake_course / "schemas" / "910-mi-clase.schema.json").read_text(encoding="utf-8"))

@@ -162,5 +162,5 @@ def test_a_difference_reads_as_the_run_screen_words_it(
 def test_a_value_difference_says_by_how_much() -> None:
     (found,) = Reglas.diferencias({"p": 3.535256}, {"p": 3.6}, DEFAULT, {})
     assert Reglas.explicar(found) == (
-        "salida.p: esperado 3,535256, obtenido 3,6 · Δ 0,0647 (1,83 %) > tolerancia 4,54·10⁻⁶"
+        "salida.p: esperado 3,535256, obtenido 3,6 · Δ 0,064744 (1,83 %) > tolerancia 4,54·10⁻⁶"
     )

@@ -72,6 +72,13 @@ def test_practice_notebooks_go_to_their_own_folder_and_out_moves_both(
         encoding="utf-8",
     )
     out = tmp_path / "fuera"
+    # 901's variant names a parameter 950's run() does not take: the course's lab cannot be
+    # recorded there, and the notebook says so (the practice notebook runs it at each variant)
+    refused = cli("notebook", "950", "--practice", "--out", str(out), "--root", str(root))
+    assert refused.code == 2 and "Traceback" not in refused.err
+    assert "con los parámetros escala = 2.0 al grabar lo que compara el cuaderno" in refused.err
+    toml = folder / "class.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("escala = 2.0", "n = 5"), "utf-8")
     result = cli("notebook", "950", "--practice", "--out", str(out), "--root", str(root))
     assert result.code == 0, result.err
     text = (out / "practica" / "950-doble.ipynb").read_text(encoding="utf-8")

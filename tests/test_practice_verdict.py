@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from compmath.authoring.mutant_check import mutant_check
 from compmath.course.tree import load_course
 from compmath.practice import watch, workspace
 from compmath.practice.graft import course_lab
 from compmath.practice.holes import solution_regions, splice, student_regions
-from compmath.practice.mutation import mutation_problems
 from compmath.practice.session import Session
 from compmath.practice.verdict import Attempt, HoleStatus, judge_many
 from compmath.present.layout import lay_out, plain_text
@@ -168,9 +168,10 @@ def test_an_emptied_lab_suggests_reset(space: workspace.Workspace) -> None:
     restore = "compmath practice reset 323 restaura el ejercicio"
     assert not attempt.done and all(restore in h.reason for h in attempt.holes)
     damaged = exercise(323).replace("### FIN DEL HUECO 2 ###", "")
-    attempt = judge(323, damaged)
-    assert not attempt.markers_ok and restore in attempt.holes[0].reason
-    assert "pulsa r" not in attempt.holes[0].reason
+    attempt = judge(323, damaged)  # hole 2's mark is damaged: hole 2 alone pays for it
+    assert not attempt.markers_ok and restore in attempt.holes[1].reason
+    assert "pulsa r" not in attempt.holes[1].reason
+    assert [str(h.status) for h in attempt.holes] == ["sin completar", "falla"]
 
 
 def test_many_students_share_the_references_in_one_batch() -> None:
@@ -267,17 +268,20 @@ def test_the_path_to_edit_is_relative_to_here_and_never_split(
 @pytest.mark.lento
 def test_lint_mutation_check_catches_a_class_without_variants(tmp_path: Path) -> None:
     """With its variants the course passes; without them, 323's literal hole 1 is reported."""
-    assert mutation_problems([COURSE.resolve("323")], 30.0, JOBS) == []
+    literal = "pasa escribiendo a mano sus valores de los parámetros por defecto"
+    cls = COURSE.resolve("323")
+    assert not [p for p in mutant_check([cls], JOBS)[cls.id].problems if literal in p.what]
     root = tmp_path / "curso"
     shutil.copytree(REPO / "schemas", root / "schemas")
-    part = COURSE.resolve("323").part.path
+    part = cls.part.path
     target = root / "classes" / part.name
     target.mkdir(parents=True)
     shutil.copy2(part / "part.toml", target / "part.toml")
-    shutil.copytree(COURSE.resolve("323").path, target / COURSE.resolve("323").path.name)
-    toml = target / COURSE.resolve("323").path.name / "class.toml"
+    shutil.copytree(cls.path, target / cls.path.name)
+    toml = target / cls.path.name / "class.toml"
     toml.write_text(toml.read_text().split("[practica]")[0], encoding="utf-8")
-    problems = mutation_problems([load_course(root).resolve("323")], 30.0, JOBS)
+    copy = load_course(root).resolve("323")
+    problems = [p for p in mutant_check([copy], JOBS)[copy.id].problems if literal in p.what]
     assert [p.what for p in problems] == [
         f"el hueco {k} pasa escribiendo a mano sus valores de los parámetros por defecto: "
         "ninguna variante lo cambia"

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import REPO
 
-REPORT_SCHEMA = json.loads((REPO / "schemas" / "report.schema.json").read_text())
+REPORT_SCHEMA = json.loads((REPO / "compmath" / "contracts" / "report.schema.json").read_text())
 
 
 @pytest.mark.lento  # seconds: out of the quick loop

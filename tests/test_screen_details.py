@@ -176,7 +176,7 @@ def test_show_puts_each_neighbour_link_whole_on_a_line(cli, monkeypatch, width) 
 def test_grade_names_a_missing_folder_quoted_with_a_hint(cli, tmp_path) -> None:
     result = cli("grade", str(tmp_path / "nada"), "--root", str(REPO))
     assert result.code == 2
-    assert f"error: «{tmp_path / 'nada'}» no es una carpeta: no existe" in result.err
+    assert f"error: «{tmp_path / 'nada'}» no es una carpeta ni una descarga .zip del LMS: no existe" in result.err
     assert "una carpeta o un .zip por alumno" in result.err and "Traceback" not in result.err
 
 

@@ -199,6 +199,57 @@ def test_charts_of_vectors_and_matrices() -> None:
     assert line is not None and "<polyline" in chart_html(line, "grafica-l")
 
 
+def test_a_chart_says_what_class_toml_says_of_it() -> None:
+    from compmath.course.records import ChartSpec
+    from compmath.site.charts import look_of
+
+    assert series_of("ceros", [0.0, 0.0, 0.0, 0.0]) is None  # an empty bar chart says nothing
+    assert series_of("unos", [[1, 1], [1, 1]]) is None
+    q = series_of("q", [[-3.9, -3.2], [-3.7, -2.3], [0.0, 0.0]])
+    assert q is not None
+    spec = ChartSpec(rows=("s0", "s1", "meta"), columns=("izquierda", "derecha"),
+                     axes=("estado", "acción"))  # fmt: skip
+    description = "Q* del MDP, con $\\gamma = 0,9$. Se obtiene por iteración de valor."
+    html = chart_html(q, "grafica-q", look_of(q, spec, description, None))
+    assert ">izquierda</text>" in html and ">derecha</text>" in html and ">meta</text>" in html
+    assert ">estado</text>" in html and ">acción</text>" in html  # axis titles by name
+    assert "<figcaption>Q* del MDP, con γ = 0,9. Mapa de calor de q: 3 × 2" in html
+    assert "<th scope=\"col\">izquierda</th>" in html  # the data table names them too
+    # labels whose count does not match the data are left out, never misplaced
+    wrong = look_of(q, ChartSpec(rows=("a",), columns=("x", "y", "z")), "", None)
+    assert wrong.rows == () and wrong.columns == ()
+    # two tables compared on one colour scale: the same ticks on both legends
+    other = series_of("r", [[-1.0, -0.5], [-0.2, 0.0]])
+    assert other is not None
+    shared = (-3.9, 0.0)
+    ticks = [re.findall(r'font-size="10" fill="currentColor">([^<]+)</text>',
+                        chart_html(s, f"g-{s.name}", look_of(s, ChartSpec(scale="x"), "", shared)))
+             for s in (q, other)]  # fmt: skip
+    assert ticks[0] == ticks[1] and "−3,9" in ticks[0]
+
+
+@pytest.mark.lento  # two site builds and a lint of the test course
+def test_a_chart_declared_false_is_not_drawn_and_a_bad_scale_is_named(
+    cli, fake_course: Path, tmp_path: Path
+) -> None:
+    meta = next(fake_course.glob("classes/*/901-*/class.toml"))
+    text = meta.read_text(encoding="utf-8")
+    entry = 'nombre = "vector"\n'
+    assert entry in text
+    meta.write_text(text.replace(entry, entry + 'grafica = { escala = "nada" }\n'), encoding="utf-8")
+    lint = cli("lint", "--root", str(fake_course))
+    assert "la gráfica de «vector» comparte la escala de «nada», que no está en [[salidas]]" in lint.out
+    out = tmp_path / "web"
+    refused = cli("site", "--root", str(fake_course), "--out", str(out), "--allow-stale")
+    assert refused.code == 2 and "comparte la escala de «nada»" in refused.err + refused.out
+    meta.write_text(text.replace(entry, entry + 'grafica = { escala = "n" }\n'), encoding="utf-8")
+    assert cli("site", "--root", str(fake_course), "--out", str(out), "--allow-stale").code == 0
+    assert 'id="grafica-vector"' in page_901(out)
+    meta.write_text(text.replace(entry, entry + "grafica = false\n"), encoding="utf-8")
+    assert cli("site", "--root", str(fake_course), "--out", str(out), "--allow-stale").code == 0
+    assert 'id="grafica-vector"' not in page_901(out)  # declared: a drawing would say nothing
+
+
 def test_search_folds_accents_and_case() -> None:
     assert fold("Codificación Posicional ÑANDÚ") == "codificacion posicional nandu"
     assert fold("β_t ≤ Λ, ϵ") == "beta_t ≤ lambda, epsilon"  # as LaTeX names them
@@ -532,3 +583,50 @@ def test_the_json_sample_keeps_its_text_and_gains_colours() -> None:
     assert (
         '<span class="kc">null</span>' in html and '<span class="c">… (9 en total)</span>' in html
     )
+
+
+def test_class_mentions_link_outside_code_and_links() -> None:
+    from compmath.site.crossrefs import link_classes
+
+    urls = {321: "321-a.html", 322: "322-b.html", 323: "323-c.html"}
+    html = (
+        "<p>Como en la clase 321 y en las clases 322 y 321, pero no la clase 999 ni esta, la"
+        " clase 323.</p><pre><code>clase 321</code></pre><p><a href='x'>clase 322</a>"
+        " <code>clase 322</code> Clase 322.</p>"
+    )
+    out = link_classes(html, urls, own=323)
+    links = re.findall(r'<a class="ref-clase" href="([^"]+)">(\d+)</a>', out)
+    assert links == [("321-a.html", "321"), ("322-b.html", "322"), ("321-a.html", "321"),
+                     ("322-b.html", "322")]  # fmt: skip
+    assert "la clase 999" in out and "clase 323." in out  # unknown, and its own page
+    assert "<code>clase 321</code>" in out and "<a href='x'>clase 322</a>" in out
+    assert re.sub(r"<a class=\"ref-clase\"[^>]*>(\d+)</a>", r"\1", out) == html  # text kept
+
+
+def test_readme_subheadings_get_ids_of_their_section() -> None:
+    from compmath.site.markdown import markdown_html
+
+    html = markdown_html("### Por qué la raíz de d\n\ntexto\n\n### Por qué la raíz de d\n", "ejemplo")
+    assert re.findall(r'<h3 id="([^"]+)"', html) == [
+        "ejemplo-por-que-la-raiz-de-d", "ejemplo-por-que-la-raiz-de-d-1"]  # fmt: skip
+
+
+def test_every_code_colour_reads_at_4_5_to_1_on_the_code_background() -> None:
+    """WCAG 2.x contrast (relative luminance, computed here again) of every token colour the
+    site's stylesheets use, on the code box's background (estilo.css --caja) light and dark."""
+    from compmath.site.highlight import highlight_css
+
+    def lum(colour: str) -> float:
+        c = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    def ratio(a: str, b: str) -> float:
+        high, low = sorted((lum(a), lum(b)), reverse=True)
+        return (high + 0.05) / (low + 0.05)
+
+    css = (REPO / "compmath/site/assets/estilo.css").read_text(encoding="utf-8")
+    light_box, dark_box = re.search(r"--caja: light-dark\((#\w+), (#\w+)\)", css).groups()
+    pairs = re.findall(r"light-dark\((#[0-9a-fA-F]{6}),(#[0-9a-fA-F]{6})\)", highlight_css())
+    assert len(pairs) >= 10
+    assert [(a, b) for a, b in pairs if ratio(a, light_box) < 4.5 or ratio(b, dark_box) < 4.5] == []

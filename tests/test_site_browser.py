@@ -176,7 +176,10 @@ def test_every_chart_is_present(browser: Any, site: Path) -> None:
     total = 0
     for cls in load_course(REPO).classes:
         snapshot = json.loads(cls.snapshot.read_text(encoding="utf-8"))
-        expected = [k for k, v in snapshot.items() if series_of(k, v) is not None]
+        undrawn = {o.name for o in cls.meta.outputs if not o.chart.drawn}  # grafica = false
+        expected = [
+            k for k, v in snapshot.items() if series_of(k, v) is not None and k not in undrawn
+        ]
         page.goto((site / f"clases/{cls.id}.html").as_uri())
         drawn = page.eval_on_selector_all(
             ".grafica svg[role=img]",
@@ -212,6 +215,38 @@ def test_search_works_from_file_without_accents(browser: Any, site: Path) -> Non
         "main mark", "els => els.map(e => e.textContent.toLowerCase())"
     )
     assert "laplaciano" in marked and "normalizado" in marked
+    page.close()
+
+
+SHIFTS = """() => new Promise(done => { let total = 0;
+  new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput)
+    total += e.value; }).observe({ type: "layout-shift", buffered: true });
+  setTimeout(() => done(total), 1500); })"""
+
+
+def test_search_shows_whole_words_first_and_no_internal_tokens(browser: Any, site: Path) -> None:
+    page = open_page(browser)
+    page.goto((site / "buscar.html").as_uri() + "?q=lambda")
+    page.wait_for_selector("#resultados li .frase:not(.pendiente)")
+    where = page.eval_on_selector_all("#resultados .coincide", "els => els.map(e => e.textContent)")
+    assert where and all("(" not in w for w in where)  # «(5lambda, lambda1, …)» no more
+    assert all(w.startswith("Aparece en ") for w in where)
+    # every mark a quote shows is a whole word «lambda» (or λ's name) first: the first result's
+    marks = page.eval_on_selector_all(
+        "#resultados li:first-child mark", "els => els.map(e => e.textContent.toLowerCase())"
+    )
+    assert marks and all(m in ("lambda", "λ") for m in marks)
+    # a word inside another ranks after the pages that have the whole word
+    page.goto((site / "buscar.html").as_uri() + "?q=codificacion")
+    page.wait_for_selector("#resultados li")
+    titles = page.eval_on_selector_all("#resultados li > a", "els => els.map(e => e.textContent)")
+    assert titles[0].startswith("323 ")
+    assert page.evaluate(SHIFTS) < 0.05  # the quotes arrive into room kept for them
+    folder = Path(os.environ.get("COMPMATH_ARTIFACTS") or REPO / "artifacts") / "capturas"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.goto((site / "buscar.html").as_uri() + "?q=lambda")
+    page.wait_for_selector("#resultados li .frase:not(.pendiente)")
+    page.screenshot(path=str(folder / "buscar-lambda.png"))
     page.close()
 
 
@@ -575,6 +610,109 @@ def test_sidebar_outline_and_copy_buttons(browser: Any, site: Path) -> None:
     folded = phone.eval_on_selector_all("details.plegable", "els => els.map(d => d.open)")
     assert folded == [False, False]  # one line each on a phone, opened on request
     phone.close()
+
+
+def test_the_outline_is_above_the_fold_and_marks_the_section_read(browser: Any, site: Path) -> None:
+    page = open_page(browser, 1280)  # a 900-px-high window
+    page.goto((site / CLASS_323).as_uri())
+    last = page.eval_on_selector(
+        ".indice li:last-child a", "a => a.getBoundingClientRect().bottom"
+    )
+    assert last < 900  # the whole outline is on the first screen, before the list of classes
+    current = "() => [...document.querySelectorAll('.indice a[aria-current=location]')].map(a => a.hash)"
+    assert page.evaluate(current) == ["#formulas"]
+    page.evaluate("document.getElementById('errores').scrollIntoView()")
+    page.wait_for_function(
+        "() => document.querySelector('.indice a[aria-current=location]').hash === '#errores'"
+    )
+    assert page.evaluate(current) == ["#errores"]  # one section marked at a time
+    page.close()
+
+
+def test_the_copy_button_covers_no_code(browser: Any, site: Path) -> None:
+    overlaps = """() => [...document.querySelectorAll('.con-copia')].filter(box => {
+      const b = box.querySelector('button.copiar').getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(box.querySelector('pre'));
+      return [...range.getClientRects()].some(r => r.width > 0 && r.left < b.right
+        && b.left < r.right && r.top < b.bottom && b.top < r.bottom);
+    }).length"""
+    for width in (390, 1280):
+        page = open_page(browser, width)
+        for name in (CLASS_323, "clases/332-difusion-proceso-directo.html"):
+            page.goto((site / name).as_uri())
+            assert page.evaluate("document.querySelectorAll('.con-copia').length") >= 3
+            assert page.evaluate(overlaps) == 0, (width, name)
+        page.close()
+
+
+def test_the_index_has_one_brand_and_unsplit_dates(browser: Any, site: Path) -> None:
+    page = open_page(browser, 1280)
+    page.goto((site / "index.html").as_uri())
+    shown = page.inner_text("header.sitio") + page.inner_text("main h1")
+    assert shown.count("compmath") == 1
+    line = page.eval_on_selector_all(
+        "table.clases td.estado", "els => els.map(e => { const r = document.createRange();"
+        " r.selectNodeContents(e); return new Set([...r.getClientRects()].map(x => x.top)).size })",
+    )
+    page.close()
+    assert len(line) == 20 and set(line) == {1}  # «verificada (2026-12-01)» on one line
+
+
+def test_class_mentions_are_links_to_their_pages(site: Path) -> None:
+    found = 0
+    for path in sorted(site.glob("clases/3*.html")):
+        html = path.read_text(encoding="utf-8")
+        for target in re.findall(r'<a class="ref-clase" href="([^"]+)">', html):
+            assert (path.parent / target).is_file(), (path.name, target)
+            assert not target.startswith(path.stem[:3])  # never a link to itself
+            found += 1
+    assert found >= 30  # the prose and the class.toml fields mention other classes 30+ times
+
+
+def test_the_course_prints_as_one_book_with_its_outline(site: Path, tmp_path: Path) -> None:
+    if chromium_path() is None:
+        missing(f"no se encuentra Chromium: {CHROMIUM_HINT}")
+    pypdf = pytest.importorskip("pypdf", reason="falta pypdf: pip install -e '.[test]'")
+    from compmath.site.book import print_pdf, write_book
+
+    out = tmp_path / "web"
+    shutil.copytree(site, out)  # the module's site stays as it was built
+    course = load_course(REPO)
+    os.environ.setdefault("COMPMATH_CHROMIUM", chromium_path() or "")
+    book = write_book(course, out, "compmath", "")
+    print_pdf(book, out / "curso.pdf")
+    pdf = pypdf.PdfReader(out / "curso.pdf")
+    pages = len(pdf.pages)
+    assert 100 < pages < 300  # twenty classes on A4, each from a page of its own
+    titles = [entry["/Title"] for entry in pdf.outline if isinstance(entry, dict)]
+    chapters = [t for t in titles if t[:3].isdigit()]
+    assert [t[:3] for t in chapters] == [str(n) for n in range(321, 341)]
+    assert "Índice" in titles
+    sections = [entry for entry in pdf.outline if isinstance(entry, list)]
+    assert any("Fórmulas" in [e["/Title"] for e in s if isinstance(e, dict)] for s in sections)
+    # running heads and page numbers, as the text of a page in the middle of the book
+    middle = pdf.pages[pages // 2].extract_text()
+    assert f"{pages // 2 + 1} de {pages}" in middle
+    assert re.search(r"3[2-4]\d · ", middle)  # the running head names the class
+    html = book.read_text(encoding="utf-8")
+    assert html.count('class="capitulo"') == 20
+    assert len(re.findall(r'\bid="formulas"', html)) == 0  # every id is its class's own
+    assert 'href="#c322"' in html  # «clase 322» leads to its chapter, not to another file
+
+
+def test_pdf_without_chromium_is_refused_in_spanish(tmp_path: Path) -> None:
+    env = {**os.environ, "COMPMATH_CHROMIUM": str(tmp_path / "no-hay-chromium"), "NO_COLOR": "1"}
+    env.pop("CI", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "compmath.entry", "site", "--root", str(REPO),
+         "--out", str(tmp_path / "web"), "--pdf"],
+        cwd=REPO, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "error: --pdf imprime el libro con Chromium, y no se encuentra" in done.stderr
+    assert "apt-get install chromium" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "web").exists()  # said before any lab ran
 
 
 def test_no_page_weighs_over_60_kb_beyond_the_math_font(site: Path) -> None:

@@ -201,7 +201,7 @@ def test_run_keeps_long_names_whole_and_nested(screen, width: int) -> None:
         children = names[names.index(parent) + 1 :]
         assert "  multiplicidad_del_cero" in children[: children.index("  multiplicidad_del_cero") + 1]
     assert names.count("  multiplicidad_del_cero") == 2
-    assert "ingenuo_produce_inf_o_nan" in names
+    assert "ingenuo_entradas_no_finitas" in names
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -272,3 +272,35 @@ def test_the_live_line_cuts_a_long_title_never_the_time(width: int) -> None:
     shown = live_text(label, 2.16, width)
     assert shown.endswith(" · 2,16 s") and cell_width(shown) + SPINNER_COLUMNS <= width
     assert shown.startswith("el laboratorio 340, «Gradiente")
+
+
+@pytest.mark.parametrize("width", [60, 120])
+def test_a_live_line_shortens_its_note_at_a_word(monkeypatch, width: int) -> None:
+    """`laboratori… 0,10 s espera a 321-tokenizacion-bpe (y 17 má…` no more: the label, the count
+    and the time stay whole, the bar gives way first, and the note is cut after a whole word."""
+    import io
+    import re
+
+    from compmath.present.terminal import spinner
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    notes = ["espera a 321-tokenizacion-bpe (y 17 más)", "espera a 340 (y 2 más)"]
+    drawn = []
+    for note in notes:  # one line each: a live line draws its last state when it ends
+        stream = io.StringIO()
+        with spinner(stream, 20, "laboratorios", colour=False) as advance:
+            advance(note)
+        text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", stream.getvalue())
+        drawn += [f.rstrip() for f in re.split(r"[\r\n]+", text) if f.strip()]
+    assert sum("espera" in f for f in drawn) == 2, drawn
+    assert drawn and all(len(f) <= width for f in drawn)
+    for frame in drawn:
+        assert "laboratorios" in frame and re.search(r"\b\d+/20\b", frame), frame
+        shown = frame.split(" s ", 1)[-1] if " s " in frame else frame.split(" ms ", 1)[-1]
+        if "espera" not in shown:
+            continue
+        words = shown.removesuffix("…").split(" ")
+        whole = next(n for n in notes if n.startswith(shown.removesuffix("…")))
+        assert words == whole.split(" ")[: len(words)], frame  # whole words only
+    if width == 120:
+        assert any(notes[0] in f for f in drawn)  # room enough: the note whole

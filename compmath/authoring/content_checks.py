@@ -50,6 +50,13 @@ SEPARATOR = re.compile(r"\s*(?:[,;]|y|e)\s*")  # between pairs of a sequence: (0
 # Code and TeX are not prose: in TeX «(1,1)» is a pair and a decimal is written 0{,}5.
 CODE_AND_MATH = re.compile(r"`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
 
+# A numeric tuple or matrix in prose: «(0,3; 0,2)», «[[2, 0], [1, 2]]», «(1, −1)».
+_ITEM = r"[\s\d,;.−+\-]"
+NUMERIC_TUPLE = re.compile(rf"[\[(](?:{_ITEM}|[\[(]{_ITEM}*[\])])*[\])]")
+COMMA_SEPARATED = re.compile(r"\d[\])]*\s*,\s+[\[(]*[−+\-]?\d")
+DECIMAL_COMMA = re.compile(r"\d,\d")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[¿¡«(A-ZÁÉÍÓÚÑ])")
+
 # Common nouns of the course's titles: lowercase unless they open the title.
 COMMON_NOUNS = frozenset(
     """laplaciano laplaciana jacobiano hessiano gradiente atención política políticas grafo grafos
@@ -97,6 +104,18 @@ def _decimal_tuples(text: str) -> Iterator[str]:
             or text[match.end() :].startswith("·")
         ):
             yield match.group()
+
+
+def mixed_separators(text: str) -> Iterator[tuple[str, str]]:
+    """(tuple with «;», tuple with «, ») for each sentence that writes numeric tuples both ways:
+    with the decimal comma, entries are separated by «;» throughout a sentence."""
+    for sentence in SENTENCE_END.split(CODE_AND_MATH.sub(" ", text)):
+        found = (m.group() for m in NUMERIC_TUPLE.finditer(sentence))
+        tuples = [t for t in found if re.search(r"\d", t)]
+        semicolon = [t for t in tuples if ";" in t]
+        comma = [t for t in tuples if ";" not in t and COMMA_SEPARATED.search(t)]
+        if semicolon and comma and any(DECIMAL_COMMA.search(t) for t in semicolon):
+            yield semicolon[0], comma[0]
 
 
 def _readme_lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -165,6 +184,15 @@ class _Report:
                 "separa los elementos con «; » o con coma y espacio: (1; 1), [[1, 0], [0, 1]]",
             )
 
+    def separators(self, path: Path, where: str, text: str) -> None:
+        for semicolon, comma in mixed_separators(text):
+            self.add(
+                path,
+                f"{where}: una misma frase separa con «;» ({semicolon}) y con «,» ({comma})",
+                "con la coma decimal, separa con «; » los elementos de todas: "
+                + comma.replace(", ", "; "),
+            )
+
     def title(self, path: Path, where: str, title: str) -> None:
         for word in capitalised_nouns(title):
             self.add(
@@ -181,12 +209,14 @@ def _check_class(cls: ClassInfo, report: _Report) -> None:
     if cls.readme.exists():
         for row, line in _readme_lines(cls.readme):
             report.tuples(cls.readme, f"línea {row}", line)
+            report.separators(cls.readme, f"línea {row}", line)
             if row == 1 and line.startswith("# "):
                 report.title(cls.readme, "línea 1", line.split("—", 1)[-1].strip())
     if cls.meta_path.exists():
         data = _read_toml(cls.meta_path)
         for key, text in _toml_strings(data):
             report.tuples(cls.meta_path, key, text)
+            report.separators(cls.meta_path, key, text)
         if isinstance(data.get("titulo"), str):
             report.title(cls.meta_path, "titulo", data["titulo"])
     if cls.lab.exists():

@@ -13,9 +13,12 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from compmath import contracts
 from compmath.atomic import TEMP_SUFFIX
 from compmath.authoring.content_checks import content_problems
+from compmath.authoring.contract_checks import course_copies, import_problems
 from compmath.authoring.labsource import returned_outputs
+from compmath.authoring.mutant_check import HoleScore, declaration_problems
 from compmath.base.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 from compmath.course import metadata
 from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
@@ -24,14 +27,7 @@ from compmath.errors_es import Located, json_problem
 from compmath.wording import quoted
 
 README_SECTIONS = ("## Desarrollo", "## Ejemplo trabajado")
-META_SCHEMAS = (
-    "class.schema.json",
-    "part.schema.json",
-    "course.schema.json",
-    "report.schema.json",
-    "diff.schema.json",
-    "grade.schema.json",
-)
+META_SCHEMAS = tuple(contracts.file_name(name) for name in contracts.NAMES)
 DEFAULT_PART_TITLE = re.compile(r"^Parte \d+$")
 
 
@@ -174,7 +170,7 @@ def lint_meta(cls: ClassInfo, found: Findings) -> dict[str, Any] | None:
         found.add(
             cls.meta_path,
             "falta class.toml (la ficha de la página)",
-            "escríbelo según schemas/class.schema.json (compmath new crea uno en cada clase nueva)",
+            "escríbelo según class.schema.json, que trae compmath (compmath new crea uno)",
         )
         return None
     data, problems = metadata.class_problems(
@@ -328,20 +324,32 @@ def lint_tree(course: Course, found: Findings) -> None:
             found.add(schema, f"no hay carpeta de clase {stem}", "bórralo o crea la clase")
 
 
-def lint_course(course: Course, *, run_labs: bool = True, jobs: int = 2) -> list[Problem]:
+def lint_course(
+    course: Course, *, run_labs: bool = True, jobs: int = 2, private: Path | None = None
+) -> list[Problem]:
     """Every problem of the course, in file order; an empty list means it is in order.
 
     With `run_labs`, the practice exercises are checked too (their labs run: see
-    authoring.exercises)."""
+    authoring.exercises and authoring.mutant_check), and each class's numbers of their own at
+    their sample points. With `private`, the instructor's private variants file too
+    (authoring.own_checks)."""
+    return lint_findings(course, run_labs=run_labs, jobs=jobs, private=private)[0]
+
+
+def lint_findings(
+    course: Course,
+    *,
+    run_labs: bool = True,
+    jobs: int = 2,
+    mutants: bool = False,
+    private: Path | None = None,
+) -> tuple[list[Problem], list[HoleScore]]:
+    """lint_course's problems and every hole's standard-mutant score; with `mutants`, a hole
+    scoring below mutant_check.SCORE_GOAL is a problem too."""
     found = Findings(course)
     if course.meta_path.exists():
         found += metadata.course_problems(course.root, course.meta_path)[1]
-    for name in ("class.schema.json", "part.schema.json"):
-        path = course.root / "schemas" / name
-        if not path.exists():
-            found.add(
-                path, "falta el esquema de los metadatos", "recupéralo del repositorio del curso"
-            )
+    found += course_copies(course)
     for part in course.parts:
         lint_part(part, found)
     lint_numbers(course, found)
@@ -351,16 +359,28 @@ def lint_course(course: Course, *, run_labs: bool = True, jobs: int = 2) -> list
                 lint_class(course, cls, found)
             except CompmathError as exc:
                 found.add(cls.path, exc.message, exc.hint)
+            found += declaration_problems(cls)
     lint_tree(course, found)
+    found += import_problems(course)
     found += content_problems(course)
     from compmath.site.checks import site_problems  # the website's: TeX in prose, wide formulas
 
     for path, what, hint in site_problems(course):
         found.add(path, what, hint)
+    scores: list[HoleScore] = []
     if run_labs:
-        from compmath.authoring.exercises import exercise_problems
-        from compmath.practice.mutation import mutation_problems
+        from compmath.authoring.lab_checks import lab_problems, score_problems
+        from compmath.authoring.mutant_check import SCORE_GOAL
+        from compmath.authoring.own_checks import own_problems
 
-        found += exercise_problems(course, jobs=jobs)
-        found += mutation_problems(list(course.classes), 60.0, jobs)
-    return list(found)
+        labs = lab_problems(course, jobs)
+        found += labs.problems
+        scores = labs.scores
+        if mutants:
+            found += score_problems(course, scores, SCORE_GOAL)
+        found += own_problems(course, jobs)
+    if private is not None:
+        from compmath.authoring.own_checks import private_problems
+
+        found += private_problems(course, private, jobs, run_labs=run_labs)
+    return list(found), scores

@@ -74,7 +74,7 @@ if __name__ == "__main__":
     try:
         from compmath.labmain import main
     except ModuleNotFoundError:  # sin el ejecutor instalado
-        aviso = "error: falta compmath; instálalo en la raíz del curso: pip install -e ."
+        aviso = "error: falta compmath; instálalo{install}"
         raise SystemExit(aviso) from None
 
     main(run)
@@ -97,11 +97,11 @@ def toml_string(text: str) -> str:
 
 
 def class_toml(number: int, title: str, demo: str, part_meta: dict[str, Any]) -> str:
-    """A class.toml that validates against schemas/class.schema.json."""
+    """A class.toml that validates against the class contract (compmath/contracts)."""
     lines = [
         (
             f"# Ficha de la clase {number}: los campos estructurados de su página "
-            "(ver schemas/class.schema.json)."
+            "(ver class.schema.json de compmath)."
         ),
         f"numero = {number}",
         f"titulo = {toml_string(title)}",
@@ -133,8 +133,12 @@ def class_toml(number: int, title: str, demo: str, part_meta: dict[str, Any]) ->
         'salidas = ["suma_de_cuadrados", "coincide_con_la_formula_cerrada"]',
         "pistas = [",
         '  "Los sumandos son k² para k = 1, 2, …, n.",',
-        '  "np.arange(1, n + 1) da los k; elévalos al cuadrado y súmalos.",',
+        '  "Los k son los enteros de 1 a n (np.arange): elévalos al cuadrado y súmalos.",',
         "]",
+        "# Los errores_comunes que se cometen en este hueco, escritos en su solución (lint",
+        "# comprueba que alguna variante los rechaza); los que no caben en ningún hueco van en",
+        "# [practica] sin_mutante, con la razón.",
+        'mutantes = [{ error = 1, codigo = "s = float(np.sum(np.arange(1, n + 1)))" }]',
         "",
         "# Las variantes ocultas del modo práctica: cada hueco se comprueba también con estos",
         "# parámetros de run(), para que un hueco con los números copiados no pase.",
@@ -331,7 +335,7 @@ def scaffold_class(
     if number not in [e.get("numero") for e in part_meta.get("plan", []) if isinstance(e, dict)]:
         part_text = with_plan_entry(part_text, number, plan_entry(number, slug, title, demo))
     files = {
-        folder / "lab.py": LAB.format(title=title),
+        folder / "lab.py": LAB.format(title=title, install=_install_hint(course)),
         folder / "class.toml": class_toml(number, title, demo, part_meta),
         folder / "README.md": README.format(number=number, title=title),
         schema: output_schema(class_id, number, title),
@@ -374,6 +378,14 @@ def _create(course: Course, files: dict[Path, str], folders: list[Path], again: 
             f"haz que se pueda escribir ahí y repite: {again}",
         ) from None
     return changed
+
+
+def _install_hint(course: Course) -> str:
+    """How the course installs compmath, as its labs say it: a course made by init pins it in
+    requirements.txt; this repository is the package itself."""
+    if (course.root / "requirements.txt").exists():
+        return ": pip install -r requirements.txt"
+    return " en la raíz del curso: pip install -e ."
 
 
 def new_part_toml(number: int) -> str:

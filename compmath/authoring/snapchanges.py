@@ -151,7 +151,7 @@ class SnapshotDiff:
         return [c for c in self.classes if c.status == status]
 
     def to_dict(self, *, elements: bool = False) -> dict[str, Any]:
-        """The JSON of `compmath diff --json` (schemas/diff.schema.json); `elements` for --all."""
+        """The JSON of `compmath diff --json` (contracts/diff.schema.json); `elements` for --all."""
         changed = self.with_status(ClassStatus.CHANGED)
         summary = {
             "clases": len(self.classes),

@@ -29,7 +29,8 @@ def git_toplevel(root: Path) -> Path:
     if proc.returncode != 0:
         raise CompmathError(
             f"la raíz del curso {root} no está en un repositorio git",
-            "compmath diff compara con git: entra en el repositorio o usa --root RUTA",
+            "compmath diff compara con git: haz del curso un repositorio (git init) "
+            "o indica otro: compmath diff --root RUTA",
         )
     return Path(proc.stdout.decode("utf-8").strip()).resolve()
 

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,7 @@ from compmath.cache import cache_dir
 from compmath.errors import CompmathError, os_reason
 from compmath.wording import value_text
 
+SMALL = 64 * 1024  # characters of a lab's outputs validated in full, every violation listed
 SHOWN = 10  # numbers of a value a schema message shows before `… (N)`
 
 
@@ -110,8 +114,11 @@ def _named_key(error: Any, nth: int) -> str:
 
 def _spanish(error: Any, key: str) -> str:
     """The error in Spanish; `key` is the key it names (a missing or a disallowed one)."""
-    kind, value = error.validator, error.validator_value
-    instance = error.instance
+    return _rule_text(error.validator, error.validator_value, error.instance, key, error.message)
+
+
+def _rule_text(kind: str, value: Any, instance: Any, key: str, message: str) -> str:
+    """A broken rule in Spanish: the schema's keyword, its value, the value that breaks it."""
     if kind == "required":
         return f"falta la clave requerida «{key}»"
     if kind == "additionalProperties":
@@ -141,6 +148,8 @@ def _spanish(error: Any, key: str) -> str:
         "pattern": "no sigue el patrón {v}",
         "multipleOf": "debe ser múltiplo de {v}",
         "minLength": "es más corto que {v} caracteres",
+        "maxLength": "es más largo que {v} caracteres",
+        "maxProperties": "tiene más de {v} claves",
         "minProperties": "tiene menos de {v} claves",
         "uniqueItems": "tiene elementos repetidos",
     }
@@ -148,7 +157,7 @@ def _spanish(error: Any, key: str) -> str:
         return f"{value_text(instance, SHOWN)} " + simple[kind].format(
             v=value_text(value, SHOWN)
         )
-    return str(error.message)
+    return str(message)
 
 
 @lru_cache(maxsize=256)
@@ -171,9 +180,15 @@ def validate(
     base: str = "salida",
     *,
     use_cache: bool = True,
+    deadline: float | None = None,
 ) -> list[SchemaIssue]:
     """Return the violations of `instance` against `schema` (empty when valid); `schema` is
-    `schema_text` parsed, as load_schema returns them."""
+    `schema_text` parsed, as load_schema returns them.
+
+    With a `deadline` (time.monotonic(); a lab's outputs, which the lab chose) OverBudget is
+    raised once it passes, and an instance past SMALL characters of text meets the cheap bounds
+    (`bound_issue`) first, then a validation that stops at its first violation. A smaller one,
+    like the course's own files, gets every violation listed (a screen names them all)."""
     verdict = _verdict_file(schema_text, instance_text) if use_cache else None
     if verdict is not None and verdict.exists():
         return []
@@ -187,8 +202,14 @@ def validate(
             f"{schema_label} no es un JSON Schema válido ({where}: {exc.message})",
             "corrígelo según https://json-schema.org/draft/2020-12",
         ) from None
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
+    large = deadline is not None and len(instance_text) > SMALL
+    if large and (bound := bound_issue(schema, instance, base)) is not None:
+        return [bound]
+    if deadline is None:
+        found = jsonschema.Draft202012Validator(schema).iter_errors(instance)
+    else:
+        found = _timed_errors(schema, instance, deadline, first=large)
+    errors = sorted(found, key=lambda e: list(map(str, e.absolute_path)))
     issues = []
     required: dict[tuple[str, int], int] = {}  # (path, rule) -> required errors seen there
     for e in errors:
@@ -204,3 +225,121 @@ def validate(
         except OSError:
             pass  # a read-only cache only costs speed
     return issues
+
+
+class OverBudget(Exception):
+    """Validating a lab's outputs took longer than the time the judge gives one lab."""
+
+
+_clock = {"deadline": 0.0, "calls": 0}  # the deadline of the validation under way
+CLOCK_EVERY = 256  # keyword checks between two looks at the clock
+
+
+def _timed(keyword: Any) -> Any:
+    """`keyword` (a jsonschema rule's function) looking at the deadline every CLOCK_EVERY calls."""
+
+    def timed(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        _clock["calls"] += 1
+        if _clock["calls"] % CLOCK_EVERY == 0 and time.monotonic() > _clock["deadline"]:
+            raise OverBudget
+        return keyword(validator, value, instance, schema)
+
+    return timed
+
+
+@cache
+def _timed_validator() -> Any:
+    """Draft 2020-12 with every rule timed (created once per process)."""
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+    rules = {name: _timed(rule) for name, rule in base.VALIDATORS.items()}
+    return jsonschema.validators.extend(base, rules)
+
+
+def _timed_errors(schema: Any, instance: Any, deadline: float, *, first: bool) -> list[Any]:
+    """The violations of `schema` by `instance` (only the first, with `first`) before `deadline`."""
+    _clock["deadline"], _clock["calls"] = deadline, 0
+    if time.monotonic() > deadline:
+        raise OverBudget
+    found = _timed_validator()(schema).iter_errors(instance)
+    if first:
+        return list(islice(found, 1))
+    return list(found)
+
+
+BOUNDS = ("maxItems", "maxLength", "maxProperties")
+
+
+def _bounded(schema: Any, seen: dict[int, bool], root: Any) -> bool:
+    """Whether a cheap bound (BOUNDS) appears anywhere in `schema` or the local `$ref`s it
+    follows (`root` holds them; memo by id in `seen`)."""
+    if id(schema) in seen:
+        return seen[id(schema)]
+    seen[id(schema)] = False  # a schema that holds itself is no bound by itself
+    if isinstance(schema, dict):
+        found = (
+            any(k in schema for k in BOUNDS)
+            or _bounded(_local(root, schema.get("$ref")), seen, root)
+            or any(_bounded(v, seen, root) for v in schema.values())
+        )
+    elif isinstance(schema, list):
+        found = any(_bounded(v, seen, root) for v in schema)
+    else:
+        found = False
+    seen[id(schema)] = found
+    return found
+
+
+def _local(root: Any, ref: Any) -> Any:
+    """The subschema a local `$ref` (`#/$defs/x`) names in `root`, or None."""
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return None
+    node = root
+    for part in ref[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
+def _inner(schema: dict[str, Any], instance: Any) -> Iterator[tuple[Any, Any, Any]]:
+    """(subschema, value, step) pairs a value's own bounds lead to: its items, its properties."""
+    if isinstance(instance, list):
+        prefix = schema.get("prefixItems")
+        prefix = prefix if isinstance(prefix, list) else []
+        items = schema.get("items")
+        for i, item in enumerate(instance):
+            sub = prefix[i] if i < len(prefix) else items
+            if isinstance(sub, dict):
+                yield sub, item, i
+    elif isinstance(instance, dict):
+        props = schema.get("properties")
+        props = props if isinstance(props, dict) else {}
+        extra = schema.get("additionalProperties")
+        for key, item in instance.items():
+            sub = props.get(key, extra)
+            if isinstance(sub, dict):
+                yield sub, item, key
+
+
+def bound_issue(schema: Any, instance: Any, base: str = "salida") -> SchemaIssue | None:
+    """The first cheap bound (`maxItems`, `maxLength`, `maxProperties`) the instance breaks,
+    found without jsonschema: lengths only, following properties, items, `allOf` and local
+    `$ref`s. A list of 5 M numbers against `maxItems: 10` is refused at its length, where a
+    full validation would look at every number first."""
+    seen: dict[int, bool] = {}
+    stack: list[tuple[Any, Any, tuple[Any, ...]]] = [(schema, instance, ())]
+    while stack:
+        sub, value, steps = stack.pop()
+        if not isinstance(sub, dict) or not _bounded(sub, seen, schema):
+            continue
+        for key, size in (("maxItems", list), ("maxLength", str), ("maxProperties", dict)):
+            cap = sub.get(key)
+            if isinstance(value, size) and isinstance(cap, int) and len(value) > cap:
+                text = _rule_text(key, cap, value, "", "")
+                return SchemaIssue(json_path(steps, base), text, key)
+        every = sub.get("allOf")
+        more = [_local(schema, sub.get("$ref")), *(every if isinstance(every, list) else [])]
+        stack += [(m, value, steps) for m in more if isinstance(m, dict)]
+        stack += [(s, v, (*steps, step)) for s, v, step in _inner(sub, value)]
+    return None

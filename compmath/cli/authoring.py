@@ -1,8 +1,9 @@
-"""Commands for reading and authoring the course: show, new, lint."""
+"""Commands for reading and authoring the course: show, init, new, lint."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,7 +17,11 @@ from compmath.cli.common import (
     in_ci,
     open_course,
 )
+from compmath.course.tree import Course
 from compmath.errors import CompmathError
+
+if TYPE_CHECKING:
+    from compmath.present.layout import Block
 
 
 @command("show")
@@ -39,6 +44,64 @@ def show(
     from compmath.present.page_screen import page_blocks
 
     (emit if no_pager else paged)(page_blocks(page))
+
+
+@command("init")
+def init(
+    folder: Annotated[
+        Path, typer.Argument(metavar="CARPETA", help="Dónde crear el curso (vacía o nueva).")
+    ],
+    title: Annotated[
+        str | None,
+        typer.Option(
+            "--titulo",
+            "--title",
+            metavar="TÍTULO",
+            help="Título del curso (por defecto: el de la carpeta).",
+        ),
+    ] = None,
+    part: Annotated[
+        tuple[int, str] | None,
+        typer.Option(
+            "--parte",
+            "--part",
+            metavar="N TÍTULO",
+            help='Número y título de la primera parte (por defecto: 1 "Primera parte").',
+        ),
+    ] = None,
+    forzar: Annotated[
+        bool,
+        typer.Option(
+            "--forzar", help="Escribe también en una carpeta no vacía (nunca sobrescribe)."
+        ),
+    ] = False,
+) -> None:
+    """Crea un curso listo para usar: curso.toml, una clase de ejemplo, README y workflows."""
+    with guard():
+        from compmath.authoring.init import init_course
+
+        if in_ci():
+            raise CompmathError(
+                "compmath init no escribe instantáneas con CI definido",
+                "ejecútalo en tu máquina y sube el curso nuevo",
+            )
+        created = init_course(folder, title, part, forzar=forzar)
+    from compmath.present.layout import Command, para
+    from compmath.present.output import emit
+
+    root = created[0].parent
+    number = created[-1].parent.name[:3]
+    shown = [str(p.relative_to(root)) for p in created]
+    emit(
+        [
+            *(para(("✓ ", "green"), name, hang=2) for name in shown),
+            para("siguiente: entra en el curso y pruébalo; luego añade tus clases:"),
+            Command(f"cd {root}"),
+            Command(f"compmath run {number}"),
+            Command("compmath lint"),
+            Command(f'compmath new {int(number) + 1} mi-clase --title "Mi clase"'),
+        ]
+    )
 
 
 @command("new")
@@ -83,8 +146,26 @@ def new(
             Command(f"compmath run {number}"),
             Command("compmath lint"),
             para("(lint señala lo que queda por escribir)"),
+            *_notebooks_to_redo(course),
         ]
     )
+
+
+def _notebooks_to_redo(course: Course) -> list[Block]:
+    """The notebooks the course has committed link to their neighbours («siguiente»): a new
+    class makes its neighbours' stale, so `new` says how to regenerate them."""
+    from compmath.notebook.build import FOLDER, PRACTICE_FOLDER
+    from compmath.present.layout import Command, para
+
+    folder = course.root / FOLDER
+    if not any(folder.glob("*.ipynb")):
+        return []
+    practice = any((folder / PRACTICE_FOLDER).glob("*.ipynb"))
+    return [
+        para("los cuadernos de las clases vecinas enlazan a la nueva: regenéralos y súbelos:"),
+        Command("compmath notebook --all"),
+        *([Command("compmath notebook --all --practice")] if practice else []),
+    ]
 
 
 @command("lint")
@@ -95,20 +176,48 @@ def lint(
             "--no-run", help="Sin ejecutar laboratorios (omite los ejercicios de práctica)."
         ),
     ] = False,
+    private: Annotated[
+        Path | None,
+        typer.Option(
+            "--variantes-privadas",
+            metavar="RUTA",
+            help="Comprueba también tu archivo de variantes privadas (el de compmath grade).",
+        ),
+    ] = None,
+    mutantes: Annotated[
+        bool,
+        typer.Option(
+            "--mutantes",
+            help="Lista por hueco los mutantes estándar que ninguna variante rechaza, con su "
+            "cambio, y da por problema un hueco por debajo del 90 %.",
+        ),
+    ] = False,
     root: RootOption = None,
 ) -> None:
     """Comprueba la integridad del curso: archivos, metadatos, esquemas, plan, DOI y ejercicios."""
     with guard():
         import os
 
-        from compmath.authoring.lint import lint_course
+        from compmath.authoring.lint import lint_findings
         from compmath.cli.interrupt import activity
 
         course = open_course(root)
         with activity("la comprobación del curso", "no se escribió nada"):
-            problems = lint_course(course, run_labs=not no_run, jobs=os.cpu_count() or 1)
+            problems, scores = lint_findings(
+                course,
+                run_labs=not no_run,
+                jobs=os.cpu_count() or 1,
+                mutants=mutantes,
+                private=private,
+            )
     from compmath.present.output import emit
     from compmath.present.screens import lint_screen
 
-    emit(lint_screen(problems, len(course.classes)))
+    shown = []
+    if mutantes:
+        from compmath.authoring.mutant_check import SCORE_GOAL
+        from compmath.authoring.mutant_screen import mutants_screen
+
+        shown = mutants_screen(scores, SCORE_GOAL)
+    emit(shown + lint_screen(problems, len(course.classes)))
     raise typer.Exit(ExitCode.FAILED if problems else ExitCode.OK)

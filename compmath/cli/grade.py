@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -23,11 +24,20 @@ from compmath.cli.common import (
 from compmath.errors import CompmathError
 
 if TYPE_CHECKING:
-    from compmath.grading.gradebook import Gradebook
+    from compmath.course.tree import ClassInfo
+    from compmath.grading.private import PrivateVariants
     from compmath.grading.run import Outcome
 
 DEFAULT_GRADE_TIMEOUT = 10.0
 MERGE = "merge"
+
+
+@dataclass(frozen=True)
+class _Protection:
+    """What the instructor said about missing protections: go on anyway, or want every one."""
+
+    risk_accepted: bool = False
+    every: bool = False
 
 
 def _classes(values: list[str] | None) -> list[str]:
@@ -39,9 +49,10 @@ def grade(
     entregas: Annotated[
         list[str],
         typer.Argument(
-            metavar="ENTREGAS | merge CARPETAS",
-            help="La carpeta de las entregas (una carpeta o un .zip por alumno); o «merge» y "
-            "las carpetas de los fragmentos.",
+            metavar="ENTREGAS | merge CARPETAS | exportar NOTAS | gradescope CLASES",
+            help="La carpeta de las entregas (una carpeta o un .zip por alumno, o la descarga "
+            "de Moodle o Canvas); «merge» y las carpetas de los fragmentos; «exportar» y la "
+            "carpeta de notas; o «gradescope» y las clases del autograder.",
             show_default=False,
         ),
     ],
@@ -50,11 +61,14 @@ def grade(
         typer.Option("--clases", metavar="CLASES", help="Clases a corregir (por defecto: todas)."),
     ] = None,
     out: Annotated[
-        Path,
+        Path | None,
         typer.Option(
-            "--out", metavar="CARPETA", show_default="notas/", help="Dónde escribir las notas."
+            "--out",
+            metavar="CARPETA",
+            show_default="notas/",
+            help="Dónde escribir las notas (con exportar y gradescope, el archivo).",
         ),
-    ] = Path("notas"),
+    ] = None,
     timeout: TimeoutOption = DEFAULT_GRADE_TIMEOUT,
     jobs: Annotated[int | None, JOBS] = None,
     shard: Annotated[
@@ -66,19 +80,127 @@ def grade(
             "JOB_COMPLETION_INDEX).",
         ),
     ] = None,
-    classroom: Annotated[
+    classroom: Annotated[bool, typer.Option("--classroom", hidden=True)] = False,
+    classroom50: Annotated[
         bool,
         typer.Option(
-            "--classroom",
-            help="ENTREGAS es la entrega de un solo alumno; da los puntos a GitHub Classroom.",
+            "--classroom50",
+            help="ENTREGAS es el repositorio de un solo alumno; deja en él result.json para "
+            "Classroom 50.",
+        ),
+    ] = False,
+    alumnos: Annotated[
+        Path | None,
+        typer.Option(
+            "--alumnos",
+            metavar="LISTA.csv",
+            help="La lista de participantes del LMS: quien no entregó tiene 0 y una entrega "
+            "que no está en ella no se corrige.",
+        ),
+    ] = None,
+    formato: Annotated[
+        str | None,
+        typer.Option(
+            "--formato",
+            metavar="FORMATO",
+            help="Con exportar: moodle-hoja, moodle-libro, canvas, csv o moodle-comentarios.",
+        ),
+    ] = None,
+    separador: Annotated[
+        str | None,
+        typer.Option("--separador", metavar="SEP", help="Con exportar: ',', ';' o tab."),
+    ] = None,
+    decimal: Annotated[
+        str | None, typer.Option("--decimal", metavar="MARCA", help="Con exportar: '.' o ','.")
+    ] = None,
+    escala: Annotated[
+        str,
+        typer.Option("--escala", metavar="ESCALA", help="Con exportar: puntos, 10 o 100."),
+    ] = "puntos",
+    tarea: Annotated[
+        str,
+        typer.Option("--tarea", metavar="NOMBRE", help="Con exportar: el nombre de la tarea."),
+    ] = "compmath",
+    idioma: Annotated[
+        str,
+        typer.Option("--idioma", metavar="es|en", help="Con exportar: el idioma de tu Moodle."),
+    ] = "es",
+    visibilidad: Annotated[
+        str,
+        typer.Option(
+            "--visibilidad",
+            metavar="VIS",
+            help="Con gradescope: hidden, after_due_date, after_published o visible.",
+        ),
+    ] = "after_published",
+    private: Annotated[
+        Path | None,
+        typer.Option(
+            "--variantes-privadas",
+            metavar="RUTA",
+            help="Tu archivo de variantes privadas (no se publica con el curso): cada hueco "
+            "se comprueba también con ellas.",
+        ),
+    ] = None,
+    sin_aislamiento: Annotated[
+        bool,
+        typer.Option(
+            "--sin-aislamiento-completo",
+            help="Corrige aunque falten las protecciones que separan a los alumnos (un alumno "
+            "podría leer o cambiar lo de otro); las que falten quedan en cada nota.",
+        ),
+    ] = False,
+    todas: Annotated[
+        bool,
+        typer.Option(
+            "--todas-las-protecciones",
+            help="No corrige si falta cualquier protección, aunque no sea de las que separan a "
+            "los alumnos (para CI).",
         ),
     ] = False,
     root: RootOption = None,
 ) -> None:
     """Corrige las entregas: notas.csv, un comentario por alumno e informe.json."""
+    from compmath.cli import grade_lms
+
+    if classroom:
+        with guard():
+            raise grade_lms.GITHUB_CLASSROOM_GONE
+    if entregas[0] == grade_lms.EXPORT:
+        with guard():
+            if len(entregas) != 2:
+                raise CompmathError(
+                    "grade exportar necesita una carpeta de notas",
+                    "ejemplo: compmath grade exportar notas --formato moodle-hoja",
+                )
+            grade_lms.export_command(
+                Path(entregas[1]), formato, separador, decimal, escala, tarea, idioma, alumnos, out
+            )
+        return
+    exporting = [formato, separador, decimal, escala != "puntos", tarea != "compmath"]
+    if entregas[0] != grade_lms.EXPORT and (any(exporting) or idioma != "es"):
+        with guard():
+            raise CompmathError(
+                "--formato, --separador, --decimal, --escala, --tarea e --idioma son de "
+                "grade exportar",
+                "ejemplo: compmath grade exportar notas --formato moodle-hoja --escala 10",
+            )
+    if entregas[0] != grade_lms.GRADESCOPE and visibilidad != "after_published":
+        with guard():
+            raise CompmathError(
+                "--visibilidad es de grade gradescope",
+                "ejemplo: compmath grade gradescope 323 --visibilidad visible",
+            )
+    if entregas[0] == grade_lms.GRADESCOPE:
+        with guard():
+            names = _classes(entregas[1:]) + _classes(clases)
+            grade_lms.gradescope_command(names, visibilidad, timeout, root, out)
+        return
+    out = out or Path("notas")
     if entregas[0] == MERGE:
         with guard():
-            if clases or shard or classroom or jobs:
+            merge_only = (classroom50, jobs, private, alumnos, sin_aislamiento, todas)
+            if clases or shard or any(merge_only):
                 raise CompmathError(
                     "grade merge solo admite las carpetas de los fragmentos y --out",
                     "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
@@ -90,7 +212,25 @@ def grade(
             raise CompmathError(
                 "grade corrige una carpeta de entregas", f"ejemplo: compmath grade {entregas[0]}"
             )
-    _grade(Path(entregas[0]), _classes(clases), out, timeout, jobs, shard, classroom, root)
+    with guard():
+        if sin_aislamiento and todas:
+            raise CompmathError(
+                "--sin-aislamiento-completo y --todas-las-protecciones se contradicen",
+                "elige una de las dos",
+            )
+    _grade(
+        Path(entregas[0]),
+        _classes(clases),
+        out,
+        timeout,
+        jobs,
+        shard,
+        classroom50,
+        root,
+        _Protection(sin_aislamiento, todas),
+        private,
+        alumnos,
+    )
 
 
 def _grade(
@@ -100,51 +240,108 @@ def _grade(
     timeout: float,
     jobs: int | None,
     shard_text: str | None,
-    classroom: bool,
+    classroom50: bool,
     root: Path | None,
+    protection: _Protection,
+    private_path: Path | None = None,
+    roster_path: Path | None = None,
 ) -> None:
+    from compmath.cli import grade_lms
     from compmath.grading import run
+    from compmath.grading.names import normalised
+    from compmath.grading.protection import probe, refuse_without
     from compmath.grading.shards import parse_shard, write_share
 
+    stack = ExitStack()
     with guard():
+        if classroom50:
+            from compmath.grading.classroom50 import forget_result
+
+            if not folder.is_dir():
+                raise CompmathError(
+                    f"«{folder}» no es una carpeta", "dale el repositorio del alumno"
+                )
+            forget_result(folder)  # first: a result.json the student committed is never the grade
         require_temp_folder()
-        if not folder.is_dir():
-            missing = "" if folder.exists() else ": no existe"
-            raise CompmathError(
-                f"«{folder}» no es una carpeta{missing}",
-                "dale la carpeta de las entregas, con una carpeta o un .zip por alumno",
-            )
         course = open_course(root)
         classes = run.graded_classes(course, names)
+        private = None
+        if private_path is not None:
+            from compmath.grading.private import read_private
+
+            private = read_private(private_path, course)
         shard = parse_shard(shard_text) if shard_text else None
-        if classroom:
+        missing = probe()  # before any student's code runs, or any submission is read
+        refuse_without(missing, protection.risk_accepted, every=protection.every)
+        joined = None
+        if classroom50:
             here = folder.resolve()
             student = os.environ.get("GITHUB_REPOSITORY", "").split("/")[-1] or here.name
-            students, ignored, roster = {student: here}, list[str](), [student]
+            if os.environ.get("CLASSROOM"):  # Classroom 50's runner: USERNAME is the owner
+                student = os.environ.get("USERNAME", "").strip() or student
+            student = normalised(student)
+            found: dict[str, Path | None] = {student: here}
+            students, ignored, roster = found, list[str](), [student]
         else:
-            students, ignored, roster = run.select_students(folder, shard, out)
-    outcome = _with_progress(
+            graded, lms_ignored, joined, scratch = grade_lms.read_students(
+                folder, classes, roster_path
+            )
+            if scratch is not None:
+                stack.enter_context(scratch)
+            students, ignored, roster = run.select_students(
+                folder, shard, out, (graded, lms_ignored)
+            )
+    with stack:
+        outcome = _grade_all(
+            students, out, classes, timeout, jobs, folder, private_path, private, missing
+        )
+    outcome.ignored = ignored
+    with guard():
+        write_share(out, shard, roster)
+        if joined is not None:
+            from compmath.grading.roster import write_identities
+
+            write_identities(out, {s: joined.identities[s] for s in students})
+            grade_lms.say_unknown(joined)
+    _say_what_was_missing(outcome.missing)
+    if classroom50:
+        from compmath.grading.classroom50 import write_result
+
+        with guard():
+            write_result(folder.resolve(), outcome.book, outcome.missing)
+    from compmath.grading.screen import summary_blocks
+    from compmath.present.output import emit
+
+    emit(summary_blocks(outcome, out, shard), sys.stderr if classroom50 else sys.stdout)
+
+
+def _grade_all(
+    students: dict[str, Path | None],
+    out: Path,
+    classes: list[ClassInfo],
+    timeout: float,
+    jobs: int | None,
+    folder: Path,
+    private_path: Path | None,
+    private: PrivateVariants | None,
+    missing: tuple[str, ...],
+) -> Outcome:
+    from compmath.grading import run
+
+    return _with_progress(
         lambda started, landed: run.grade_students(
             students,
             out,
             classes,
             timeout=timeout,
             jobs=jobs or os.cpu_count() or 1,
+            missing=missing,
             started=started,
             landed=landed,
-            hide=[folder],
+            hide=[folder, *([private_path] if private_path else [])],
+            private=private,
         )
     )
-    outcome.ignored = ignored
-    with guard():
-        write_share(out, shard, roster)
-    _say_what_was_missing(outcome.missing)
-    if classroom:
-        _report_to_classroom(outcome.book)
-    from compmath.grading.screen import summary_blocks
-    from compmath.present.output import emit
-
-    emit(summary_blocks(outcome, out, shard), sys.stderr if classroom else sys.stdout)
 
 
 def _say_what_was_missing(missing: list[str]) -> None:
@@ -197,23 +394,10 @@ def _with_progress(
         return grading(started, landed)
 
 
-def _report_to_classroom(book: Gradebook) -> None:
-    """Hand the points to Classroom's reporter (the step's `result` output), or print them."""
-    from compmath.grading.classroom import classroom_output
-
-    line = classroom_output(book)
-    target = os.environ.get("GITHUB_OUTPUT")
-    if target:
-        with open(target, "a", encoding="utf-8") as output:
-            output.write(line)
-    else:
-        sys.stdout.write(line)
-
-
 def _merge(folders: list[Path], out: Path) -> None:
     from compmath.grading.gradebook import merge, read_report, write_gradebook
     from compmath.grading.screen import merged_blocks
-    from compmath.grading.shards import check_coverage, read_share
+    from compmath.grading.shards import check_coverage, check_distinct, read_share
     from compmath.present.output import emit
 
     with guard():
@@ -222,9 +406,15 @@ def _merge(folders: list[Path], out: Path) -> None:
                 "grade merge necesita las carpetas de los fragmentos",
                 "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
             )
-        book = merge([read_report(folder) for folder in folders])
         shares = [read_share(folder) for folder in folders]
+        check_distinct(folders, shares)
+        book = merge([read_report(folder) for folder in folders])
         if all(shares):  # a folder graded whole (no --shard) covers its own submissions
             check_coverage([s for s in shares if s], {g.student for g in book.grades})
-        write_gradebook(out, book)
+        book = write_gradebook(out, book)
+        from compmath.grading.roster import read_identities, write_identities
+
+        identities = {k: v for folder in folders for k, v in read_identities(folder).items()}
+        if identities:
+            write_identities(out, identities)
     emit(merged_blocks(book, len(folders), out))

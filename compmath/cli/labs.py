@@ -150,9 +150,18 @@ def run_class(
         charts=not plain,
         verbose=verbose,
         root=str(course.root),
+        statements=statements_of(cls),
     )
     emit(screen)
     raise typer.Exit(exit_code([report]))
+
+
+def statements_of(cls: ClassInfo) -> dict[str, str]:
+    """Each output's description in class.toml (none when it cannot be read: run still runs)."""
+    try:
+        return {o.name: o.description for o in cls.meta.outputs}
+    except CompmathError:
+        return {}
 
 
 def _cases(

@@ -87,14 +87,24 @@ def start(
         ),
     ] = None,
     root: RootOption = None,
-    github_classroom: Annotated[
+    github_classroom: Annotated[bool, typer.Option("--github-classroom", hidden=True)] = False,
+    classroom50: Annotated[
         bool,
         typer.Option(
-            "--github-classroom",
-            help="Añade el workflow que corrige el repositorio del alumno en cada push y da "
-            "los puntos a GitHub Classroom.",
+            "--classroom50",
+            help="Añade el autograder.py de Classroom 50 y el workflow que corrige el "
+            "repositorio del alumno en cada push (result.json de Classroom 50).",
         ),
     ] = False,
+    alumno: Annotated[
+        str | None,
+        typer.Option(
+            "--alumno",
+            metavar="ID",
+            help="Tu id de alumno (el nombre de tu entrega): las clases que dan números propios "
+            "a cada alumno te dan los tuyos.",
+        ),
+    ] = None,
 ) -> None:
     """Crea un espacio de práctica: los ejercicios, las instantáneas, los esquemas y las páginas."""
     from compmath.practice import workspace
@@ -102,22 +112,36 @@ def start(
     from compmath.present.output import emit
 
     with guard():
+        if github_classroom:
+            from compmath.cli.grade_lms import GITHUB_CLASSROOM_GONE
+
+            raise GITHUB_CLASSROOM_GONE
         course = open_course(root)
         target = folder or workspace.default_folder(course)
-        if github_classroom:  # refused before anything is written
-            from compmath.grading.classroom import course_repository
+        if classroom50:  # refused before anything is written
+            from compmath.grading.classroom50 import course_repository
 
             course_repository(course)
-        made = workspace.create(course, target.expanduser().absolute())
-        if github_classroom:
-            from compmath.grading.classroom import write_classroom_workflow
+        student = ""
+        if alumno is not None:
+            from compmath.course.per_student import check_student
 
-            written = write_classroom_workflow(course, made.root)
-            emit([line(("✓ ", "green"), f"corrección para GitHub Classroom en {written}")])
-    count = len(made.classes())
+            check_student(alumno)
+            student = alumno.strip()
+            require_temp_folder()  # the course's labs run, with the student's numbers
+        made = workspace.create(course, target.expanduser().absolute(), student)
+        if classroom50:
+            from compmath.grading.classroom50 import write_classroom50
+
+            for written in write_classroom50(course, made.root):
+                emit([line(("✓ ", "green"), f"corrección para Classroom 50: {written}")])
+    from compmath.wording import count
+
+    classes = count(len(made.classes()), "clase", "clases")
     emit(
         [
-            line(("✓ ", "green"), f"espacio de práctica creado en {made.root} ({count} clases)"),
+            line(("✓ ", "green"), f"espacio de práctica creado en {made.root} ({classes})"),
+            *_own_lines(made, student),
             para("Cada clase es un laboratorio con huecos. Entra en la carpeta y empieza:"),
             BLANK,
             Command(f"cd {made.root}"),
@@ -126,6 +150,36 @@ def start(
             para("Tu progreso se guarda en practica.json; el curso no se toca."),
         ]
     )
+
+
+def _own_lines(made: Any, student: str) -> list[Any]:
+    """What `start` says about numbers of their own: the student's, class by class, or that the
+    course has them and `--alumno` gives them."""
+    from compmath.course.per_student import shown_value
+    from compmath.practice.own import own_params
+    from compmath.present.layout import para
+
+    course = made.origin()
+    owning = [c for c in course.classes if c.meta.holes and c.meta.per_student]
+    if not owning:
+        return []
+    if not student:
+        listed = ", ".join(str(c.number) for c in owning)
+        which = f"las clases {listed} dan" if len(owning) > 1 else f"la clase {listed} da"
+        return [
+            para(
+                f"aviso: {which} a cada alumno sus propios números; "
+                "para practicar con los tuyos (los de la corrección), crea el espacio con "
+                "--alumno TU_ID",
+                hang=2,
+            )
+        ]
+    lines = []
+    for cls in owning:
+        own = own_params(cls, student, course.meta.title)
+        shown = ", ".join(f"{k} = {shown_value(v)}" for k, v in own.items())
+        lines.append(para(f"tus números en {cls.number} (alumno {student}): {shown}", hang=2))
+    return lines
 
 
 def _source(lab: Path) -> str:
@@ -159,7 +213,11 @@ def check(
         course = space.origin()
         classes = [space.course.resolve(name)] if name else space.classes()
         items = [(space.reference(cls, course), _source(cls.lab)) for cls in classes]
-        attempts = judge_many(items, timeout=timeout, jobs=os.cpu_count() or 1)
+        own = [space.own(reference, course) for reference, _ in items]
+        hide = space.out_of_sight(course)  # each hole runs private, as in grade
+        attempts = judge_many(
+            items, timeout=timeout, jobs=os.cpu_count() or 1, own=own, hide=hide
+        )
     for attempt in attempts:
         if attempt.done:
             mark_done(space, progress, attempt.cls)

@@ -57,6 +57,19 @@ def build_once(
     return ExitCode.FAILED if result.stale and not allow_stale else ExitCode.OK
 
 
+def write_pdf(course: Course, out: Path) -> None:
+    """The book of the built site, and its PDF; say where they are."""
+    from compmath.present.layout import Command, line
+    from compmath.present.output import emit
+    from compmath.site.book import PDF, print_pdf, write_book
+
+    meta = course.meta
+    book = write_book(course, out, meta.title, meta.subtitle)
+    print_pdf(book, out / PDF)
+    made = Command(course.rel(out / PDF), whole=True)
+    emit([line(("✓ ", "green"), "el curso como libro:"), made])
+
+
 @app.command("site")
 def site(
     out: Annotated[
@@ -82,6 +95,14 @@ def site(
             "instantánea, marcadas como no verificadas.",
         ),
     ] = False,
+    pdf: Annotated[
+        bool,
+        typer.Option(
+            "--pdf",
+            help="Escribe además el curso entero como un libro: libro.html y curso.pdf "
+            "(impreso con Chromium, con índice, cabeceras y números de página).",
+        ),
+    ] = False,
     jobs: JobsOption = CORES,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     memory: MemoryOption = DEFAULT_MEMORY_GIB,
@@ -96,7 +117,13 @@ def site(
                 f"--out {target} es la raíz de un curso; la web necesita su propia carpeta",
                 "prueba: compmath site --out _site",
             )
+        if pdf:
+            from compmath.site.book import chromium
+
+            chromium()  # before the build: a missing Chromium is said at once
         code = build_once(course, target, jobs, timeout, memory, allow_stale=allow_stale)
+        if pdf and code == ExitCode.OK:
+            write_pdf(course, target)
         if not serve or code != ExitCode.OK:
             raise typer.Exit(code)
         from compmath.site.serve import serve_forever

@@ -56,16 +56,30 @@ def read_toml(path: Path, shown: str) -> dict[str, Any]:
 def _schema_problems(
     root: Path, data: dict[str, Any], kind: str, shown: str, base: str
 ) -> list[Problem]:
-    """Violations of schemas/<kind>.schema.json, one problem each (none if the schema is absent)."""
+    """Violations of the contract `kind` (class, part, course) that the package carries."""
+    from compmath import contracts
+
+    return schema_problems_of(contracts.path(kind), data, shown, base)
+
+
+def schema_problems_of(schema_file: Path, data: Any, shown: str, base: str) -> list[Problem]:
+    """Violations of `schema_file` by `data` (read from `shown`), one problem each; none when
+    a course's own schema is absent (a contract of compmath's that is missing is an error)."""
+    from compmath import contracts
     from compmath.base.validate import load_schema, validate
 
-    schema_file = root / "schemas" / f"{kind}.schema.json"
-    if not schema_file.exists():
+    contract = schema_file.parent == contracts.FOLDER
+    if not contract and not schema_file.exists():
         return []
     schema_text, schema = load_schema(schema_file)
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
     issues = validate(schema_text, schema, data, text, schema_file, base=base)
-    hint = f"corrígelo según schemas/{kind}.schema.json; compmath lint lista todos los problemas"
+    where = (
+        f"{schema_file.name}, el contrato que trae compmath"
+        if contract
+        else f"schemas/{schema_file.name}"
+    )
+    hint = f"corrígelo según {where}; compmath lint lista todos los problemas"
     return [Problem(shown, f"no cumple su esquema: {i.path}: {i.message}", hint) for i in issues]
 
 
@@ -86,7 +100,7 @@ def _read_checked(
     root: Path, path: Path, kind: str
 ) -> tuple[str, dict[str, Any] | None, list[Problem]]:
     """(the file as shown, its data or None when unreadable, its problems so far): read and
-    validated against schemas/<kind>.schema.json."""
+    validated against the contract `kind` (compmath.contracts)."""
     shown = _relative(root, path)
     try:
         data = read_toml(path, shown)
@@ -125,9 +139,10 @@ def class_problems(
 ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """The parsed class.toml and its problems: fatal ones, plus content ones with `content`.
 
-    Fatal: unreadable, not TOML, against schemas/class.schema.json, a `numero` that is not the
-    folder's, a tolerance or a hole for an output the outputs schema does not declare. Content
-    (for lint): malformed DOIs and ISBNs, formulas without LaTeX, unfinished placeholders.
+    Fatal: unreadable, not TOML, against the class contract (compmath.contracts), a `numero`
+    that is not the folder's, a tolerance or a hole for an output the outputs schema does not
+    declare. Content (for lint): malformed DOIs and ISBNs, formulas without LaTeX, unfinished
+    placeholders.
     """
     _, data, problems = _read_checked(root, path, "class")
     if data is None or problems:
@@ -145,7 +160,7 @@ def class_checks(
     *,
     content: bool = False,
 ) -> list[Problem]:
-    """The problems of a class.toml whose data satisfies schemas/class.schema.json: what
+    """The problems of a class.toml whose data satisfies the class contract: what
     class_problems adds to the schema's (`list` calls it on data it read and judged itself)."""
     shown = _relative(root, path)
     problems = _number_problem(shown, data["numero"], number, folder)
@@ -161,6 +176,17 @@ def class_checks(
                         "corrige el nombre en [[salidas]]",
                     )
                 )
+    for entry in data["salidas"]:
+        chart = entry.get("grafica")
+        if isinstance(chart, dict) and chart.get("escala") not in (None, *declared):
+            problems.append(
+                Problem(
+                    shown,
+                    f"la gráfica de «{entry['nombre']}» comparte la escala de «{chart['escala']}»,"
+                    " que no está en [[salidas]]",
+                    "nombra en escala otra salida de la clase",
+                )
+            )
     for k, hole in enumerate(data.get("huecos", []), 1):
         for name in hole["salidas"]:
             if name not in declared:
@@ -181,13 +207,61 @@ _PYTHON_TYPES = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (
 
 
 def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Problem]:
-    """[practica] variantes: each names parameters of run(), with values of their types."""
-    variants = data.get("practica", {}).get("variantes", [])
-    if not variants or not lab.exists():
+    """[practica] variantes: each names parameters of run(), with values of their types;
+    [practica.por_alumno]: choices and ranges of run()'s parameters, of their types."""
+    practice = data.get("practica", {})
+    variants = practice.get("variantes", [])
+    declared = practice.get("por_alumno", {})
+    holes = data.get("huecos", [])
+    if not (variants or declared or holes) or not lab.exists():
         return []
     from compmath.course.params import specs_from_source
 
     specs = {s.name: s.type_name for s in specs_from_source(lab) or []}
+    found = variants_problems(shown, specs, variants, "de [practica]")
+    found += _placeholder_problems(shown, specs, data)
+    if declared:
+        from compmath.course.per_student import declaration_problems
+        from compmath.course.records import class_record
+
+        for what in declaration_problems(class_record(data).per_student, specs):
+            found.append(
+                Problem(
+                    shown,
+                    f"[practica.por_alumno]: {what}",
+                    "declara opciones o un rango de un parámetro de run(), con valores de su tipo",
+                )
+            )
+    return found
+
+
+def _placeholder_problems(shown: str, specs: dict[str, str], data: dict[str, Any]) -> list[Problem]:
+    """A task or hint's `{{nombre}}` names a parameter of run() (the student reads its value)."""
+    from compmath.course.per_student import placeholders
+
+    found = []
+    for k, hole in enumerate(data.get("huecos", []), 1):
+        texts = [("la tarea", hole["tarea"])]
+        texts += [(f"la pista {i}", hint) for i, hint in enumerate(hole["pistas"], 1)]
+        for where, text in texts:
+            for name in placeholders(text):
+                if name not in specs:
+                    found.append(
+                        Problem(
+                            shown,
+                            f"{where} del hueco {k} escribe {{{{{name}}}}}, que no es parámetro "
+                            "de run()",
+                            f"usa uno de: {quoted(list(specs)) or '(run() no tiene parámetros)'}",
+                        )
+                    )
+    return found
+
+
+def variants_problems(
+    shown: str, specs: dict[str, str], variants: list[dict[str, Any]], where: str
+) -> list[Problem]:
+    """Each variant names parameters of run() (`specs`: their type names), with values of their
+    types; `where` says whose variants they are in the message («de [practica]»)."""
     found = []
     for k, variant in enumerate(variants, 1):
         for name, value in variant.items():
@@ -196,7 +270,7 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
                 found.append(
                     Problem(
                         shown,
-                        f"la variante {k} de [practica] da «{name}», que no es parámetro de run()",
+                        f"la variante {k} {where} da «{name}», que no es parámetro de run()",
                         f"usa uno de: {quoted(list(specs)) or '(run() no tiene parámetros)'}",
                     )
                 )
@@ -204,8 +278,7 @@ def _variant_problems(shown: str, lab: Path, data: dict[str, Any]) -> list[Probl
                 found.append(
                     Problem(
                         shown,
-                        f"la variante {k} de [practica] da a «{name}» un valor que no es "
-                        f"{specs[name]}",
+                        f"la variante {k} {where} da a «{name}» un valor que no es {specs[name]}",
                         "escribe el valor con el tipo que declara run()",
                     )
                 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -47,9 +47,8 @@ def specs_from_function(run: Callable[..., Any]) -> list[ParamSpec]:
     return specs
 
 
-def _constants(tree: ast.Module) -> dict[str, Any]:
-    """Module-level `NAME = literal` assignments, so `dimension: int = DIMENSION` resolves."""
-    found: dict[str, Any] = {}
+def assignments(tree: ast.Module) -> Iterator[tuple[str, ast.expr]]:
+    """Module-level `NAME = value` (and `NAME: T = value`) statements: the name, the value."""
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
@@ -58,10 +57,17 @@ def _constants(tree: ast.Module) -> dict[str, Any]:
         else:
             continue
         if isinstance(target, ast.Name):
-            try:
-                found[target.id] = ast.literal_eval(value)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                pass
+            yield target.id, value
+
+
+def _constants(tree: ast.Module) -> dict[str, Any]:
+    """Module-level `NAME = literal` assignments, so `dimension: int = DIMENSION` resolves."""
+    found: dict[str, Any] = {}
+    for name, value in assignments(tree):
+        try:
+            found[name] = ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            pass
     return found
 
 

@@ -18,12 +18,15 @@ class Tolerance:
     """A number matches when |obtained - expected| <= atol + rtol * |expected|.
 
     Integers are compared exactly unless the output declared its own tolerance (`declared`),
-    as a Monte Carlo count does.
+    as a Monte Carlo count does. `strict_type`: the class says the type is part of the lesson
+    (`tipo_estricto`), so a student's `2.0` for `2` fails even where the representation of a
+    number would not count.
     """
 
     atol: float = DEFAULT_ATOL
     rtol: float = DEFAULT_RTOL
     declared: bool = False
+    strict_type: bool = False
 
     def allowed(self, expected: float) -> float:
         return self.atol + self.rtol * abs(expected)
@@ -38,12 +41,39 @@ class Formula:
 
 
 @dataclass(frozen=True)
+class ChartSpec:
+    """How the site draws an output (class.toml's `grafica`): not at all, or with these names of
+    rows and columns, these axis titles, and the colour scale of another output."""
+
+    drawn: bool = True
+    rows: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    axes: tuple[str, ...] = ()  # (vertical title, horizontal title)
+    scale: str = ""  # the output whose colour scale this one shares
+
+
+@dataclass(frozen=True)
 class OutputSpec:
-    """One output as class.toml lists it: name, description and its own tolerance if any."""
+    """One output as class.toml lists it: name, description, its own tolerance if any, and how
+    the site draws it."""
 
     name: str
     description: str
     tolerance: Tolerance | None = None
+    chart: ChartSpec = ChartSpec()
+
+
+def _chart(entry: Any) -> ChartSpec:
+    if entry is None:
+        return ChartSpec()
+    if entry is False:
+        return ChartSpec(drawn=False)
+    return ChartSpec(
+        rows=tuple(entry.get("filas", ())),
+        columns=tuple(entry.get("columnas", ())),
+        axes=tuple(entry.get("ejes", ())),
+        scale=entry.get("escala", ""),
+    )
 
 
 @dataclass(frozen=True)
@@ -61,6 +91,18 @@ class Reference:
 
 
 @dataclass(frozen=True)
+class DeclaredMutant:
+    """A student's mistake written into a hole (`mutantes`): which common error it embodies
+    (1-based), and either a replacement (`cambia` → `por`) or a whole body (`codigo`)."""
+
+    error: int
+    change: str = ""
+    to: str = ""
+    code: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Hole:
     """A hole of the practice mode: its task, the outputs it feeds, hints from nudge to formula."""
 
@@ -68,6 +110,20 @@ class Hole:
     outputs: tuple[str, ...]
     hints: tuple[str, ...]
     points: float = 1.0  # what the hole is worth in `compmath grade` (`puntos`)
+    mutants: tuple[DeclaredMutant, ...] = ()
+    equivalents: tuple[tuple[str, str], ...] = ()  # (standard mutant id, why it is equivalent)
+
+
+@dataclass(frozen=True)
+class OwnParam:
+    """A parameter of run() each student gets a value of their own of ([practica.por_alumno]):
+    one of `options`, or a number from `low` to `high` (every `step`, when given)."""
+
+    name: str
+    options: tuple[Any, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +146,9 @@ class ClassMeta:
     references: tuple[Reference, ...] = ()
     holes: tuple[Hole, ...] = ()
     variants: tuple[dict[str, Any], ...] = ()  # [practica] variantes: hidden parameter sets
+    credit: str = "todo_o_nada"  # [practica] credito: or "proporcional" to the variants passed
+    per_student: tuple[OwnParam, ...] = ()  # [practica.por_alumno]: numbers of their own
+    without_mutant: tuple[tuple[int, str], ...] = ()  # [practica] sin_mutante: (error, why)
     present: bool = True  # False when the class has no class.toml
 
     def tolerances(self) -> tuple[Tolerance, dict[str, Tolerance]]:
@@ -142,9 +201,13 @@ class PartMeta:
 
 
 def _tolerance(entry: dict[str, Any] | None, base: Tolerance, *, declared: bool) -> Tolerance:
+    """An output's tolerance (`declared` when it names atol or rtol of its own) over `base`."""
     entry = entry or {}
     return Tolerance(
-        float(entry.get("atol", base.atol)), float(entry.get("rtol", base.rtol)), declared
+        float(entry.get("atol", base.atol)),
+        float(entry.get("rtol", base.rtol)),
+        declared and ("atol" in entry or "rtol" in entry),
+        bool(entry.get("tipo_estricto", base.strict_type)),
     )
 
 
@@ -168,6 +231,7 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
                 o["nombre"],
                 o["descripcion"],
                 _tolerance(o["tolerancia"], default, declared=True) if "tolerancia" in o else None,
+                _chart(o.get("grafica")),
             )
             for o in data.get("salidas", [])
         ),
@@ -187,10 +251,37 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
             for r in data.get("bibliografia", [])
         ),
         holes=tuple(
-            Hole(h["tarea"], tuple(h["salidas"]), tuple(h["pistas"]), float(h.get("puntos", 1)))
+            Hole(
+                h["tarea"],
+                tuple(h["salidas"]),
+                tuple(h["pistas"]),
+                float(h.get("puntos", 1)),
+                tuple(
+                    DeclaredMutant(
+                        m["error"], m.get("cambia", ""), m.get("por", ""), m.get("codigo", ""),
+                        m.get("nota", ""),
+                    )
+                    for m in h.get("mutantes", [])
+                ),
+                tuple((e["mutante"], e["razon"]) for e in h.get("equivalentes", [])),
+            )
             for h in data.get("huecos", [])
         ),
         variants=tuple(dict(v) for v in data.get("practica", {}).get("variantes", [])),
+        credit=data.get("practica", {}).get("credito", "todo_o_nada"),
+        per_student=tuple(
+            OwnParam(
+                name,
+                tuple(entry.get("opciones", ())),
+                entry.get("min"),
+                entry.get("max"),
+                entry.get("paso"),
+            )
+            for name, entry in data.get("practica", {}).get("por_alumno", {}).items()
+        ),
+        without_mutant=tuple(
+            (e["error"], e["razon"]) for e in data.get("practica", {}).get("sin_mutante", [])
+        ),
     )
 
 
@@ -230,6 +321,8 @@ class CourseMeta:
     description: str = ""
     repository: str = ""  # https://github.com/OWNER/NAME: enables the «Abrir en Colab» links
     branch: str = "main"
+    language: str = "es"  # the site's lang: a Spanish variant (es, es-MX, es-419…)
+    allowed_imports: tuple[str, ...] = ()  # modules labs may import beyond numpy and the stdlib
 
 
 def course_record(data: dict[str, Any]) -> CourseMeta:
@@ -240,4 +333,6 @@ def course_record(data: dict[str, Any]) -> CourseMeta:
         description=data.get("descripcion", ""),
         repository=data.get("repositorio", ""),
         branch=data.get("rama", "main"),
+        language=data.get("idioma", "es"),
+        allowed_imports=tuple(data.get("importaciones_permitidas", ())),
     )

@@ -36,7 +36,9 @@ class Soundness:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.schema_raw = _read(root / "schemas" / "class.schema.json")
+        from compmath import contracts
+
+        self.schema_raw = _read(contracts.path("class"))
         self.file = cache_dir() / "index" / hashlib.sha256(str(root).encode()).hexdigest()[:32]
         try:
             self.known = set(self.file.read_text(encoding="ascii").split())

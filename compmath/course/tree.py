@@ -281,9 +281,14 @@ def find_root(explicit: str | None = None) -> Path:
         root = Path(given).expanduser().resolve()
         if not (root / "classes").is_dir():
             origin = "--root" if explicit else "COMPMATH_ROOT"
+            hint = (
+                "indica la carpeta del curso, tras la orden: compmath list --root RUTA"
+                if explicit
+                else "corrígela o quítala: unset COMPMATH_ROOT"
+            )
             raise CompmathError(
                 f"{origin} apunta a {root}, que no tiene carpeta classes/",
-                "indica la raíz del curso: compmath --root RUTA ...",
+                f"{hint}; para empezar un curso: compmath init CARPETA",
             )
         return root
     here = Path.cwd().resolve()
@@ -292,7 +297,8 @@ def find_root(explicit: str | None = None) -> Path:
             return folder
     raise CompmathError(
         "no se encuentra la raíz del curso (ninguna carpeta classes/ aquí ni más arriba)",
-        "entra en el repositorio del curso o usa --root RUTA (o COMPMATH_ROOT)",
+        "entra en la carpeta del curso o indícala: compmath list --root RUTA; "
+        "para empezar uno: compmath init CARPETA",
     )
 
 

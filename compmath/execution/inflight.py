@@ -24,7 +24,9 @@ from compmath.execution.supervisor import LabFiles, peak_bytes
 from compmath.execution.zygote import Zygote
 
 OUTPUT_PREVIEW = 64 * 1024
-RESULT_LIMIT = 256 * 1024**2  # a result beyond this is not read (it cannot be a lab's outputs)
+# A result file beyond this is not read: its outputs would be past any size the judge admits
+# (8 MiB of canonical JSON, at most six bytes a character once the file escapes them).
+RESULT_LIMIT = 64 * 1024**2
 FAULT_PREVIEW = 16 * 1024
 STACK_PATIENCE = 0.3  # how long a timed-out lab has to write where it was
 
@@ -258,7 +260,7 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
     status, peak = lab_end or ended  # the lab's own end, as its supervisor saw it
     stdout, stdout_bytes = _preview(run.files.stdout)
     stderr, stderr_bytes = _preview(run.files.stderr)
-    result = ChildResult.from_json(os.pread(run.files.result, RESULT_LIMIT, 0))
+    result = _result(run.files.result)
     signal_name = ""
     if timed_out:
         result = ChildResult(ReplyState.TIMEOUT, traceback=_fault_trace(run.files.fault))
@@ -293,6 +295,15 @@ def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
         ended_at=time.time(),
         confined=_found.landlock_abi > 0,
     )
+
+
+def _result(fd: int) -> ChildResult | None:
+    """The result the lab's process wrote, refused unread when its file is past RESULT_LIMIT."""
+    size = os.fstat(fd).st_size
+    if size > RESULT_LIMIT:
+        why = f"el resultado ocupa {size // 1024**2} MiB, más de los {RESULT_LIMIT // 1024**2} MiB"
+        return ChildResult(ReplyState.UNREPRESENTABLE, message=f"{why} que se leen: no se analiza")
+    return ChildResult.from_json(os.pread(fd, RESULT_LIMIT, 0))
 
 
 def _trimmed(result: ChildResult) -> ChildResult:

@@ -24,7 +24,7 @@ from compmath.execution.protocol import LabReply, LabRequest, ReplyState
 
 HISTORY = "duraciones.json"
 HISTORY_LIMIT = 2000  # labs whose last duration is remembered
-LAB_CACHES = ("bytecode", "verdicts", "web", "mutants")  # what an unconfined lab could poison
+LAB_CACHES = ("bytecode", "verdicts", "web", "lint")  # what an unconfined lab could poison
 
 
 class Ran(NamedTuple):

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import re
 
+from compmath.grading.protection import named
 from compmath.grading.records import ClassGrade, ClassSpec, StudentGrade, points_text
 
+CREDIT = {
+    False: "Crédito todo o nada: cada hueco vale sus puntos si acierta con todos los parámetros, "
+    "y 0 si falla con alguno.",
+    True: "Crédito proporcional: cada hueco vale la parte de sus puntos que corresponde a los "
+    "parámetros con que acierta (los de por defecto y las variantes).",
+}
 WRITTEN = ("mal", "falla")  # a hole written but wrong: the student can rerun the check
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
@@ -15,9 +22,19 @@ def visible(text: str) -> str:
     return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
+# What Markdown (GitHub's flavour) or HTML reads inside a line: emphasis, code, links and images,
+# tags and entities, strikethrough, table cells, e-mail autolinks; then bare URLs and www. ones.
+MARKDOWN = re.compile(r"[\\`*_\[\]<>&~|@]")
+AUTOLINK = re.compile(r"(?i):(?=//)|(?<=www)\.")
+
+
 def _inline(text: str) -> str:
-    """One line of prose that came from a lab: visible, on one line, no HTML tag."""
-    return " ".join(visible(text).split()).replace("<", "\\<")
+    """One line of prose that holds a student's text (a name, a line of code, a zip member):
+    visible, on one line, and every character Markdown or HTML would read escaped, so that no
+    link, image, emphasis, tag or bare URL can be written through it (a heading or a list needs
+    the start of a line, and every such line starts with the feedback's own words)."""
+    text = MARKDOWN.sub(lambda m: "\\" + m.group(), " ".join(visible(text).split()))
+    return AUTOLINK.sub(lambda m: "\\" + m.group(), text)
 
 
 def _fenced(text: str) -> list[str]:
@@ -43,6 +60,7 @@ def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
     if grade.problem:
         lines += [f"No se pudo corregir: {_inline(grade.problem)}.", ""]
         return lines
+    lines += [CREDIT[spec.proportional], ""]
     if grade.outside_changed:
         lines += [
             "Cambiaste código fuera de los huecos: no cuenta, cada hueco se juzgó con el resto "
@@ -50,16 +68,22 @@ def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
             "",
         ]
     for hole, task in zip(grade.holes, spec.tasks):
-        mark = "✓" if hole.earned else "✗"
+        full = hole.earned >= hole.points
+        mark = "✓" if full else "✗"
         head = f"- {mark} Hueco {hole.number} ({_points(hole.points)}): {hole.status}"
-        if hole.earned:
+        if spec.proportional and hole.variants and not full:
+            head += (
+                f", {hole.variants_passed} de {hole.variants} parámetros: "
+                f"{_number(hole.earned)} de {_points(hole.points)}"
+            )
+        if full:
             lines.append(f"{head}.")
             continue
         lines.append(f"{head}. Tarea: {_inline(task)}")
         if hole.reason:
             lines.append(f"  - Motivo: {_inline(hole.reason)}")
     lines.append("")
-    if any(not hole.earned and hole.status in WRITTEN for hole in grade.holes):
+    if any(hole.earned < hole.points and hole.status in WRITTEN for hole in grade.holes):
         lines += [
             "Para repetir esta comprobación en tu espacio de práctica (las mismas variantes, "
             f"el mismo juez): `compmath practice check {spec.number}`.",
@@ -89,6 +113,12 @@ def feedback_markdown(specs: list[ClassSpec], grade: StudentGrade) -> str:
         "archivo no cuenta.",
         "",
     ]
+    if grade.missing:
+        lines += [
+            "Esta corrección se hizo sin todas las protecciones que separan a los alumnos "
+            f"(faltaban: {_inline(named(grade.missing))}).",
+            "",
+        ]
     if grade.notes:
         lines += ["Avisos sobre la entrega:", ""]
         lines += [f"- {_inline(note)}" for note in grade.notes]

@@ -17,8 +17,10 @@ from typing import Any
 from compmath.atomic import write_atomic
 from compmath.errors import CompmathError
 from compmath.grading.feedback import feedback_markdown
-from compmath.grading.records import VERSION, ClassSpec, StudentGrade, points_text
-from compmath.grading.submissions import file_name
+from compmath.grading.names import file_names, look_alikes
+from compmath.grading.records import VERSION, ClassSpec, StudentGrade, points_text, unjudged
+from compmath.grading.submissions import Submission
+from compmath.visible import visible
 
 CSV_NAME = "notas.csv"
 REPORT_NAME = "informe.json"
@@ -33,6 +35,7 @@ class Gradebook:
     course: str  # the course fingerprint
     specs: list[ClassSpec]
     grades: list[StudentGrade]
+    missing: tuple[str, ...] = ()  # the protections the students' code ran without
 
     @property
     def points(self) -> float:
@@ -40,14 +43,19 @@ class Gradebook:
 
 
 def _cell(text: str) -> str:
+    """A name as a spreadsheet cell: control characters (a line break too) spelt out (`\\x1b`,
+    `\\n`), never a formula."""
+    text = visible(text)
     return f"'{text}" if text.startswith(FORMULA_START) else text
 
 
 def csv_text(book: Gradebook) -> str:
-    """One row per student: each hole, each class, the total and the maximum."""
+    """One row per student: each hole, each class, the total and the maximum. A hole of a class
+    with proportional credit says so in its column's name (`323 hueco 1 (proporcional)`)."""
     header = ["alumno"]
     for spec in book.specs:
-        header += [f"{spec.number} hueco {k}" for k in range(1, len(spec.points) + 1)]
+        credit = " (proporcional)" if spec.proportional else ""
+        header += [f"{spec.number} hueco {k}{credit}" for k in range(1, len(spec.points) + 1)]
         header.append(f"{spec.number} total")
     header += ["total", "maximo"]
     buffer = io.StringIO()
@@ -66,12 +74,14 @@ def csv_text(book: Gradebook) -> str:
 
 
 def report_document(book: Gradebook) -> dict[str, Any]:
-    """The JSON report (schemas/grade.schema.json)."""
+    """The JSON report (compmath/contracts/grade.schema.json)."""
     earned = [g.earned for g in book.grades]
     return {
         "version": VERSION,
         "huella_del_curso": book.course,
         "puntos": round(book.points, 4),
+        "protecciones_ausentes": list(book.missing),
+        "nombres_parecidos": [list(group) for group in look_alikes(g.student for g in book.grades)],
         "clases": [s.to_dict() for s in book.specs],
         "resumen": {
             "alumnos": len(book.grades),
@@ -83,15 +93,26 @@ def report_document(book: Gradebook) -> dict[str, Any]:
     }
 
 
-def write_gradebook(out: Path, book: Gradebook) -> None:
-    """Write notas.csv, informe.json and comentarios/<alumno>.md into `out`."""
+def write_gradebook(out: Path, book: Gradebook) -> Gradebook:
+    """Write notas.csv, informe.json and comentarios/<alumno>.md into `out`. A student whose
+    feedback cannot be written gets 0 with the reason in the other two; the book written back."""
     (out / FEEDBACK_DIR).mkdir(parents=True, exist_ok=True)
+    names = file_names(g.student for g in book.grades)
+    grades = []
     for grade in book.grades:
-        text = feedback_markdown(book.specs, grade)
-        write_atomic(out / FEEDBACK_DIR / f"{file_name(grade.student)}.md", text)
+        try:
+            text = feedback_markdown(book.specs, grade)
+            write_atomic(out / FEEDBACK_DIR / f"{names[grade.student]}.md", text)
+        except Exception as exc:  # one student's file, not the class's
+            why = f"no se pudo escribir su comentario (error de compmath: {type(exc).__name__})"
+            submission = Submission(grade.student, {}, grade.notes)
+            grade = unjudged(book.specs, submission, grade.fingerprint, why, grade.missing)
+        grades.append(grade)
+    book = Gradebook(book.course, book.specs, grades, book.missing)
     report = json.dumps(report_document(book), indent=2, ensure_ascii=False) + "\n"
     write_atomic(out / REPORT_NAME, report)
     write_atomic(out / CSV_NAME, csv_text(book))
+    return book
 
 
 def read_report(folder: Path) -> Gradebook:
@@ -99,10 +120,14 @@ def read_report(folder: Path) -> Gradebook:
     path = folder / REPORT_NAME
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+        missing = data.get("protecciones_ausentes", [])
+        if not isinstance(missing, list) or not all(isinstance(m, str) for m in missing):
+            raise TypeError("protecciones_ausentes no es una lista de nombres")
         return Gradebook(
             data["huella_del_curso"],
             [ClassSpec.from_dict(s) for s in data["clases"]],
             [StudentGrade.from_dict(g) for g in data["alumnos"]],
+            tuple(missing),
         )
     except FileNotFoundError:
         raise CompmathError(
@@ -117,16 +142,24 @@ def merge(books: list[Gradebook]) -> Gradebook:
     first = books[0]
     grades: dict[str, StudentGrade] = {}
     for book in books:
+        if book.missing != first.missing:
+            raise CompmathError(
+                "los fragmentos se corrigieron con protecciones distintas: "
+                f"{', '.join(first.missing) or 'todas'} frente a "
+                f"{', '.join(book.missing) or 'todas'}",
+                "vuelve a corregirlos todos en máquinas con las mismas protecciones",
+            )
         if book.course != first.course or book.specs != first.specs:
             raise CompmathError(
                 "los fragmentos se corrigieron con cursos, clases o límites distintos",
                 "vuelve a lanzarlos todos con el mismo curso, las mismas --clases y --timeout",
             )
         for grade in book.grades:
-            if grade.student in grades and grades[grade.student] != grade:
+            if grade.student in grades:
+                same = "la misma nota" if grades[grade.student] == grade else "notas distintas"
                 raise CompmathError(
-                    f"{grade.student} aparece en dos fragmentos con notas distintas",
-                    "junta solo los fragmentos K/N de un mismo reparto",
+                    f"{visible(grade.student)} aparece en dos fragmentos, con {same}",
+                    "junta solo los fragmentos K/N de un mismo reparto, cada uno una vez",
                 )
             grades[grade.student] = grade
-    return Gradebook(first.course, first.specs, [grades[k] for k in sorted(grades)])
+    return Gradebook(first.course, first.specs, [grades[k] for k in sorted(grades)], first.missing)

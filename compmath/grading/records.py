@@ -14,10 +14,11 @@ from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.grading.submissions import Submission
-from compmath.grading.verdict import ClassVerdict
+from compmath.grading.verdict import ClassVerdict, HoleVerdict
 from compmath.mathtext import plain_prose
 
 VERSION = 1
+ALL_OR_NOTHING, PROPORTIONAL = "todo_o_nada", "proporcional"  # [practica] credito
 
 
 def points_text(value: float) -> str:
@@ -34,6 +35,11 @@ class ClassSpec:
     title: str
     points: tuple[float, ...]
     tasks: tuple[str, ...]
+    credit: str = ALL_OR_NOTHING  # [practica] credito: or PROPORTIONAL to the variants passed
+
+    @property
+    def proportional(self) -> bool:
+        return self.credit == PROPORTIONAL
 
     @classmethod
     def of(cls, info: ClassInfo) -> ClassSpec:
@@ -44,6 +50,7 @@ class ClassSpec:
             info.title,
             tuple(h.points for h in holes),
             tuple(plain_prose(h.task) for h in holes),  # a comment is plain text
+            info.meta.credit,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -53,6 +60,7 @@ class ClassSpec:
             "titulo": self.title,
             "huecos": [{"puntos": p, "tarea": t} for p, t in zip(self.points, self.tasks)],
             "puntos": sum(self.points),
+            "credito": self.credit,
         }
 
     @classmethod
@@ -64,6 +72,7 @@ class ClassSpec:
             data["titulo"],
             tuple(float(h["puntos"]) for h in holes),
             tuple(h["tarea"] for h in holes),
+            str(data.get("credito", ALL_OR_NOTHING)),
         )
 
 
@@ -74,6 +83,8 @@ class HoleGrade:
     earned: float
     status: str
     reason: str
+    variants_passed: int = 0  # of `variants` (the defaults included), how many it matched
+    variants: int = 0
 
 
 @dataclass(frozen=True)
@@ -101,6 +112,7 @@ class StudentGrade:
     fingerprint: str
     classes: tuple[ClassGrade, ...]
     notes: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()  # the protections the student's code ran without
 
     @property
     def points(self) -> float:
@@ -117,6 +129,7 @@ class StudentGrade:
             "obtenidos": round(self.earned, 4),
             "puntos": round(self.points, 4),
             "avisos": list(self.notes),
+            "protecciones_ausentes": list(self.missing),
             "clases": [
                 {
                     "clase": c.class_id,
@@ -132,6 +145,8 @@ class StudentGrade:
                             "obtenidos": h.earned,
                             "puntos": h.points,
                             "motivo": h.reason,
+                            "variantes_superadas": h.variants_passed,
+                            "variantes": h.variants,
                         }
                         for h in c.holes
                     ],
@@ -152,6 +167,8 @@ class StudentGrade:
                         float(h["obtenidos"]),
                         h["estado"],
                         h["motivo"],
+                        int(h.get("variantes_superadas", 0)),
+                        int(h.get("variantes", 0)),
                     )
                     for h in c["huecos"]
                 ),
@@ -161,14 +178,24 @@ class StudentGrade:
             )
             for c in data["clases"]
         )
-        return cls(data["alumno"], data["huella"], classes, tuple(data.get("avisos", [])))
+        missing = data.get("protecciones_ausentes", [])
+        if not isinstance(missing, list) or not all(isinstance(m, str) for m in missing):
+            raise TypeError("protecciones_ausentes no es una lista de nombres")
+        return cls(
+            data["alumno"], data["huella"], classes, tuple(data.get("avisos", [])), tuple(missing)
+        )
 
 
-def course_fingerprint(classes: list[ClassInfo], timeout: float) -> str:
-    """What every verdict depends on: the graded classes' files, the limits, the runner."""
+def course_fingerprint(
+    classes: list[ClassInfo], timeout: float, missing: tuple[str, ...] = ()
+) -> str:
+    """What every verdict depends on: the graded classes' files, the limits, the runner, and
+    the protections the students' code runs without (a grade earned with fewer is not reused
+    by a run with more)."""
     from compmath import __version__
 
-    digest = hashlib.sha256(f"{__version__}\0{timeout!r}".encode())
+    absent = ",".join(sorted(missing))
+    digest = hashlib.sha256(f"{__version__}\0{timeout!r}\0{absent}".encode())
     for cls in classes:
         for path in (cls.lab, cls.snapshot, cls.meta_path, cls.schema_path):
             digest.update(f"\0{cls.id}/{path.name}\0".encode())
@@ -186,13 +213,24 @@ def submission_fingerprint(course: str, submission: Submission) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _earned(spec: ClassSpec, hole: HoleVerdict, points: float) -> float:
+    """A judged hole's points: all or nothing, or the share of the variants it matched."""
+    if hole.passed:
+        return points
+    if spec.proportional and hole.variants:
+        return round(points * hole.variants_passed / hole.variants, 4)
+    return 0.0
+
+
 def grade(
     specs: list[ClassSpec],
     submission: Submission,
     fingerprint: str,
     verdicts: dict[str, ClassVerdict],
+    missing: tuple[str, ...] = (),
 ) -> StudentGrade:
-    """Score a judged submission: a hole earns its points when it passed, 0 otherwise."""
+    """Score a judged submission: a hole earns its points when it passed, 0 otherwise; in a
+    class with proportional credit, the share of its variants it matched."""
     classes = []
     for spec in specs:
         found = submission.files[spec.class_id]
@@ -205,10 +243,37 @@ def grade(
             classes.append(ClassGrade(spec.class_id, holes, found.problem))
             continue
         holes = tuple(
-            HoleGrade(h.number, p, p if h.passed else 0.0, h.status, h.reason)
+            HoleGrade(
+                h.number,
+                p,
+                _earned(spec, h, p),
+                h.status,
+                h.reason,
+                h.variants_passed,
+                h.variants,
+            )
             for h, p in zip(verdict.holes, spec.points)
         )
         classes.append(
             ClassGrade(spec.class_id, holes, "", verdict.prints, verdict.outside_changed)
         )
-    return StudentGrade(submission.student, fingerprint, tuple(classes), submission.notes)
+    return StudentGrade(submission.student, fingerprint, tuple(classes), submission.notes, missing)
+
+
+def unjudged(
+    specs: list[ClassSpec],
+    submission: Submission,
+    fingerprint: str,
+    reason: str,
+    missing: tuple[str, ...] = (),
+) -> StudentGrade:
+    """A student who could not be judged or recorded: 0 in every hole, and why."""
+    classes = tuple(
+        ClassGrade(
+            spec.class_id,
+            tuple(HoleGrade(k, p, 0.0, "falla", reason) for k, p in enumerate(spec.points, 1)),
+            reason,
+        )
+        for spec in specs
+    )
+    return StudentGrade(submission.student, fingerprint, classes, submission.notes, missing)

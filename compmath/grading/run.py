@@ -8,26 +8,42 @@ judges only the submissions that changed. The gradebook is written from the reco
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.grading.gradebook import Gradebook, write_gradebook
+from compmath.grading.names import by_student, file_names
+from compmath.grading.private import PrivateVariants
+from compmath.grading.protection import REQUIRED, named, probe
 from compmath.grading.records import (
     ClassSpec,
     StudentGrade,
     course_fingerprint,
     grade,
     submission_fingerprint,
+    unjudged,
+)
+from compmath.grading.roster import absent
+from compmath.grading.seal import (
+    OPEN_KEY,
+    SEAL_FIELD,
+    forget_protected_key,
+    protected_key,
+    seal,
+    sealed,
 )
 from compmath.grading.shards import Shard
-from compmath.grading.submissions import Submission, discover, file_name, read_submission
+from compmath.grading.submissions import Found, Submission, discover, read_submission
 from compmath.grading.verdict import ClassVerdict, judge_many
+from compmath.practice.own import course_name, own_params
 
 RECORDS_DIR = "alumnos"
 
@@ -63,74 +79,233 @@ def graded_classes(course: Course, names: list[str]) -> list[ClassInfo]:
     return chosen
 
 
-def _record_path(out: Path, student: str) -> Path:
-    return out / RECORDS_DIR / f"{file_name(student)}.json"
-
-
-def _saved(out: Path, student: str, fingerprint: str) -> StudentGrade | None:
-    """The student's record, if one is there for exactly these files; anything odd is None."""
+def _saved(path: Path, student: str, fingerprint: str, key: bytes) -> StudentGrade | None:
+    """The student's record, if one is there for exactly these files and protections, sealed
+    with this run's key (seal.py); anything odd, forged or damaged is None: judged again."""
     try:
-        text = _record_path(out, student).read_text(encoding="utf-8")
-        saved = StudentGrade.from_dict(json.loads(text))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or not sealed(data, key):
+            return None
+        saved = StudentGrade.from_dict(data)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     return saved if saved.student == student and saved.fingerprint == fingerprint else None
 
 
 def select_students(
-    folder: Path, shard: Shard | None, out: Path
-) -> tuple[dict[str, Path], list[str], list[str]]:
-    """The students in `folder` (their share, with `shard`), what was ignored there, and every
-    student there (the roster a shard records); the output folder is never a student, even
-    when it sits among them."""
-    found, ignored = discover(folder)
-    kept = {s: p for s, p in found.items() if p.resolve() != out.resolve()}
+    folder: Path,
+    shard: Shard | None,
+    out: Path,
+    found: tuple[dict[str, Path | None], list[str]] | None = None,
+) -> tuple[dict[str, Path | None], list[str], list[str]]:
+    """The students in `folder` by NFC id (their share, with `shard`), what was ignored there,
+    and every student there (the roster a shard records); the output folder is never a student,
+    even when it sits among them. `found` is what an LMS download and a roster gave instead
+    (None: a student on the roster who handed in nothing). Two submissions of one student are
+    refused (names.py)."""
+    students, ignored = found if found is not None else discover(folder)
+    kept = by_student(
+        {s: p for s, p in students.items() if p is None or p.resolve() != out.resolve()}
+    )
     selected = {s: p for s, p in kept.items() if shard is None or shard.holds(s)}
     return selected, ignored, list(kept)
 
 
-def _out_of_sight(students: dict[str, Path], out: Path, hide: Sequence[Path]) -> list[Path]:
+def _out_of_sight(students: dict[str, Path | None], out: Path, hide: Sequence[Path]) -> list[Path]:
     """What no student's code may see: `hide`, the grades, the folders holding submissions."""
-    return [*hide, out, *{path.parent for path in students.values()}]
+    return [*hide, out, *{path.parent for path in students.values() if path is not None}]
+
+
+def _private_by_class(private: PrivateVariants | None) -> dict[int, Any] | None:
+    return private.by_class if private is not None else None
+
+
+def _course_print(
+    classes: list[ClassInfo],
+    timeout: float,
+    private: PrivateVariants | None,
+    missing: tuple[str, ...],
+) -> tuple[str, str]:
+    """The course's fingerprint, with what else every verdict depends on (the private
+    variants, the course title the students' own numbers are derived from), and that title.
+    A [practica.por_alumno] that does not fit run() stops the grading here, before any run."""
+    title = course_name(classes[0]) if classes else ""
+    for cls in classes:
+        own_params(cls, "comprobacion", title)
+    course_print = course_fingerprint(classes, timeout, missing)
+    owning = title if any(c.meta.per_student for c in classes) else ""
+    if private is None and not owning:
+        return course_print, title
+    extra = f"{course_print}\0{private.digest if private else ''}\0{owning}"
+    return hashlib.sha256(extra.encode("utf-8")).hexdigest(), title
+
+
+def _internal(what: str, exc: BaseException) -> str:
+    """Why a student got 0 through compmath's fault: the stage and the exception's type only
+    (its message could name a path of this machine, and records hold none)."""
+    return f"no se pudo {what} esta entrega (error interno de compmath: {type(exc).__name__})"
+
+
+def _read(student: str, path: Path | None, classes: list[ClassInfo]) -> Submission:
+    """The student's submission, or the empty one of a roster student who handed in nothing."""
+    if path is None:
+        return absent(student, classes)
+    try:
+        return read_submission(student, path, classes)
+    except Exception as exc:  # one unreadable submission scores 0; the others are graded
+        reason = _internal("leer", exc)
+        return Submission(student, {c.id: Found(None, reason) for c in classes})
+
+
+class _Recorder:
+    """Writes each student's record, sealed, the moment they land; a student whose grade
+    cannot be made or written gets 0 with the reason, and the others go on."""
+
+    def __init__(
+        self,
+        out: Path,
+        specs: list[ClassSpec],
+        missing: tuple[str, ...],
+        names: dict[str, str],
+        key: bytes,
+    ) -> None:
+        self.out, self.specs, self.missing, self.names, self.key = out, specs, missing, names, key
+        self.grades: dict[str, StudentGrade] = {}
+        self.written: list[Path] = []
+
+    def path(self, student: str) -> Path:
+        return self.out / RECORDS_DIR / f"{self.names[student]}.json"
+
+    def write(self, record: StudentGrade) -> None:
+        data = record.to_dict()
+        data[SEAL_FIELD] = seal(data, self.key)
+        path = self.path(record.student)
+        write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        self.written.append(path)
+
+    def finish(
+        self, submission: Submission, fingerprint: str, verdicts: dict[str, ClassVerdict]
+    ) -> None:
+        try:
+            record = grade(self.specs, submission, fingerprint, verdicts, self.missing)
+            self.write(record)
+        except Exception as exc:  # this student's grade alone is lost: 0 with the reason
+            stage = "guardar" if isinstance(exc, OSError | CompmathError) else "juzgar"
+            record = unjudged(
+                self.specs, submission, fingerprint, _internal(stage, exc), self.missing
+            )
+            try:
+                self.write(record)
+            except Exception:  # the report and notas.csv still say it
+                pass
+        self.grades[submission.student] = record
+
+
+def _key(missing: tuple[str, ...]) -> bytes:
+    """The key that seals this run's records: the protected one, or, when a layer that keeps
+    students apart is missing, none that is secret (the protected key is removed first)."""
+    if any(name in REQUIRED for name in missing):
+        forget_protected_key()
+        return OPEN_KEY
+    return protected_key()
 
 
 def grade_students(
-    students: dict[str, Path],
+    students: dict[str, Path | None],
     out: Path,
     classes: list[ClassInfo],
     *,
     timeout: float,
     jobs: int,
+    missing: tuple[str, ...] | None = None,
     started: Callable[[list[str]], None] | None = None,
     landed: Callable[[str], None] | None = None,
     hide: Sequence[Path] = (),
+    private: PrivateVariants | None = None,
 ) -> Outcome:
-    """Grade each student's submission (folder or zip, by id) into `out`.
+    """Grade each student's submission (folder or zip, by id; None: on the roster, nothing
+    handed in) into `out`.
 
     No student's code sees `out`, `hide` (the submissions folder) or any student's files.
+    Each hole is judged at the student's own parameters where the class declares them
+    (re-derived from the student id: course.per_student) and at the `private` variants too.
+    `missing`: the protections the labs go without (protection.probe, asked here when None),
+    written into every record and the fingerprint; a batch that ran with fewer is refused
+    (nothing it wrote stays). Whether to grade at all without them is the caller's decision.
 
     `started(students)` names the students judged now (a live line says who is awaited);
     `landed(student)` is called as each one's record is written.
     """
     begin = time.monotonic()
+    missing = probe() if missing is None else missing
     specs = [ClassSpec.of(c) for c in classes]
-    course_print = course_fingerprint(classes, timeout)
+    course_print, title = _course_print(classes, timeout, private, missing)
     (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
-    grades: dict[str, StudentGrade] = {}
+    key = _key(missing)
+    recorder = _Recorder(out, specs, missing, file_names(students), key)
+    try:
+        pending = _reuse(students, classes, recorder, course_print)
+        if started is not None:
+            started(list(pending))
+        hidden = _out_of_sight(students, out, hide)
+        ran_missing = _judge(
+            pending, classes, recorder, (timeout, jobs), landed, hidden, (title, private)
+        )
+    finally:
+        if key == OPEN_KEY:
+            forget_protected_key()  # whatever a lab planted there while it ran
+    fewer = [name for name in ran_missing if name not in missing]
+    if fewer:  # the records say protections the labs did not have: none of them stays
+        for path in recorder.written:
+            path.unlink(missing_ok=True)
+        forget_protected_key()  # the labs may have read it
+        raise CompmathError(
+            f"los laboratorios corrieron sin {named(fewer)}, que el sistema ofrecía al empezar: "
+            "no se guarda ninguna nota de esta pasada",
+            "vuelve a lanzar la orden",
+        )
+    grades = recorder.grades
+    book = Gradebook(course_print, specs, [grades[s] for s in sorted(grades)], missing)
+    book = write_gradebook(out, book)
+    reused = len(students) - len(pending)
+    return Outcome(book, len(pending), reused, [], time.monotonic() - begin, list(missing))
+
+
+def _reuse(
+    students: dict[str, Path | None],
+    classes: list[ClassInfo],
+    recorder: _Recorder,
+    course_print: str,
+) -> dict[str, tuple[Submission, str]]:
+    """Read every submission; keep the records that still hold; the rest are to be judged."""
     pending: dict[str, tuple[Submission, str]] = {}
     for student, path in students.items():
-        submission = read_submission(student, path, classes)
+        submission = _read(student, path, classes)
         fingerprint = submission_fingerprint(course_print, submission)
-        saved = _saved(out, student, fingerprint)
+        saved = _saved(recorder.path(student), student, fingerprint, recorder.key)
         if saved is not None:
-            grades[student] = saved
+            recorder.grades[student] = saved
         else:
             pending[student] = (submission, fingerprint)
-    reused = len(grades)
-    if started is not None:
-        started(list(pending))
+    return pending
 
+
+def _judge(
+    pending: dict[str, tuple[Submission, str]],
+    classes: list[ClassInfo],
+    recorder: _Recorder,
+    limits: tuple[float, int],
+    landed: Callable[[str], None] | None,
+    hidden: list[Path],
+    numbers: tuple[str, PrivateVariants | None],
+) -> tuple[str, ...]:
+    """Judge every pending student's classes in one batch, recording each as they land;
+    the protections the labs ran without. `limits`: the timeout and the jobs; `numbers`: the
+    course title the students' own numbers come from, and the private variants."""
+    timeout, jobs = limits
+    title, private = numbers
     items: list[tuple[ClassInfo, str]] = []
+    own: list[dict[str, Any]] = []  # per item: the student's own parameters in that class
     owners: list[tuple[str, str]] = []  # per item: (student, class id)
     verdicts: dict[str, dict[str, ClassVerdict]] = {s: {} for s in pending}
     left: dict[str, int] = {}
@@ -140,14 +315,12 @@ def grade_students(
             if source is not None:
                 items.append((cls, source))
                 owners.append((student, cls.id))
+                own.append(own_params(cls, student, title))
         left[student] = sum(1 for owner, _ in owners if owner == student)
 
     def finish(student: str) -> None:
         submission, fingerprint = pending[student]
-        record = grade(specs, submission, fingerprint, verdicts[student])
-        text = json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
-        write_atomic(_record_path(out, student), text)
-        grades[student] = record
+        recorder.finish(submission, fingerprint, verdicts[student])
         if landed is not None:
             landed(student)
 
@@ -164,18 +337,23 @@ def grade_students(
     for student in pending:
         if left[student] == 0:  # nothing to run: every class missing, empty or not text
             finish(student)
-    if items:
-        private = _out_of_sight(students, out, hide)
-        final = judge_many(
-            items, timeout=timeout, jobs=jobs, on_done=judged, hide=private, missing=missing
-        )
-        for index, verdict in enumerate(final):  # a verdict never delivered, or changed since
-            if delivered.get(index) != verdict:
-                student, class_id = owners[index]
-                verdicts[student][class_id] = verdict
-                left[student] = 0
-        for student in {owners[i][0] for i, v in enumerate(final) if delivered.get(i) != v}:
-            finish(student)
-    book = Gradebook(course_print, specs, [grades[s] for s in sorted(grades)])
-    write_gradebook(out, book)
-    return Outcome(book, len(pending), reused, [], time.monotonic() - begin, missing)
+    if not items:
+        return ()
+    final = judge_many(
+        items,
+        timeout=timeout,
+        jobs=jobs,
+        on_done=judged,
+        hide=hidden,
+        missing=missing,
+        own=own,
+        private=_private_by_class(private),
+    )
+    for index, verdict in enumerate(final):  # a verdict never delivered, or changed since
+        if delivered.get(index) != verdict:
+            student, class_id = owners[index]
+            verdicts[student][class_id] = verdict
+            left[student] = 0
+    for student in {owners[i][0] for i, v in enumerate(final) if delivered.get(i) != v}:
+        finish(student)
+    return tuple(missing)

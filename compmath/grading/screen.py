@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from compmath.grading.gradebook import CSV_NAME, FEEDBACK_DIR, REPORT_NAME, Gradebook
+from compmath.grading.names import look_alikes, shown
 from compmath.grading.run import Outcome
 from compmath.grading.shards import Shard
 from compmath.practice.workspace import here
@@ -57,14 +58,29 @@ def summary_blocks(outcome: Outcome, out: Path, shard: Shard | None) -> list[Blo
         f"{count(len(book.grades), 'entrega corregida', 'entregas corregidas')}{share} en "
         f"{seconds(outcome.seconds)}"
     )
-    detail = f"{outcome.judged} juzgadas ahora ({short(rate)} por segundo)"
+    detail = f"{count(outcome.judged, 'juzgada', 'juzgadas')} ahora ({short(rate)} por segundo)"
     if outcome.reused:
-        detail += f", {outcome.reused} ya corregidas antes con los mismos archivos"
+        again = count(outcome.reused, "ya corregida", "ya corregidas")
+        detail += f", {again} antes con los mismos archivos"
     blocks: list[Block] = [line(("✓ ", "green"), head), para(detail, hang=2)]
     blocks += _marks(book)
     for note in outcome.ignored:
         blocks.append(para(("ignorado: ", "yellow"), note, hang=2))
+    blocks += _look_alikes(book)
     return blocks + _where(book, out)
+
+
+def _look_alikes(book: Gradebook) -> list[Block]:
+    """Students whose names look the same: one line per group, each name spelt out."""
+    return [
+        para(
+            ("nombres parecidos: ", "yellow"),
+            " y ".join(f"«{shown(name)}»" for name in group)
+            + ": son entregas distintas; comprueba que no sean la misma persona",
+            hang=2,
+        )
+        for group in look_alikes(g.student for g in book.grades)
+    ]
 
 
 def merged_blocks(book: Gradebook, shards: int, out: Path) -> list[Block]:
@@ -72,4 +88,4 @@ def merged_blocks(book: Gradebook, shards: int, out: Path) -> list[Block]:
     head = f"{count(shards, 'fragmento', 'fragmentos')} juntados: " + count(
         len(book.grades), "alumno", "alumnos"
     )
-    return [line(("✓ ", "green"), head), *_marks(book), *_where(book, out)]
+    return [line(("✓ ", "green"), head), *_marks(book), *_look_alikes(book), *_where(book, out)]

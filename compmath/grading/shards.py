@@ -165,3 +165,25 @@ def check_coverage(shares: Sequence[Share], graded: set[str]) -> None:
             f"entregas: {_names(absent)}",
             "¿se corrigieron con carpetas de entregas distintas? vuelve a lanzarlos sobre la misma",
         )
+
+
+def check_distinct(folders: Sequence[Path], shares: Sequence[Share | None]) -> None:
+    """Refuse a shard given twice: the same folder twice, or two folders holding one share."""
+    seen: dict[Path, Path] = {}
+    held: dict[str, Path] = {}
+    for folder, share in zip(folders, shares):
+        where = folder.resolve()
+        if where in seen:
+            raise CompmathError(
+                f"la carpeta {folder} se dio dos veces",
+                "nombra cada fragmento una sola vez: compmath grade merge notas-1 notas-2 …",
+            )
+        seen[where] = folder
+        if share is None:
+            continue
+        other = held.setdefault(str(share.shard), folder)
+        if other is not folder:
+            raise CompmathError(
+                f"el fragmento {share.shard} se dio dos veces: {other} y {folder}",
+                "junta cada fragmento K/N una sola vez (¿una copia, o dos pasadas del mismo?)",
+            )

@@ -62,6 +62,9 @@ class Ready:
     tolerances: tuple[Tolerance, dict[str, Tolerance]] = field(
         default_factory=lambda: (Tolerance(), {})
     )
+    # a student's code: a number's representation (2.0 for 2) does not count unless the class
+    # says the type is the lesson; the course's own labs (check, update) keep the exact type
+    loose: bool = False
 
     @property
     def key(self) -> str:

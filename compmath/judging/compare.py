@@ -44,6 +44,7 @@ class Difference:
     abs_error: float | None = None
     tolerance: float | None = None
     within: bool = False
+    lesson: bool = False  # a number in another type where the class says the type is the lesson
 
     @property
     def path(self) -> str:
@@ -82,6 +83,9 @@ def _distance(obtained: float, expected: float) -> float:
         return math.inf
 
 
+NUMBERS = frozenset({"entero", "real"})
+
+
 def _walk(
     expected: Any,
     obtained: Any,
@@ -90,21 +94,23 @@ def _walk(
     out: list[Difference],
     *,
     within: bool = False,
+    loose: bool = False,
 ) -> None:
     """Append to `out` how `obtained` differs from `expected`; `at` is (output, steps).
-
-    Complexity D, on purpose: one case per JSON kind, side by side, so the rules read as a table."""
+    With `loose`, an integer and a real are both numbers (unless the output's `strict_type`)."""
     output, steps = at
     ek, ok = _kind(expected), _kind(obtained)
-    if ek != ok:
-        out.append(Difference(output, steps, DifferenceKind.TYPE, expected, obtained))
+    numbers = {ek, ok} <= NUMBERS
+    if ek != ok and not (loose and numbers and not tol.strict_type):
+        kind = DifferenceKind.TYPE
+        out.append(Difference(output, steps, kind, expected, obtained, lesson=loose and numbers))
     elif ek == "objeto":
         for key in expected:
             inner = (output, (*steps, key))
             if key not in obtained:
                 out.append(Difference(*inner, DifferenceKind.MISSING, expected[key], None))
             else:
-                _walk(expected[key], obtained[key], inner, tol, out, within=within)
+                _walk(expected[key], obtained[key], inner, tol, out, within=within, loose=loose)
         for key in obtained:
             if key not in expected:
                 out.append(
@@ -117,8 +123,25 @@ def _walk(
             )
         else:
             for i, (e, o) in enumerate(zip(expected, obtained)):
-                _walk(e, o, (output, (*steps, i)), tol, out, within=within)
-    elif ek == "real" or (ek == "entero" and tol.declared):
+                _walk(e, o, (output, (*steps, i)), tol, out, within=within, loose=loose)
+    else:  # 2.0 for 2 (or 2 for 2.0) reaches here only loose: one number, within tolerance
+        _leaf(expected, obtained, "real" if ek != ok else ek, at, tol, out, within=within)
+
+
+def _leaf(
+    expected: Any,
+    obtained: Any,
+    kind: str,
+    at: tuple[str, tuple[Step, ...]],
+    tol: Tolerance,
+    out: list[Difference],
+    *,
+    within: bool,
+) -> None:
+    """Append how two leaves of one `kind` differ: a real (or a counted integer) within its
+    tolerance, anything else exactly."""
+    output, steps = at
+    if kind == "real" or (kind == "entero" and tol.declared):
         error = _distance(obtained, expected)
         try:
             allowed = tol.allowed(expected)
@@ -143,9 +166,9 @@ def _walk(
                 )
             )
     elif expected != obtained:
-        gap = _distance(obtained, expected) if ek == "entero" else math.nan
+        gap = _distance(obtained, expected) if kind == "entero" else math.nan
         shown = gap if math.isfinite(gap) else None
-        exact = 0.0 if ek == "entero" else None
+        exact = 0.0 if kind == "entero" else None
         out.append(
             Difference(output, steps, DifferenceKind.VALUE, expected, obtained, shown, exact)
         )
@@ -158,10 +181,14 @@ def compare(
     per_output: dict[str, Tolerance] | None = None,
     *,
     include_within: bool = False,
+    loose: bool = False,
 ) -> list[Difference]:
     """Return every difference between snapshot and outputs; key order is the snapshot's.
 
     With `include_within`, numbers that moved within tolerance are listed too, flagged `within`.
+    With `loose` (a student's hole judged: grade, practice), a number's representation does
+    not count: `2.0` for `2` passes within the tolerance, unless the output's `strict_type`
+    says the type is the lesson. A boolean is never a number, nor a text "2".
     """
     per_output = per_output or {}
     out: list[Difference] = []
@@ -170,7 +197,7 @@ def compare(
             out.append(Difference(key, (), DifferenceKind.MISSING, value, None))
         else:
             tol = per_output.get(key, default)
-            _walk(value, obtained[key], (key, ()), tol, out, within=include_within)
+            _walk(value, obtained[key], (key, ()), tol, out, within=include_within, loose=loose)
     for key, value in obtained.items():
         if key not in expected:
             out.append(Difference(key, (), DifferenceKind.EXTRA, None, value))

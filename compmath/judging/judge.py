@@ -7,11 +7,12 @@ does to the course's files while it runs can change what it is judged against.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path, PurePath
 from typing import Any
 
 from compmath.base.encode import EncodeError, canonical_json, unrepresentable
-from compmath.base.validate import validate
+from compmath.base.validate import OverBudget, validate
 from compmath.errors import CompmathError
 from compmath.errors_es import Located
 from compmath.execution.protocol import LabReply, NotANumber, ReplyState, printable, strict_loads
@@ -19,6 +20,16 @@ from compmath.judging.case import Broken, Case, Explore, Ready, Record, Referenc
 from compmath.judging.compare import compare, key_order_differs
 from compmath.judging.report import LabReport, Outcome, crash_message
 from compmath.judging.stack import innermost
+from compmath.wording import mib
+
+# A lab's result is judged only up to a size: the oracle's canonical text times RESULT_FACTOR
+# (never below RESULT_FLOOR), and RESULT_CAP when there is no oracle (update, --set). The
+# course's outputs are a few KiB; a result past its bound cannot be the right answer, and
+# parsing, validating and comparing it would cost the class's time and memory.
+RESULT_FLOOR = 1024**2
+RESULT_FACTOR = 64
+RESULT_CAP = 8 * 1024**2
+JUDGE_SECONDS = 10.0  # validating one lab's outputs; a right answer takes milliseconds
 
 
 def setup_report(case: Broken) -> LabReport:
@@ -107,6 +118,29 @@ def _oracle(case: Ready, reference: LabReport | None) -> dict[str, Any] | None:
     return None
 
 
+def result_limit(case: Ready, reference: LabReport | None) -> tuple[int, str]:
+    """The largest result judged for `case`, in bytes of canonical JSON, and what it is."""
+    size = None
+    if isinstance(case.expected, Snapshot) and case.expected.outputs is not None:
+        size = len(canonical_json(case.expected.outputs, case.request.decimals).encode())
+    elif isinstance(case.expected, Reference) and reference is not None and reference.outputs:
+        size = len(reference.output_text.encode())
+    if size is None:
+        return RESULT_CAP, f"los {mib(RESULT_CAP)} que admite un resultado"
+    limit = min(RESULT_CAP, max(RESULT_FLOOR, RESULT_FACTOR * size))
+    return limit, f"los {mib(limit)} que admite esta clase ({RESULT_FACTOR} veces su salida)"
+
+
+def oversized(written: str, limit: int, bound: str) -> str:
+    """Why the text a lab wrote is not judged (Spanish), or "" when it is within `limit` bytes.
+
+    Measured without copying: an ASCII text is its length; any other is at least as long."""
+    if len(written) > limit or (not written.isascii() and len(written.encode()) > limit):
+        size = len(written) if written.isascii() else len(written.encode())
+        return f"el resultado ocupa {mib(size)}, más de {bound}: no se analiza"
+    return ""
+
+
 def judge(case: Case, reply: LabReply, *, reference: LabReport | None = None) -> LabReport:
     """Validate one lab's reply and compare it with the case's oracle; `reference` is the
     report of the case an oracle `Reference` names (judged first, in the same call)."""
@@ -127,11 +161,16 @@ def judge(case: Case, reply: LabReply, *, reference: LabReport | None = None) ->
             error_file=PurePath(reply.error_file).name[:SHOWN_SOURCE],
             **common,
         )
+    started = time.monotonic()
+    refused = oversized(reply.output, *result_limit(case, reference))
+    if refused:
+        return LabReport(outcome=Outcome.UNREPRESENTABLE, message=refused, **common)
     outputs, text, refused = reencode(reply.output, case.request.decimals)
     if refused or outputs is None:
         return LabReport(outcome=Outcome.UNREPRESENTABLE, message=refused, **common)
     common |= {"outputs": outputs, "output_text": text}
-    return _judge_outputs(case, outputs, text, reference, common, confined=reply.confined)
+    deadline = started + JUDGE_SECONDS
+    return _judge_outputs(case, outputs, text, reference, common, (reply.confined, deadline))
 
 
 def _judge_outputs(
@@ -140,14 +179,20 @@ def _judge_outputs(
     text: str,
     reference: LabReport | None,
     common: dict[str, Any],
-    *,
-    confined: bool,
+    how: tuple[bool, float],
 ) -> LabReport:
-    """Validate outputs that parsed as a JSON object, then compare them with the oracle."""
+    """Validate outputs that parsed as a JSON object, then compare them with the oracle;
+    `how` is (Landlock confined the lab, the judging's deadline)."""
     schema_text, schema = case.schema
     shown_schema = _rel(case, case.cls.schema_path)
+    confined, deadline = how
     try:
-        issues = validate(schema_text, schema, outputs, text, shown_schema, use_cache=confined)
+        issues = validate(
+            schema_text, schema, outputs, text, shown_schema, use_cache=confined, deadline=deadline
+        )
+    except OverBudget:
+        why = f"validar el resultado llevó más de {JUDGE_SECONDS:g} s: no se juzga"
+        return LabReport(outcome=Outcome.UNREPRESENTABLE, message=why, **common)
     except CompmathError as exc:
         return LabReport(outcome=Outcome.SETUP, message=exc.message, hint=exc.hint, **common)
     except Exception as exc:  # a schema jsonschema accepts but cannot apply (a dangling $ref)
@@ -166,7 +211,11 @@ def _judge_outputs(
             **common,
         )
     if issues:
-        moved = compare(oracle, outputs, *case.tolerances) if oracle is not None else []
+        moved = (
+            compare(oracle, outputs, *case.tolerances, loose=case.loose)
+            if oracle is not None
+            else []
+        )
         return LabReport(
             outcome=Outcome.INVALID,
             expected=oracle,
@@ -193,7 +242,7 @@ def _compared(
     case: Ready, expected: dict[str, Any], outputs: dict[str, Any], common: dict[str, Any]
 ) -> LabReport:
     default, per_output = case.tolerances
-    differences = compare(expected, outputs, default, per_output)
+    differences = compare(expected, outputs, default, per_output, loose=case.loose)
     order = key_order_differs(expected, outputs)
     if differences or order:
         message = (

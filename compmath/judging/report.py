@@ -12,7 +12,16 @@ from compmath.errors_es import Located, runtime_message
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.judging.compare import Difference, DifferenceKind
 from compmath.judging.stack import Frame
-from compmath.wording import DETAIL_NUMBERS, gib, limit_seconds, mib, number, percent, value_text
+from compmath.wording import (
+    DELTA_DIGITS,
+    DETAIL_NUMBERS,
+    gib,
+    limit_seconds,
+    mib,
+    number,
+    percent,
+    value_text,
+)
 
 
 class Outcome(StrEnum):
@@ -140,7 +149,7 @@ class LabReport:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        """The report's JSON form (Spanish keys; see schemas/report.schema.json)."""
+        """The report's JSON form (Spanish keys; see compmath/contracts/report.schema.json)."""
         return {
             "clase": self.class_id,
             "numero": self.number,
@@ -261,8 +270,16 @@ def describe_difference(d: Difference) -> str:
         return f"{d.path}: obtenido {obtained} · no está en la instantánea"
     if d.kind == DifferenceKind.MISSING:
         return f"{d.path}: esperado {expected} · falta en la salida"
+    if d.lesson:  # the class declared the type part of the lesson (tipo_estricto)
+        fix = (
+            "devuelve un entero: int(x), o .astype(int) en un array"
+            if isinstance(d.expected, int)
+            else "devuelve un real: float(x), o .astype(float) en un array"
+        )
+        said = f"{d.path}: esperado {expected}, obtenido {obtained}"
+        return f"{said} · el tipo es parte de la lección: {fix}"
     if d.kind == DifferenceKind.VALUE and d.abs_error is not None and d.tolerance is not None:
-        detail = f"Δ {number(d.abs_error, 3)}"
+        detail = f"Δ {number(d.abs_error, DELTA_DIGITS)}"
         if (fraction := d.relative) is not None:
             detail += f" ({percent(fraction)})"
         detail += f" > tolerancia {number(d.tolerance, 3)}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compmath.course.per_student import filled, filled_hole
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.notebook import markdown
@@ -18,6 +19,7 @@ from compmath.notebook.labcode import CodeCell, LabCodeError, defined_names, lab
 from compmath.notebook.rules import Reglas
 from compmath.notebook.tools import data_source, reference_source, taken_names, tools_source
 from compmath.practice.holes import HoleError, exercise_source, without_markers
+from compmath.practice.own import defaults_values
 from compmath.present.page import ClassPage, Neighbour, class_page
 
 FOLDER = "cuadernos"  # where `compmath notebook` writes, relative to the course root
@@ -54,7 +56,8 @@ def _lab(course: Course, cls: ClassInfo, *, practice: bool) -> list[CodeCell]:
     """The lab's code cells (its exercise with `practice`), checked against the tools' names."""
     source = cls.lab.read_text(encoding="utf-8")
     rel = course.rel(cls.lab)
-    tasks = [hole.task for hole in cls.meta.holes]
+    defaults = defaults_values(cls, {})  # a task's {{nombre}}: the lab's default value
+    tasks = [filled(hole.task, defaults) for hole in cls.meta.holes]
     if practice and not tasks:
         raise CompmathError(
             f"la clase {cls.number} no tiene huecos ([[huecos]] en class.toml)",
@@ -115,7 +118,8 @@ def build_notebook(
         cells.code(f"codigo-{cell.name}", cell.source)
         for k in cell.holes:
             cells.code(f"comprobar-hueco-{k}", f"comprobacion.hueco({k})")
-            cells.markdown(f"pistas-hueco-{k}", markdown.hints(k, cls.meta.holes[k - 1]))
+            hole = filled_hole(cls.meta.holes[k - 1], defaults_values(cls, {}))
+            cells.markdown(f"pistas-hueco-{k}", markdown.hints(k, hole))
     cells.markdown("salidas", markdown.outputs(page))
     _run_and_check(cells, cls, page, practice=practice)
     link = _linker(course, practice=practice, neighbours=neighbours)
@@ -170,8 +174,11 @@ def _run_and_check(cells: Cells, cls: ClassInfo, page: ClassPage, *, practice: b
         )
         _tools_and_data(cells, cls, page, {})
         cells.code("ejecutar", "salidas = run()\ncomprobacion.mostrar(salidas)")
-    if any(Reglas.matrices(name, value) for name, value in (page.sample or {}).items()):
-        cells.code("mapas", "comprobacion.mapas(salidas)  # las matrices, si hay matplotlib")
+    undrawn = tuple(o.name for o in page.outputs if not o.chart.drawn)
+    drawn = {k: v for k, v in (page.sample or {}).items() if k not in undrawn}
+    if any(Reglas.matrices(name, value) for name, value in drawn.items()):
+        skip = f", sin_dibujo={undrawn!r}" if undrawn else ""
+        cells.code("mapas", f"comprobacion.mapas(salidas{skip})  # las matrices, si hay matplotlib")
     check = "coinciden = comprobacion.comprobar(salidas)"
     cells.code("comprobar", f"comprobacion.estado_de_los_huecos()\n{check}" if practice else check)
 

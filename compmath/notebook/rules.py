@@ -231,7 +231,7 @@ class Reglas:
         if d.tipo == "falta":
             return f"{d.ruta}: esperado {esperado} · falta en la salida"
         if d.tipo == "valor" and d.error is not None and d.tolerancia is not None:
-            detalle = f"Δ {Reglas.numero(d.error, 3)}"
+            detalle = f"Δ {Reglas.numero(d.error, 6)}"  # las cifras de los valores
             numerico = isinstance(d.esperado, (int, float)) and not isinstance(d.esperado, bool)
             if numerico and d.esperado:
                 detalle += f" ({Reglas.numero(100 * d.error / abs(d.esperado), 3)} %)"

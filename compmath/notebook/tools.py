@@ -24,8 +24,9 @@ CELL_NAMES = {
     REFERENCE_NAME,
 }  # what the notebook's own cells assign
 REFERENCE_TITLE = (
-    "#@title El laboratorio del curso, comprimido: con él se juzga cada hueco "
-    '(no hace falta leerlo) { display-mode: "form" }'
+    "#@title Lo que da el laboratorio del curso en cada variante, comprimido: argumentos y "
+    "resultados de cada función con hueco, sin su código (no hace falta leerlo) "
+    '{ display-mode: "form" }'
 )
 
 
@@ -64,24 +65,32 @@ def _tolerance(tol: Tolerance) -> dict[str, float]:
     return {"atol": tol.atol, "rtol": tol.rtol}
 
 
+def class_source(name: str) -> str:
+    """One class of the tools (rules.py or checker.py) as text, e.g. the recorder's codec."""
+    for path in SOURCES:
+        source = path.read_text(encoding="utf-8")
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.ClassDef) and node.name == name:
+                return "\n".join(source.splitlines()[node.lineno - 1 : node.end_lineno])
+    raise KeyError(name)
+
+
+def variants(cls: ClassInfo) -> list[dict[str, Any]]:
+    """The parameters each hole is judged with: the defaults, then the hidden variants."""
+    return [{}, *(dict(v) for v in cls.meta.variants)]
+
+
 def reference_source(cls: ClassInfo) -> str:
-    """The hidden cell holding the course's lab, compressed: its solution regions between the
-    exercise's hole markers, without its `__main__` block (each hole is judged inside it)."""
+    """The hidden cell holding what the course's lab gives at each variant, compressed: for each
+    function with a hole, the arguments of its smallest call and what it returned (never the
+    course's code: see recording.py)."""
     import base64
+    import json
     import zlib
 
-    from compmath.course.syntax import parsed
-    from compmath.notebook.labcode import lab_cells
-    from compmath.practice.holes import solution_regions
+    from compmath.notebook.recording import recordings
 
-    lines = cls.lab.read_text(encoding="utf-8").splitlines()
-    source = "\n".join(lines) + "\n"
-    for region in solution_regions(source):
-        lines[region.begin] = f"{region.indent}### HUECO {region.number} ###"
-        lines[region.end] = f"{region.indent}### FIN DEL HUECO {region.number} ###"
-    # only comment lines changed: the lab's own syntax tree still places every statement
-    cells = lab_cells("\n".join(lines) + "\n", parsed(source))
-    text = "\n\n\n".join(cell.source for cell in cells) + "\n"
+    text = json.dumps(recordings(cls, variants(cls)), sort_keys=True, separators=(",", ":"))
     packed = base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
     rows = [f'    "{packed[i : i + 80]}"' for i in range(0, len(packed), 80)]
     return "\n".join([REFERENCE_TITLE, f"{REFERENCE_NAME} = (", *rows, ")"])
@@ -100,11 +109,15 @@ def data_source(cls: ClassInfo, snapshot: dict[str, Any], holes: dict[int, Any])
         f"    tolerancias={literal(own, 4)},  # las salidas con tolerancia propia",
     ]
     if holes:
-        variants = [{}, *(dict(v) for v in cls.meta.variants)]
+        from compmath.notebook.recording import regions
+
         lines += [
             f"    huecos={literal(holes, 4)},  # la función de cada hueco, sus salidas",
-            f"    variantes={literal(variants, 4)},  # cada hueco se juzga con cada una",
+            f"    variantes={literal(variants(cls), 4)},  # cada hueco se juzga con cada una",
             f"    referencia={REFERENCE_NAME},",
         ]
+        shared = regions(cls)
+        if shared:  # what a hole that shares its function reads and leaves (names only)
+            lines.append(f"    tramos={literal(shared, 4)},")
     lines += [f"    esperado={literal(snapshot, 4)},", ")"]
     return "\n".join(lines)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.errors_es import syntax_problem
@@ -23,8 +25,10 @@ from compmath.practice.holes import (
     Region,
     exercise_source,
     solution_regions,
+    student_holes,
     student_regions,
 )
+from compmath.practice.own import with_defaults
 from compmath.practice.variants import Variant
 
 
@@ -162,8 +166,9 @@ def _broken(count: int, why: str) -> Plan:
     return Plan(static=static, markers_ok=False, outside_changed=True)
 
 
-def programs_for(cls: ClassInfo, student: str) -> Plan:
-    """The programs that judge each written hole of `student` (the text of their lab.py)."""
+def programs_for(cls: ClassInfo, student: str, own: Mapping[str, Any] | None = None) -> Plan:
+    """The programs that judge each written hole of `student` (the text of their lab.py);
+    `own`: the student's own parameters, the defaults of the exercise they received."""
     count = len(cls.meta.holes)
     try:
         lab = course_lab(cls)
@@ -175,21 +180,22 @@ def programs_for(cls: ClassInfo, student: str) -> Plan:
     if not student.strip():
         why = f"tu lab.py está vacío; {restore(cls)}"
         return _broken(count, why)
-    try:
-        regions = {r.number: r for r in student_regions(student)}
-    except HoleError as exc:
-        why = f"las marcas de los huecos están dañadas ({exc}); {restore(cls)}"
-        return _broken(count, why)
-    markers_ok = sorted(regions) == list(range(1, count + 1))
+    regions, damaged = student_holes(student)
+    markers_ok = not damaged and sorted(regions) == list(range(1, count + 1))
     tag = course_tag(cls)
-    changed = not markers_ok or _outside(student.splitlines(), list(regions.values())) != _outside(
-        lab.exercise.splitlines(), student_regions(lab.exercise)
-    )
+    ordered = sorted(regions.values(), key=lambda r: r.begin)
+    # the exercise as the course makes it, or with the student's own numbers as defaults
+    exercises = [lab.exercise, *([with_defaults(lab.exercise, own)] if own else [])]
+    mine = _outside(student.splitlines(), ordered) if markers_ok else None
+    changed = all(mine != _outside(e.splitlines(), student_regions(e)) for e in exercises)
     programs: dict[int, Program] = {}
     static: dict[int, tuple[HoleStatus, str]] = {}
     for number in range(1, count + 1):
         region = regions.get(number)
-        if region is None:
+        if number in damaged:
+            why = f"las marcas del hueco {number} están dañadas ({damaged[number]}); "
+            static[number] = (HoleStatus.FAILS, why + restore(cls))
+        elif region is None:
             static[number] = (
                 HoleStatus.FAILS,
                 f"faltan las marcas ### HUECO {number} ### y ### FIN DEL HUECO {number} ###; "

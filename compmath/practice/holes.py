@@ -190,6 +190,51 @@ def student_regions(source: str) -> list[Region]:
     return _regions(source.splitlines(), HOLE_BEGIN, HOLE_END)
 
 
+def student_holes(source: str) -> tuple[dict[int, Region], dict[int, str]]:
+    """The holes a student's file still marks well, by number, and why each other hole's
+    marks are damaged (Spanish): a damaged mark costs the holes it breaks, never the rest.
+
+    Hole k is well marked when its opening and closing marks appear once each, in that order,
+    with the same indentation and no other hole's mark between them."""
+    lines = source.splitlines()
+    marks: dict[int, dict[str, list[int]]] = {}
+    every: list[int] = []
+    for i, line in enumerate(lines):
+        for kind, pattern in (("begin", HOLE_BEGIN), ("end", HOLE_END)):
+            if found := pattern.match(line):
+                marks.setdefault(int(found.group("k")), {"begin": [], "end": []})[kind].append(i)
+                every.append(i)
+    regions: dict[int, Region] = {}
+    damaged: dict[int, str] = {}
+    for k, seen in sorted(marks.items()):
+        why = _damage(k, seen["begin"], seen["end"], lines, every)
+        if why:
+            damaged[k] = why
+            continue
+        start, stop = seen["begin"][0], seen["end"][0]
+        indent = HOLE_BEGIN.match(lines[start]).group("indent")  # type: ignore[union-attr]
+        regions[k] = Region(k, start, stop, indent, tuple(lines[start + 1 : stop]))
+    return regions, damaged
+
+
+def _damage(k: int, begins: list[int], ends: list[int], lines: list[str], every: list[int]) -> str:
+    """Why hole k's marks (their 0-based lines) do not make one region, or ""."""
+    opening, closing = f"### HUECO {k} ###", f"### FIN DEL HUECO {k} ###"
+    if not begins or not ends:
+        return f"falta la marca {opening if not begins else closing}"
+    if len(begins) > 1 or len(ends) > 1:
+        return f"las marcas del hueco {k} están repetidas"
+    start, stop = begins[0], ends[0]
+    if stop < start:
+        return f"{closing} está antes que {opening}"
+    if any(start < i < stop for i in every):
+        return f"entre {opening} y {closing} hay marcas de otro hueco"
+    begin, end = HOLE_BEGIN.match(lines[start]), HOLE_END.match(lines[stop])
+    if begin and end and begin.group("indent") != end.group("indent"):
+        return f"{closing} no tiene la sangría de {opening}"
+    return ""
+
+
 def without_markers(source: str) -> str:
     """The instructor's lab with its solution markers removed (what a reader of the answer sees)."""
     lines = source.splitlines()
@@ -218,3 +263,38 @@ def splice(student: str, solution: str, open_holes: set[int]) -> str:
         last = region.end + 1
     out += lines[last:]
     return "\n".join(out) + ("\n" if student.endswith("\n") else "")
+
+
+def outside_restored(exercise: str, student: str) -> str | None:
+    """The exercise with each hole's body as the student wrote it: what lies outside the holes
+    back as it was, every hole kept (re-indented to the exercise's markers). None when the
+    student's holes cannot all be told apart (markers missing, damaged or renumbered)."""
+    try:
+        theirs = student_regions(student)
+    except HoleError:
+        return None
+    ours = student_regions(exercise)
+    student_lines, lines = student.splitlines(), exercise.splitlines()
+    numbers = [HOLE_BEGIN.match(student_lines[r.begin]) for r in theirs]
+    if len(theirs) != len(ours) or any(
+        m is None or int(m.group("k")) != r.number for m, r in zip(numbers, theirs)
+    ):
+        return None
+    for mine, target in reversed(list(zip(theirs, ours))):
+        body = [
+            target.indent + text[len(mine.indent) :] if text.startswith(mine.indent) else text
+            for text in mine.body
+        ]
+        lines[target.begin + 1 : target.end] = body
+    return "\n".join(lines) + ("\n" if exercise.endswith("\n") else "")
+
+
+def lines_outside(source: str) -> list[str]:
+    """The lines of a student's file outside its holes (all of them when markers are damaged)."""
+    lines = source.splitlines()
+    try:
+        regions = student_regions(source)
+    except HoleError:
+        return lines
+    inside = {i for r in regions for i in range(r.begin + 1, r.end)}
+    return [text for i, text in enumerate(lines) if i not in inside]

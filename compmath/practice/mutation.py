@@ -2,25 +2,29 @@
 
 For every hole, the course's lab runs once (in the sandbox, through the worker) instrumented to
 capture, the first time the hole's region ends, the values of the names it assigns, written as
-Python literals. That text becomes a student's hole (the other holes hold the solution) and goes
-through the practice verdict: if it passes at every variant, the class's variants cannot tell
-copied numbers from code, and lint says so.
+Python literals. That text becomes a student's hole (the other holes hold the solution), which
+authoring.mutant_check judges with the other mutants at the hidden variants: if it passes at
+every one, the class's variants cannot tell copied numbers from code, and lint says so.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from pathlib import Path
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError, Problem
-from compmath.practice.graft import HoleStatus, course_lab
-from compmath.practice.holes import HoleError, Region, splice, student_regions
+from compmath.practice.graft import course_lab
+from compmath.practice.holes import HoleError, Region
 
 CAPTURE = """
 def __literal__(value):
     import numpy
+    if isinstance(value, numpy.ndarray) and value.size > 64 and value.dtype.kind in "biuf":
+        import base64  # a long list literal takes seconds to compile; one bytes string does not
+        data = base64.b64encode(numpy.ascontiguousarray(value).tobytes()).decode()
+        return (f"__import__('numpy').frombuffer(__import__('base64').b64decode('{data}'), "
+                f"dtype={value.dtype.str!r}).reshape({value.shape!r}).copy()")
     if isinstance(value, numpy.ndarray):
         return f"__import__('numpy').array({value.tolist()!r}, dtype={value.dtype.str!r})"
     if isinstance(value, numpy.generic):
@@ -73,33 +77,6 @@ def capturing_source(cls: ClassInfo) -> str:
     return "\n".join(lines) + "\n" + CAPTURE + WRAP
 
 
-@dataclass(frozen=True)
-class Mutant:
-    """A student's lab.py whose hole `number` holds the defaults' values literally."""
-
-    cls: ClassInfo
-    number: int
-    source: str
-
-
-def mutants(cls: ClassInfo, captured: dict[str, str]) -> list[Mutant]:
-    """One mutant per hole whose values were captured."""
-    lab = course_lab(cls)
-    solution = "\n".join(lab.lines) + "\n"
-    made = []
-    for number in range(1, len(lab.regions) + 1):
-        text = captured.get(f"hueco_{number}")
-        if not text:
-            continue
-        filled_text = splice(lab.exercise, solution, {number})
-        region = student_regions(filled_text)[number - 1]
-        filled = filled_text.splitlines()
-        body = [f"{region.indent}{line}" for line in text.splitlines()]
-        source = "\n".join([*filled[: region.begin + 1], *body, *filled[region.end :]]) + "\n"
-        made.append(Mutant(cls, region.number, source))
-    return made
-
-
 def _has_holes(cls: ClassInfo) -> bool:
     """True for a class with holes; a broken class.toml is lint's to report, not this check's."""
     try:
@@ -108,16 +85,18 @@ def _has_holes(cls: ClassInfo) -> bool:
         return False
 
 
-def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> list[Problem]:
-    """Lint's problems: holes whose literal defaults pass, or whose values cannot be captured."""
+def captured_values(
+    classes: list[ClassInfo], timeout: float, jobs: int
+) -> tuple[dict[str, dict[int, tuple[str, ...]]], list[Problem]]:
+    """Each class's holes written as the literal values they compute at the defaults (by class
+    id, then hole: the body's lines), and the classes whose values could not be captured."""
     import tempfile
 
     from compmath.course.tree import load_course
     from compmath.judging.case import Broken, Explore, prepare, variant
     from compmath.judging.pipeline import judge_cases
-    from compmath.practice.verdict import judge_many
 
-    classes = [c for c in classes if _has_holes(c) and not _passed_before(c).exists()]
+    classes = [c for c in classes if _has_holes(c)]
     problems: list[Problem] = []
     with tempfile.TemporaryDirectory(prefix="compmath-mutantes-") as folder:
         cases = []
@@ -136,9 +115,8 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
             cases.append(variant(base, key=key, lab=lab, expected=Explore()))
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same
-        judged = judge_cases(cases, jobs=jobs)
-        reports = judged.by_key()
-    made: list[Mutant] = []
+        reports = judge_cases(cases, jobs=jobs).by_key()
+    captured: dict[str, dict[int, tuple[str, ...]]] = {}
     for cls in classes:
         report = reports.get(f"captura/{cls.id}")
         if report is None:
@@ -148,65 +126,9 @@ def mutation_problems(classes: list[ClassInfo], timeout: float, jobs: int) -> li
             shown_lab = str(cls.lab.relative_to(cls.root))
             problems.append(Problem(shown_lab, what, "revisa que el laboratorio corra"))
             continue
-        made += mutants(cls, {k: str(v) for k, v in report.outputs.items()})
-    items = [(m.cls, m.source) for m in made]
-    attempts = judge_many(items, timeout=timeout, jobs=jobs, hidden_only=True)
-    for mutant, attempt in zip(made, attempts):
-        verdict = attempt.holes[mutant.number - 1]
-        toml = str((mutant.cls.path / "class.toml").relative_to(mutant.cls.root))
-        if attempt.problem and mutant.number == 1:
-            problems.append(
-                Problem(
-                    toml,
-                    attempt.problem,
-                    "corrige esa variante en [practica] (o el laboratorio)",
-                )
-            )
-        elif verdict.status == HoleStatus.RIGHT:
-            problems.append(
-                Problem(
-                    toml,
-                    f"el hueco {mutant.number} pasa escribiendo a mano sus valores de los "
-                    "parámetros por defecto: ninguna variante lo cambia",
-                    "añade en [practica] una variante que cambie lo que calcula ese hueco (o un "
-                    "parámetro de run() del que dependa)",
-                )
-            )
-    if "landlock" not in judged.missing:  # a verdict of confined labs only is remembered
-        _remember_passes(classes, problems)
-    return problems
-
-
-def _remember_passes(classes: list[ClassInfo], problems: list[Problem]) -> None:
-    """Remember each class the check found nothing wrong with (see `_passed_before`)."""
-    flagged = {p.file for p in problems}
-    for cls in classes:
-        toml = str((cls.path / "class.toml").relative_to(cls.root))
-        if toml not in flagged and str(cls.lab.relative_to(cls.root)) not in flagged:
-            _remember(_passed_before(cls))
-
-
-def _passed_before(cls: ClassInfo) -> Path:
-    """Where a pass of this class's mutation check is remembered: keyed by what it rests on
-    (lab.py, class.toml with its variants, the outputs schema, this compmath), so any change
-    checks the class again. Emptied with the other lab caches after an unconfined run."""
-    import hashlib
-
-    from compmath import __version__
-    from compmath.cache import cache_dir
-
-    digest = hashlib.sha256(__version__.encode())
-    for path in (cls.lab, cls.meta_path, cls.schema_path):
-        try:
-            digest.update(b"\0" + path.read_bytes())
-        except OSError:
-            digest.update(b"\0-")
-    return cache_dir() / "mutants" / digest.hexdigest()
-
-
-def _remember(marker: Path) -> None:
-    try:
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-    except OSError:
-        pass  # an unwritable cache only costs time
+        captured[cls.id] = {
+            int(key.removeprefix("hueco_")): tuple(str(text).splitlines())
+            for key, text in report.outputs.items()
+            if str(text)
+        }
+    return captured, problems

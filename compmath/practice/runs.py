@@ -60,7 +60,7 @@ Wanted = Mapping[str, tuple[ClassInfo, "Program | None", Variant]]
 
 
 def private_folders(cls: ClassInfo, folder: Path, hide: Sequence[Path]) -> list[str]:
-    """What a grafted program must not see when graded: `hide` (the submissions, the grades),
+    """What a grafted program must not see: `hide` (the submissions and grades; a workspace),
     the course's labs (the reference solution), compmath's cache (their bytecode, verdicts) and
     the call's folder of programs (other students' holes; its own folder stays readable)."""
     from compmath.cache import cache_dir
@@ -75,10 +75,11 @@ def _cases(
     memo: Mapping[str, LabReport],
     call: str,
     hide: Sequence[Path] | None = None,
+    limits: Mapping[str, float] | None = None,
 ) -> list[Case]:
     """The pipeline's cases, keyed `call/key`: a key never repeats across calls (a worker
     reused by the next call loses a lab whose key it saw before: see the report). With `hide`
-    (grading) each grafted program runs private: see `private_folders`."""
+    (grading, practice) each grafted program runs private: see `private_folders`."""
     courses: dict[Path, Course] = {}
     bases: dict[str, Case] = {}
     references: list[Case] = []
@@ -88,7 +89,8 @@ def _cases(
             continue
         if cls.id not in bases:
             course = courses.setdefault(cls.root, load_course(cls.root))
-            bases[cls.id] = prepare(course, cls, timeout=timeout)
+            limit = (limits or {}).get(cls.id, timeout)
+            bases[cls.id] = prepare(course, cls, timeout=limit)
         base = bases[cls.id]
         if isinstance(base, Broken):
             request = replace(base.request, key=f"{call}/{key}")
@@ -109,6 +111,7 @@ def _cases(
         oracle = Snapshot(remembered.outputs) if remembered else Reference(f"{call}/{reference}")
         params = dict(var.params)
         case = variant(base, key=f"{call}/{key}", lab=lab, params=params, expected=oracle)
+        case = replace(case, loose=True)  # a student's hole: 2.0 for 2 is right (compare.py)
         if hide is not None:
             hidden = private_folders(cls, folder, hide)
             case = replace(case, request=replace(case.request, hidden=hidden))
@@ -125,10 +128,14 @@ def run_batch(
     into: Results | None = None,
     memo: dict[str, LabReport] | None = None,
     hide: Sequence[Path] | None = None,
+    limits: Mapping[str, float] | None = None,
 ) -> Results:
     """Judge every (class, program or None for the course's lab, variant) by key, in one call;
     each report goes `into` the Results as it lands, then `on_landed(key)` is called. With
-    `hide` (grading), the programs run private (`private_folders`); the course's lab does not.
+    `hide` (grading, practice), the programs run private (`private_folders`); the course's lab
+    does not.
+
+    `limits`: a time limit per class id, instead of `timeout` (lint's mutants).
 
     `memo` (a practice session's): reports already judged, by key. Keys name the program's
     text and the class files its verdict depends on, so a key found there is not run again
@@ -146,7 +153,7 @@ def run_batch(
     folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
     try:
         call = folder.name.removeprefix(FOLDER_PREFIX)  # unique to this call
-        cases = _cases(wanted, folder, timeout, remembered, call, hide)
+        cases = _cases(wanted, folder, timeout, remembered, call, hide, limits)
 
         def consume(case: Case, report: LabReport) -> None:
             key = case.key.removeprefix(f"{call}/")
@@ -191,8 +198,27 @@ def judge_hole(
     variants: tuple[Variant, ...],
     results: Results,
 ) -> HoleVerdict:
-    """The verdict on one written hole: right at every variant, or the first one it fails."""
+    """The verdict on one written hole: right at every variant, or the first one it fails
+    (with how many variants it matched, for partial credit)."""
     from compmath.practice.verdict import HoleVerdict
+
+    right = HoleVerdict(number, hole, HoleStatus.RIGHT)
+    verdict = _first_failure(right, program, variants, results)
+    matched = sum(
+        1
+        for var in variants
+        if (r := results.reports.get(program.key(var))) and r.outcome == Outcome.MATCHES
+    )
+    return replace(verdict, variants_passed=matched)
+
+
+def _first_failure(
+    right: HoleVerdict, program: Program, variants: tuple[Variant, ...], results: Results
+) -> HoleVerdict:
+    """`right` (a hole's verdict when it passes everywhere), or the first variant it fails at."""
+    from compmath.practice.verdict import HoleVerdict
+
+    number, hole = right.number, right.hole
 
     first_stdout = ""
     for var in variants:
@@ -203,6 +229,8 @@ def judge_hole(
         if report.outcome == Outcome.MATCHES:
             continue
         expected, obtained = report.expected or {}, report.outputs or {}
+        if var.private:  # the private variants' numbers stay private: what, never values
+            return _private_verdict(number, hole, var, report)
         if report.outcome in (Outcome.DIFFERS, Outcome.INVALID) and report.differences:
             wrong = _first(list(report.differences), list(expected))
             reason = f"{var.label}: {describe_difference(wrong)}"
@@ -233,4 +261,20 @@ def judge_hole(
             stdout=report.stdout,
             remedy=report.remedy,
         )
-    return HoleVerdict(number, hole, HoleStatus.RIGHT, stdout=first_stdout)
+    return replace(right, stdout=first_stdout)
+
+
+def _private_verdict(number: int, hole: Hole, var: Variant, report: LabReport) -> HoleVerdict:
+    """A hole that fails at a private variant: which output, or which exception, and no value
+    (neither the parameters nor the expected outputs: they would tell the variant)."""
+    from compmath.practice.verdict import HoleVerdict
+
+    if report.outcome in (Outcome.DIFFERS, Outcome.INVALID):
+        if report.differences:
+            wrong = _first(list(report.differences), list(report.expected or {}))
+            why = f"la salida {wrong.output} no da lo mismo que el laboratorio del curso"
+        else:
+            why = "sus salidas no cumplen el esquema de la clase"
+        return HoleVerdict(number, hole, HoleStatus.WRONG, f"{var.label}: {why}", var)
+    kind = (report.message or report.outcome.label).split(":")[0]
+    return HoleVerdict(number, hole, HoleStatus.FAILS, f"{var.label}: {kind}", var)

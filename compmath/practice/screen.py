@@ -7,8 +7,10 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
+from compmath.course.per_student import filled
 from compmath.mathtext import plain_prose
 from compmath.practice.graft import course_lab
+from compmath.practice.own import defaults_values
 from compmath.practice.verdict import Attempt, HoleStatus, HoleVerdict
 from compmath.practice.workspace import Progress, Workspace, here
 from compmath.present.layout import (
@@ -94,9 +96,21 @@ def progress_bar(progress: Progress) -> Line:
     )
 
 
+def _first_label(attempt: Attempt) -> str:
+    first = attempt.variants[0] if attempt.variants else None
+    return "tus parámetros" if first is not None and first.own else "los parámetros por defecto"
+
+
+def _prose(attempt: Attempt, text: str) -> str:
+    """A task or hint as the student reads it: plain, each {{nombre}} their number."""
+    first = attempt.variants[0] if attempt.variants else None
+    own = first.params if first is not None and first.own else {}
+    return plain_prose(filled(text, defaults_values(attempt.cls, own)))
+
+
 def _hole_blocks(attempt: Attempt, result: HoleVerdict) -> list[Block]:
     mark, style = MARKS[result.status]
-    text = f"{mark} hueco {result.number} ({result.status}): {plain_prose(result.hole.task)}"
+    text = f"{mark} hueco {result.number} ({result.status}): {_prose(attempt, result.hole.task)}"
     blocks: list[Block] = [para((text, style), indent=2, hang=4)]
     if result.said:
         blocks.append(para((result.said, "red"), indent=6, hang=2))
@@ -154,7 +168,8 @@ def attempt_blocks(
             para(
                 ("aviso: ", "bold yellow"),
                 "tu archivo cambia fuera de los huecos; eso no cuenta para el veredicto (solo "
-                "se juzga el código de cada hueco). [r] vuelve a poner el ejercicio original.",
+                "se juzga el código de cada hueco). [r] restaura lo de fuera de los huecos: "
+                "tus huecos se quedan como los escribiste.",
             )
         )
     if attempt.problem:
@@ -164,8 +179,8 @@ def attempt_blocks(
         blocks += [
             para(
                 ("¡Clase hecha! ", "bold green"),
-                "cada hueco da lo mismo que el laboratorio del curso con los parámetros por "
-                f"defecto y en {count} variante{'s' if count != 1 else ''} oculta"
+                "cada hueco da lo mismo que el laboratorio del curso con "
+                f"{_first_label(attempt)} y en {count} variante{'s' if count != 1 else ''} oculta"
                 f"{'s' if count != 1 else ''}.",
             ),
             keys_block(("[s] pasa a la siguiente", "[v] muestra la solución del curso")),
@@ -175,7 +190,7 @@ def attempt_blocks(
         blocks.append(
             para(
                 ("falta el hueco ", "bold yellow"),
-                f"{attempt.open_hole}: {plain_prose(hole.task)}",
+                f"{attempt.open_hole}: {_prose(attempt, hole.task)}",
                 hang=2,
             )
         )
@@ -201,7 +216,7 @@ def hint_blocks(attempt: Attempt, progress: Progress) -> list[Block]:
                 (f"ya viste las {total} pistas del hueco {number}", "bold cyan"),
                 "; la última era:",
             ),
-            para(plain_prose(hole.hints[-1]), indent=2, hang=2),
+            para(_prose(attempt, hole.hints[-1]), indent=2, hang=2),
             para(
                 "Compara tu código con la tarea y las fórmulas de la clase: "
                 f"compmath show {attempt.cls.number}",
@@ -212,7 +227,7 @@ def hint_blocks(attempt: Attempt, progress: Progress) -> list[Block]:
     seen[str(number)] = already + 1
     return [
         line((f"pista {already + 1} de {total} del hueco {number}", "bold cyan")),
-        para(plain_prose(hole.hints[already]), indent=2, hang=2),
+        para(_prose(attempt, hole.hints[already]), indent=2, hang=2),
     ]
 
 
@@ -232,7 +247,7 @@ def solution_blocks(attempt: Attempt, copied: Path) -> list[Block]:
     lab = course_lab(attempt.cls)
     blocks: list[Block] = [line(("La solución del curso, hueco a hueco:", "bold"))]
     for region, result in zip(lab.regions, attempt.holes):
-        task = f"hueco {region.number}: {plain_prose(result.hole.task)}"
+        task = f"hueco {region.number}: {_prose(attempt, result.hole.task)}"
         blocks += [BLANK, para((task, "bold cyan"), hang=2)]
         code = textwrap.dedent("\n".join(region.body)).splitlines()
         blocks += [Line(((f"    {text}", "cyan"),)) for text in code]

@@ -6,13 +6,24 @@ a student does: save a file, call `saved()`, press a key with `key()`, read what
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
+import tokenize
 from collections.abc import Callable
 
+from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
 from compmath.judging.report import LabReport
+from compmath.practice.graft import is_open
+from compmath.practice.holes import (
+    HoleError,
+    Region,
+    lines_outside,
+    outside_restored,
+    student_regions,
+)
 from compmath.practice.screen import (
     attempt_blocks,
     hint_blocks,
@@ -73,14 +84,24 @@ class Session:
         reference = self.workspace.reference(cls, self.course)
         jobs = os.cpu_count() or 1
         items = [(reference, source)]
-        return judge_many(items, timeout=self.timeout, jobs=jobs, memo=self.memo)[0]
+        own = [self.workspace.own(reference, self.course)]
+        hide = self.workspace.out_of_sight(self.course)  # private, as grade runs a hole
+        return judge_many(
+            items, timeout=self.timeout, jobs=jobs, memo=self.memo, own=own, hide=hide
+        )[0]
 
     def source(self, cls: ClassInfo | None = None) -> str:
-        """The text of the student's lab.py ("" when it is gone)."""
+        """The text of the student's lab.py ("" when it is gone), in the encoding it declares
+        (PEP 263: `# -*- coding: latin-1 -*-`), UTF-8 otherwise."""
         try:
-            return (cls or self.current).lab.read_text(encoding="utf-8", errors="replace")
+            data = (cls or self.current).lab.read_bytes()
         except OSError:
             return ""
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            return data.decode(encoding, errors="replace").removeprefix("\ufeff")
+        except (SyntaxError, LookupError):
+            return data.decode("utf-8", errors="replace")
 
     def shown(self, attempt: Attempt) -> Attempt:
         """Take a judged attempt of the current class: record it when done, show it."""
@@ -150,23 +171,67 @@ class Session:
         self.check()
 
     def _reset(self, confirmed: bool) -> None:
+        """`r`: with the holes intact, what lies outside them goes back to the exercise and every
+        hole stays as written; with nothing changed outside, the class starts over; either way
+        the first `r` shows what would be lost, and the file as it was is kept a copy of."""
+        cls = self.current
+        student = self.source()
+        exercise = self.workspace.exercise(cls).read_text(encoding="utf-8")
+        restored = outside_restored(exercise, student)
+        outside = restored is not None and restored != student
         if not confirmed:
             self.confirm_reset = True
-            self.show(
-                [
-                    para(
-                        ("¿reiniciar? ", "bold yellow"),
-                        f"se pierde lo que escribiste en {here(self.current.lab)} y el progreso "
-                        "de la clase; pulsa r otra vez",
-                    )
-                ],
-                False,
-            )
+            self.show(self._reset_question(student, exercise, restored), False)
             return
-        self.workspace.reset(self.current)
+        copy = self.workspace.keep_copy(cls, student) if student != exercise else None
+        kept = f" (tu archivo anterior: {here(copy)})" if copy is not None else ""
+        if outside and restored is not None:
+            write_atomic(cls.lab, restored)
+            self.check()
+            done = "restaurado fuera de los huecos: tus huecos siguen como los escribiste"
+            self.show([para(("✓ ", "green"), done + kept)], False)
+            return
+        self.workspace.reset(cls)
         self.progress = self.workspace.load_progress()
         self.check()
-        self.show([line(("✓ ", "green"), "reiniciada: el ejercicio original, sin progreso")], False)
+        done = "reiniciada: el ejercicio original, sin progreso"
+        self.show([para(("✓ ", "green"), done + kept)], False)
+
+    def _reset_question(self, student: str, exercise: str, restored: str | None) -> list[Block]:
+        """What the first `r` asks: what goes, what stays, and that a second `r` does it."""
+        where = here(self.current.lab)
+        if restored is not None and restored != student:
+            lost = _lost_lines(lines_outside(student), lines_outside(exercise))
+            blocks: list[Block] = [
+                para(
+                    ("¿restaurar lo de fuera de los huecos? ", "bold yellow"),
+                    f"tus huecos se quedan como están; de {where} se pierde lo que cambiaste "
+                    "fuera de ellos; pulsa r otra vez",
+                )
+            ]
+            return blocks + [line(("  − ", "red"), text) for text in lost]
+        written = [h.number for h in self._written_holes(student)]
+        if restored is None:
+            what = "las marcas de los huecos están dañadas: se vuelve al ejercicio original"
+        elif written:
+            which = "los huecos" if len(written) > 1 else "el hueco"
+            what = f"se borra lo que escribiste en {which} {', '.join(map(str, written))}"
+        else:
+            what = "vuelve el ejercicio original"
+        copy = " (se guarda una copia de tu archivo)" if student != exercise else ""
+        return [
+            para(
+                ("¿reiniciar? ", "bold yellow"),
+                f"{what} de {where} y el progreso de la clase{copy}; pulsa r otra vez",
+            )
+        ]
+
+    @staticmethod
+    def _written_holes(student: str) -> list[Region]:
+        try:
+            return [r for r in student_regions(student) if not is_open(r)]
+        except HoleError:
+            return []
 
     def _solution(self) -> None:
         if not self.progress.classes[self.current.id].done:
@@ -200,6 +265,20 @@ class Session:
             Command(here(self.current.lab), whole=True),
             BLANK,
         ]
+
+
+LOST_SHOWN = 8  # lines outside the holes that the first `r` lists
+
+
+def _lost_lines(student: list[str], exercise: list[str]) -> list[str]:
+    """The student's lines outside the holes that the exercise does not have (what `r` drops)."""
+    import difflib
+
+    gone = [d[2:] for d in difflib.ndiff(exercise, student) if d.startswith("+ ")]
+    shown = [text.strip() or "(línea en blanco)" for text in gone[:LOST_SHOWN]]
+    if len(gone) > LOST_SHOWN:
+        shown.append(f"… y {len(gone) - LOST_SHOWN} líneas más")
+    return shown
 
 
 def open_class(session: Session, name: str) -> None:

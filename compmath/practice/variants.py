@@ -1,7 +1,13 @@
-"""Hidden variants: the parameter sets, besides the defaults, at which every hole is checked."""
+"""Hidden variants: the parameter sets, besides the defaults, at which every hole is checked.
+
+The first variant is the lab's defaults, or the student's own parameters when the class gives
+each student numbers of their own ([practica.por_alumno]). The class's public variants
+([practica] variantes) follow, then, when grading with `--variantes-privadas`, the private ones.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +27,8 @@ class Variant:
     """One parameter set of run(); empty means the lab's defaults (the snapshot's)."""
 
     params: dict[str, Any] = field(default_factory=dict)
+    own: bool = False  # the student's own parameters, in place of the defaults
+    private: bool = False  # from the instructor's private file: its numbers are never shown
 
     @property
     def default(self) -> bool:
@@ -38,6 +46,14 @@ class Variant:
         """`con los parámetros por defecto` or `con dimension = 16, posiciones = 3`."""
         if self.default:
             return "con los parámetros por defecto"
+        if self.private:
+            return "con una variante privada de la corrección"
+        if self.own:
+            return (
+                "con tus parámetros ("
+                + ", ".join(f"{k} = {_shown(v)}" for k, v in self.params.items())
+                + ")"
+            )
         return "con " + ", ".join(f"{k} = {_shown(v)}" for k, v in self.params.items())
 
     def command(self, number: int) -> str:
@@ -46,7 +62,14 @@ class Variant:
         return f"compmath run {number}{sets}"
 
 
-def variants_of(cls: ClassInfo) -> tuple[Variant, ...]:
-    """The defaults first, then the class's declared variants ([practica] variantes)."""
+def variants_of(
+    cls: ClassInfo,
+    own: Mapping[str, Any] | None = None,
+    private: Sequence[Mapping[str, Any]] = (),
+) -> tuple[Variant, ...]:
+    """The defaults (or the student's `own` parameters) first, then the class's declared
+    variants ([practica] variantes), then the `private` ones (grading only)."""
+    first = Variant(dict(own), own=True) if own else Variant()
     declared = tuple(Variant(dict(params)) for params in cls.meta.variants if params)
-    return (Variant(), *declared)
+    hidden = tuple(Variant(dict(params), private=True) for params in private if params)
+    return (first, *declared, *hidden)

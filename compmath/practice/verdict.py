@@ -11,7 +11,7 @@ class and variant).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ class HoleVerdict:
     traceback: str = ""  # when it fails: the traceback, lines mapped to the student's file
     stdout: str = ""  # what the student's code printed (the first failing run, else the first)
     remedy: str = ""  # the option of `practice` that lifts the limit it hit (not for feedback)
+    variants_passed: int = 0  # of the attempt's variants, how many it matched (partial credit)
 
     @property
     def done(self) -> bool:
@@ -98,6 +99,8 @@ def judge_many(
     memo: dict[str, LabReport] | None = None,
     hide: Sequence[Path] | None = None,
     into: Results | None = None,
+    own: Sequence[Mapping[str, Any]] | None = None,
+    private: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
 ) -> list[Attempt]:
     """Judge each (class from the course, student's lab.py source) in one batch of labs.
 
@@ -106,18 +109,27 @@ def judge_many(
     the attempts come back in the items' order. `hidden_only` skips the defaults (lint's
     mutation check: a hole holding the defaults' values passes there by construction).
     `memo`: a practice session's verdicts by content (see runs.run_batch); None for grading.
-    `hide` (grading): the folders no student's code may see; each grafted program then runs
-    private, away from them, the course's labs and other programs (runs.private_folders).
+    `hide` (grading, and practice: Workspace.out_of_sight): the folders no student's code may
+    see; each grafted program then runs private, away from them, the course's labs and other
+    programs (runs.private_folders). None (lint's own mutants) runs them in plain sight.
     `into`: where the reports (and the protections the labs ran without) are kept.
+    `own`: per item, the student's own parameters ([practica.por_alumno]), judged in place of
+    the defaults ({} or None: the defaults). `private`: by class number, the grading's private
+    variants, judged after the public ones.
     """
-    plans = [programs_for(cls, source) for cls, source in items]
+    owns = [dict(p) for p in own] if own is not None else [{} for _ in items]
+    chosen = [
+        _variants(cls, hidden_only, params, (private or {}).get(cls.number, ()))
+        for (cls, _), params in zip(items, owns)
+    ]
+    plans = [programs_for(cls, source, params) for (cls, source), params in zip(items, owns)]
     wanted: dict[str, tuple[ClassInfo, Program | None, Variant]] = {}
     needed: list[set[str]] = []
     tags: dict[str, str] = {}
-    for (cls, _), plan in zip(items, plans):
+    for (cls, _), plan, variants in zip(items, plans, chosen):
         keys = set()
         tag = tags.setdefault(cls.id, plan.tag or course_tag(cls))
-        for variant in _variants(cls, hidden_only):
+        for variant in variants:
             keys.add(reference_key(cls, variant, tag))
             wanted.setdefault(reference_key(cls, variant, tag), (cls, None, variant))
             for program in plan.programs.values():
@@ -137,7 +149,7 @@ def judge_many(
         for index in waiting.pop(key, []):
             if index not in attempts and needed[index] <= results.reports.keys():
                 cls = items[index][0]
-                attempts[index] = _attempt(cls, plans[index], results, hidden_only, tags[cls.id])
+                attempts[index] = _attempt(cls, plans[index], results, chosen[index], tags[cls.id])
                 on_done(index, attempts[index])
 
     if memo is not None and len(memo) > MEMO_SIZE:
@@ -146,18 +158,24 @@ def judge_many(
         wanted, timeout=timeout, jobs=jobs, on_landed=landed, into=results, memo=memo, hide=hide
     )
     return [
-        attempts.get(i) or _attempt(cls, plan, results, hidden_only, tags[cls.id])
+        attempts.get(i) or _attempt(cls, plan, results, chosen[i], tags[cls.id])
         for i, ((cls, _), plan) in enumerate(zip(items, plans))
     ]
 
 
-def _variants(cls: ClassInfo, hidden_only: bool) -> tuple[Variant, ...]:
-    found = variants_of(cls)
+def _variants(
+    cls: ClassInfo,
+    hidden_only: bool,
+    own: Mapping[str, Any],
+    private: Sequence[Mapping[str, Any]],
+) -> tuple[Variant, ...]:
+    found = variants_of(cls, own, private)
     return found[1:] if hidden_only and len(found) > 1 else found
 
 
-def _attempt(cls: ClassInfo, plan: Plan, results: Results, hidden_only: bool, tag: str) -> Attempt:
-    variants = _variants(cls, hidden_only)
+def _attempt(
+    cls: ClassInfo, plan: Plan, results: Results, variants: tuple[Variant, ...], tag: str
+) -> Attempt:
     problem = plan.problem
     for variant in variants if not problem else ():
         failure = results.failure(reference_key(cls, variant, tag))

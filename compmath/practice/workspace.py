@@ -27,10 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from compmath.atomic import write_atomic
+from compmath.course.per_student import filled
 from compmath.course.tree import ClassInfo, Course, load_course
 from compmath.errors import CompmathError
 from compmath.errors_es import syntax_problem
 from compmath.practice.holes import HoleError, exercise_source
+from compmath.practice.own import defaults_values, own_params, own_snapshots, with_defaults
 
 MARKER = "practica.json"
 PRISTINE = ".compmath"
@@ -53,6 +55,7 @@ class Progress:
     classes: dict[str, ClassProgress]
     current: str
     course: str  # where the workspace was made from (for the record; never written to)
+    student: str = ""  # `practice start --alumno ID`: whose numbers of their own it holds
 
     def done_count(self) -> int:
         return sum(p.done for p in self.classes.values())
@@ -62,6 +65,7 @@ class Progress:
             "version": 1,
             "curso_de_origen": self.course,
             "actual": self.current,
+            **({"alumno": self.student} if self.student else {}),
             "clases": {
                 cid: {"hecha": p.done, "pistas_vistas": p.hints_seen, "hecha_en": p.done_at}
                 for cid, p in self.classes.items()
@@ -80,7 +84,8 @@ class Progress:
             )
             for cid, entry in data["clases"].items()
         }
-        return cls(classes, str(data["actual"]), str(data.get("curso_de_origen", "")))
+        course, student = str(data.get("curso_de_origen", "")), str(data.get("alumno", ""))
+        return cls(classes, str(data["actual"]), course, student)
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,17 @@ class Workspace:
         """Where the course's lab is copied once the class is done and the student asks."""
         return self.root / PRISTINE / cls.id / "solucion.py"
 
+    def kept_copy(self, cls: ClassInfo) -> Path:
+        """Where the student's lab.py is copied before `r` in the practice screen rewrites it."""
+        return self.root / PRISTINE / cls.id / "anterior.py"
+
+    def keep_copy(self, cls: ClassInfo, text: str) -> Path:
+        """Keep `text` (the student's lab.py as it was) in `kept_copy` before it is rewritten."""
+        copy = self.kept_copy(cls)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(copy, text)
+        return copy
+
     def origin(self) -> Course:
         """The course this workspace was made from: where each class's reference lab is."""
         recorded = Path(self.load_progress().course)
@@ -121,6 +137,20 @@ class Workspace:
                 f"el curso ya no tiene la clase {cls.id}", "prueba: compmath practice list"
             )
         return found
+
+    def own(self, reference: ClassInfo, course: Course | None = None) -> dict[str, Any]:
+        """The student's own parameters in a class (the course's `reference`, of `course`):
+        re-derived from the id practica.json remembers; {} without one or when the class
+        declares none."""
+        title = course.meta.title if course is not None else None
+        return own_params(reference, self.load_progress().student, title)
+
+    def out_of_sight(self, course: Course) -> list[Path]:
+        """What a hole's code may not read while practice judges it, as `grade` hides it: this
+        workspace (the student's other classes, a solution copied once a class was done) and
+        the course the references come from (its labs, its schemas). The verdict adds the
+        cache and the other grafted programs (runs.private_folders)."""
+        return [self.root, course.root / "classes", course.root / "schemas"]
 
     def classes(self) -> list[ClassInfo]:
         """The classes that have an exercise, in course order."""
@@ -166,9 +196,11 @@ def default_folder(course: Course) -> Path:
     return base / DEFAULT_NAME
 
 
-def _exercises(course: Course) -> list[tuple[ClassInfo, str]]:
-    """Every class's exercise source, generated from its lab's solution regions; an error names
-    the class whose regions or holes are broken (the course's lint says the same)."""
+def _exercises(course: Course, student: str = "") -> list[tuple[ClassInfo, str, dict[str, Any]]]:
+    """Every class's exercise source and the student's own parameters in it, generated from its
+    lab's solution regions (run()'s defaults set to those parameters, the tasks' {{nombre}}
+    filled in); an error names the class whose regions or holes are broken (the course's lint
+    says the same)."""
     made = []
     for cls in course.classes:
         if not cls.lab.exists():
@@ -176,20 +208,28 @@ def _exercises(course: Course) -> list[tuple[ClassInfo, str]]:
         holes = cls.meta.holes
         if not holes:
             continue
+        own = own_params(cls, student, course.meta.title)
+        values = defaults_values(cls, own)
+        tasks = [filled(h.task, values) for h in holes]
         try:
-            source = exercise_source(cls.lab.read_text(encoding="utf-8"), [h.task for h in holes])
+            source = exercise_source(cls.lab.read_text(encoding="utf-8"), tasks)
+            source = with_defaults(source, own)
         except (HoleError, SyntaxError) as exc:
             why = syntax_problem(exc).sentence() if isinstance(exc, SyntaxError) else str(exc)
             raise CompmathError(
                 f"no se puede generar el ejercicio de {cls.id}: {why}",
                 "revisa las marcas ### BEGIN/END SOLUTION y [[huecos]]; compmath lint lo detalla",
             ) from None
-        made.append((cls, source))
+        made.append((cls, source, own))
     return made
 
 
-def create(course: Course, folder: Path) -> Workspace:
-    """Write a new workspace for the course's classes that have holes; return it opened."""
+def create(course: Course, folder: Path, student: str = "") -> Workspace:
+    """Write a new workspace for the course's classes that have holes; return it opened.
+
+    With `student`, each class that gives numbers of their own ([practica.por_alumno]) gets
+    the student's: in its exercise's defaults and in its expected.json (the course's lab run
+    with them, here and now)."""
     if _inside(folder, course.root):
         raise CompmathError(
             f"{folder} está dentro del curso y el espacio de práctica nunca escribe en él",
@@ -200,18 +240,19 @@ def create(course: Course, folder: Path) -> Workspace:
         if not (folder / MARKER).exists():
             hint = "elige una carpeta vacía o nueva"
         raise CompmathError(f"{folder} ya existe y no está vacía", hint)
-    exercises = _exercises(course)
+    exercises = _exercises(course, student)
     if not exercises:
         raise CompmathError(
             "ninguna clase del curso tiene huecos de práctica", "prueba: compmath list"
         )
+    snapshots = own_snapshots([(cls, own) for cls, _, own in exercises if own])
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for name in ("schemas",):
             shutil.copytree(course.root / name, folder / name)
         if course.meta_path.exists():
             shutil.copy2(course.meta_path, folder / course.meta_path.name)
-        for cls, source in exercises:
+        for cls, source, _own in exercises:
             target = folder / cls.path.relative_to(course.root)
             target.mkdir(parents=True)
             part_toml = cls.part.meta_path
@@ -220,6 +261,8 @@ def create(course: Course, folder: Path) -> Workspace:
             for name in ("class.toml", "README.md", "expected.json"):
                 if (cls.path / name).exists():
                     shutil.copy2(cls.path / name, target / name)
+            if cls.id in snapshots:  # the course's lab with the student's numbers
+                (target / "expected.json").write_text(snapshots[cls.id], encoding="utf-8")
             (target / "lab.py").write_text(source, encoding="utf-8")
             pristine = folder / PRISTINE / cls.id
             pristine.mkdir(parents=True)
@@ -231,7 +274,9 @@ def create(course: Course, folder: Path) -> Workspace:
         ) from None
     workspace = Workspace(folder.resolve(), load_course(folder.resolve()))
     first = exercises[0][0].id
-    progress = Progress({cls.id: ClassProgress() for cls, _ in exercises}, first, str(course.root))
+    progress = Progress(
+        {cls.id: ClassProgress() for cls, _, _ in exercises}, first, str(course.root), student
+    )
     workspace.save_progress(progress)
     return workspace
 

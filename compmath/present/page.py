@@ -193,8 +193,24 @@ def class_page(course: Course, cls: ClassInfo) -> ClassPage:
     )
 
 
-def abridge(value: Any, indent: int = 0, max_items: int = 8, shown: int = 6) -> str:
-    """A value as indented JSON, with long lists and dicts cut (`… (N en total)`)."""
+def _abridged_dict(value: dict[str, Any], indent: int, limit: int | None, what: str) -> str:
+    """A dict for abridge: its first `limit` keys (all with None), then how many there are."""
+    pad = "  " * (indent + 1)
+    keys = list(value)
+    lines = [
+        f"{pad}{json.dumps(k, ensure_ascii=False)}: {abridge(value[k], indent + 1)}"
+        for k in keys[:limit]
+    ]
+    if limit is not None and len(keys) > limit:
+        lines.append(f"{pad}… ({len(keys)} {what} en total)")
+    return "{\n" + ",\n".join(lines) + "\n" + "  " * indent + "}"
+
+
+def abridge(
+    value: Any, indent: int = 0, max_items: int = 8, shown: int = 6, outputs: int | None = None
+) -> str:
+    """A value as indented JSON, with long lists and dicts cut (`… (N en total)`); a lab's
+    outputs (the dict at the top) cut to the first `outputs` when given."""
     pad = "  " * (indent + 1)
 
     def scalar(v: Any) -> str:
@@ -213,13 +229,7 @@ def abridge(value: Any, indent: int = 0, max_items: int = 8, shown: int = 6) -> 
             lines.append(f"{pad}… ({len(value)} elementos en total)")
         return "[\n" + ",\n".join(lines) + "\n" + "  " * indent + "]"
     if isinstance(value, dict) and value:
-        keys = list(value)
-        cut = indent > 0 and len(keys) > max_items
-        lines = [
-            f"{pad}{json.dumps(k, ensure_ascii=False)}: {abridge(value[k], indent + 1)}"
-            for k in keys[: shown if cut else None]
-        ]
-        if cut:
-            lines.append(f"{pad}… ({len(keys)} claves en total)")
-        return "{\n" + ",\n".join(lines) + "\n" + "  " * indent + "}"
+        if indent == 0:  # a lab's outputs
+            return _abridged_dict(value, 0, outputs, "salidas")
+        return _abridged_dict(value, indent, shown if len(value) > max_items else None, "claves")
     return scalar(value)

@@ -1,4 +1,4 @@
-"""The JSON report of `run --json` and `check --json` (schemas/report.schema.json)."""
+"""The JSON report of `run --json` and `check --json` (compmath/contracts/report.schema.json)."""
 
 from __future__ import annotations
 

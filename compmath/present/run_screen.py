@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compmath.judging.report import LabReport, Outcome, describe_difference, order_text
+from compmath.mathtext import plain_prose
 from compmath.present.charts import output_charts
 from compmath.present.layout import (
     BLANK,
@@ -278,6 +279,20 @@ def summary(report: LabReport, told: bool = False) -> Para:
     return Para(((f"{body} · {seconds(report.duration)}", style),), hang=2)
 
 
+def claim_blocks(outputs: dict[str, Any], statements: dict[str, str]) -> list[Block]:
+    """What each claim of the lab asserts, beside its ✓ or ✗: its description in class.toml,
+    conditions included («con d = 64»), so a ✓ is read as the statement it is, not as more."""
+    claims = [(name, value) for name, value in outputs.items() if isinstance(value, bool)]
+    said = [(name, value, statements[name]) for name, value in claims if statements.get(name)]
+    if not said:
+        return []
+    blocks: list[Block] = [BLANK, line(("Qué dice cada afirmación:", "bold"))]
+    for name, value, statement in said:
+        mark = (OK, "green") if value else (BAD, "red")
+        blocks.append(para(mark, f" {name}: ", (plain_prose(statement), "dim"), indent=2, hang=4))
+    return blocks
+
+
 def run_screen(
     report: LabReport,
     info: Header,
@@ -287,13 +302,16 @@ def run_screen(
     charts: bool = True,
     verbose: bool = False,
     root: str = "",
+    statements: dict[str, str] | None = None,
 ) -> list[Block]:
-    """The whole `run` screen: header, outputs table, charts, details and the summary."""
+    """The whole `run` screen: header, outputs table, what each claim asserts (`statements`:
+    the outputs' descriptions), charts, details and the summary."""
     blocks = header(info)
     if report.outputs == {} and not report.expected:
         blocks.append(para(("run() devolvió un dict vacío: no hay salidas que mostrar", "yellow")))
     elif report.outputs is not None:
         blocks.append(outputs_table(report, verbose=verbose))
+        blocks += claim_blocks(report.outputs, statements or {})
         if charts and width is not None:
             blocks += output_charts(report.outputs, report.differences)
     first = failure_first(report)

@@ -7,7 +7,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions
+from rich.measure import Measurement
 from rich.text import Text
 
 from compmath.present.layout import StyledLine
@@ -52,6 +53,40 @@ def _live_console(stream: TextIO, *, colour: bool) -> Console:
     return console
 
 
+def shortened(text: str, width: int) -> str:
+    """`text` in `width` columns: whole, or cut after its last whole word with `…` (a word too
+    long for the width alone is cut, marked the same way)."""
+    from rich.cells import cell_len
+
+    if cell_len(text) <= width:
+        return text
+    words = text.split(" ")
+    kept = ""
+    for word in words:
+        candidate = f"{kept} {word}" if kept else word
+        if cell_len(candidate) + 1 > width:
+            break
+        kept = candidate
+    if kept:
+        return kept.rstrip(" (,;:·") + "…"
+    return text[: max(width - 1, 0)] + "…"
+
+
+class Words:
+    """A renderable line of text that fits the width it is given by cutting at a word."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        yield Text(shortened(self.text, options.max_width), no_wrap=True, end="")
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        from rich.cells import cell_len
+
+        return Measurement(1, max(cell_len(self.text), 1))
+
+
 @contextmanager
 def spinner(
     stream: TextIO, total: int, label: str, *, colour: bool
@@ -79,21 +114,39 @@ def spinner(
         def render(self, task: Task) -> Text:
             return Text(seconds(task.elapsed or 0.0))
 
+    class Note(ProgressColumn):
+        """The note beside the count: shortened at a word, never inside one."""
+
+        def render(self, task: Task) -> Words:
+            return Words(task.description)
+
+    from rich.cells import cell_len
+
+    console = _live_console(stream, colour=colour)
+    progress_bar = BarColumn()
+    # what is not the bar or the note: spinner, label, `k/N`, the time (up to `10,00 s`), gaps
+    fixed = 2 + cell_len(label) + 1 + 2 * len(str(total)) + 2 + 7 + 2
+
+    def advance(description: str) -> None:
+        # the bar gives way first (40 columns down to 3), then the note, at a word
+        room = console.width - fixed - cell_len(description)
+        progress_bar.bar_width = max(3, min(40, room))
+        bar.update(task, advance=1, description=description)
+
     bar = Progress(
         SpinnerColumn(),
-        TextColumn(f"[bold]{label}"),
-        BarColumn() if total > 1 else TextColumn(""),
-        MofNCompleteColumn() if total > 1 else TextColumn(""),
+        TextColumn(f"[bold]{label}", table_column=Column(no_wrap=True)),  # never «laboratori…»
+        progress_bar if total > 1 else TextColumn(""),
+        # `12/200` whole too: only the note gives way
+        MofNCompleteColumn(table_column=Column(no_wrap=True)) if total > 1 else TextColumn(""),
         Elapsed(table_column=Column(no_wrap=True)),  # `5,30 s` whole: the note gives way
-        TextColumn(
-            "{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1)
-        ),
+        Note(table_column=Column(ratio=1)),  # the one column that gives way (at a word)
         transient=True,
-        console=_live_console(stream, colour=colour),
+        console=console,
     )
     with bar:
         task = bar.add_task("", total=total)
-        yield lambda description: bar.update(task, advance=1, description=description)
+        yield advance
 
 
 def ticker(stream: TextIO, *, colour: bool, text: Callable[[], str], done: threading.Event) -> None:

@@ -182,6 +182,7 @@ class Site:
                 colab,
                 self.sidebars[cls.part.number],
                 self._sections.get(cls.id),
+                {c.number: render.class_url(c.id) for c in self.classes},
             )
         except render.FormulaError as exc:
             raise CompmathError(

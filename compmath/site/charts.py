@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from compmath.course.records import ChartSpec
+from compmath.mathtext import plain_prose
 from compmath.wording import count
 
 WIDTH = 640
@@ -29,6 +31,54 @@ class Series:
     vector: bool
 
 
+@dataclass(frozen=True)
+class Look:
+    """What class.toml says of a chart, fitted to its data: its title (the output's
+    description), the names of its rows and columns (or entries), its axes' titles, and the
+    colour scale it shares with another output (low, high)."""
+
+    title: str = ""
+    rows: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    vertical: str = ""
+    horizontal: str = ""
+    scale: tuple[float, float] | None = None
+
+
+TITLE_LIMIT = 140  # characters of the description a chart's title keeps
+
+
+def chart_title(description: str) -> str:
+    """A chart's title: the output's description, its first sentence, at most TITLE_LIMIT
+    characters (cut at a word, with «…»), its `$…$` as plain text."""
+    text = plain_prose(description).strip()
+    first = text.split(". ", 1)[0].rstrip(".")
+    if len(first) > TITLE_LIMIT:
+        first = first[:TITLE_LIMIT].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return first
+
+
+def look_of(
+    series: Series, spec: ChartSpec, description: str, scale: tuple[float, float] | None
+) -> Look:
+    """The Look of a series: labels kept only where their count matches the data's."""
+    n_rows, n_cols = len(series.rows), len(series.rows[0])
+    axes = spec.axes if len(spec.axes) == 2 else ("", "")
+    return Look(
+        title=chart_title(description) if description else "",
+        rows=spec.rows if len(spec.rows) == n_rows and not series.vector else (),
+        columns=spec.columns if len(spec.columns) == n_cols else (),
+        vertical=axes[0],
+        horizontal=axes[1],
+        scale=scale,
+    )
+
+
+def extent(series: Series) -> tuple[float, float]:
+    flat = [v for r in series.rows for v in r]
+    return min(flat), max(flat)
+
+
 def _number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
@@ -39,16 +89,18 @@ def _numbers(values: Any, at_least: int = 1) -> bool:
 
 def series_of(name: str, value: Any) -> Series | None:
     """The drawable form of an output: a vector (3+ numbers), a matrix (equal numeric rows) or a
-    dict of equal numeric rows; None for anything else (scalars, text, dicts of scalars)."""
+    dict of equal numeric rows; None for anything else (scalars, text, dicts of scalars) and for
+    one value repeated (an all-zero vector draws an empty chart)."""
     if _numbers(value, 3):
-        return Series(name, (tuple(value),), ("",), True)
+        return None if len(set(value)) == 1 else Series(name, (tuple(value),), ("",), True)
     rows: list[Any] = []
     labels: list[str] = []
     if isinstance(value, list) and len(value) >= 2:
         rows, labels = value, [str(i) for i in range(len(value))]
     elif isinstance(value, dict) and len(value) >= 2:
         rows, labels = list(value.values()), list(value)
-    if rows and all(_numbers(r) for r in rows) and len({len(r) for r in rows}) == 1:
+    equal = rows and all(_numbers(r) for r in rows) and len({len(r) for r in rows}) == 1
+    if equal and len({v for r in rows for v in r}) > 1:  # a table of one value says nothing
         return Series(name, tuple(tuple(r) for r in rows), tuple(labels), False)
     return None
 
@@ -74,8 +126,8 @@ def _axis_title(x: float, y: float, label: str, vertical: bool = False) -> str:
     )
 
 
-def _bars(values: tuple[float, ...], name: str) -> tuple[str, int]:
-    height, left, top, bottom = 220, 72, 12, 42
+def _bars(values: tuple[float, ...], name: str, look: Look) -> tuple[str, int]:
+    height, left, top, bottom = 240, 72, 12, 46
     low, high = min(0.0, *values), max(0.0, *values)
     span = (high - low) or 1.0
     plot_w, plot_h = WIDTH - left - 8, height - top - bottom
@@ -104,26 +156,28 @@ def _bars(values: tuple[float, ...], name: str) -> tuple[str, int]:
         _text(left - 4, y(low) + 4, shown(low), "end"),
     ]
     every = max(1, len(values) // 16)
+    names = look.columns or tuple(str(i) for i in range(len(values)))
     parts += [
-        _text(left + (i + 0.5) * step, top + plot_h + 14, str(i))
+        _text(left + (i + 0.5) * step, top + plot_h + 16, names[i], size=12)
         for i in range(0, len(values), every)
     ]
     parts += [
-        _axis_title(left + plot_w / 2, height - 6, "índice en el vector"),
-        _axis_title(14, top + plot_h / 2, name, vertical=True),
+        _axis_title(left + plot_w / 2, height - 6, look.horizontal or "índice en el vector"),
+        _axis_title(14, top + plot_h / 2, look.vertical or name, vertical=True),
     ]
     return "".join(parts), height
 
 
-def _heatmap(series: Series) -> tuple[str, int, int, str]:
-    rows, labels = series.rows, series.row_labels
+def _heatmap(series: Series, look: Look) -> tuple[str, int, int, str]:
+    rows, labels = series.rows, look.rows or series.row_labels
     n_rows, n_cols = len(rows), len(rows[0])
-    left = 30 + 7 * max(len(label) for label in labels)
+    columns = look.columns or tuple(str(c) for c in range(n_cols))
+    left = 34 + 7 * max(len(label) for label in labels)
     legend_w = 110
-    cell = max(4.0, min(40.0, (WIDTH - left - legend_w) / n_cols, 320 / n_rows))
-    top = 34
+    cell = max(4.0, min(64.0, (WIDTH - left - legend_w) / n_cols, 400 / n_rows))
+    top = 38
     flat = [v for r in rows for v in r]
-    low, high = min(flat), max(flat)
+    low, high = look.scale or (min(flat), max(flat))
     kind = "d" if low < 0 < high else "s"
     if kind == "d":  # symmetric around zero, so the middle (grey) level means 0
         high = max(abs(low), abs(high))
@@ -146,17 +200,7 @@ def _heatmap(series: Series) -> tuple[str, int, int, str]:
         f'<rect x="{left}" y="{top}" width="{grid_w:.1f}" height="{grid_h:.1f}" fill="none" '
         'stroke="currentColor" stroke-width="0.5"/>'
     )
-    if n_rows <= 20:
-        parts += [
-            _text(left - 4, top + (r + 0.5) * cell + 4, label, "end")
-            for r, label in enumerate(labels)
-        ]
-    if n_cols <= 20:
-        parts += [_text(left + (c + 0.5) * cell, top - 5, str(c)) for c in range(n_cols)]
-    parts += [
-        _axis_title(left + grid_w / 2, 11, "columna"),
-        _axis_title(10, top + grid_h / 2, "fila" if labels[0] == "0" else "clave", vertical=True),
-    ]
+    parts += _grid_labels(labels, columns, look, (left, top, cell))
     lx = left + grid_w + 16
     box = max(grid_h, 120) / LEVELS
     for k in range(LEVELS):
@@ -176,7 +220,32 @@ def _heatmap(series: Series) -> tuple[str, int, int, str]:
     parts.append(_text(lx, top - 8, "valor", "start", 10))
     height = int(top + max(grid_h, LEVELS * box) + 8)
     width = int(lx + 24 + 6 * max(len(t) for t, _ in ticks))  # as wide as drawn
-    return "".join(parts), width, height, f"de {shown(min(flat))} a {shown(max(flat))}"
+    shared = " (la misma escala de color que la tabla con que se compara)" if look.scale else ""
+    return "".join(parts), width, height, f"de {shown(min(flat))} a {shown(max(flat))}{shared}"
+
+
+def _grid_labels(
+    labels: tuple[str, ...], columns: tuple[str, ...], look: Look, at: tuple[float, float, float]
+) -> list[str]:
+    """A heatmap's row and column names (up to 20 of each) and its axes' titles; `at` is the
+    grid's left, top and cell size."""
+    left, top, cell = at
+    size = 12 if cell >= 24 else 11
+    parts = []
+    if len(labels) <= 20:
+        parts += [
+            _text(left - 5, top + (r + 0.5) * cell + 4, label, "end", size)
+            for r, label in enumerate(labels)
+        ]
+    if len(columns) <= 20:
+        parts += [
+            _text(left + (c + 0.5) * cell, top - 6, name, size=size)
+            for c, name in enumerate(columns)
+        ]
+    rows_title = look.vertical or ("fila" if labels[0] == "0" else "clave")
+    parts.append(_axis_title(left + len(columns) * cell / 2, 12, look.horizontal or "columna"))
+    parts.append(_axis_title(10, top + len(labels) * cell / 2, rows_title, vertical=True))
+    return parts
 
 
 def _round(value: float) -> float:
@@ -185,24 +254,26 @@ def _round(value: float) -> float:
     return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
 
 
-def _table(series: Series) -> str:
+def _table(series: Series, look: Look) -> str:
     n_cols = len(series.rows[0])
-    head = "".join(f'<th scope="col">{c}</th>' for c in range(n_cols))
+    columns = look.columns or tuple(str(c) for c in range(n_cols))
+    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in columns)
     corner = "<td></td>" if not series.vector else '<th scope="col">índice</th>'
     body = "".join(
         f'<tr><th scope="row">{escape(label or "valor")}</th>'
         + "".join(f"<td>{shown(v)}</td>" for v in row)
         + "</tr>"
-        for label, row in zip(series.row_labels, series.rows)
+        for label, row in zip(look.rows or series.row_labels, series.rows)
     )
     return f"<table><thead><tr>{corner}{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def chart_html(series: Series, ident: str) -> str:
-    """One output as a `<figure>`: the SVG (named for screen readers) and its data as a table."""
+def chart_html(series: Series, ident: str, look: Look = Look()) -> str:
+    """One output as a `<figure>`: the SVG (named for screen readers) and its data as a table,
+    titled by the output's description."""
     if series.vector:
         values = series.rows[0]
-        body, height = _bars(values, series.name)
+        body, height = _bars(values, series.name, look)
         width = WIDTH
         kind = "barras" if len(values) <= BAR_LIMIT else "línea"
         label = (
@@ -210,9 +281,11 @@ def chart_html(series: Series, ident: str) -> str:
             f"de {shown(min(values))} a {shown(max(values))}"
         )
     else:
-        body, width, height, extent = _heatmap(series)
+        body, width, height, span = _heatmap(series, look)
         size = f"{len(series.rows)} × {len(series.rows[0])}"
-        label = f"Mapa de calor de {series.name}: {size}, {extent}"
+        label = f"Mapa de calor de {series.name}: {size}, {span}"
+    if look.title:  # a title cut with «…» takes no full stop after it
+        label = f"{look.title}{'' if look.title.endswith('…') else '.'} {label}"
     svg = (
         f'<svg role="img" aria-labelledby="{ident}-t" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}"><title id="{ident}-t">{escape(label)}</title>'
@@ -221,5 +294,5 @@ def chart_html(series: Series, ident: str) -> str:
     return (
         f'<div class="grafica" id="{ident}"><figure>{svg}<figcaption>{escape(label)}</figcaption>'
         "</figure><details><summary>Ver los datos como tabla</summary>"
-        f'<div class="tabla-ancha" tabindex="0">{_table(series)}</div></details></div>'
+        f'<div class="tabla-ancha" tabindex="0">{_table(series, look)}</div></details></div>'
     )

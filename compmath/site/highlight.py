@@ -8,6 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from compmath.site.palette import DARK_BOX, LIGHT_BOX, readable
+
 LIGHT, DARK = "default", "github-dark"
 PLAIN = ("n", "p", "w")  # names, punctuation, spaces: drawn in the text's own colour
 
@@ -144,7 +146,9 @@ def highlight_css(only: tuple[str, ...] = ()) -> str:
         one, other = light.get(selector, {}), dark.get(selector, {})
         declarations = []
         if "color" in one or "color" in other:
-            a, b = one.get("color", "currentColor"), other.get("color", "currentColor")
+            # every token colour at 4.5:1 on the code's own background, light and dark
+            a = readable(one["color"], LIGHT_BOX) if "color" in one else "currentColor"
+            b = readable(other["color"], DARK_BOX) if "color" in other else "currentColor"
             declarations.append(f"color:light-dark({a},{b})")
         declarations += [f"{k}:{v}" for k, v in one.items() if k in ("font-weight", "font-style")]
         if declarations:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 from typing import Any
 
@@ -40,21 +41,32 @@ def inline_html(text: str) -> str:
     return "".join(html)
 
 
+def slug(title: str) -> str:
+    """A heading's id: its words folded to ASCII, lower case, joined by hyphens."""
+    folded = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    return "-".join(re.findall(r"[a-z0-9]+", folded.lower())) or "seccion"
+
+
 @cache
-def _parser() -> Any:
+def _parser(prefix: str) -> Any:
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.anchors import anchors_plugin
     from mdit_py_plugins.dollarmath import dollarmath_plugin
 
     # html off: a README's «t </w>» is prose about a symbol, not a tag to pass through
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     # "cuesta $5 y $10" is prose, not math: no space inside the dollars, no digit after them
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, renderer=_math)
+    # the README's ### get ids of their own (prefixed: two sections of a page may share a title,
+    # and the page's own h2 ids are plain words); compmath.site.crossrefs adds the permalinks
+    md.use(anchors_plugin, min_level=3, max_level=4, slug_func=lambda s: f"{prefix}-{slug(s)}")
     return md
 
 
-def markdown_html(text: str) -> str:
-    """Render a README section's Markdown to HTML (its `###` stay h3 under the page's h2)."""
-    html = str(_parser().render(text))
+def markdown_html(text: str, prefix: str = "s") -> str:
+    """Render a README section's Markdown to HTML (its `###` stay h3 under the page's h2, with
+    ids that start with `prefix`)."""
+    html = str(_parser(prefix).render(text))
     # inline math is its <math> alone: dollarmath's wrapper has no style and cost the heaviest
     # page (332, 28 formulas in its prose) 1 KB of its 60 KB budget
     html = INLINE_WRAPPER.sub(r"\1", html)

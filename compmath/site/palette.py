@@ -12,6 +12,7 @@ import colorsys
 
 LEVELS = 9
 LIGHT_BACKGROUND, DARK_BACKGROUND = "#ffffff", "#15171a"  # estilo.css's --fondo
+LIGHT_BOX, DARK_BOX = "#f4f5f7", "#1f2328"  # estilo.css's --caja: the background of code
 
 
 def luminance(colour: str) -> float:
@@ -34,6 +35,31 @@ def _colour(hue: float, saturation: float, target: float) -> str:
         r, g, b = colorsys.hls_to_rgb(hue / 360, mid, saturation)
         found = f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
         low, high = (mid, high) if luminance(found) < target else (low, mid)
+    return found
+
+
+def readable(colour: str, background: str, least: float = 4.6) -> str:
+    """`colour` (#rgb or #rrggbb) with its hue and saturation kept and its lightness moved away
+    from `background` just enough for `least`:1 (WCAG's 4.5:1 for text, with a margin for
+    rounding); a colour that already reads is returned as it is."""
+    if len(colour) == 4:
+        colour = "#" + "".join(ch * 2 for ch in colour[1:])
+    if contrast(colour, background) >= least:
+        return colour
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    hue, light, saturation = colorsys.rgb_to_hls(r, g, b)
+    darker = luminance(background) > 0.18  # a light background: move towards black
+    low, high = (0.0, light) if darker else (light, 1.0)
+    found = colour
+    for _ in range(40):
+        mid = (low + high) / 2
+        r, g, b = colorsys.hls_to_rgb(hue, mid, saturation)
+        candidate = f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+        if contrast(candidate, background) >= least:
+            found = candidate
+            low, high = (mid, high) if darker else (low, mid)
+        else:
+            low, high = (low, mid) if darker else (mid, high)
     return found
 
 

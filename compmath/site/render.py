@@ -3,7 +3,7 @@ Jinja templates in templates/ (autoescaped; only MathML, prose, code and charts 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -11,10 +11,11 @@ from typing import Any
 
 from compmath.course.index import ClassState, IndexRow
 from compmath.course.params import SPANISH_TYPES
-from compmath.course.records import CourseMeta, PartMeta
+from compmath.course.records import ChartSpec, CourseMeta, PartMeta
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.page_screen import neighbour_text
-from compmath.site.charts import chart_html, series_of
+from compmath.site.charts import chart_html, extent, look_of, series_of
+from compmath.site.crossrefs import link_classes
 from compmath.site.highlight import highlight_html, highlight_json
 from compmath.site.markdown import inline_html, markdown_html
 from compmath.site.mathml import LatexError, to_mathml
@@ -57,6 +58,9 @@ class FormulaError(Exception):
     def __init__(self, index: int, latex: str, reason: str) -> None:
         super().__init__(reason)
         self.index, self.latex, self.reason = index, latex, reason
+
+
+SAMPLE_OUTPUTS = 12  # the JSON sample's outputs: the whole snapshot is a link away
 
 
 def class_url(class_id: str) -> str:
@@ -203,11 +207,25 @@ def class_sections(page: ClassPage) -> dict[str, Any]:
     MathML, the prose, the parameters, the JSON sample, the charts, the files; FormulaError on
     bad LaTeX."""
     charts, charted = [], []
+    specs = {o.name: o for o in page.outputs}
+    drawn = {}
     for name, value in (page.sample or {}).items():
+        spec = specs.get(name)
         series = series_of(name, value)
-        if series is not None:
-            charts.append(chart_html(series, f"grafica-{name}"))
-            charted.append(name)
+        if series is not None and (spec is None or spec.chart.drawn):
+            drawn[name] = series
+    for name, series in drawn.items():
+        spec = specs.get(name)
+        chart, description = (spec.chart, spec.description) if spec else (ChartSpec(), "")
+        # two tables compared share one colour scale: the extent of both
+        partner = drawn.get(chart.scale)
+        scale = None
+        if partner is not None:
+            ends = (*extent(series), *extent(partner))
+            scale = (min(ends), max(ends))
+        look = look_of(series, chart, description, scale)
+        charts.append(chart_html(series, f"grafica-{name}", look))
+        charted.append(name)
     files = [
         {
             "name": name,
@@ -226,10 +244,14 @@ def class_sections(page: ClassPage) -> dict[str, Any]:
     ]
     return {
         "formulas": formulas(page),
-        "development": markdown_html(page.development) if page.development else "",
-        "example": markdown_html(page.example) if page.example else "",
+        "development": markdown_html(page.development, "desarrollo") if page.development else "",
+        "example": markdown_html(page.example, "ejemplo") if page.example else "",
         "parameters": parameters,
-        "sample": highlight_json(abridge(page.sample)) if page.sample is not None else None,
+        "sample": (
+            highlight_json(abridge(page.sample, outputs=SAMPLE_OUTPUTS))
+            if page.sample is not None
+            else None
+        ),
         "charts": charts,
         "charted": charted,
         "files": files,
@@ -244,16 +266,20 @@ def class_html(
     colab: str | None = None,
     sidebar: PartView | None = None,
     sections: dict[str, Any] | None = None,
+    classes: Mapping[int, str] | None = None,
 ) -> str:
     """The class page: every section of the document, in the seed page's order; `notebooks`
     are (label, path in the site) of its Jupyter notebooks, `colab` the «Abrir en Colab» link,
-    `sections` its class_sections when they were made beforehand."""
-    return render(
+    `sections` its class_sections when they were made beforehand, `classes` the site path of
+    every class page by number (its «clase 3NN» mentions link there)."""
+    url = class_url(page.class_id)
+    links = {number: relative_to(path, url) for number, path in (classes or {}).items()}
+    html = render(
         "class.html",
         1,
         course,
         page=page,
-        url=class_url(page.class_id),
+        url=url,
         part_url=part_url(page.part.number),
         verification=found,
         verified_on=spanish_date(found.when),
@@ -266,6 +292,7 @@ def class_html(
         outline=OUTLINE,
         **(class_sections(page) if sections is None else sections),
     )
+    return link_classes(html, links, page.number)
 
 
 def source_html(

@@ -16,7 +16,7 @@ KEYS = [
     "cada_fusion_ahorra_su_frecuencia",
     "tamano_del_vocabulario",
     "segmentacion_de_palabras_nuevas",
-    "decodificacion_sin_perdida",
+    "decodificacion",
     "caracteres_por_token",
 ]
 CORPUS = {"l o w </w>": 5, "l o w e r </w>": 2, "n e w e s t </w>": 6, "w i d e s t </w>": 3}
@@ -80,10 +80,11 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     )
     assert out["las_frecuencias_no_crecen"] and out["cada_fusion_ahorra_su_frecuencia"]
     segs = out["segmentacion_de_palabras_nuevas"]
-    assert out["decodificacion_sin_perdida"] == all(
-        "".join(tokens).replace("</w>", "") == word for word, tokens in segs.items()
-    )
-    assert out["decodificacion_sin_perdida"]
+    decoded = out["decodificacion"]
+    assert list(decoded) == [*segs, "low", "lower", "newest", "widest"]
+    for word, tokens in segs.items():
+        assert decoded[word] == "".join(tokens).replace("</w>", "") == word
+    assert all(decoded[w] == w for w in ("low", "lower", "newest", "widest"))
 
 
 def test_vocabulary_size_and_compression(out: dict) -> None:
@@ -179,7 +180,7 @@ def test_more_merges_than_pairs_stops_cleanly() -> None:
     big = emitted(321, numero_de_fusiones=100)
     assert big["simbolos_en_el_corpus"][-1] == sum(CORPUS.values())  # one symbol per word
     assert big["las_frecuencias_no_crecen"] and big["cada_fusion_ahorra_su_frecuencia"]
-    assert big["decodificacion_sin_perdida"]
+    assert all(word == text for word, text in big["decodificacion"].items())
     none = emitted(321, numero_de_fusiones=0)
     assert none["fusiones"] == [] and none["simbolos_en_el_corpus"] == [95]
     assert none["tamano_del_vocabulario"] == 11

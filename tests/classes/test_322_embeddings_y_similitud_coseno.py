@@ -9,11 +9,12 @@ from tests.course_labs import emitted, lab_module
 
 KEYS = [
     "dimension",
-    "busqueda_es_producto_one_hot",
+    "busqueda_one_hot",
     "matriz_coseno",
     "vecino_mas_cercano",
     "analogia_rey_menos_hombre_mas_mujer",
     "coseno_de_la_analogia",
+    "analogia_pera_menos_manzana_mas_rey",
     "coseno_invariante_a_escala",
     "producto_escalar_cambia_con_escala",
     "coseno_con_vector_nulo",
@@ -85,6 +86,17 @@ def test_analogy_by_brute_force(out: dict) -> None:
     assert out["coseno_de_la_analogia"] == pytest.approx(0.999592, abs=1e-6)
 
 
+def test_excluding_the_query_decides_the_fruit_analogy(out: dict) -> None:
+    target = [p - m + r for p, m, r in zip(VECTORS["pera"], VECTORS["manzana"], VECTORS["rey"])]
+    everyone = {w: cos(target, v) for w, v in VECTORS.items()}
+    others = {w: c for w, c in everyone.items() if w not in ("manzana", "pera", "rey")}
+    best = max(others, key=others.__getitem__)
+    got = out["analogia_pera_menos_manzana_mas_rey"]
+    assert got["respuesta"] == best == "hombre"
+    assert got["coseno"] == pytest.approx(others[best], abs=1e-6)
+    assert got["sin_excluir_la_consulta"] == max(everyone, key=everyone.__getitem__) == "rey"
+
+
 def test_scale_claims_recomputed(out: dict) -> None:
     products = out["producto_escalar_cambia_con_escala"]
     assert products["rey_reina"] == pytest.approx(dot(VECTORS["rey"], VECTORS["reina"]), abs=1e-6)
@@ -102,7 +114,17 @@ def test_one_hot_lookup_claim() -> None:
     for i in range(6):
         row = lab.buscar(lab.E, i)
         assert row.tolist() == list(VECTORS[lab.PALABRAS[i]])
-        assert emitted(322, indice_busqueda=i)["busqueda_es_producto_one_hot"] is True
+        shown = emitted(322, indice_busqueda=i)["busqueda_one_hot"]
+        assert shown["palabra"] == lab.PALABRAS[i]
+        assert shown["onehot_por_E"] == shown["fila_de_E"] == list(VECTORS[lab.PALABRAS[i]])
+
+
+def test_scale_invariance_needs_norms_above_the_floor() -> None:
+    big_floor = emitted(322, epsilon=10.0)
+    floored = [3 * x for x in VECTORS["rey"]]
+    a = dot(floored, VECTORS["reina"]) / (max(math.sqrt(dot(floored, floored)), 10.0) * 10.0)
+    b = dot(VECTORS["rey"], VECTORS["reina"]) / 100.0
+    assert big_floor["coseno_invariante_a_escala"] == (abs(a - b) < 1e-12) is False
 
 
 def test_zero_vector_convention(out: dict) -> None:

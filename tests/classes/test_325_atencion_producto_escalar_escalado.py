@@ -11,14 +11,16 @@ from tests.course_labs import class_dir, emitted, lab_module
 KEYS = [
     "varianza_sin_escalar",
     "varianza_escalada",
+    "media_escalada",
     "la_varianza_crece_con_dk",
     "la_varianza_escalada_es_cercana_a_uno",
     "peso_maximo",
     "entropia",
     "norma_jacobiano_softmax",
     "el_escalado_evita_la_saturacion",
-    "softmax_ingenua_desborda",
+    "softmax_ingenua_no_finitas",
     "softmax_estable",
+    "jacobiano_softmax_estable",
 ]
 DIMS = [4, 16, 64, 256]
 
@@ -75,6 +77,15 @@ def test_variances_recomputed_with_the_same_stream(out: dict) -> None:
         assert out["varianza_sin_escalar"][str(d)] == pytest.approx(
             np.mean((s - s.mean()) ** 2), abs=1e-6
         )
+
+
+def test_means_recomputed_and_within_five_standard_errors_of_zero(out: dict) -> None:
+    rng = np.random.default_rng(0)
+    for d in DIMS:
+        q, k = rng.standard_normal((4000, d)), rng.standard_normal((4000, d))
+        s = np.einsum("ij,ij->i", q, k) / math.sqrt(d)
+        assert out["media_escalada"][str(d)] == pytest.approx(s.mean(), abs=1e-6)
+        assert abs(out["media_escalada"][str(d)]) < 5 / math.sqrt(4000)
 
 
 def test_variance_claims_recomputed(out: dict) -> None:
@@ -165,6 +176,7 @@ def test_declared_tolerances_are_about_five_standard_errors() -> None:
         assert 4 * se <= atol[name] <= 6.5 * se, name
     se_scaled = max(standard_error_of_variance(d) / d for d in DIMS)
     assert 4 * se_scaled <= atol["varianza_escalada"] <= 6.5 * se_scaled
+    assert 4 / math.sqrt(4000) <= atol["media_escalada"] <= 6.5 / math.sqrt(4000)
     rtol = next(s["tolerancia"]["rtol"] for s in meta["salidas"] if s["nombre"] == "varianza_sin_escalar")
     assert 4 * se_scaled <= rtol <= 6.5 * se_scaled  # relative SE of Var(q·k) = SE of the scaled one
 
@@ -199,8 +211,8 @@ def test_naive_softmax_overflows_and_stable_one_does_not(out: dict) -> None:
     z = np.array([1000.0, 999.0, 998.0])
     with np.errstate(over="ignore", invalid="ignore"):
         naive = np.exp(z) / np.exp(z).sum()
-    assert out["softmax_ingenua_desborda"] == bool(np.isnan(naive).any())
-    assert out["softmax_ingenua_desborda"]
+    assert out["softmax_ingenua_no_finitas"] == int((~np.isfinite(naive)).sum())
+    assert out["softmax_ingenua_no_finitas"] == 3  # exp(1000) = inf in every entry: inf/inf = NaN
     assert out["softmax_estable"] == pytest.approx(list(special.softmax(z)), abs=1e-6)
     assert out["softmax_estable"] == pytest.approx(list(np.exp(z - special.logsumexp(z))), abs=1e-6)
     assert out["softmax_estable"] == pytest.approx([0.665241, 0.244728, 0.090031], abs=1e-6)
@@ -280,3 +292,12 @@ def test_worked_example_figures(out: dict) -> None:
     assert 0.1 / (standard_error_of_variance(256) / 256) == pytest.approx(4.4, abs=0.05)
     with np.errstate(over="ignore"):
         assert np.isinf(np.exp(710.0)) and np.isfinite(np.exp(709.0))
+
+
+def test_emitted_jacobian_is_diag_minus_outer_of_the_emitted_softmax(out: dict) -> None:
+    p = out["softmax_estable"]
+    expected = [[(p[i] if i == j else 0.0) - p[i] * p[j] for j in range(3)] for i in range(3)]
+    got = np.array(out["jacobiano_softmax_estable"])
+    assert np.max(np.abs(got - np.array(expected))) < 2e-6
+    assert all(got[i, i] > 0 for i in range(3)) and np.all(got[~np.eye(3, dtype=bool)] < 0)
+    assert np.max(np.abs(got.sum(axis=1))) < 1e-6

@@ -15,7 +15,7 @@ W_O = [[0.5 * v for v in row] for row in [[1, 0, 0, 1], [0, 1, 1, 0], [0, 0, 1, 
 KEYS = [
     "configuracion", "pesos_por_cabeza", "salida", "las_cabezas_atienden_distinto",
     "concatenar_y_proyectar_es_sumar_por_cabeza", "una_cabeza_es_atencion_simple",
-    "parametros_sin_sesgo", "parametros_no_dependen_de_h", "cache_kv_por_token_y_capa",
+    "parametros_sin_sesgo", "cada_parametro_influye_en_la_salida", "cache_kv_por_token_y_capa",
 ]
 
 
@@ -119,7 +119,6 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     same = np.max(np.abs(by_head - np.array(out["salida"]))) < 1e-5
     assert out["concatenar_y_proyectar_es_sumar_por_cabeza"] == bool(same)
     counts = out["parametros_sin_sesgo"]
-    assert out["parametros_no_dependen_de_h"] == (len(set(counts.values())) == 1)
     assert all(c == 4 * 4**2 for c in counts.values())
 
 
@@ -216,9 +215,56 @@ def test_parameter_claim_comes_from_independently_built_layers(out: dict) -> Non
         assert out["parametros_sin_sesgo"][str(h)] == 3 * h * 4 * (4 // h) + h * (4 // h) * 4
 
 
-def test_full_size_heads_make_the_parameter_claim_false(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hostile: heads of dimension d (each with its own d×d matrices) cost 4·h·d², and the claim
-    must see it — a count that only slices shared d×d matrices could never be false."""
+def built_layer_output(x: np.ndarray, proj: dict, w_o: np.ndarray) -> np.ndarray:
+    """A freshly built layer on x, written with einsum over stacked heads (not the lab's loop)."""
+    q, k, v = (np.stack([x @ w for w in proj[name]]) for name in ("W_Q", "W_K", "W_V"))
+    s = np.einsum("hid,hjd->hij", q, k) / math.sqrt(q.shape[-1])  # (h, n, n)
+    a = np.exp(s - s.max(-1, keepdims=True))
+    a /= a.sum(-1, keepdims=True)
+    heads = np.einsum("hij,hjd->hid", a, v)  # (h, n, d_h)
+    return np.concatenate(list(heads), axis=1) @ w_o
+
+
+def test_every_counted_weight_moves_the_output(out: dict) -> None:
+    """The claim redone: each weight of each built layer, bumped by 1, changes the output."""
+    lab = lab_module(327)
+    rng = np.random.default_rng(0)
+    x = np.array(X, dtype=float)
+    every = True
+    for h in (1, 2, 4):
+        proj, w_o = lab.construir_capa(4, h, rng)
+        base = built_layer_output(x, proj, w_o)
+        used = 0
+        for w in [m for ms in proj.values() for m in ms] + [w_o]:
+            for index in np.ndindex(w.shape):
+                bumped = w.copy()
+                bumped[index] += 1.0
+                trial_proj = {n: [bumped if m is w else m for m in ms] for n, ms in proj.items()}
+                trial = built_layer_output(x, trial_proj, bumped if w is w_o else w_o)
+                used += int(np.max(np.abs(trial - base)) > 1e-9)
+        every &= used == out["parametros_sin_sesgo"][str(h)] == 64
+    assert out["cada_parametro_influye_en_la_salida"] == every is True
+
+
+def test_a_head_that_ignores_its_keys_makes_the_claim_false(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile: keys projected with W_Q by a copy slip; W_K's weights then move nothing."""
+    lab = lab_module(327)
+
+    def slipped(x: np.ndarray, proj: dict, w_o: np.ndarray) -> tuple[list, list, np.ndarray]:
+        weights, heads = [], []
+        for w_q, _, w_v in zip(proj["W_Q"], proj["W_K"], proj["W_V"]):
+            a, c = lab.atencion(x @ w_q, x @ w_q, x @ w_v)
+            weights.append(a)
+            heads.append(c)
+        return weights, heads, np.concatenate(heads, axis=1) @ w_o
+
+    monkeypatch.setattr(lab, "multicabeza", slipped)
+    assert lab.run()["cada_parametro_influye_en_la_salida"] is False
+
+
+def test_full_size_heads_cost_more_parameters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Heads of dimension d (each with its own d×d matrices) cost 4·h·d²: the count sees it,
+    so it is a count of what is built, not of a formula (the claim about use stays true)."""
     lab = lab_module(327)
 
     def full_heads(d: int, h: int, rng: np.random.Generator) -> tuple[dict, np.ndarray]:
@@ -228,7 +274,7 @@ def test_full_size_heads_make_the_parameter_claim_false(monkeypatch: pytest.Monk
     monkeypatch.setattr(lab, "construir_capa", full_heads)
     result = lab.run()
     assert result["parametros_sin_sesgo"] == {"1": 64, "2": 128, "4": 256}
-    assert result["parametros_no_dependen_de_h"] is False
+    assert result["cada_parametro_influye_en_la_salida"] is True
 
 
 def test_cache_figures_in_the_worked_example() -> None:

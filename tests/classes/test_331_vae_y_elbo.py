@@ -11,7 +11,7 @@ KEYS = [
     "log_verosimilitud_exacta", "posterior_exacta", "elbo", "brecha", "kl_q_con_posterior",
     "brecha_es_kl_con_posterior", "elbo_acota_por_debajo",
     "elbo_en_la_posterior_exacta_es_log_px", "elbo_montecarlo_reparametrizado",
-    "error_tipico_montecarlo", "la_elbo_completa_varia_menos", "montecarlo_cerca_de_forma_cerrada",
+    "error_tipico_montecarlo", "cociente_de_errores_tipicos", "montecarlo_cerca_de_forma_cerrada",
 ]
 N = 200_000
 W, B, S, X = 2.0, 0.5, 1.0, 2.0
@@ -109,9 +109,10 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
         abs(out["elbo_montecarlo_reparametrizado"] - elbo["total"]) <= 4 * std_error + 1e-6
     )
     errors = out["error_tipico_montecarlo"]
-    assert out["la_elbo_completa_varia_menos"] == (
-        errors["elbo_completa"] < errors["reconstruccion_mas_kl_cerrada"])
-    assert out["la_elbo_completa_varia_menos"] is True
+    ratio = out["cociente_de_errores_tipicos"]
+    assert ratio == pytest.approx(
+        errors["elbo_completa"] / errors["reconstruccion_mas_kl_cerrada"], rel=1e-4)
+    assert ratio == pytest.approx(math.sqrt(1.13 / 2.2032), abs=1e-6) and ratio < 1
     assert out["brecha_es_kl_con_posterior"] is True
     assert out["elbo_acota_por_debajo"] is True
     assert out["montecarlo_cerca_de_forma_cerrada"] is True
@@ -199,3 +200,22 @@ def test_monte_carlo_claim_follows_the_numbers_with_few_samples() -> None:
         abs(few["elbo_montecarlo_reparametrizado"] - few["elbo"]["total"])
         <= 4 * few["error_tipico_montecarlo"]["elbo_completa"] + 1e-6
     )
+
+
+def test_which_estimator_varies_less_depends_on_the_parameters() -> None:
+    # README: with these numbers the full integrand varies more (2a² + c² = 71.06 against 61.7472)
+    other = emitted(331, x=0.5, media_q=-0.4, desviacion_q=1.2, w=1.0, b=-0.5, s=0.5,
+                    muestras=20000)
+    residual = 0.5 - (-0.5) - 1.0 * (-0.4)  # x − b − wμ
+    a_rec, c_rec = -(1.2**2) / (2 * 0.25), 1.2 * residual / 0.25
+    a_full, c_full = a_rec + (1 - 1.2**2) / 2, c_rec + 0.4 * 1.2  # + log p(z) − log q(z)
+    expected = math.sqrt((2 * a_full**2 + c_full**2) / (2 * a_rec**2 + c_rec**2))
+    assert expected == pytest.approx(math.sqrt(71.06 / 61.7472))
+    assert other["cociente_de_errores_tipicos"] == pytest.approx(expected, rel=1e-5)
+    assert other["cociente_de_errores_tipicos"] > 1
+
+
+def test_a_zero_weight_is_refused_in_spanish() -> None:
+    # with w = 0 the reconstruction-only integrand is constant and the ratio would divide by zero
+    with pytest.raises(ValueError, match="w no puede ser 0"):
+        lab_module(331).run(w=0.0)

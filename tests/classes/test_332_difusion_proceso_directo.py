@@ -7,12 +7,12 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "betas_extremos", "alpha_barra", "snr", "alpha_barra_decrece",
+    "betas_extremos", "alpha_barra", "snr", "mayor_cociente_entre_pasos",
     "el_ultimo_paso_es_casi_ruido_puro", "forma_cerrada_igual_a_iterar",
-    "la_varianza_se_conserva", "posterior_t500", "beta_tilde_menor_que_beta", "teoria_t500",
+    "varianza_final_desde_1", "posterior_t500", "beta_tilde_menor_que_beta", "teoria_t500",
     "media_muestral_t500", "varianza_muestral_t500", "la_muestra_confirma_la_forma_cerrada",
     "alpha_barra_coseno", "primer_paso_con_snr_menor_que_1", "la_media_se_escribe_con_el_ruido",
-    "pesos_de_la_elbo", "el_peso_de_la_elbo_es_maximo_al_principio", "muestreo_inverso",
+    "pesos_de_la_elbo", "paso_de_peso_maximo", "muestreo_inverso",
     "el_muestreo_inverso_recupera_los_datos", "las_dos_sigmas_acotan_la_varianza",
 ]
 N = 200_000
@@ -81,27 +81,35 @@ def test_against_diffusers_if_installed(out: dict) -> None:
 
 def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     ab = list(out["alpha_barra"].values())
-    assert out["alpha_barra_decrece"] == all(a > b for a, b in zip(ab, ab[1:]))
+    assert all(a > b for a, b in zip(ab, ab[1:]))
+    # every ratio ᾱ_t/ᾱ_{t−1} is α_t = 1 − β_t: the largest is the first step's
+    assert out["mayor_cociente_entre_pasos"] == pytest.approx(
+        max(ALPHA_BAR[t] / ALPHA_BAR[t - 1] for t in range(1, 1001)), rel=1e-12)
+    assert out["mayor_cociente_entre_pasos"] == pytest.approx(1 - BETAS[1], rel=1e-12)
     assert out["el_ultimo_paso_es_casi_ruido_puro"] == (out["alpha_barra"]["t_1000"] < 1e-4)
     post = out["posterior_t500"]
     assert out["beta_tilde_menor_que_beta"] == (post["beta_tilde"] < post["beta"])
-    for key in ["alpha_barra_decrece", "el_ultimo_paso_es_casi_ruido_puro",
-                "forma_cerrada_igual_a_iterar", "la_varianza_se_conserva",
-                "beta_tilde_menor_que_beta"]:
+    for key in ["el_ultimo_paso_es_casi_ruido_puro",
+                "forma_cerrada_igual_a_iterar", "beta_tilde_menor_que_beta"]:
         assert out[key] is True, key
 
 
 def test_iterating_the_chain_gives_the_closed_form(out: dict) -> None:
-    mean, var, var_unit = 1.0, 0.0, 1.0
-    worst = worst_unit = 0.0
+    mean, var, var_unit, var_wrong = 1.0, 0.0, 1.0, 1.0
+    worst = 0.0
     for t in range(1, 1001):
         mean *= math.sqrt(1 - BETAS[t])
         var = (1 - BETAS[t]) * var + BETAS[t]
         var_unit = (1 - BETAS[t]) * var_unit + BETAS[t]
+        var_wrong = (1 - BETAS[t]) ** 2 * var_wrong + BETAS[t]  # mean factor 1 − β, not √(1 − β)
         worst = max(worst, abs(mean - math.sqrt(ALPHA_BAR[t])), abs(var - (1 - ALPHA_BAR[t])))
-        worst_unit = max(worst_unit, abs(var_unit - 1))
     assert out["forma_cerrada_igual_a_iterar"] == (worst < 1e-12)
-    assert out["la_varianza_se_conserva"] == (worst_unit < 1e-12)
+    shown = out["varianza_final_desde_1"]
+    assert shown["con_raiz_de_alfa"] == pytest.approx(var_unit, abs=1e-12)
+    assert shown["con_raiz_de_alfa"] == pytest.approx(1.0, abs=1e-12)
+    assert shown["con_alfa"] == pytest.approx(var_wrong, abs=1e-6)
+    # the wrong factor drives the variance towards β/(1 − (1 − β)²) = 1/(2 − β): about one half
+    assert 0.5 < shown["con_alfa"] < 0.51
 
 
 def test_posterior_by_gaussian_conditioning(out: dict) -> None:
@@ -201,7 +209,7 @@ def test_elbo_weights(out: dict) -> None:
            for t in range(2, 1001)}
     for key, value in out["pesos_de_la_elbo"].items():
         assert value == pytest.approx(lam[int(key[2:])], rel=1e-6, abs=1e-6)
-    assert out["el_peso_de_la_elbo_es_maximo_al_principio"] == (max(lam, key=lam.get) == 2)
+    assert out["paso_de_peso_maximo"] == max(lam, key=lam.get) == 2
     assert min(lam, key=lam.get) == 349 and lam[2] / lam[349] == pytest.approx(54.9, abs=0.1)
 
 
@@ -261,7 +269,7 @@ def test_a_gentle_schedule_does_not_reach_noise() -> None:
     assert gentle["alpha_barra"]["t_1000"] == pytest.approx(ab[1000], abs=1e-6)
     assert ab[1000] > 0.3  # about exp(−1.05): plenty of signal left
     assert gentle["el_ultimo_paso_es_casi_ruido_puro"] is False
-    assert gentle["la_varianza_se_conserva"] is True
+    assert gentle["varianza_final_desde_1"]["con_raiz_de_alfa"] == pytest.approx(1.0, abs=1e-12)
     assert gentle["alpha_barra_coseno"] == emitted(332)["alpha_barra_coseno"]  # fixed schedule
 
 
@@ -270,3 +278,17 @@ def test_a_gentle_schedule_does_not_reach_noise() -> None:
 def test_invalid_schedules_are_refused(bad: dict) -> None:
     with pytest.raises(ValueError):
         lab_module(332).run(**bad)
+
+
+def test_the_sample_and_the_posterior_claims_can_fail() -> None:
+    # the one-jump sample is checked against the iterated chain, not against the ᾱ it was drawn
+    # with: a wrong ᾱ (√ᾱ, the confusion the class warns about) makes the claim false
+    lab = lab_module(332)
+    right = lab.alpha_barra
+    lab.alpha_barra = lambda betas: lab.np.sqrt(right(betas))
+    assert lab.run()["la_muestra_confirma_la_forma_cerrada"] is False
+    # β̃_t < β_t is read from the posterior function: taking β_t as the posterior variance fails
+    lab = lab_module(332)
+    exact = lab.posterior
+    lab.posterior = lambda betas, ab, t: (*exact(betas, ab, t)[:2], float(betas[t]))
+    assert lab.run()["beta_tilde_menor_que_beta"] is False

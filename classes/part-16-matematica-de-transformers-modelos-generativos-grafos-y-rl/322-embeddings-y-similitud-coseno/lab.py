@@ -69,8 +69,10 @@ def analogia(E: np.ndarray, a: int, b: int, c: int, eps: float = EPSILON) -> tup
 def run(indice_busqueda: int = 1, epsilon: float = EPSILON) -> dict:
     idx = {p: i for i, p in enumerate(PALABRAS)}
 
-    # La búsqueda en tabla es un producto one-hot por E (exacto: solo suma ceros)
-    busqueda_ok = bool(np.max(np.abs(buscar(E, indice_busqueda) - E[indice_busqueda])) < TOLERANCIA)
+    # La búsqueda en tabla es un producto one-hot por E (exacto: solo suma ceros); una
+    # demostración, no algo que pueda fallar
+    busqueda = {"palabra": PALABRAS[indice_busqueda], "onehot_por_E": buscar(E, indice_busqueda),
+                "fila_de_E": E[indice_busqueda]}
 
     # Cosenos entre las 6 palabras: (6, 6)
     C = matriz_coseno(E, epsilon)
@@ -82,6 +84,12 @@ def run(indice_busqueda: int = 1, epsilon: float = EPSILON) -> dict:
     # rey − hombre + mujer ≈ ?
     ganador, cos_analogia = analogia(E, idx["hombre"], idx["rey"], idx["mujer"], epsilon)
 
+    # manzana es a pera como rey es a ?: pera − manzana es casi nulo, el objetivo casi es «rey»,
+    # y sin excluir la consulta ganaría la propia «rey»
+    ganador_2, cos_2 = analogia(E, idx["manzana"], idx["pera"], idx["rey"], epsilon)
+    objetivo_2 = E[idx["pera"]] - E[idx["manzana"]] + E[idx["rey"]]                 # (d,)
+    sin_excluir = int(np.argmax([coseno(objetivo_2, fila, epsilon) for fila in E]))
+
     # Escalar un vector: el coseno no cambia, el producto escalar sí
     rey, reina = E[idx["rey"]], E[idx["reina"]]
     cos_1 = coseno(rey, reina, epsilon)
@@ -89,11 +97,16 @@ def run(indice_busqueda: int = 1, epsilon: float = EPSILON) -> dict:
 
     return {
         "dimension": E.shape[1],
-        "busqueda_es_producto_one_hot": busqueda_ok,
+        "busqueda_one_hot": busqueda,
         "matriz_coseno": {p: dict(zip(PALABRAS, C[i])) for i, p in enumerate(PALABRAS)},
         "vecino_mas_cercano": vecinos,
         "analogia_rey_menos_hombre_mas_mujer": PALABRAS[ganador],
         "coseno_de_la_analogia": cos_analogia,
+        "analogia_pera_menos_manzana_mas_rey": {
+            "respuesta": PALABRAS[ganador_2],
+            "coseno": cos_2,
+            "sin_excluir_la_consulta": PALABRAS[sin_excluir],
+        },
         "coseno_invariante_a_escala": abs(cos_lambda - cos_1) < TOLERANCIA,
         "producto_escalar_cambia_con_escala": {
             "rey_reina": float(rey @ reina),

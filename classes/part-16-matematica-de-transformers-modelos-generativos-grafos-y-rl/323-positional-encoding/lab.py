@@ -17,7 +17,7 @@ Referencia: Vaswani et al., «Attention Is All You Need», NeurIPS 2017, seccion
 import numpy as np
 
 DIMENSION = 8            # d: tamaño del embedding (par)
-POSICIONES = 6           # posiciones 0..5 que se muestran
+POSICIONES = 6           # posiciones 0..POSICIONES−1 que se muestran
 POSICIONES_CON_NORMA = 3  # pos_0..pos_2 en la tabla de normas
 POSICION_LEJANA = 10_000  # muy lejos de cualquier longitud "vista"
 BASE = 10_000.0

@@ -26,10 +26,11 @@ LOGITS_GRANDES = np.array([1000.0, 999.0, 998.0])
 TOLERANCIA_VARIANZA = 0.1
 
 
-def varianzas_producto(dimensiones: tuple[int, ...], pares: int, semilla: int) -> tuple[list, list]:
-    """Varianza empírica de q·k y de q·k/√d_k para cada d_k."""
+def varianzas_producto(dimensiones: tuple[int, ...], pares: int,
+                       semilla: int) -> tuple[list, list, list]:
+    """Varianza empírica de q·k y de q·k/√d_k para cada d_k, y la media de q·k/√d_k."""
     rng = np.random.default_rng(semilla)
-    sin_escalar, escalada = [], []
+    sin_escalar, escalada, medias = [], [], []
     for d_k in dimensiones:
         q = rng.standard_normal((pares, d_k))     # (pares, d_k)
         k = rng.standard_normal((pares, d_k))     # (pares, d_k)
@@ -39,7 +40,8 @@ def varianzas_producto(dimensiones: tuple[int, ...], pares: int, semilla: int) -
         ### END SOLUTION
         sin_escalar.append(float(np.var(productos)))
         escalada.append(float(np.var(escalados)))
-    return sin_escalar, escalada
+        medias.append(float(np.mean(escalados)))  # la varianza no ve un desplazamiento; la media sí
+    return sin_escalar, escalada, medias
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -88,7 +90,7 @@ def saturacion(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION, sorteos: int = SORTEOS) -> dict:
     # Monte Carlo: Var(q·k) ≈ d_k y, tras escalar, ≈ 1
-    var_sin, var_con = varianzas_producto(DIMENSIONES, pares, SEMILLA_VARIANZA)
+    var_sin, var_con, medias = varianzas_producto(DIMENSIONES, pares, SEMILLA_VARIANZA)
 
     # Saturación: cada sorteo es una consulta q y 8 claves k_c de entradas N(0, 1). Dada q, cada
     # logit q·k_c = Σ_i q_i k_ci es una suma de normales independientes, N(0, Σ_i q_i² = ‖q‖²):
@@ -105,6 +107,7 @@ def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION, sorteos: int =
     return {
         "varianza_sin_escalar": {str(d): v for d, v in zip(DIMENSIONES, var_sin)},
         "varianza_escalada": {str(d): v for d, v in zip(DIMENSIONES, var_con)},
+        "media_escalada": {str(d): m for d, m in zip(DIMENSIONES, medias)},
         "la_varianza_crece_con_dk": all(a < b for a, b in pairwise(var_sin)),
         "la_varianza_escalada_es_cercana_a_uno": all(
             abs(v - 1.0) <= TOLERANCIA_VARIANZA for v in var_con
@@ -113,8 +116,10 @@ def run(pares: int = PARES, d_k_saturacion: int = D_K_SATURACION, sorteos: int =
         "entropia": {"sin_escalar": h_sin, "escalada": h_con},
         "norma_jacobiano_softmax": {"sin_escalar": j_sin, "escalado": j_con},
         "el_escalado_evita_la_saturacion": h_con > h_sin and j_con > j_sin,
-        "softmax_ingenua_desborda": bool(np.any(np.isnan(softmax_ingenua(LOGITS_GRANDES)))),
+        # Una demostración, no una afirmación: cuántas entradas de la softmax ingenua no son finitas
+        "softmax_ingenua_no_finitas": int(np.sum(~np.isfinite(softmax_ingenua(LOGITS_GRANDES)))),
         "softmax_estable": softmax(LOGITS_GRANDES),
+        "jacobiano_softmax_estable": jacobiano_softmax(softmax(LOGITS_GRANDES)),  # (3, 3)
     }
 
 

@@ -36,6 +36,8 @@ CABEZAS_PARA_CONTAR = (1, 2, 4)  # valores de h para el conteo de parámetros co
 SEMILLA_CONTEO = 0           # las capas del conteo se sortean: nada se corta de W_Q, W_K, W_V
 TOLERANCIA = 1e-12           # identidades exactas salvo redondeo
 UMBRAL_DISTINTAS = 1e-3      # max|A_1 − A_2| por encima de esto: patrones distintos
+PERTURBACION = 1.0           # lo que se suma a un peso para ver si la salida lo nota
+UMBRAL_INFLUYE = 1e-9        # un cambio de la salida por encima de esto: el peso se usa
 
 # Caché KV de un modelo «típico»: 8 cabezas de dimensión 64.
 CABEZAS_CACHE = 8
@@ -128,6 +130,21 @@ def contar_parametros(proyecciones: dict[str, list[np.ndarray]], w_o: np.ndarray
     return sum(w.size for matrices in proyecciones.values() for w in matrices) + w_o.size
 
 
+def pesos_que_influyen(x: np.ndarray, proyecciones: dict[str, list[np.ndarray]],
+                       w_o: np.ndarray) -> int:
+    """Cuántos pesos de la capa cambian su salida sobre x al sumarles PERTURBACION, uno cada vez."""
+    base = multicabeza(x, proyecciones, w_o)[2]                               # (n, d)
+    cuenta = 0
+    for w in [m for matrices in proyecciones.values() for m in matrices] + [w_o]:
+        for indice in np.ndindex(w.shape):
+            original = w[indice]
+            w[indice] = original + PERTURBACION
+            cambio = np.max(np.abs(multicabeza(x, proyecciones, w_o)[2] - base))
+            w[indice] = original                                              # se deja como estaba
+            cuenta += int(cambio > UMBRAL_INFLUYE)
+    return cuenta
+
+
 def cache_kv(cabezas_kv: int, d_h: int) -> int:
     """Números guardados por token y capa: una K y una V de tamaño d_h por cabeza de K/V."""
     return 2 * cabezas_kv * d_h
@@ -151,14 +168,18 @@ def run(cabezas: int = CABEZAS) -> dict:
 
     # Parámetros de una capa construida de cero para cada h, con las matrices de cada cabeza
     # sorteadas por separado; la capa se usa sobre X (su salida debe ser (n, d)) y se cuenta.
+    # Las formas fijan la suma (4d² con d_h = d/h): es una demostración. Lo que sí puede fallar es
+    # que la capa use todos esos pesos: se cambia cada uno y se mira si la salida lo nota.
     rng = np.random.default_rng(SEMILLA_CONTEO)
     conteo = {}
+    todos_influyen = True
     for h in CABEZAS_PARA_CONTAR:
         proyecciones, w_o = construir_capa(d, h, rng)
         forma = multicabeza(X, proyecciones, w_o)[2].shape
         if forma != X.shape:
             raise ValueError(f"la capa de {h} cabezas devuelve {forma}; se esperaba {X.shape}")
         conteo[str(h)] = contar_parametros(proyecciones, w_o)
+        todos_influyen &= pesos_que_influyen(X, proyecciones, w_o) == conteo[str(h)]
 
     return {
         "configuracion": {"d_modelo": d, "cabezas": cabezas, "dim_cabeza": d // cabezas},
@@ -168,7 +189,7 @@ def run(cabezas: int = CABEZAS) -> dict:
         "concatenar_y_proyectar_es_sumar_por_cabeza": bool(por_bloques),
         "una_cabeza_es_atencion_simple": bool(una_es_simple),
         "parametros_sin_sesgo": conteo,
-        "parametros_no_dependen_de_h": len(set(conteo.values())) == 1,
+        "cada_parametro_influye_en_la_salida": bool(todos_influyen),
         "cache_kv_por_token_y_capa": {
             "mha_8_cabezas": cache_kv(CABEZAS_CACHE, DIM_CABEZA_CACHE),
             "gqa_2_grupos": cache_kv(GRUPOS_GQA, DIM_CABEZA_CACHE),

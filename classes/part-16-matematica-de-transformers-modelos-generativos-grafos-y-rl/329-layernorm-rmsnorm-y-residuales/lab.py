@@ -163,6 +163,18 @@ def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float 
     }
     identidad = np.max(np.abs(bloque_pre_ln(x_bloque, p, eps) - x_bloque)) < TOLERANCIA_EXACTA
 
+    # Con una sola subcapa nula el bloque ya no es la identidad: proyecciones finales y sesgos
+    # aleatorios en la otra (sorteados después, así que el bloque de arriba no cambia)
+    activas = {"W_O": rng.normal(size=(d, d)), "b_O": rng.normal(size=d),
+               "W_2": rng.normal(size=(4 * d, d)), "b_2": rng.normal(size=d)}
+    atencion_activa = {k: activas[k] for k in ("W_O", "b_O")}
+    mlp_activo = {k: activas[k] for k in ("W_2", "b_2")}
+    distancia = {
+        nombre: float(np.max(np.abs(bloque_pre_ln(x_bloque, {**p, **cambios}, eps) - x_bloque)))
+        for nombre, cambios in (("atencion_nula", mlp_activo), ("mlp_nulo", atencion_activa),
+                                ("ninguna_nula", activas))
+    }
+
     # Conteo de parámetros tensor a tensor
     por_bloque = contar(parametros_bloque(D_MODELO))
     fraccion = por_bloque / (12 * D_MODELO ** 2)
@@ -177,14 +189,15 @@ def run(eps: float = EPS, desplazamiento: float = DESPLAZAMIENTO, escala: float 
 
     return {
         "layernorm": {"entrada": X, "salida": ln, "media": ln.mean(), "varianza": ln.var()},
-        "rmsnorm": {"salida": rms, "rms": np.sqrt(np.mean(rms ** 2))},
+        "rmsnorm": {"salida": rms, "rms": np.sqrt(np.mean(rms ** 2)),
+                    "dos_tokens": rmsnorm(np.vstack([X, escala * X]), eps)},  # (2, d)
         "layernorm_invariante_a_desplazamiento": bool(ln_inv_desp),
         "rmsnorm_cambia_con_desplazamiento": bool(rms_cambia),
         "ambas_invariantes_a_escala": bool(escala_ok),
         "residual_con_subcapas_nulas_es_identidad": bool(identidad),
+        "distancia_a_la_identidad": distancia,
         "parametros_por_bloque_d768": por_bloque,
         "fraccion_de_12d2": fraccion,
-        "el_bloque_es_casi_12d2": bool(abs(fraccion - 1) < 0.01),
         "parametros_gpt2_small": parametros_gpt2(VOCABULARIO, CONTEXTO, CAPAS, D_MODELO),
         "parametros_por_bloque_swiglu_d768": por_bloque_swiglu,
         "llama_7b": {

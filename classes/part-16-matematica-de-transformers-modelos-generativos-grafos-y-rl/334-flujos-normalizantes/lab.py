@@ -31,9 +31,9 @@ A = ((2.0, 0.0), (1.0, 2.0))   # matriz del flujo afín; det A = 4, así que el 
 B = (1.0, -1.0)                # traslación del flujo afín
 X_AFIN_1 = 0.3                 # punto (x_afin_1, x_afin_2) donde se evalúa el flujo afín
 X_AFIN_2 = 0.2
+A_AFIN_22 = 2.0                # entrada (2, 2) de A; negativa, det A < 0 (invierte la orientación)
 TOL_EXACTA = 1e-12             # identidades que solo difieren por redondeo
 TOL_DIFERENCIAS = 1e-8         # error admitido a las diferencias centrales
-TOL_TRIANGULAR = 1e-9          # entrada del jacobiano numérico que se considera cero
 TOL_INTEGRAL = 1e-3            # |integral − 1| admitido a la suma de Riemann
 
 
@@ -143,11 +143,13 @@ def log_densidad_afin(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
 
 def run(x1: float = X1, x2: float = X2, capas: int = CAPAS, limite: float = LIMITE,
         paso: float = PASO, x_afin_1: float = X_AFIN_1,
-        x_afin_2: float = X_AFIN_2) -> dict:
+        x_afin_2: float = X_AFIN_2, a_afin_22: float = A_AFIN_22) -> dict:
     if limite <= 0 or paso <= 0:
         raise ValueError("limite y paso deben ser positivos")
     if capas < 1:
         raise ValueError(f"capas debe ser >= 1; se recibió {capas}")
+    if a_afin_22 == 0:
+        raise ValueError("a_afin_22 no puede ser 0: A sería singular y el flujo no se invertiría")
     x = np.array([x1, x2])
 
     # Normalizar y volver: f y g son inversas exactas
@@ -157,14 +159,14 @@ def run(x1: float = X1, x2: float = X2, capas: int = CAPAS, limite: float = LIMI
     # Jacobiano de f entera por diferencias centrales, sin usar la fórmula del log-det
     jac = jacobiano_numerico(x, capas, H_DIFERENCIAS)               # (2, 2)
     _, log_det_numerico = np.linalg.slogdet(jac)
-    triangular = min(abs(jac[0, 1]), abs(jac[1, 0])) < TOL_TRIANGULAR  # J₁₂ = 0 o J₂₁ = 0
 
     # Densidad en x y su integral en la rejilla
     log_p = float(log_densidad(x, capas))
     integral = integral_en_rejilla(capas, limite, paso)
 
     # Flujo afín: cambio de variable frente a la gaussiana N(b, A Aᵀ)
-    a = np.array(A)
+    a = np.array(A)                                                 # (2, 2)
+    a[1, 1] = a_afin_22
     b = np.array(B)
     x_afin = np.array([x_afin_1, x_afin_2])
     cambio = log_densidad_afin(x_afin, a, b)
@@ -175,7 +177,8 @@ def run(x1: float = X1, x2: float = X2, capas: int = CAPAS, limite: float = LIMI
         "reconstruccion_exacta": bool(np.max(np.abs(x_vuelta - x)) < TOL_EXACTA),
         "log_det_jacobiano": {"formula": float(log_det_formula), "numerico": log_det_numerico},
         "log_det_coincide": bool(abs(log_det_formula - log_det_numerico) < TOL_DIFERENCIAS),
-        "jacobiano_triangular": bool(triangular),
+        # Se muestra, no se afirma: con una capa J₁₂ = 0 (triangular); con dos o más, lleno
+        "jacobiano_numerico": jac,
         "log_densidad_x": log_p,
         "integral_de_la_densidad": integral,
         "densidad_integra_uno": bool(abs(integral - 1.0) < TOL_INTEGRAL),

@@ -1,14 +1,16 @@
 """Grafos y laplaciano normalizado: qué hacer con un nodo de grado cero.
 
     d_i = Σ_j A_ij,   L = D − A,   xᵀ L x = Σ_{(i,j)∈E} (x_i − x_j)² ≥ 0
-    L_sym = D^{−1/2} L D^{−1/2}   con   (D^{−1/2})_uu = 0 si d_u = 0     (convención de Chung)
-    L_sym(u,u) = 1 si d_u > 0 y 0 si d_u = 0;   L_sym(u,v) = −1/√(d_u d_v) si u ~ v
+    L_sym = D^{−1/2} L D^{−1/2}   con la raíz inversa segura: (D^{−1/2})_uu = 0 si d_u = 0
+    L_sym(u,u) = 1 si d_u > 0 y 0 si d_u = 0;   L_sym(u,v) = −1/√(d_u d_v) si u ~ v   (Chung)
     espectro(L_sym) ⊂ [0, 2];   multiplicidad del autovalor 0 = nº de componentes conexas
 
 Con un nodo aislado, `deg**-0.5` vale inf y la fila y la columna de ese nodo se llenan de NaN
-(inf · 0); el resto de la matriz sigue finito, pero los autovalores ya no se pueden calcular. La
-convención de Chung pone a cero fila y columna del nodo aislado, diagonal incluida: así aporta un autovalor 0,
-como toda componente conexa. Poner 1 en esa diagonal parece inofensivo y rompe el conteo.
+(inf · 0); el resto de la matriz sigue finito, pero los autovalores ya no se pueden calcular. Con
+una raíz finita en el nodo aislado (0, o cualquier otro valor) su fila, su columna y su diagonal
+valen 0, porque las de L ya son 0. Lo que fija la convención de Chung es esa diagonal: 0 y no 1,
+para que el nodo aislado aporte un autovalor 0 como toda componente conexa. La fórmula
+I − D^{−1/2} A D^{−1/2} pone un 1 en ella, parece inofensiva y rompe el conteo.
 
 Referencias: F. R. K. Chung, «Spectral Graph Theory», AMS, 1997, cap. 1 (la definición de L_sym);
 U. von Luxburg, «A Tutorial on Spectral Clustering», Statistics and Computing 17, 2007 (un tutorial
@@ -112,9 +114,10 @@ def run(nodos_aislados: int = 1) -> dict:
     # L·1 = 0: cada fila suma el grado menos los vecinos.
     filas_suman_cero = bool(np.all(L @ np.ones(n, dtype=int) == 0))
 
-    # El cálculo ingenuo con deg**-0.5 produce inf/NaN si hay algún nodo aislado.
+    # El cálculo ingenuo con deg**-0.5 produce inf/NaN si hay algún nodo aislado: se cuentan
+    # (n² − (n − aislados)², la fila y la columna de cada aislado), no se afirma que existan.
     ingenuo = laplaciano_ingenuo(A)                 # (n, n)
-    ingenuo_no_finito = bool(not np.all(np.isfinite(ingenuo)))
+    ingenuo_no_finitas = int(np.sum(~np.isfinite(ingenuo)))
 
     L_sym = laplaciano_normalizado(A)               # (n, n)
     autovalores = np.linalg.eigvalsh(L_sym)         # (n,) ascendentes
@@ -130,7 +133,7 @@ def run(nodos_aislados: int = 1) -> dict:
         "grafo": {"adyacencia": A, "grados": grados},
         "laplaciano": L,
         "filas_suman_cero": filas_suman_cero,
-        "ingenuo_produce_inf_o_nan": ingenuo_no_finito,
+        "ingenuo_entradas_no_finitas": ingenuo_no_finitas,
         "laplaciano_normalizado": L_sym,
         "autovalores_normalizado": autovalores,
         "autovalores_en_0_2": en_0_2,

@@ -99,14 +99,18 @@ def run(autobucles: bool = True) -> dict:
     A = adyacencia(ARISTAS, N_NODOS)                    # (5, 5)
     A_hat, grados = a_normalizada(A, autobucles)        # (5, 5), (5,)
 
-    # Con autobucles ningún grado es 0: no hay división por cero que tratar.
-    sin_division_por_cero = bool(grados.min() >= 1)
+    # Con autobucles ningún grado es 0: no hay división por cero que tratar. Sin ellos el nodo
+    # aislado tiene grado 0 y es la raíz inversa segura la que deja Â finita.
+    sin_division_por_cero = bool(np.all(np.isfinite(A_hat))
+                                 and (grados.min() >= 1 or not autobucles))
 
     H_salida = capa_gcn(A, H, W, autobucles)            # (5, 2)
 
-    # El nodo aislado (4) solo recibe su propio mensaje: h'_4 = ReLU(h_4 W).
+    # El nodo aislado (4) solo recibe su propio mensaje, el de su autobucle: h'_4 = ReLU(h_4 W);
+    # sin autobucles no recibe ninguno y su salida es ReLU(0) = 0.
     aislado = N_NODOS - 1
-    solo_se_ve = bool(np.max(np.abs(H_salida[aislado] - relu(H[aislado] @ W))) < TOL_EXACTA)
+    propio = relu(H[aislado] @ W) if autobucles else np.zeros(W.shape[1])  # (d_salida,)
+    solo_se_ve = bool(np.max(np.abs(H_salida[aislado] - propio)) < TOL_EXACTA)
 
     # Bucle explícito sobre vecinos frente a la forma matricial.
     por_mensajes = capa_gcn_por_mensajes(A, H, W, autobucles)  # (5, 2)
@@ -116,7 +120,8 @@ def run(autobucles: bool = True) -> dict:
     p = list(PERMUTACION)
     A_perm = A[np.ix_(p, p)]                            # P A Pᵀ
     salida_perm = capa_gcn(A_perm, H[p], W, autobucles)  # GCN(PAPᵀ, PH)
-    equivariante = bool(np.max(np.abs(salida_perm - H_salida[p])) < TOL_EXACTA)
+    # Cualquier capa hecha de productos de Â, H y W lo cumple: se muestra el número, no se afirma
+    error_equivariancia = float(np.max(np.abs(salida_perm - H_salida[p])))
 
     autovalores = np.linalg.eigvalsh(A_hat)             # (5,) ascendentes
 
@@ -131,7 +136,7 @@ def run(autobucles: bool = True) -> dict:
         "salida_capa": H_salida,
         "nodo_aislado_solo_se_ve_a_si_mismo": solo_se_ve,
         "mensaje_es_suma_ponderada_de_vecinos": es_suma_ponderada,
-        "equivariancia_a_permutaciones": equivariante,
+        "error_de_equivariancia": error_equivariancia,
         "autovalores_a_normalizada": autovalores,
         "dispersion_tras_k_capas": dispersiones,
         "sobresuavizado": bool(sobresuavizado),

@@ -2,7 +2,7 @@
 
     π_θ = softmax(θ),   J(θ) = Σ_a π_θ(a) r(a)
     ∇J = E_{a~π}[ (R − b) ∇ log π_θ(a) ],   ∇ log π_θ(a) = e_a − π_θ   (b constante: sin sesgo)
-    bandido con softmax:  ∇J = π ⊙ (r − J)
+    bandido con softmax:  ∇J sale del jacobiano de la softmax, ∂π(a)/∂θ_i = π(a)(1{a=i} − π(i))
     max_π E_π[r] − β KL(π ‖ π_ref)  ⇒  π*(a) ∝ π_ref(a) exp(r(a)/β)
     con π_ref uniforme:  π* = softmax(r/β)   (β hace de temperatura)
 
@@ -40,7 +40,7 @@ def retorno(theta: np.ndarray, r: np.ndarray) -> float:
 
 
 def gradiente_exacto(theta: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """∇J = π ⊙ (r − J)."""
+    """∇_θ J del bandido con política softmax, derivado a mano (lo contrastan las diferencias)."""
     pi = softmax(theta)                                        # (A,)
     ### BEGIN SOLUTION
     J = pi @ r                                                 # escalar: el retorno esperado
@@ -56,7 +56,7 @@ def diferencias_centrales(theta: np.ndarray, r: np.ndarray, h: float) -> np.ndar
 
 
 def gradiente_kl(theta: np.ndarray, r: np.ndarray, beta: float, pi_ref: np.ndarray) -> np.ndarray:
-    """∇_θ [E_π r − β KL(π‖π_ref)] = π ⊙ (g − E_π g) con g = r − β log(π/π_ref)."""
+    """∇_θ [E_π r − β KL(π‖π_ref)]: su ascenso debe llegar a la forma cerrada softmax(r/β)."""
     pi = softmax(theta)                                        # (A,)
     ### BEGIN SOLUTION
     g = r - beta * np.log(pi / pi_ref)                         # (A,) recompensa «efectiva»

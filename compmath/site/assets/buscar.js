@@ -1,7 +1,8 @@
 // The course's search: reads window.COMPMATH_BUSQUEDA (a plain script, so it works from file://),
 // folds the query as the index was folded (no accents, lower case) and ranks pages by where the
-// words appear: title, then the lemma, then output names, then the prose. Each result says where
-// it matched and which words of the page did; the page itself marks them (sitio.js). A result
+// words appear: title, then the lemma, then output names, then the prose, whole words before a
+// word's beginning before a part of a word. Each result says where it matched; the page itself
+// marks the words (marcar.js). A result
 // quotes the page's sentence with most of the words, marked: each page's sentences are a plain
 // script of their own (buscar/NOMBRE.js, readable from file://) loaded once its result is in view.
 (function () {
@@ -38,16 +39,24 @@
     return en;
   }) : [];
 
+  // how well a word sought matches a word of a page: the whole word first (1), then the word's
+  // beginning (0.6), then inside it (0.25: «codificacion» is inside «decodificacion»)
+  var ENTERA = 1, COMIENZO = 0.6, DENTRO = 0.25;
+  function comoPalabra(w, b) {
+    if (w === b || w.split("_").indexOf(b) >= 0) { return ENTERA; }
+    if (w.indexOf(b) === 0 || w.indexOf("_" + b) >= 0) { return COMIENZO; }
+    return w.indexOf(b) >= 0 ? DENTRO : 0;
+  }
   function enCampo(texto, palabra) {
-    texto = " " + texto;
-    if (texto.indexOf(" " + palabra) >= 0 || texto.indexOf("_" + palabra) >= 0) { return 1; }
-    return texto.indexOf(palabra) >= 0 ? 0.5 : 0;
+    var mejor = 0;
+    texto.split(/[^a-z0-9_]+/).forEach(function (w) { mejor = Math.max(mejor, comoPalabra(w, palabra)); });
+    return mejor;
   }
 
   function buscar(consulta) {
     var buscadas = plegar(consulta).split(/[^a-z0-9_]+/).filter(Boolean);
     if (!buscadas.length) { return []; }
-    var resultados = paginas.map(function (p) { return { doc: p, puntos: 0, campos: {}, vistas: {}, faltan: buscadas.length }; });
+    var resultados = paginas.map(function (p) { return { doc: p, puntos: 0, campos: {}, faltan: buscadas.length }; });
     buscadas.forEach(function (b) {
       var mejor = resultados.map(function () { return 0; });
       resultados.forEach(function (r, i) {
@@ -57,13 +66,12 @@
         });
       });
       palabras.forEach(function (w, k) {
-        var peso = w.indexOf(b) === 0 || w.indexOf("_" + b) >= 0 ? 1 : (w.indexOf(b) >= 0 ? 0.5 : 0);
+        var peso = comoPalabra(w, b);
         if (!peso) { return; }
         donde[k].forEach(function (i) {
           var r = resultados[i];
           if (!r) { return; }
           r.campos["el texto"] = true;
-          r.vistas[w] = true;
           mejor[i] = Math.max(mejor[i], peso);
         });
       });
@@ -81,7 +89,9 @@
   // each page's sentences, window.COMPMATH_FRASES[url], from its script once a result needs it
   var frases = window.COMPMATH_FRASES = window.COMPMATH_FRASES || {};
   var citas = [];  // the shown results' quotes: [paragraph, url, words sought]
-  var LARGO = 180;  // a longer sentence is cut around its first match
+  // a longer sentence is cut around its first match, to what three lines of the list hold: the
+  // quote's room is kept before it arrives (no result moves when it does)
+  var LARGO = 180;
 
   // where the words sought are in a text, [start, end) in its letters, sorted, and how well it
   // matches: 1 a word found at a word's beginning, 0.5 inside one
@@ -99,7 +109,8 @@
       var vista = 0;
       for (var i = p.indexOf(b); i >= 0; i = p.indexOf(b, i + b.length)) {
         hallados.push([mapa[i], mapa[i + b.length - 1] + 1]);
-        vista = Math.max(vista, /[a-z0-9]/.test(p[i - 1] || " ") ? 0.5 : 1);
+        var antes = /[a-z0-9]/.test(p[i - 1] || " "), despues = /[a-z0-9]/.test(p[i + b.length] || " ");
+        vista = Math.max(vista, antes ? DENTRO : (despues ? COMIENZO : ENTERA));
       }
       puntos += vista;
     });
@@ -135,13 +146,17 @@
   }
 
   // the page's sentence with most of the words sought, the first of the best, quoted
+  // (the quote's room is kept from the start, so the results below do not move when it comes)
   function citar(cita) {
     var mejor = { puntos: 0 };
-    (frases[cita[1]] || []).forEach(function (f) {
+    if (!frases[cita[1]]) { return; }
+    frases[cita[1]].forEach(function (f) {
       var c = cortes(f, cita[2]);
       if (c.puntos > mejor.puntos) { mejor = c; }
     });
-    if (!mejor.texto || cita[0].firstChild) { return; }
+    if (cita[0].firstChild) { return; }
+    cita[0].classList.remove("pendiente");
+    if (!mejor.texto) { return; }
     marcar(cita[0], mejor, true);
     // the page marks the words and goes to this sentence: marcar.js looks for its first words
     // (up to any math, which the page shows as MathML)
@@ -183,6 +198,7 @@
     pendientes = [];
     if (vigia) { vigia.disconnect(); }
     if (!consulta.trim()) { resumen.textContent = ""; return; }
+    LARGO = Math.max(60, Math.min(180, Math.floor(lista.clientWidth / 8.5) * 3));
     var encontrados = buscar(consulta);
     var buscadas = plegar(consulta).split(/[^a-z0-9_]+/).filter(function (b) { return b.length > 1; });
     resumen.textContent = encontrados.length === 1 ? "1 página encontrada"
@@ -202,7 +218,7 @@
       }
       if (r.campos["el texto"]) {
         var cita = document.createElement("p");
-        cita.className = "frase";
+        cita.className = "frase pendiente";
         item.appendChild(cita);
         citas.push([cita, r.doc.u, buscadas]);
         citar(citas[citas.length - 1]);  // its sentences may be here already
@@ -210,9 +226,7 @@
       }
       var donde = document.createElement("p");
       donde.className = "coincide";
-      var vistas = Object.keys(r.vistas).slice(0, 6);
-      donde.textContent = "Aparece en " + Object.keys(r.campos).join(", ") +
-        (vistas.length ? " (" + vistas.join(", ") + ")" : "");
+      donde.textContent = "Aparece en " + Object.keys(r.campos).join(", ");
       item.appendChild(donde);
       lista.appendChild(item);
     });

@@ -43,21 +43,51 @@
       navigator.clipboard.writeText(texto).then(hecho, function () { aviso.textContent = "No se pudo copiar"; });
     }
   }
+  function elemento(tipo, clase, texto) {
+    var e = document.createElement(tipo);
+    e.className = clase;
+    e.textContent = texto;
+    return e;
+  }
   document.querySelectorAll("main pre").forEach(function (pre) {
-    var caja = document.createElement("div");
-    caja.className = "con-copia";
+    var caja = elemento("div", "con-copia", "");
     pre.parentNode.insertBefore(caja, pre);
     caja.appendChild(pre);
-    var b = document.createElement("button");
+    var b = elemento("button", "copiar", "Copiar");
     b.type = "button";
-    b.className = "copiar";
-    b.textContent = "Copiar";
     b.addEventListener("click", function () { copiar(pre, b); });
     caja.appendChild(b);
   });
 
+  // each section's heading gets its permalink; the outline marks the section being read (the
+  // last whose heading is above the middle of the window)
+  document.querySelectorAll("main h2[id], main h3[id]").forEach(function (h) {
+    var a = elemento("a", "ancla", "#");
+    a.href = "#" + h.id;
+    a.setAttribute("aria-label", "Enlace a «" + h.textContent.trim() + "»");
+    h.append(" ", a);
+  });
+  var marcas = document.querySelectorAll(".indice a");
+  function marcar() {
+    var actual = marcas[0];
+    marcas.forEach(function (a) {
+      if (document.querySelector(a.hash).getBoundingClientRect().top < innerHeight / 2) { actual = a; }
+      a.removeAttribute("aria-current");
+    });
+    actual.setAttribute("aria-current", "location");
+  }
+  if (marcas.length) { marcar(); addEventListener("scroll", marcar, { passive: true }); }
+
   // a box that fits is not a keyboard stop; one that scrolls is, and says so
+  // a display formula wider than its column is drawn smaller, down to 72 % (still legible on
+  // a phone), and scrolls only if it still does not fit
   function medir() {
+    document.querySelectorAll(".formula > math").forEach(function (m) {
+      var caja = m.parentNode;
+      m.style.fontSize = "";
+      var cabe = caja.clientWidth / caja.scrollWidth;
+      if (cabe < 1) { m.style.fontSize = (1.15 * Math.max(0.72, cabe - 0.01)).toFixed(3) + "em"; }
+    });
     document.querySelectorAll(".formula, main pre, .tabla-ancha").forEach(function (caja) {
       var desborda = caja.scrollWidth > caja.clientWidth + 1;
       caja.classList.toggle("desborda", desborda);

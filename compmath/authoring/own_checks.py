@@ -1,0 +1,100 @@
+"""Lint's checks of the parameters a class does not publish as its defaults: every point of a
+`[practica.por_alumno]` declaration, and every variant of the instructor's private file.
+
+The course's lab runs at each of them (through the one judging pipeline) and must give outputs
+valid against its schema: a student's numbers, or a private variant, where the course's own lab
+raises or breaks its contract would fail every student there.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from compmath.course.params import specs_from_source
+from compmath.course.per_student import declaration_problems, sample
+from compmath.course.tree import ClassInfo, Course
+from compmath.errors import CompmathError, Problem
+from compmath.judging.report import Outcome
+from compmath.practice.own import run_at
+
+Point = tuple[ClassInfo, dict[str, Any]]
+
+
+def own_points(cls: ClassInfo) -> list[dict[str, Any]]:
+    """The parameter sets lint runs a class's declaration at: each parameter's sample (every
+    choice, a range's ends and a few points between) with the others at the lab's defaults,
+    then every declared parameter at its first point together, and at its last."""
+    try:
+        declared = cls.meta.per_student
+    except CompmathError:
+        return []  # a broken class.toml is lint's to report on its own
+    if not declared or not cls.lab.exists():
+        return []
+    types = {s.name: s.type_name for s in specs_from_source(cls.lab) or []}
+    if declaration_problems(declared, types):
+        return []  # metadata's checks name what does not fit run()
+    found: list[dict[str, Any]] = []
+    samples = {own.name: sample(own, types[own.name]) for own in declared}
+    for name, values in samples.items():
+        found += [{name: value} for value in values]
+    if len(samples) > 1:
+        found.append({name: values[0] for name, values in samples.items()})
+        found.append({name: values[-1] for name, values in samples.items()})
+    unique: list[dict[str, Any]] = []
+    for params in found:
+        if params not in unique:
+            unique.append(params)
+    return unique
+
+
+def _shown(params: dict[str, Any]) -> str:
+    return ", ".join(f"{k} = {v!r}" for k, v in params.items())
+
+
+def _invalid(points: list[Point], jobs: int) -> list[tuple[Point, str]]:
+    """The points at which the course's lab does not give valid outputs, and why."""
+    reports = run_at(points, jobs=jobs)
+    return [(p, r.full_message) for p, r in zip(points, reports) if r.outcome != Outcome.VALID]
+
+
+def own_problems(course: Course, jobs: int) -> list[Problem]:
+    """Every class whose declared numbers of their own include a point where its lab fails."""
+    points = [(cls, params) for cls in course.classes for params in own_points(cls)]
+    problems = []
+    for (cls, params), why in _invalid(points, jobs):
+        problems.append(
+            Problem(
+                course.rel(cls.meta_path),
+                f"[practica.por_alumno]: con {_shown(params)} el laboratorio no da salidas "
+                f"válidas: {why}",
+                "estrecha el rango o las opciones, o haz que el laboratorio (y su esquema) "
+                "valgan ahí",
+            )
+        )
+    return problems
+
+
+def private_problems(course: Course, path: Path, jobs: int, *, run_labs: bool) -> list[Problem]:
+    """The private variants file: its format and, with `run_labs`, the course's lab at each."""
+    from compmath.grading.private import private_problems as file_problems
+
+    found, problems = file_problems(path, course)
+    if problems or not run_labs:
+        return problems
+    by_number = {c.number: c for c in course.classes}
+    points = [
+        (by_number[number], dict(params))
+        for number, variants in found.by_class.items()
+        for params in variants
+    ]
+    for (cls, params), why in _invalid(points, jobs):
+        problems.append(
+            Problem(
+                str(path),
+                f"[{cls.number}]: con {_shown(params)} el laboratorio del curso no da salidas "
+                f"válidas: {why}",
+                "cambia esa variante privada (o el laboratorio) hasta que valga",
+            )
+        )
+    return problems

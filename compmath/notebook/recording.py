@@ -1,0 +1,264 @@
+"""What the practice notebook's hole checks compare with: the course's lab recorded at each
+variant, as values only (never its code).
+
+For every function that holds a hole, the course's lab runs once at each variant (the defaults
+and the class's hidden variants) instrumented to keep that function's smallest call (and its
+first, when that one is small too): the arguments, what it returns, the arguments it changes
+in place, what the other functions with holes return when it calls them, and, where the
+function holds another hole, what that hole's region receives and leaves. Reals are kept
+exactly (JSON reads back the same float), so a loop that stops when a change falls under a
+threshold stops where the course's did. A record above `CALL_CHARACTERS` keeps of each large
+array it returns or changes its shape and `SAMPLE` elements; one still above it is dropped
+(the notebook then says it cannot check that hole, never «bien»).
+
+The lab runs through the judging pipeline (the sandbox, its limits) like every lab; the
+recordings are cached by the class's files and this module, and a lab that fails is a Spanish
+error that names the variant.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import tempfile
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from compmath.course.tree import ClassInfo
+from compmath.errors import CompmathError
+from compmath.notebook.labcode import lab_cells
+from compmath.practice.graft import course_lab, course_tag
+from compmath.practice.holes import Region
+from compmath.practice.mutation import assigned
+
+CALL_CHARACTERS = 150_000  # one call's record, as JSON; a larger one is dropped
+SAMPLE = 256  # a record above CALL_CHARACTERS keeps this many elements of each large array
+CACHE_FOLDER = "cuadernos"
+
+RECORDER = """
+import inspect as __inspect__
+import json as __json__
+__grabacion__ = {"fase": 1, "activa": None, "vistas": {}, "elegidas": {}}
+
+
+def __tamano__(valor):
+    if hasattr(valor, "size") and hasattr(valor, "dtype"):
+        return int(valor.size)
+    if isinstance(valor, dict):
+        return 1 + sum(__tamano__(v) for v in valor.values())
+    if isinstance(valor, (list, tuple)):
+        return 1 + sum(__tamano__(v) for v in valor)
+    return 1
+
+
+def __envuelta__(nombre, funcion):
+    firma = __inspect__.signature(funcion)
+
+    def envuelta(*args, **kwargs):
+        estado = __grabacion__
+        ligados = firma.bind(*args, **kwargs)
+        ligados.apply_defaults()
+        if estado["fase"] == 1:
+            vista = estado["vistas"].setdefault(nombre, 0)
+            estado["vistas"][nombre] = vista + 1
+            tamano = __tamano__(ligados.arguments)
+            elegidas = estado["elegidas"].setdefault(nombre, {})
+            pequena = elegidas.get("pequena")
+            if vista == 0 or pequena is None or tamano < pequena[0]:
+                cifrados = Valores.cifrar(dict(ligados.arguments))
+                if vista == 0:
+                    elegidas["primera"] = (tamano, cifrados)
+                if pequena is None or tamano < pequena[0]:
+                    elegidas["pequena"] = (tamano, cifrados)
+            return funcion(*args, **kwargs)
+        activa = estado["activa"]
+        if activa is None or nombre == activa["funcion"]:
+            return funcion(*args, **kwargs)
+        dados = Valores.cifrar(dict(ligados.arguments))
+        devuelve = funcion(*args, **kwargs)
+        activa["anidadas"].setdefault(nombre, []).append([dados, Valores.cifrar(devuelve)])
+        return devuelve
+
+    return envuelta
+
+
+def __tramo_entra__(numero, ambito):
+    activa = __grabacion__["activa"]
+    if activa is not None and numero in activa["propios"]:
+        entradas = {n: ambito[n] for n in __TRAMOS__[numero]["entradas"] if n in ambito}
+        activa["tramos"].setdefault(str(numero), []).append([Valores.cifrar(entradas), None])
+
+
+def __tramo_sale__(numero, ambito):
+    activa = __grabacion__["activa"]
+    if activa is not None and numero in activa["propios"]:
+        salidas = {n: ambito[n] for n in __TRAMOS__[numero]["salidas"] if n in ambito}
+        activa["tramos"][str(numero)][-1][1] = Valores.cifrar(salidas)
+
+
+for __nombre__ in __DUENOS__:
+    globals()[__nombre__ + "__del_curso__"] = globals()[__nombre__]
+    globals()[__nombre__] = __envuelta__(__nombre__, globals()[__nombre__])
+__run_del_curso__ = run
+
+
+def run(**parametros):
+    estado = __grabacion__
+    estado["fase"] = 1
+    __run_del_curso__(**parametros)
+    estado["fase"] = 2
+    grabadas = {}
+    for nombre in sorted(__DUENOS__):
+        original = globals()[nombre + "__del_curso__"]
+        elegidas = estado["elegidas"].get(nombre, {})
+        llamadas, vistos = [], set()
+        for cual in ("pequena", "primera"):
+            if cual not in elegidas:
+                continue
+            cifrados = elegidas[cual][1]
+            huella = __json__.dumps(cifrados, sort_keys=True)
+            if huella in vistos:
+                continue
+            vistos.add(huella)
+            argumentos = Valores.descifrar(cifrados)
+            antes = {clave: Valores.cifrar(valor) for clave, valor in argumentos.items()}
+            propios = set(__DUENOS__[nombre]) if len(__DUENOS__[nombre]) > 1 else set()
+            estado["activa"] = {"funcion": nombre, "anidadas": {}, "tramos": {}, "propios": propios}
+            devuelve = original(**argumentos)
+            activa, estado["activa"] = estado["activa"], None
+            cambia = {}
+            for clave, valor in argumentos.items():
+                despues = Valores.cifrar(valor)
+                if despues != antes[clave]:
+                    cambia[clave] = despues
+            registro = {
+                "argumentos": cifrados,
+                "devuelve": Valores.cifrar(devuelve),
+                "cambia": cambia,
+                "anidadas": activa["anidadas"],
+                "tramos": activa["tramos"],
+            }
+            if len(__json__.dumps(registro)) > __LIMITE__:  # big arrays: their shape, a sample
+                registro["devuelve"] = Valores.cifrar(devuelve, __MUESTRA__)
+                registro["cambia"] = {
+                    clave: Valores.cifrar(argumentos[clave], __MUESTRA__) for clave in cambia
+                }
+            limite = __LIMITE__ if cual == "pequena" else __LIMITE__ // 10
+            if len(__json__.dumps(registro)) <= limite:
+                llamadas.append(registro)
+        grabadas[nombre] = llamadas
+    return {"grabacion": __json__.dumps(grabadas, sort_keys=True, separators=(",", ":"))}
+"""
+
+
+def _loaded(region: Region) -> list[str]:
+    """The names a region reads (what its replay is matched by)."""
+    tree = ast.parse(textwrap.dedent("\n".join(region.body)))
+    names = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    return sorted(names)
+
+
+def owners(cls: ClassInfo) -> dict[str, list[int]]:
+    """Each function that holds a hole, with its holes' numbers (from the exercise's cells)."""
+    lab = course_lab(cls)
+    found: dict[str, list[int]] = {}
+    for cell in lab_cells(lab.exercise):
+        for number in cell.holes:
+            found.setdefault(cell.name, []).append(number)
+    return found
+
+
+def regions(cls: ClassInfo) -> dict[int, dict[str, list[str]]]:
+    """For each hole that shares its function with another: the names its region reads
+    (`entradas`) and binds or changes (`salidas`), for the notebook to replay it."""
+    lab = course_lab(cls)
+    shared = {n for holes in owners(cls).values() if len(holes) > 1 for n in holes}
+    return {
+        r.number: {"entradas": _loaded(r), "salidas": assigned(r)}
+        for r in lab.regions
+        if r.number in shared
+    }
+
+
+def recording_source(cls: ClassInfo) -> str:
+    """The course's lab, instrumented: its run(**parameters) returns the recordings as text."""
+    from compmath.notebook.tools import class_source
+
+    lab = course_lab(cls)
+    lines = list(lab.lines)
+    for region in reversed(lab.regions):
+        lines.insert(region.end, f"{region.indent}__tramo_sale__({region.number}, locals())")
+        lines.insert(region.begin + 1, f"{region.indent}__tramo_entra__({region.number}, locals())")
+    config = (
+        f"__DUENOS__ = {owners(cls)!r}\n__TRAMOS__ = {regions(cls)!r}\n"
+        f"__LIMITE__ = {CALL_CHARACTERS!r}\n__MUESTRA__ = {SAMPLE!r}\n"
+    )
+    codec = "import math\nimport sys\nimport typing\n\n\n" + class_source("Valores")
+    return "\n".join(lines) + "\n\n" + codec + "\n\n" + config + RECORDER
+
+
+def _cache_path(cls: ClassInfo) -> Path:
+    from compmath import __version__
+    from compmath.cache import cache_dir
+    from compmath.notebook.tools import class_source
+
+    digest = hashlib.sha256(
+        "\0".join([__version__, course_tag(cls), RECORDER, class_source("Valores")]).encode()
+    )
+    return cache_dir() / CACHE_FOLDER / f"{cls.id}-{digest.hexdigest()[:20]}.json"
+
+
+def recordings(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The recordings of the course's lab at each of `variants` (in order), from the cache or
+    run now; CompmathError when the course's lab fails at one of them."""
+    from compmath.cache import read_json
+
+    cached = _cache_path(cls)
+    found = read_json(str(cached.relative_to(cached.parent.parent)))
+    if isinstance(found, list) and len(found) == len(variants):
+        return found
+    made = _record(cls, variants)
+    try:
+        from compmath.atomic import write_atomic
+
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(cached, json.dumps(made, sort_keys=True), durable=False)
+    except OSError:
+        pass  # an unwritable cache only costs time
+    return made
+
+
+def _record(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    from compmath.course.tree import load_course
+    from compmath.judging.case import Broken, Explore, prepare, variant
+    from compmath.judging.pipeline import judge_cases
+
+    base = prepare(load_course(cls.root), cls)
+    if isinstance(base, Broken):
+        raise base.problem
+    with tempfile.TemporaryDirectory(prefix="compmath-cuaderno-") as folder:
+        lab = Path(folder) / "lab.py"
+        lab.write_text(recording_source(cls), encoding="utf-8")
+        cases = [
+            variant(base, key=f"grabacion/{i}", lab=lab, params=dict(p), expected=Explore())
+            for i, p in enumerate(variants)
+        ]
+        # the instrumented lab returns text, not its outputs: the schema refuses it, the text
+        # is in the report all the same (as lint's mutation check reads it)
+        reports = judge_cases(cases, jobs=1).reports
+    made = []
+    for params, report in zip(variants, reports):
+        text = (report.outputs or {}).get("grabacion")
+        if not isinstance(text, str):
+            shown = ", ".join(f"{k} = {v}" for k, v in params.items()) or "por defecto"
+            raise CompmathError(
+                f"el laboratorio de {cls.id} falla con los parámetros {shown} al grabar lo que "
+                f"compara el cuaderno: {report.full_message}",
+                f"compruébalo con: compmath lint {cls.number}",
+            )
+        made.append(json.loads(text))
+    return made

@@ -1,0 +1,257 @@
+"""lint's mutants: declared mistakes and standard mutants of each hole, claims that cannot fail,
+hints that give the answer and mixed list separators; honest and hostile cases for each rule."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from compmath.authoring.content_checks import mixed_separators
+from compmath.authoring.mutant_check import declaration_problems, mutant_check
+from compmath.course.tree import load_course
+from compmath.practice.mutants import standard
+from tests.test_lint import cls_dir, edit
+
+HOLE = "    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n"
+MUTANT = 'mutantes = [{ error = 1, codigo = "mitad = n + escala" }]'
+folder = cls_dir
+
+
+def checked(root: Path):
+    cls = load_course(root).resolve("901")
+    return mutant_check([cls], 2)[cls.id]
+
+
+def declared_problems(root: Path) -> list[str]:
+    return [p.what for p in declaration_problems(load_course(root).resolve("901"))]
+
+
+# --- standard mutants: derived from the solution's text, stable ids ---------------------------
+
+
+def test_standard_mutants_cover_the_operators_with_stable_ids() -> None:
+    body = (
+        "    y = (a + b) * c[1:n] @ M.T  # comentario con + y *",
+        "    for i in range(k):",
+        "        s += x.sum(axis=-1) / 2.0",
+        "    z = y < t",
+    )
+    made = standard(2, body)
+    ids = [m.ident for m in made]
+    assert ids == [m.ident for m in standard(2, body)]  # deterministic
+    for expected in (
+        "hueco 2 · línea 1 · + → -",
+        "hueco 2 · línea 1 · * → /",
+        "hueco 2 · línea 1 · corte: n → n - 1",
+        "hueco 2 · línea 1 · corte: 1 → 1 + 1",
+        "hueco 2 · línea 1 · M.T → M",
+        "hueco 2 · línea 1 · @ con los operandos al revés",
+        "hueco 2 · línea 2 · range: k → k + 1",
+        "hueco 2 · línea 3 · += → -=",
+        "hueco 2 · línea 3 · axis=-1 → axis=0",
+        "hueco 2 · línea 3 · 2.0 → 3.0",
+        "hueco 2 · línea 3 · / → *",
+        "hueco 2 · línea 4 · < → <=",
+        "hueco 2 · línea 4 · sentencia quitada",
+    ):
+        assert expected in ids, (expected, ids)
+    swapped = next(m for m in made if m.ident == "hueco 2 · línea 1 · + → -")
+    assert swapped.body[0] == "y = (a - b) * c[1:n] @ M.T  # comentario con + y *"  # comment kept
+    assert len(set(ids)) == len(ids)
+
+
+def test_a_solution_that_does_not_parse_alone_has_no_standard_mutants() -> None:
+    assert standard(1, ("    return x +",)) == []
+
+
+# --- declarations, read without running ------------------------------------------------------
+
+
+def test_declarations_honest_and_broken(course_901: Path) -> None:
+    toml = folder(course_901) / "class.toml"
+    assert declared_problems(course_901) == []
+    edit(toml, MUTANT, 'mutantes = [{ error = 1, cambia = "n * escala", por = "n + escala" }]')
+    assert declared_problems(course_901) == []  # found exactly once
+    edit(toml, 'cambia = "n * escala"', 'cambia = "n / escala"')
+    assert declared_problems(course_901) == [
+        "el mutante 1 del hueco 1: el texto de cambia «n / escala» no aparece en la solución del hueco"
+    ]
+    edit(toml, 'cambia = "n / escala"', 'cambia = "a"')  # in «mitad» twice… and in «escala»
+    assert "aparece 3 veces" in declared_problems(course_901)[0]
+    edit(toml, 'error = 1, cambia = "a"', 'error = 3, cambia = "n * escala"')
+    whats = declared_problems(course_901)
+    assert "el mutante 1 del hueco 1: no hay entrada 3 en errores_comunes (tiene 1)" in whats
+    assert "el error común 1 no tiene mutante ni está en [practica] sin_mutante" in whats
+
+
+def test_a_common_error_without_a_mutant_needs_a_reason(course_901: Path) -> None:
+    toml = folder(course_901) / "class.toml"
+    edit(toml, MUTANT + "\n", "")
+    assert declared_problems(course_901) == [
+        "el error común 1 no tiene mutante ni está en [practica] sin_mutante"
+    ]
+    edit(toml, "variantes = [{ escala = 2.0 }]",
+         'variantes = [{ escala = 2.0 }]\nsin_mutante = [{ error = 1, razon = "Lo comete quien lee." }]')
+    assert declared_problems(course_901) == []
+
+
+@pytest.mark.parametrize(
+    ("hint", "flagged"),
+    [
+        ("mitad = n * escala", True),
+        ("Al final: `mitad=n*escala`.", True),  # spaces changed: still the line
+        ("mitad es el producto de n por la escala.", False),
+        ("mitad = n · escala", False),  # the formula, not the assignment
+    ],
+)
+def test_a_hint_holding_the_solution_line_is_flagged(course_901: Path, hint: str, flagged: bool) -> None:
+    edit(folder(course_901) / "class.toml", '"mitad es el producto de n por la escala."', json.dumps(hint))
+    whats = declared_problems(course_901)
+    assert bool(whats) is flagged, whats
+    if flagged:
+        assert whats == ["la pista 2 del hueco 1 contiene una línea de su solución («mitad = n * escala»)"]
+
+
+def test_a_trivially_short_solution_line_in_a_hint_is_not_flagged(course_901: Path) -> None:
+    edit(folder(course_901) / "lab.py", HOLE, "    ### BEGIN SOLUTION\n    m = n\n    mitad = m * escala\n    ### END SOLUTION\n")
+    edit(folder(course_901) / "class.toml", '"mitad es el producto de n por la escala."', '"Empieza con m = n."')
+    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = n + escala" }]')
+    assert declared_problems(course_901) == []
+
+
+# --- mixed separators ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("El flujo A = [[2, 0], [1, 2]] lleva x = (0,3; 0,2) a otra parte.", [("(0,3; 0,2)", "[[2, 0], [1, 2]]")]),
+        ("El flujo A = [[2; 0]; [1; 2]] lleva x = (0,3; 0,2) a otra parte.", []),
+        ("Con enteros, (1, 0) y (2, 3) se leen bien.", []),
+        ("La pareja (1, 0) gira. Queda (−0,99; 0,14).", []),  # two sentences
+        ("Sin decimales: (1; 2) y (3, 4).", []),
+        ("En código `x = (0,3; 0,2)` y (1, 2).", []),
+    ],
+)
+def test_mixed_list_separators_in_a_sentence(text: str, found: list) -> None:
+    assert list(mixed_separators(text)) == found
+
+
+# --- running the mutants (the fake course_901's lab runs in milliseconds) ------------------------
+
+
+def test_a_declared_mutant_that_survives_is_reported_and_a_killed_one_is_not(course_901: Path) -> None:
+    """Hostile beside honest: «escala * n» is what the solution computes, so no variant can reject
+    it; «n + escala» differs at the defaults already."""
+    assert checked(course_901).problems == []
+    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
+    problems = checked(course_901).problems
+    assert [p.what for p in problems] == [
+        "hueco 1 · mutante 1 (error común 1: «Sumar n y la escala en lugar de multiplicarlos.») "
+        "pasa con los parámetros por defecto y con la variante"
+    ]
+    assert "añade en [practica] una variante" in problems[0].hint
+    assert problems[0].file.endswith("901-pasa/class.toml")
+
+
+def _with_claim(root: Path, claim: str) -> None:
+    """901 with one boolean output more, «afirma», computed as `claim`, and its snapshot."""
+    base = folder(root)
+    edit(base / "lab.py", '"vector": np.arange(n) / 3}', f'"vector": np.arange(n) / 3, "afirma": bool({claim})}}')
+    schema = root / "schemas" / "901-pasa.schema.json"
+    body = json.loads(schema.read_text(encoding="utf-8"))
+    body["required"].append("afirma")
+    body["properties"]["afirma"] = {"type": "boolean"}
+    schema.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
+    edit(base / "class.toml", '[[huecos]]', '[[salidas]]\nnombre = "afirma"\ndescripcion = "Verdadero si algo."\n\n[[huecos]]')
+    snapshot = json.loads((base / "expected.json").read_text(encoding="utf-8"))
+    snapshot["afirma"] = True
+    (base / "expected.json").write_text(json.dumps(snapshot, indent=2) + "\n", encoding="utf-8")
+
+
+def test_a_claim_no_run_can_turn_false_is_flagged(course_901: Path) -> None:
+    """Hostile: «n > 0» holds whatever the hole computes and at every variant."""
+    _with_claim(course_901, "n > 0")
+    whats = [p.what for p in checked(course_901).problems]
+    assert whats == [
+        "la afirmación «afirma» sale verdadera con todas las variantes y con todos los mutantes: "
+        "no comprueba nada"
+    ]
+
+
+def test_a_claim_a_mutant_turns_false_is_not_flagged(course_901: Path) -> None:
+    """Honest: «mitad == n * escala» is false for the mutant «n + escala»."""
+    _with_claim(course_901, "mitad == n * escala")
+    assert checked(course_901).problems == []
+
+
+def test_a_variant_that_contradicts_a_claim_is_a_problem(course_901: Path) -> None:
+    _with_claim(course_901, "mitad > 0")
+    edit(folder(course_901) / "class.toml", "variantes = [{ escala = 2.0 }]", "variantes = [{ escala = -1.0 }]")
+    whats = [p.what for p in checked(course_901).problems]
+    assert (
+        "con escala = -1.0, el laboratorio del curso da falso en «afirma», que la clase afirma" in whats
+    ), whats
+
+
+def test_standard_survivors_are_scored_and_equivalents_count(cli, course_901: Path) -> None:
+    """`* 1 ** 2` hides two mutants no variant can see (÷ 1 and 1 ** 3); marked equivalent, they
+    count as rejected; an equivalence that names no mutant is a problem."""
+    edit(folder(course_901) / "lab.py", "    mitad = n * escala\n", "    mitad = n * escala * 1 ** 2\n")
+    found = checked(course_901)
+    (score,) = found.scores
+    survivors = [ident for ident, _, _ in score.survivors]
+    assert survivors == ["hueco 1 · línea 1 · * → / (2)", "hueco 1 · línea 1 · 2 → 3"]
+    assert score.counted < score.total
+    result = cli("lint", "--mutantes", "--root", str(course_901))
+    assert result.code == 1
+    assert "hueco 1 · línea 1 · 2 → 3" in result.out and "    + mitad = n * escala * 1 ** 3" in result.out
+    assert "hueco 1: las variantes rechazan" in result.out
+    assert cli("lint", "--root", str(course_901)).code == 0  # without --mutantes the score is shown only
+    toml = folder(course_901) / "class.toml"
+    edit(toml, MUTANT, MUTANT + '\nequivalentes = [{ mutante = "hueco 1 · línea 1 · * → / (2)", razon = "÷ 1" }, '
+         '{ mutante = "hueco 1 · línea 1 · 2 → 3", razon = "1 ** 3 = 1" }, { mutante = "hueco 1 · no existe", razon = "x" }]')
+    found = checked(course_901)
+    assert found.scores[0].share == 1.0
+    assert [p.what for p in found.problems] == ["equivalentes del hueco 1: no hay mutante «hueco 1 · no existe»"]
+
+
+def test_the_cache_does_not_hide_a_changed_class(cli, course_901: Path, tmp_path: Path, monkeypatch) -> None:
+    """A lint in order is remembered; editing the class (its mutant now survives) checks it again."""
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
+    assert cli("lint", "--root", str(course_901)).code == 0
+    assert list((tmp_path / "cache" / "lint").glob("*.json"))  # remembered
+    assert cli("lint", "--root", str(course_901)).code == 0
+    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
+    result = cli("lint", "--root", str(course_901))
+    assert result.code == 1 and "hueco 1 · mutante 1" in result.out, result.out
+
+
+def test_a_bad_cache_entry_costs_only_time(cli, course_901: Path, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
+    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
+    assert cli("lint", "--root", str(course_901)).code == 1  # remembered, its problem with it
+    for entry in (tmp_path / "cache" / "lint").glob("*.json"):
+        entry.write_text('{"problemas": 3}', encoding="utf-8")  # damaged
+    result = cli("lint", "--root", str(course_901))
+    assert result.code == 1 and "hueco 1 · mutante 1" in result.out
+
+
+def test_a_variant_whose_reference_breaks_the_schema_is_a_problem(course_901: Path) -> None:
+    """n = 20 gives a «vector» of 20 numbers, more than the schema's 10."""
+    edit(folder(course_901) / "class.toml", "variantes = [{ escala = 2.0 }]", "variantes = [{ n = 20 }]")
+    whats = [p.what for p in checked(course_901).problems]
+    assert len(whats) == 1 and whats[0].startswith("el laboratorio del curso con n = 20: "), whats
+
+
+def test_a_hint_holding_the_expression_a_line_assigns_is_flagged(course_901: Path) -> None:
+    """The right-hand side of the solution's assignment is the answer too, once long enough."""
+    edit(folder(course_901) / "lab.py", "    mitad = n * escala\n", "    mitad = (n * escala) / (1 + 0 * n)\n")
+    toml = folder(course_901) / "class.toml"
+    edit(toml, '"mitad es el producto de n por la escala."', '"Calcula (n*escala) / (1 + 0*n) y asígnalo."')
+    assert declared_problems(course_901) == [
+        "la pista 2 del hueco 1 contiene la expresión de una línea de su solución "
+        "(«(n * escala) / (1 + 0 * n)»)"
+    ]
