@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import pytest
 
-from compmath.execution import pool
+from compmath.execution import pool, zygote
 
 MARK = "COMPMATH_PRUEBA"
 LINUX = sys.platform.startswith("linux")
@@ -31,6 +31,7 @@ class Process(NamedTuple):
     state: str  # Z: a zombie
     argv: list[bytes]  # empty for a process in the middle of exec (or a zombie)
     environ: bytes  # b"" where it cannot be read (a process that cannot be dumped)
+    comm: bytes = b""  # its name (the zygote's is zygote.NAME)
 
 
 def fresh_marker(monkeypatch: pytest.MonkeyPatch) -> str:
@@ -59,8 +60,9 @@ def processes() -> Iterator[Process]:
                 continue
             fields = stat[1].split()
             argv = [a for a in _read(f"/proc/{entry}/cmdline").split(b"\0") if a]
+            comm = stat[0].split(b"(", 1)[-1]
             yield Process(int(entry), int(fields[1]), fields[0].decode(), argv,
-                          _read(f"/proc/{entry}/environ"))
+                          _read(f"/proc/{entry}/environ"), comm)
         return
     table = subprocess.run(["ps", "-axwwE", "-o", "pid=,ppid=,stat=,command="],
                            capture_output=True, check=False).stdout
@@ -79,7 +81,8 @@ def _ours(process: Process, runners: list[int], marker: str) -> bool:
 
 
 def leftovers(marker: str, runners: Iterable[int] = (), patience: float = 5.0) -> list[int]:
-    """The processes of this test still present after `patience` seconds, pooled workers aside.
+    """The processes of this test still present after `patience` seconds, pooled workers (and
+    their zygotes) aside.
 
     `runners`: the pids of the compmath processes whose workers count (by default this one).
     A zombie counts (nobody reaped it). Normally the worker has ended everything before it
@@ -89,10 +92,12 @@ def leftovers(marker: str, runners: Iterable[int] = (), patience: float = 5.0) -
     deadline = time.monotonic() + patience
     while True:
         workers = {w.proc.pid for w in pool._pool}
+        table = list(processes())
+        zygotes = {p.pid for p in table if p.ppid in workers and p.comm == zygote.NAME}
         left = [
             p.pid
-            for p in processes()
-            if p.pid not in workers
+            for p in table
+            if p.pid not in workers | zygotes
             and p.pid != os.getpid()
             and ((p.state == "Z" and p.ppid in workers) or _ours(p, runners, marker))
         ]

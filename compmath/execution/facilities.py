@@ -1,12 +1,14 @@
 """What this system offers to confine a lab, probed once by the worker; COMPMATH_SIN turns some off.
 
-Nine facilities, each with a fallback (README, «Integridad»): Landlock (writes and signals),
-a user and PID namespace per lab (nothing it starts outlives it; a cap on its processes), pidfd
+Ten facilities, each with a fallback (README, «Integridad»): Landlock (writes and signals),
+a user and PID namespace per lab (nothing it starts outlives it; a cap on its processes), an
+IPC namespace per lab (its SysV objects die with it; as root, without a user namespace), pidfd
 (the lab's end wakes the worker), prctl (parent-death signals, the subreaper, a worker that
 cannot be traced), enforced limits (address space, file size), seccomp (no sockets, no io_uring,
 ptrace, bpf…), a mount namespace (a read-only tree, a tmpfs folder), a network namespace and a
-minimal environment. `COMPMATH_SIN=landlock,pidns,pidfd,prctl,rlimit,seccomp,mountns,netns,env`
-switches any of them off, so that the tests can cover each fallback on Linux; it is read here
+minimal environment.
+`COMPMATH_SIN=landlock,pidns,ipcns,pidfd,prctl,rlimit,seccomp,mountns,netns,env` switches any
+of them off, so that the tests can cover each fallback on Linux; it is read here
 and nowhere else.
 """
 
@@ -20,7 +22,7 @@ from typing import Any
 from compmath.execution.environment import named_off
 
 FACILITIES = (
-    "landlock", "pidns", "pidfd", "prctl", "rlimit", "seccomp", "mountns", "netns", "env"
+    "landlock", "pidns", "ipcns", "pidfd", "prctl", "rlimit", "seccomp", "mountns", "netns", "env"
 )
 WHAT_IS_LOST = {
     "landlock": (
@@ -32,14 +34,26 @@ WHAT_IS_LOST = {
         "espacio de nombres: los procesos que deja un laboratorio se barren al terminar, "
         "y no tienen tope de número"
     ),
-    "pidfd": "pidfd: el fin de cada laboratorio se comprueba cada 5 ms",
-    "prctl": "prctl: sin PDEATHSIG, subreaper ni trabajador protegido contra ptrace",
+    "ipcns": (
+        "espacio IPC: los laboratorios comparten la memoria, las colas y los semáforos System V "
+        "del sistema (sin seccomp, que los niega, uno podría dejar datos a otro)"
+    ),
+    "pidfd": (
+        "pidfd: el fin de cada laboratorio se comprueba cada 5 ms; los laboratorios se bifurcan "
+        "del trabajador, cuya memoria guarda lo que vio de los anteriores"
+    ),
+    "prctl": (
+        "prctl: sin PDEATHSIG, subreaper ni trabajador protegido contra ptrace; los "
+        "laboratorios se bifurcan del trabajador, cuya memoria guarda lo que vio de los "
+        "anteriores"
+    ),
     "rlimit": (
         "límite de memoria: se comprueba cuando el laboratorio termina; los archivos que "
         "escribe no tienen tope de tamaño"
     ),
-    "seccomp": "seccomp: un laboratorio puede abrir sockets (red, tmux, Docker, D-Bus) y usar "
-    "io_uring, ptrace o bpf",
+    "seccomp": "seccomp: un laboratorio puede abrir sockets (red, tmux, Docker, D-Bus), usar "
+    "io_uring, ptrace o bpf, memoria System V y memfd que su límite no cuenta, y ver o vaciar "
+    "la caché de páginas (un canal hacia el laboratorio siguiente)",
     "mountns": "vista de solo lectura: un laboratorio puede cambiar permisos, fechas y atributos "
     "de archivos de fuera, y su carpeta no tiene tope de tamaño; al corregir, sin Landlock, "
     "puede leer las entregas de otros alumnos",
@@ -52,10 +66,14 @@ PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 CLONE_NEWNS = 0x20000
+CLONE_NEWIPC = 0x08000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
-PROBED_OK, PROBED_NET, PROBED_MOUNT = 64, 1, 2  # the namespace probe's exit code, bit by bit
+# The namespace probe's exit code, bit by bit: PROBED_OK with a user and PID namespace, plus
+# one bit for each namespace that works inside it; PROBED_IPC_ALONE, an IPC namespace without
+# them (root, where user namespaces are refused or switched off).
+PROBED_OK, PROBED_NET, PROBED_MOUNT, PROBED_IPC, PROBED_IPC_ALONE = 64, 1, 2, 4, 8
 _libc: Any = None
 
 
@@ -137,29 +155,40 @@ def drop_capabilities() -> None:
 def _probe_namespaces() -> int:
     """Fork a child that tries the namespaces a lab will get; its pid (-1 if it cannot fork).
 
-    It exits with PROBED_OK plus a bit for each of the network and mount namespaces that work
-    (the mount one with the lab's whole read-only view), anything else when none does."""
-    if _libc is None or "pidns" in switched_off():
+    It exits with PROBED_OK plus a bit for each of the network, mount and IPC namespaces that
+    work (the mount one with the lab's whole read-only view); without a user and PID namespace,
+    PROBED_IPC_ALONE if an IPC namespace works by itself (root), anything else when none does."""
+    if _libc is None:
         return -1
+    off = switched_off()
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
-            if enter_namespaces():
+            if "pidns" not in off and enter_namespaces():
                 inner = os.fork()
                 if inner == 0:
                     os._exit(PROBED_OK | _probe_inside())
                 status = os.waitpid(inner, 0)[1]
                 code = os.waitstatus_to_exitcode(status)
+            elif "ipcns" not in off and int(_libc.unshare(CLONE_NEWIPC)) == 0:
+                code = PROBED_IPC_ALONE
         finally:
             os._exit(code)
     return pid
+
+
+def enter_ipc_namespace() -> bool:
+    """Move this process into a new IPC namespace by itself (root, without a user namespace)."""
+    return _libc is not None and int(_libc.unshare(CLONE_NEWIPC)) == 0
 
 
 def _probe_inside() -> int:
     from compmath.execution import isolation
 
     found = 0
+    if int(_libc.unshare(CLONE_NEWIPC)) == 0:
+        found |= PROBED_IPC
     if int(_libc.unshare(CLONE_NEWNET)) == 0:
         found |= PROBED_NET
     try:
@@ -177,6 +206,7 @@ class Facilities:
 
     landlock_abi: int = 0  # 0: no Landlock
     pidns: bool = False
+    ipcns: bool = False  # with the user namespace where pidns, else by itself (root)
     pidfd: bool = False
     prctl: bool = False
     rlimit: bool = False
@@ -187,13 +217,18 @@ class Facilities:
 
     def namespace_flags(self) -> int:
         """The namespaces besides user and PID that each lab's supervisor enters."""
-        return (CLONE_NEWNS if self.mountns else 0) | (CLONE_NEWNET if self.netns else 0)
+        return (
+            (CLONE_NEWNS if self.mountns else 0)
+            | (CLONE_NEWNET if self.netns else 0)
+            | (CLONE_NEWIPC if self.ipcns else 0)
+        )
 
     def missing(self) -> tuple[str, ...]:
         """The names (as COMPMATH_SIN spells them) of the facilities this worker goes without."""
         have = {
             "landlock": self.landlock_abi > 0,
             "pidns": self.pidns,
+            "ipcns": self.ipcns,
             "pidfd": self.pidfd,
             "prctl": self.prctl,
             "rlimit": self.rlimit,
@@ -218,7 +253,8 @@ class Probe:
         probed = 0
         if self.namespaces > 0:
             probed = os.waitstatus_to_exitcode(os.waitpid(self.namespaces, 0)[1])
-        pidns = probed & ~(PROBED_NET | PROBED_MOUNT) == PROBED_OK
+        pidns = probed & ~(PROBED_NET | PROBED_MOUNT | PROBED_IPC) == PROBED_OK
+        ipcns = (bool(probed & PROBED_IPC) if pidns else probed == PROBED_IPC_ALONE)
         has_prctl = _libc is not None
         pidfd = False
         if hasattr(os, "pidfd_open") and "pidfd" not in off:
@@ -230,6 +266,7 @@ class Probe:
         return Facilities(
             landlock_abi=landlock.abi() if has_prctl and "landlock" not in off else 0,
             pidns=pidns,
+            ipcns=ipcns and "ipcns" not in off,
             pidfd=pidfd,
             prctl=has_prctl,
             rlimit=sys.platform.startswith("linux") and "rlimit" not in off,

@@ -3,21 +3,25 @@
 Each lab gets a folder of its own (its TMPDIR, the only place it may write) and five files with
 no name (memfd; elsewhere opened in that folder and unlinked at once): its stdout, stderr,
 result, faulthandler's output and its supervisor's report. No other lab can reach them by name.
+Its supervisor is forked by the zygote (compmath.execution.zygote), which gets those files and
+a sixth holding the lab's request; where there is no zygote (no prctl), by the worker itself.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sys
 import time
 from dataclasses import replace
 
 from compmath import cleanup
-from compmath.execution import sandbox, supervisor
+from compmath.execution import orphans, sandbox, supervisor, zygote
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabReply, LabRequest, ReplyState
 from compmath.execution.supervisor import LabFiles, peak_bytes
+from compmath.execution.zygote import Zygote
 
 OUTPUT_PREVIEW = 64 * 1024
 # A result file beyond this is not read: its outputs would be past any size the judge admits
@@ -25,7 +29,6 @@ OUTPUT_PREVIEW = 64 * 1024
 RESULT_LIMIT = 64 * 1024**2
 FAULT_PREVIEW = 16 * 1024
 STACK_PATIENCE = 0.3  # how long a timed-out lab has to write where it was
-REAP_AT_ONCE = 100_000  # dead children reaped in one round of reap_orphans, at most
 
 
 def _preview(fd: int, limit: int = OUTPUT_PREVIEW) -> tuple[str, int]:
@@ -33,51 +36,10 @@ def _preview(fd: int, limit: int = OUTPUT_PREVIEW) -> tuple[str, int]:
     return data.decode("utf-8", errors="replace"), os.fstat(fd).st_size
 
 
-def _kill_group(pid: int, signum: int = signal.SIGKILL) -> None:
-    try:
-        os.killpg(pid, signum)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _children() -> list[int]:
-    """The pids whose parent is this process (the subreaper adopts the lab's orphans)."""
-    me, found = os.getpid(), []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 1 and int(fields[1]) == me:
-            found.append(int(entry))
-    return found
-
-
 def reap_orphans() -> None:
-    """Kill and reap every process the lab left behind, down to its last descendant.
-
-    The fallback where no PID namespace holds the lab: bounded, so a lab that forks faster
-    than it is killed can outrun it (README, «Integridad»).
-    """
-    for _ in range(100):
-        try:
-            for _ in range(REAP_AT_ONCE):  # every one that has already died (a killed storm)
-                if not os.waitpid(-1, os.WNOHANG)[0]:
-                    break
-        except ChildProcessError:
-            return  # no children at all: the usual case, one system call
-        if not os.path.isdir("/proc"):
-            return  # no subreaper without /proc either: nothing more to find
-        for pid in _children():
-            _kill_group(pid)
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
+    """Kill and reap every process left behind that is not the zygote: what a lab's
+    supervisor could not end (it was killed first), or where there is no supervisor's sweep."""
+    orphans.reap({_zygote.pid} if _zygote is not None else ())
 
 
 def _fault_trace(fd: int) -> str:
@@ -104,6 +66,7 @@ class Running:
         "paused",
         "pid",
         "pidfd",
+        "reaped",
         "request",
         "started",
         "started_at",
@@ -121,6 +84,7 @@ class Running:
         )
         self.started, self.started_at = time.perf_counter(), time.time()
         self.paused = 0.0  # seconds stopped by Ctrl-Z: they count neither as time nor timeout
+        self.reaped = False  # the zygote reaped the supervisor: its pid may be someone else's
         self.deadline = time.monotonic() + request.timeout
 
     def lab(self) -> int:
@@ -130,7 +94,8 @@ class Running:
 
     def signal(self, signum: int) -> None:
         """Send `signum` to the supervisor's group and to the lab, wherever it went."""
-        _kill_group(self.pid, signum)
+        if not self.reaped:
+            orphans.kill_group(self.pid, signum)
         lab = self.lab()
         if lab:
             try:
@@ -144,12 +109,29 @@ _found = Facilities()
 _lifeline = -1  # the read end of a pipe the worker never writes: it closes when the worker dies
 _workdir = ""
 _counter = 0
+_zygote: Zygote | None = None
 
 
 def setup(found: Facilities, workdir: str, lifeline: int) -> None:
-    """What every lab of this worker shares: the facilities, the folder, the lifeline."""
-    global _found, _workdir, _lifeline
+    """What every lab of this worker shares: the facilities, the folder, the lifeline; and the
+    zygote that forks their supervisors, started here, before any request is read."""
+    global _found, _workdir, _lifeline, _zygote
     _found, _workdir, _lifeline = found, workdir, lifeline
+    if found.prctl and found.pidfd:  # a zygote's children end where only a pidfd sees them
+        _zygote = zygote.start((lifeline,))
+
+
+def shared() -> tuple[int, Facilities]:
+    """The lifeline and the facilities, as a supervisor takes them."""
+    return _lifeline, _found
+
+
+def idle() -> None:
+    """Nothing waits: load numpy's extras where labs fork (the zygote, or this process)."""
+    if _zygote is not None:
+        _zygote.idle()
+    else:
+        zygote.preload_extras()
 
 
 def _lab_files(folder: str) -> LabFiles:
@@ -170,23 +152,67 @@ def _lab_files(folder: str) -> LabFiles:
     return LabFiles(*fds)
 
 
-def start(request: LabRequest) -> Running:
-    """Fork the supervisor of one lab, with a folder of its own, and return at once."""
+def _request_file(folder: str, request: LabRequest) -> int:
+    """A nameless file holding what the supervisor needs to start this lab: its folder and
+    its request (the zygote passes it on unread)."""
+    data = f"{folder}\n{request.to_line()}".encode()
+    try:
+        fd = os.memfd_create("compmath-request", os.MFD_CLOEXEC)
+    except (AttributeError, OSError):
+        path = os.path.join(folder, "request")
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        os.unlink(path)
+    offset = 0
+    while offset < len(data):
+        offset += os.pwrite(fd, data[offset:], offset)
+    return fd
+
+
+def _fork(request: LabRequest, folder: str, files: LabFiles, batch: bool) -> int:
+    """The supervisor's pid: forked by the zygote, else (no zygote) by this process."""
+    if _zygote is not None:
+        carrier = _request_file(folder, request)
+        try:
+            pid = _zygote.spawn([*files, carrier], batch)
+        finally:
+            os.close(carrier)
+        if not pid:
+            raise OSError("el proceso cigoto no responde")
+        return pid
+    if batch:
+        zygote.preload_extras()
+    sys.stdout.flush()
+    pid = os.fork()
+    if pid == 0:
+        supervisor.supervise(request, folder, files, _lifeline, _found)
+    return pid
+
+
+def start(request: LabRequest, batch: bool = False) -> Running:
+    """Start the supervisor of one lab, with a folder of its own, and return at once."""
     global _counter
     _counter += 1
     folder = os.path.join(_workdir, str(_counter))
     os.mkdir(folder, 0o700)
     files = _lab_files(folder)
-    sys.stdout.flush()
-    pid = os.fork()
-    if pid == 0:
-        supervisor.supervise(request, folder, files, _lifeline, _found)
+    try:
+        pid = _fork(request, folder, files, batch)
+    except OSError:
+        for fd in files:
+            os.close(fd)
+        raise
     pidfd = -1
     if _found.pidfd:
         try:
             pidfd = os.pidfd_open(pid)
         except OSError:
             pidfd = -1
+    if _zygote is not None and pidfd < 0:  # its end could not be seen: end it now
+        orphans.kill_group(pid)
+        _zygote.wait(pid)
+        for fd in files:
+            os.close(fd)
+        raise OSError("no se pudo abrir el pidfd del supervisor")
     run = Running(request, pid, folder, files, pidfd)
     running[pid] = run
     return run
@@ -211,14 +237,20 @@ def _dump_stack(run: Running) -> None:
 
 
 def finish(run: Running, ended: tuple[int, int] | None) -> LabReply:
-    """End what is left of a lab (its group, its strays) and describe how it ended."""
-    timed_out = ended is None
+    """End what is left of a lab (its group, its strays) and describe how it ended.
+
+    A lab that ended in time is not timed out because its supervisor is still killing what it
+    left behind (a fork storm without a PID namespace): that supervisor is ended here, and the
+    strays, already killed, are reaped by this process."""
+    timed_out = ended is None and supervisor.report(run.files.status)[1] is None
     if timed_out:
         _dump_stack(run)
     run.signal(signal.SIGKILL)  # the lab's own children die with it
     if ended is None:
-        _, status, usage = os.wait4(run.pid, 0)
-        ended = (status, peak_bytes(usage.ru_maxrss))
+        ended = _wait(run)
+    if _zygote is not None and not run.reaped:
+        _zygote.reap(run.pid)  # after the last signal: from here on the pid may be reused
+        run.reaped = True
     del running[run.pid]
     if run.pidfd >= 0:
         os.close(run.pidfd)
@@ -287,6 +319,26 @@ def _short(text: str) -> str:
 
 
 def ended(run: Running) -> tuple[int, int] | None:
-    """(wait status, peak RSS in bytes) if the lab's supervisor has ended, else None."""
-    done, status, usage = os.wait4(run.pid, os.WNOHANG)
-    return (status, peak_bytes(usage.ru_maxrss)) if done else None
+    """(wait status, peak RSS in bytes) if the lab's supervisor has ended, else None.
+
+    A supervisor the zygote forked is not this process's child: its pidfd says it ended, its
+    report how the lab ended; only one killed before it could report is waited for (the
+    zygote reaps it and tells its status)."""
+    if _zygote is None:
+        done, status, usage = os.wait4(run.pid, os.WNOHANG)
+        return (status, peak_bytes(usage.ru_maxrss)) if done else None
+    if not select.select([run.pidfd], [], [], 0)[0]:
+        return None
+    lab_end = supervisor.report(run.files.status)[1]
+    return lab_end if lab_end is not None else _wait(run)
+
+
+def _wait(run: Running) -> tuple[int, int]:
+    """Wait for the lab's supervisor to end; its wait status and peak RSS in bytes."""
+    if _zygote is None:
+        _, status, usage = os.wait4(run.pid, 0)
+        return status, peak_bytes(usage.ru_maxrss)
+    orphans.kill_group(run.pid)  # what is left of its group, before its pid is let go
+    status, maxrss = _zygote.wait(run.pid)
+    run.reaped = True
+    return status, peak_bytes(maxrss)

@@ -73,7 +73,10 @@ class WorkerHandle:
 
         ours, theirs = socket.socketpair()
         self.proc = subprocess.Popen(
-            [sys.executable, "-S", "-m", "compmath.execution.worker", str(os.getpid())],
+            # -P: the current folder is not put first on the import path, so the worker runs
+            # the compmath this process imported (PYTHONPATH), never a `compmath/` folder
+            # that happens to be where the command was started (a checkout, a submission)
+            [sys.executable, "-S", "-P", "-m", "compmath.execution.worker", str(os.getpid())],
             stdin=theirs.fileno(),
             stdout=theirs.fileno(),
             stderr=subprocess.DEVNULL,

@@ -5,8 +5,12 @@ lab's process loads that program with one prctl just before its code runs. The f
 sockets (a lab keeps `socketpair`, a connected pair it makes itself, so it can reach no pathname
 or abstract socket and no network), new namespaces and mounts, tracing and reading other
 processes' memory, io_uring (whose requests bypass the filter), BPF, perf, userfaultfd, keys,
-kernel modules, and typing into a terminal (TIOCSTI). Everything else is allowed. A system call
-of another architecture (32-bit calls on x86-64) kills the process, libseccomp's default.
+kernel modules, and typing into a terminal (TIOCSTI); SysV IPC and memory files (memfd), which
+would outlive the lab or escape its memory limit; and what reads or moves the page cache
+(mincore, readahead, cachestat, posix_fadvise's WILLNEED/DONTNEED/NOREUSE, madvise's
+WILLNEED/COLD/PAGEOUT/POPULATE, preadv2/pwritev2 with RWF_NOWAIT), a channel between labs that
+run one after another. Everything else is allowed. A system call of another architecture
+(32-bit calls on x86-64) kills the process, libseccomp's default.
 """
 
 from __future__ import annotations
@@ -65,6 +69,28 @@ DENIED = (
     "syslog",
     "iopl",
     "ioperm",
+    # SysV IPC: objects that outlive the lab (and, in the system's IPC namespace, reach other
+    # labs); `ipc` is the multiplexer of 32-bit systems
+    "shmget",
+    "shmat",
+    "shmdt",
+    "shmctl",
+    "msgget",
+    "msgsnd",
+    "msgrcv",
+    "msgctl",
+    "semget",
+    "semop",
+    "semtimedop",
+    "semctl",
+    "ipc",
+    # memory that no address-space limit counts while unmapped
+    "memfd_create",
+    "memfd_secret",
+    # what tells whether a file's pages are cached, or loads them: a page-cache channel
+    "mincore",
+    "readahead",
+    "cachestat",
 )
 # clone3 passes its flags in memory the filter cannot read: ENOSYS makes glibc use clone.
 NOT_THERE = ("clone3",)
@@ -73,6 +99,16 @@ NOT_THERE = ("clone3",)
 NEW_NAMESPACE_FLAGS = (0x20000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000,
                        0x40000000)
 TERMINAL_IOCTLS = (0x5412, 0x541C)  # TIOCSTI (type into a terminal), TIOCLINUX
+# posix_fadvise advice that loads or drops a file's cached pages (WILLNEED, DONTNEED, NOREUSE):
+# NORMAL, RANDOM and SEQUENTIAL stay. fadvise64_64 and arm_fadvise64_64 are 32-bit names (their
+# advice sits in another argument; the filter does not compile them on 64-bit systems).
+FADVISE = (("fadvise64", 3), ("fadvise64_64", 3), ("arm_fadvise64_64", 1))
+FADVISE_DENIED = (3, 4, 5)
+# madvise advice that reads a file's pages in or pushes them out of memory: WILLNEED, COLD,
+# PAGEOUT, POPULATE_READ, POPULATE_WRITE (numpy's HUGEPAGE and malloc's DONTNEED stay).
+MADVISE_DENIED = (3, 20, 21, 22, 23)
+RWF_NOWAIT = 0x8  # preadv2/pwritev2: fail instead of waiting, so a read tells what is cached
+NOWAIT_CALLS = (("preadv2", 5), ("pwritev2", 5))
 _program: ctypes.Array[ctypes.c_char] | None = None
 
 
@@ -83,6 +119,11 @@ def rules() -> list[str]:
         [f"{name}: EPERM" for name in DENIED]
         + [f"{name}: ENOSYS" for name in NOT_THERE]
         + [f"clone con alguna de {flags}: EPERM", "ioctl TIOCSTI, TIOCLINUX: EPERM"]
+        + [
+            "fadvise64 con WILLNEED, DONTNEED o NOREUSE: EPERM",
+            "madvise con WILLNEED, COLD, PAGEOUT, POPULATE_READ o POPULATE_WRITE: EPERM",
+            "preadv2 y pwritev2 con RWF_NOWAIT: EPERM",
+        ]
     )
 
 
@@ -155,6 +196,13 @@ def prepare() -> bool:
             add("clone", denied, ArgCmp(0, CMP_MASKED_EQ, flag, flag))
         for request in TERMINAL_IOCTLS:
             add("ioctl", denied, ArgCmp(1, CMP_MASKED_EQ, 0xFFFFFFFF, request))
+        for name, arg in FADVISE:
+            for advice in FADVISE_DENIED:
+                add(name, denied, ArgCmp(arg, CMP_MASKED_EQ, 0xFFFFFFFF, advice))
+        for advice in MADVISE_DENIED:
+            add("madvise", denied, ArgCmp(2, CMP_MASKED_EQ, 0xFFFFFFFF, advice))
+        for name, arg in NOWAIT_CALLS:
+            add(name, denied, ArgCmp(arg, CMP_MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))
         fd = os.memfd_create("compmath-seccomp", os.MFD_CLOEXEC)
         try:
             if lib.seccomp_export_bpf(ctx, fd) < 0:

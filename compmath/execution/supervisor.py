@@ -1,12 +1,14 @@
 """Between the worker and the lab: a forked process that never runs lab code.
 
-The worker forks one supervisor per lab. It takes a session of its own, dies with the worker,
-arranges the lab's descriptors, moves the lab into a new user and PID namespace where the
-system allows it (the lab is then process 1 there, and when it ends the kernel ends every
-process it started) and itself into new mount and network namespaces the lab then shares,
-forks the lab's process and reports on a file only it holds: first the lab's pid, then how the
-lab ended and its peak memory. Where prctl is missing, a thread watches
-the worker's lifeline and takes the lab down when the worker dies.
+The worker's zygote forks one supervisor per lab (compmath.execution.zygote). It takes a
+session of its own, dies with the zygote (which dies with the worker), arranges the lab's
+descriptors, moves the lab into a new user and PID namespace where the system allows it (the
+lab is then process 1 there, and when it ends the kernel ends every process it started) and
+itself into new mount, network and IPC namespaces the lab then shares (as root without a user
+namespace, the IPC one alone), forks the lab's process and reports on a file only it holds:
+first the lab's pid, then how the lab ended and its peak memory. Without a PID namespace it
+is a subreaper: what the lab left behind is its child, killed when the lab ends. Where prctl
+is missing, a thread watches the worker's lifeline and takes the lab down when the worker dies.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import signal
 import sys
 from typing import NamedTuple, NoReturn
 
-from compmath.execution import facilities, sandbox
+from compmath.execution import facilities, orphans, sandbox
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabRequest, ReplyState
 from compmath.execution.sandbox import LIFELINE_FD, RESULT_FD, STATUS_FD
@@ -73,18 +75,30 @@ def _watch_lifeline(lab: int) -> None:
     _thread.start_new_thread(watch, ())
 
 
+def _namespaces(found: Facilities) -> bool:
+    """Enter the lab's namespaces (README, «Integridad»); False if the kernel refuses one."""
+    if found.pidns:
+        return facilities.enter_namespaces(found.namespace_flags())
+    return facilities.enter_ipc_namespace() if found.ipcns else True
+
+
 def supervise(
     request: LabRequest, folder: str, files: LabFiles, lifeline: int, found: Facilities
 ) -> NoReturn:
     """Run one lab in a child of this process and report how it ended; never returns."""
     try:
+        parent = os.getppid()  # the zygote (or the worker, where there is none)
         os.setsid()
         for signum in (signal.SIGTERM, signal.SIGTSTP, signal.SIGUSR2):
             signal.signal(signum, signal.SIG_DFL)  # not the worker's handlers
         if found.prctl:
             facilities.prctl(facilities.PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != parent:  # it died before the signal was asked for
+                os._exit(1)
+            if not found.pidns:  # the lab's orphans come here, not to the worker
+                facilities.prctl(facilities.PR_SET_CHILD_SUBREAPER, 1)
         _arrange(files, lifeline)
-        if found.pidns and not facilities.enter_namespaces(found.namespace_flags()):
+        if not _namespaces(found):
             failed = ChildResult(
                 ReplyState.EXCEPTION,
                 error_type="SandboxError",
@@ -100,6 +114,8 @@ def supervise(
             _watch_lifeline(pid)
         _, status, usage = os.wait4(pid, 0)
         os.write(STATUS_FD, f"{status} {usage.ru_maxrss}\n".encode("ascii"))
+        if found.prctl and not found.pidns:
+            orphans.reap()  # before this process ends: the worker replies only after that
     finally:
         os._exit(0)
 

@@ -1,12 +1,14 @@
-"""The lab worker: a process with numpy loaded that runs each lab under a supervisor it forks.
+"""The lab worker: a process with numpy loaded that runs each lab under a supervisor.
 
 Protocol (compmath.execution.protocol): one LabRequest per line in, one LabReply or note per
 line out, both on one Unix socket (which, unlike a pipe, no process can reopen through /proc).
-The worker never runs lab code: per lab it forks a supervisor (compmath.execution.supervisor)
-that forks the lab's process (compmath.execution.sandbox). The worker cannot be traced or
-dumped, dies with the runner, and is a child subreaper: where no PID namespace holds a lab,
-what the lab leaves behind becomes the worker's child and is killed when the lab ends. Ctrl-Z
-stops the labs with the worker, and the time stopped does not count against their timeouts.
+The worker never runs lab code, and no lab is forked from it: before it reads a request it
+forks a zygote (compmath.execution.zygote), which forks a supervisor per lab
+(compmath.execution.supervisor) that forks the lab's process (compmath.execution.sandbox). So
+nothing the worker read or wrote (requests, results, prints) is in a lab's memory. The worker
+cannot be traced or dumped, dies with the runner, and is a child subreaper: it adopts whatever
+a killed supervisor leaves. Ctrl-Z stops the labs with the worker, and the time stopped does
+not count against their timeouts.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import select
 import signal
 import sys
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 from compmath import cleanup
 from compmath.execution import facilities, inflight
@@ -29,7 +31,7 @@ EXIT_BUDGET = 2000  # entries removed on the way out; the rest is for the next i
 _workdir = ""
 
 
-def _stop(signum: int, frame: Any) -> None:
+def _stop(signum: int, frame: Any) -> NoReturn:
     """On SIGTERM from the runner (or its disappearance), take every lab process down with us."""
     for run in list(running.values()):
         run.signal(signal.SIGKILL)
@@ -93,14 +95,14 @@ def serve(found: Facilities) -> None:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGTSTP, _pause)
     lifeline, _ = os.pipe()  # never written: the write end closes when this process dies
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)  # stray prints of this process must not reach the reply channel
     # A private folder for the labs' files (os.mkdir, not tempfile: that module's import is
     # start-up time every `compmath run` would pay).
     tmp = os.environ.get("TMPDIR") or "/tmp"
     _workdir = os.path.join(tmp, f"compmath-{os.getpid()}-{os.urandom(4).hex()}")
     os.mkdir(_workdir, 0o700)
-    inflight.setup(found, _workdir, lifeline)
+    inflight.setup(found, _workdir, lifeline)  # the zygote: forked before anything is read
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # stray prints of this process must not reach the reply channel
     channel.write(WorkerNote("hello", found.missing()).to_line())
     channel.flush()
     try:
@@ -124,9 +126,13 @@ def _loop(channel: Any, tmp: str) -> None:
     stdin_open = True
     waiting: list[LabRequest] = []  # requests beyond the runner's parallelism, in order
     last_sent = time.monotonic()
+    batch = False  # more than one lab seen at once: the zygote loads numpy's extras first
 
     def launch(request: LabRequest) -> None:
-        run = start(request)
+        try:
+            run = start(request, batch)
+        except OSError:  # the zygote is gone: a fresh worker runs these labs again
+            _stop(signal.SIGTERM, None)
         if run.pidfd >= 0:
             by_fd[run.pidfd] = run
             poller.register(run.pidfd, select.POLLIN)
@@ -148,7 +154,7 @@ def _loop(channel: Any, tmp: str) -> None:
 
     while stdin_open or running or waiting:
         if not idle_work_done and not running and not poller.poll(0):
-            preload_extras()  # only while idle: a request already waiting goes first
+            inflight.idle()  # numpy's extras, only while idle: a request waiting goes first
             _sweep(tmp)
             idle_work_done = True
         fallback = any(run.pidfd < 0 for run in running.values()) or cleanup.tidy()
@@ -173,7 +179,7 @@ def _loop(channel: Any, tmp: str) -> None:
             *lines, buffered = buffered.split(b"\n")
             arrived = [LabRequest.from_line(line) for line in lines if line.strip()]
             if len(arrived) + len(running) + len(waiting) > 1:
-                preload_extras()  # a batch: imported once here, not in each lab that uses them
+                batch = True  # numpy's extras imported once, not in each lab that uses them
             for request in arrived:
                 admit(request)
         now = time.monotonic()
@@ -197,17 +203,6 @@ def preload() -> None:
     import numpy  # noqa: F401
 
     import compmath.base.encode  # noqa: F401  (labs run in-process never reach their __main__ block)
-
-
-def preload_extras() -> None:
-    """numpy modules some labs use (lazy in numpy 2, so each forked lab would pay them again:
-    numpy.random is ~20 ms, and half the course's labs draw numbers).
-
-    Loaded while idle, or before the labs of a batch (check, grade: more than one lab at a
-    time); a lone `compmath run` whose request is already waiting skips them.
-    """
-    import numpy.linalg
-    import numpy.random  # noqa: F401
 
 
 if __name__ == "__main__":
