@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import json
 
-CHECKOUT = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1  # v7.0.1"
-SETUP_PYTHON = "actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97  # v7.0.0"
-UPLOAD = "actions/upload-artifact@bbbca2ddaa5d8feaa63e36b76fdaad77386f024f  # v7.0.0"
-DOWNLOAD = "actions/download-artifact@37930b1c2abaa49bbe596cd826c3c89aef350131  # v7.0.0"
+from compmath.grading.workflows import (
+    CHECKOUT,
+    DOWNLOAD,
+    NAMESPACES_STEP,
+    RUNNER,
+    SETUP_PYTHON,
+    UPLOAD,
+)
+
 UPLOAD_PAGES = "actions/upload-pages-artifact@fc324d3547104276b827a68afc52ff2a11cc49c9  # v5.0.0"
 DEPLOY_PAGES = "actions/deploy-pages@cd2ce8fcbc39b97be8ca5fce6e763baed58fa128  # v5.0.0"
 
@@ -134,14 +139,21 @@ concurrency:
 
 jobs:
   check:
-    runs-on: ubuntu-latest
+    runs-on: {RUNNER}
     permissions:
       contents: read  # check out the repository
     env:
       CI: "true"
     steps:
-{SETUP}      - name: Comprobar los laboratorios
+{SETUP}{NAMESPACES_STEP}
+      - name: Comprobar los laboratorios
         run: compmath check --junit-xml informe-labs.xml
+      - name: Con todas las protecciones
+        run: >-
+          python -c "import sys, xml.etree.ElementTree as t;
+          m = [p.get('value') for p in t.parse('informe-labs.xml').iter('property')
+          if p.get('name') == 'protecciones_ausentes' and p.get('value')];
+          sys.exit('faltan protecciones: ' + ', '.join(m) if m else 0)"
       - name: Integridad del curso
         run: compmath lint
       - name: Publicar el informe JUnit
@@ -241,15 +253,18 @@ jobs:
       fail-fast: false
       matrix:
         shard: [1, 2, 3, 4]
-    runs-on: ubuntu-latest
+    runs-on: {RUNNER}
     permissions:
       contents: read  # check out the course and the submissions
     steps:
-{SETUP}      - name: Corregir un fragmento
+{SETUP}{NAMESPACES_STEP}
+      - name: Corregir un fragmento (con todas las protecciones, o falla)
         env:
           ENTREGAS: ${{{{ inputs.entregas }}}}
           SHARD: ${{{{ matrix.shard }}}}
-        run: compmath grade "$ENTREGAS" --shard "$SHARD/4" --out "notas-$SHARD"
+        run: >-
+          compmath grade "$ENTREGAS" --shard "$SHARD/4" --out "notas-$SHARD"
+          --todas-las-protecciones
       - uses: {UPLOAD}
         with:
           name: notas-${{{{ matrix.shard }}}}

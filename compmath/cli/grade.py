@@ -8,7 +8,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -177,57 +177,9 @@ def grade(
     root: RootOption = None,
 ) -> None:
     """Corrige las entregas: notas.csv, un comentario por alumno, informe.json y resumen.md."""
-    from compmath.cli import grade_reports
-
-    if entregas[0] == grade_reports.SUMMARY:
-        grade_reports.summary_command(entregas[1:], as_json)
-        return
-    if entregas[0] == grade_reports.COMPARE:
-        grade_reports.compare_command(entregas[1:], as_json, fail_on_change)
-        return
-    if entregas[0] == grade_reports.SIMILARITY:
-        grade_reports.similarity_command(entregas[1:], umbral, as_json, root)
-        return
-    if as_json or fail_on_change or umbral is not None:
-        with guard():
-            raise CompmathError(
-                "--json, --fail-on-change y --umbral son de grade resumen, comparar y similitud",
-                "ejemplo: compmath grade comparar notas-antes notas --fail-on-change",
-            )
-    from compmath.cli import grade_lms
-
-    if classroom:
-        with guard():
-            raise grade_lms.GITHUB_CLASSROOM_GONE
-    if entregas[0] == grade_lms.EXPORT:
-        with guard():
-            if len(entregas) != 2:
-                raise CompmathError(
-                    "grade exportar necesita una carpeta de notas",
-                    "ejemplo: compmath grade exportar notas --formato moodle-hoja",
-                )
-            grade_lms.export_command(
-                Path(entregas[1]), formato, separador, decimal, escala, tarea, idioma, alumnos, out
-            )
-        return
-    exporting = [formato, separador, decimal, escala != "puntos", tarea != "compmath"]
-    if entregas[0] != grade_lms.EXPORT and (any(exporting) or idioma != "es"):
-        with guard():
-            raise CompmathError(
-                "--formato, --separador, --decimal, --escala, --tarea e --idioma son de "
-                "grade exportar",
-                "ejemplo: compmath grade exportar notas --formato moodle-hoja --escala 10",
-            )
-    if entregas[0] != grade_lms.GRADESCOPE and visibilidad != "after_published":
-        with guard():
-            raise CompmathError(
-                "--visibilidad es de grade gradescope",
-                "ejemplo: compmath grade gradescope 323 --visibilidad visible",
-            )
-    if entregas[0] == grade_lms.GRADESCOPE:
-        with guard():
-            names = _classes(entregas[1:]) + _classes(clases)
-            grade_lms.gradescope_command(names, visibilidad, timeout, root, out)
+    reports = (as_json, fail_on_change, umbral)
+    exports = (formato, separador, decimal, escala, tarea, idioma, alumnos, visibilidad)
+    if _other_order(entregas, reports, exports, clases, classroom, timeout, root, out):
         return
     out = out or Path("notas")
     if entregas[0] == MERGE:
@@ -264,6 +216,75 @@ def grade(
         private,
         alumnos,
     )
+
+
+def _other_order(
+    entregas: list[str],
+    reports: tuple[bool, bool, float | None],
+    exports: tuple[Any, ...],
+    clases: list[str] | None,
+    classroom: bool,
+    timeout: float,
+    root: Path | None,
+    out: Path | None,
+) -> bool:
+    """`grade resumen`, `comparar`, `similitud`, `exportar` and `gradescope` (True when one of
+    them ran), and the refusal of their options anywhere else."""
+    as_json, fail_on_change, umbral = reports
+    formato, separador, decimal, escala, tarea, idioma, alumnos, visibilidad = exports
+    from compmath.cli import grade_reports
+
+    if entregas[0] == grade_reports.SUMMARY:
+        grade_reports.summary_command(entregas[1:], as_json)
+        return True
+    if entregas[0] == grade_reports.COMPARE:
+        grade_reports.compare_command(entregas[1:], as_json, fail_on_change)
+        return True
+    if entregas[0] == grade_reports.SIMILARITY:
+        grade_reports.similarity_command(entregas[1:], umbral, as_json, root)
+        return True
+    if as_json or fail_on_change or umbral is not None:
+        with guard():
+            raise CompmathError(
+                "--json, --fail-on-change y --umbral son de grade resumen, comparar y similitud",
+                "ejemplo: compmath grade comparar notas-antes notas --fail-on-change",
+            )
+    from compmath.cli import grade_lms
+
+    if classroom:
+        with guard():
+            raise grade_lms.GITHUB_CLASSROOM_GONE
+    if entregas[0] == grade_lms.EXPORT:
+        with guard():
+            if len(entregas) != 2:
+                raise CompmathError(
+                    "grade exportar necesita una carpeta de notas",
+                    "ejemplo: compmath grade exportar notas --formato moodle-hoja",
+                )
+            grade_lms.export_command(
+                Path(entregas[1]), formato, separador, decimal, escala, tarea, idioma, alumnos, out
+            )
+        return True
+    exporting = [formato, separador, decimal, escala != "puntos", tarea != "compmath"]
+    if entregas[0] != grade_lms.EXPORT and (any(exporting) or idioma != "es"):
+        with guard():
+            raise CompmathError(
+                "--formato, --separador, --decimal, --escala, --tarea e --idioma son de "
+                "grade exportar",
+                "ejemplo: compmath grade exportar notas --formato moodle-hoja --escala 10",
+            )
+    if entregas[0] != grade_lms.GRADESCOPE and visibilidad != "after_published":
+        with guard():
+            raise CompmathError(
+                "--visibilidad es de grade gradescope",
+                "ejemplo: compmath grade gradescope 323 --visibilidad visible",
+            )
+    if entregas[0] == grade_lms.GRADESCOPE:
+        with guard():
+            names = _classes(entregas[1:]) + _classes(clases)
+            grade_lms.gradescope_command(names, visibilidad, timeout, root, out)
+        return True
+    return False
 
 
 def _grade(
