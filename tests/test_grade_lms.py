@@ -565,6 +565,19 @@ def test_gradescope_autograder_zip_and_its_results(cli, tmp_path: Path) -> None:
     assert {t["visibility"] for t in results["tests"]} == {"after_due_date"}
     assert "FileNotFoundError" in results["tests"][0]["output"]  # neither was there to read
     assert "ana@uni.es" not in json.dumps(results)
+    # fail closed, as grade does: without a layer that keeps a hole from /autograder/source,
+    # 0 and why, unless the instructor built the zip with --sin-aislamiento-completo
+    assert config["sin_aislamiento_completo"] is False
+    degraded = {**env, "COMPMATH_SIN": "pidns"}
+    subprocess.run(run_autograder, check=True, env=degraded, timeout=300)
+    refused = json.loads((root / "results" / "results.json").read_text("utf-8"))
+    assert refused["score"] == 0 and refused["tests"] == []
+    assert "no pudo corregir" in refused["output"] and "procesos" in refused["output"]
+    accepted = {**config, "sin_aislamiento_completo": True}
+    (root / "source" / "compmath-gradescope.json").write_text(json.dumps(accepted), "utf-8")
+    subprocess.run(run_autograder, check=True, env=degraded, timeout=300)
+    graded = json.loads((root / "results" / "results.json").read_text("utf-8"))
+    assert graded["score"] == 1 and "protecciones ausentes" in graded["output"]  # said there
     shutil.rmtree(root / "source")
     subprocess.run(run_autograder, check=True, env=env, timeout=300)
     failed = json.loads((root / "results" / "results.json").read_text("utf-8"))

@@ -179,7 +179,8 @@ def grade(
     """Corrige las entregas: notas.csv, un comentario por alumno, informe.json y resumen.md."""
     reports = (as_json, fail_on_change, umbral)
     exports = (formato, separador, decimal, escala, tarea, idioma, alumnos, visibilidad)
-    if _other_order(entregas, reports, exports, clases, classroom, timeout, root, out):
+    place = (timeout, root, out, sin_aislamiento)
+    if _other_order(entregas, reports, exports, clases, classroom, place):
         return
     out = out or Path("notas")
     if entregas[0] == MERGE:
@@ -224,12 +225,12 @@ def _other_order(
     exports: tuple[Any, ...],
     clases: list[str] | None,
     classroom: bool,
-    timeout: float,
-    root: Path | None,
-    out: Path | None,
+    place: tuple[float, Path | None, Path | None, bool],
 ) -> bool:
     """`grade resumen`, `comparar`, `similitud`, `exportar` and `gradescope` (True when one of
-    them ran), and the refusal of their options anywhere else."""
+    them ran), and the refusal of their options anywhere else. `place`: the timeout, the
+    course root, --out and whether the instructor accepted grading without full isolation."""
+    timeout, root, out, risk_accepted = place
     as_json, fail_on_change, umbral = reports
     formato, separador, decimal, escala, tarea, idioma, alumnos, visibilidad = exports
     from compmath.cli import grade_reports
@@ -282,7 +283,7 @@ def _other_order(
     if entregas[0] == grade_lms.GRADESCOPE:
         with guard():
             names = _classes(entregas[1:]) + _classes(clases)
-            grade_lms.gradescope_command(names, visibilidad, timeout, root, out)
+            grade_lms.gradescope_command(names, visibilidad, timeout, root, out, risk_accepted)
         return True
     return False
 

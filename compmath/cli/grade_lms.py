@@ -121,7 +121,12 @@ def say_unknown(joined: Joined) -> None:
 
 
 def gradescope_command(
-    names: list[str], visibility: str, timeout: float, root: Path | None, out: Path | None
+    names: list[str],
+    visibility: str,
+    timeout: float,
+    root: Path | None,
+    out: Path | None,
+    risk_accepted: bool = False,
 ) -> None:
     """Build the Gradescope autograder zip for the classes `names` of the course."""
     from compmath.atomic import write_atomic
@@ -136,5 +141,6 @@ def gradescope_command(
     classes = [c.id for c in graded_classes(course, names)]
     repository, commit = course_repository(course, "gradescope")
     target = out or Path("autograder.zip")
-    write_atomic(target, build_zip(repository, commit, classes, visibility, timeout))
+    made = build_zip(repository, commit, classes, visibility, timeout, risk_accepted)
+    write_atomic(target, made)
     emit([line(("✓ ", "green"), f"autograder de Gradescope en {target} ({len(classes)} clases)")])

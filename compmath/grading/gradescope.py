@@ -55,9 +55,16 @@ exec python3 -m compmath.grading.gradescope /autograder
 
 
 def build_zip(
-    repository: str, commit: str, classes: list[str], visibility: str, timeout: float
+    repository: str,
+    commit: str,
+    classes: list[str],
+    visibility: str,
+    timeout: float,
+    risk_accepted: bool = False,
 ) -> bytes:
-    """The autograder zip: setup.sh, run_autograder and the grading's settings."""
+    """The autograder zip: setup.sh, run_autograder and the grading's settings; with
+    `risk_accepted` (grade gradescope --sin-aislamiento-completo) it grades even without the
+    layers that keep a hole from the course's solution."""
     if visibility not in VISIBILITIES:
         raise CompmathError(
             f"--visibilidad {visibility}: Gradescope no la conoce",
@@ -70,6 +77,7 @@ def build_zip(
         "clases": classes,
         "visibilidad": visibility,
         "timeout": timeout,
+        "sin_aislamiento_completo": risk_accepted,
     }
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -141,10 +149,14 @@ def autograde(root: Path) -> dict[str, Any]:
     """Grade `root`/submission with the settings in `root`/source and return results.json."""
     from compmath.course.tree import find_root, load_course
     from compmath.grading import run
+    from compmath.grading.protection import probe, refuse_without
 
     config = json.loads((root / "source" / CONFIG_NAME).read_text(encoding="utf-8"))
     course: Course = load_course(find_root(str(config["curso"])))
     classes = run.graded_classes(course, list(config["clases"]))
+    # fail closed, as grade does: without the layers, a hole could read /autograder/source
+    missing = probe()
+    refuse_without(missing, bool(config.get("sin_aislamiento_completo", False)), every=False)
     submission = root / "submission"
     with tempfile.TemporaryDirectory(prefix="compmath-notas-") as out:
         outcome = run.grade_students(
@@ -153,6 +165,7 @@ def autograde(root: Path) -> dict[str, Any]:
             classes,
             timeout=float(config.get("timeout", 10.0)),
             jobs=os.cpu_count() or 1,
+            missing=missing,
             hide=[root / "source"],
         )
     return results_document(outcome.book, str(config["visibilidad"]), outcome.missing)
