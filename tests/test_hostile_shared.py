@@ -483,12 +483,15 @@ def test_a_hole_without_its_formula_gets_nothing_from_the_other_holes_program(
     try:
         for attempt in range(2):
             out = tmp_path / f"notas-{attempt}"
-            result = grade(cli, entregas, out, "--clases", "323", "--jobs", "1")
+            degraded = ["--sin-aislamiento-completo"] if off else []  # grade fails closed
+            result = grade(cli, entregas, out, "--clases", "323", "--jobs", "1", *degraded)
             assert result.code == 0, result.out + result.err
             assert holes_of(out, "ana")["323"] == [("bien", 1), ("bien", 1)]
             scores.append(holes_of(out, "oraculo")["323"][0][1])
     finally:
-        for d in (4, 8, 16):  # the default dimension and the hidden variants'
+        # the default dimension, the hidden variants' and each student's own (323 gives each
+        # student theirs: [practica.por_alumno])
+        for d in (4, 6, 8, 10, 12, 14, 16, 18, 20, 24):
             remove_segment(key + d)
     if off:  # both layers switched off: the second run finds what the first one left
         assert scores[1] == 1, scores
