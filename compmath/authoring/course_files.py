@@ -11,11 +11,11 @@ import json
 
 from compmath.grading.workflows import (
     CHECKOUT,
-    DOWNLOAD,
     NAMESPACES_STEP,
     RUNNER,
     SETUP_PYTHON,
     UPLOAD,
+    shards_workflow,
 )
 
 UPLOAD_PAGES = "actions/upload-pages-artifact@fc324d3547104276b827a68afc52ff2a11cc49c9  # v5.0.0"
@@ -231,61 +231,7 @@ jobs:
         uses: {DEPLOY_PAGES}
 """
 
-GRADE_WORKFLOW = f"""# Corrige las entregas en 4 fragmentos en paralelo y junta las notas (compmath grade --shard
-# K/N, luego compmath grade merge). Se lanza a mano desde «Actions»; las entregas están en la
-# carpeta que se indique, dentro del repositorio del curso.
-name: corregir
-
-on:
-  workflow_dispatch:
-    inputs:
-      entregas:
-        description: "Carpeta de las entregas (una carpeta o un .zip por alumno)"
-        required: true
-        default: entregas
-
-permissions: {{}}
-
-jobs:
-  fragmento:
-    name: fragmento ${{{{ matrix.shard }}}}/4
-    strategy:
-      fail-fast: false
-      matrix:
-        shard: [1, 2, 3, 4]
-    runs-on: {RUNNER}
-    permissions:
-      contents: read  # check out the course and the submissions
-    steps:
-{SETUP}{NAMESPACES_STEP}
-      - name: Corregir un fragmento (con todas las protecciones, o falla)
-        env:
-          ENTREGAS: ${{{{ inputs.entregas }}}}
-          SHARD: ${{{{ matrix.shard }}}}
-        run: >-
-          compmath grade "$ENTREGAS" --shard "$SHARD/4" --out "notas-$SHARD"
-          --todas-las-protecciones
-      - uses: {UPLOAD}
-        with:
-          name: notas-${{{{ matrix.shard }}}}
-          path: notas-${{{{ matrix.shard }}}}
-
-  juntar:
-    needs: fragmento
-    runs-on: ubuntu-latest
-    permissions:
-      contents: read  # check out the course
-    steps:
-{SETUP}      - uses: {DOWNLOAD}
-        with:
-          pattern: notas-*
-          path: fragmentos
-      - name: Juntar las notas
-        run: compmath grade merge fragmentos/notas-* --out notas
-      - uses: {UPLOAD}
-        with:
-          name: notas
-          path: notas
-"""
+# the grading in 4 shards, as this repository's corregir.yml, installing as the course does
+GRADE_WORKFLOW = shards_workflow(4, "pip install -r requirements.txt")
 
 WORKFLOWS = {"labs.yml": LABS_WORKFLOW, "web.yml": SITE_WORKFLOW, "corregir.yml": GRADE_WORKFLOW}

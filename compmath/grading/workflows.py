@@ -18,8 +18,10 @@ NAMESPACES_STEP = """\
         run: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"""
 
 
-def shards_workflow(count: int = 4) -> str:
-    """A workflow grading ENTREGAS/ in `count` shards on a matrix, then merging them."""
+def shards_workflow(count: int = 4, install: str = "pip install .") -> str:
+    """A workflow grading ENTREGAS/ in `count` shards on a matrix, then merging them;
+    `install` is how the course installs compmath (a course made by `compmath init` pins it in
+    requirements.txt)."""
     shards = ", ".join(str(k) for k in range(1, count + 1))
     return f"""\
 # Corrige las entregas de un curso en {count} fragmentos en paralelo y junta las notas
@@ -55,7 +57,7 @@ jobs:
         with:
           python-version: "3.11"
       - name: Instalar
-        run: pip install .
+        run: {install}
 {NAMESPACES_STEP}
       - name: Corregir un fragmento (con todas las protecciones, o falla)
         env:
@@ -82,7 +84,7 @@ jobs:
         with:
           python-version: "3.11"
       - name: Instalar
-        run: pip install .
+        run: {install}
       - uses: {DOWNLOAD}
         with:
           pattern: notas-*
