@@ -4,6 +4,8 @@ fails any other way is still judged at every variant."""
 
 from __future__ import annotations
 
+import pytest
+
 from compmath.course.tree import load_course
 from compmath.practice.graft import programs_for
 from compmath.practice.holes import solution_regions, splice, student_regions
@@ -11,6 +13,8 @@ from compmath.practice.runs import NOT_RUN_AFTER_TIMEOUT, Results
 from compmath.practice.variants import variants_of
 from compmath.practice.verdict import Attempt, HoleStatus, judge_many
 from tests.conftest import REPO
+
+pytestmark = pytest.mark.lento  # each test waits out real time limits
 
 COURSE = load_course(REPO)
 C323 = COURSE.resolve("323")

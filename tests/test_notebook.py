@@ -194,6 +194,7 @@ def test_every_notebook_runs_and_its_check_cell_matches_every_output(cls) -> Non
     assert printed.get("mapas", "") == ""  # no matplotlib: nothing drawn, nothing said
 
 
+@pytest.mark.lento  # every class's practice notebook run: 20 × up to 3 s
 @pytest.mark.parametrize("cls", CLASSES, ids=IDS)
 def test_every_practice_notebook_runs_and_reports_its_holes_not_done(cls) -> None:
     notebook = build_notebook(COURSE, cls, practice=True)

@@ -105,6 +105,7 @@ def solution_lines(cls) -> list[str]:
     return secret
 
 
+@pytest.mark.lento  # every class's practice notebook built and decoded: 20 × up to 3 s
 @pytest.mark.parametrize("cls", CLASSES, ids=IDS)
 def test_no_line_of_the_solution_is_in_the_practice_notebook(cls) -> None:
     notebook = build_notebook(COURSE, cls, practice=True)
