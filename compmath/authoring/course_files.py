@@ -15,21 +15,14 @@ from compmath.grading.workflows import (
     RUNNER,
     SETUP_PYTHON,
     UPLOAD,
+    setup_steps,
     shards_workflow,
 )
 
 UPLOAD_PAGES = "actions/upload-pages-artifact@fc324d3547104276b827a68afc52ff2a11cc49c9  # v5.0.0"
 DEPLOY_PAGES = "actions/deploy-pages@cd2ce8fcbc39b97be8ca5fce6e763baed58fa128  # v5.0.0"
 
-SETUP = f"""      - uses: {CHECKOUT}
-        with:
-          persist-credentials: false
-      - uses: {SETUP_PYTHON}
-        with:
-          python-version: "3.11"
-      - name: Instalar compmath
-        run: pip install -r requirements.txt
-"""
+SETUP = setup_steps("pip install -r requirements.txt", "Instalar compmath")
 
 
 def toml_string(text: str) -> str:

@@ -18,11 +18,26 @@ NAMESPACES_STEP = """\
         run: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"""
 
 
+def setup_steps(install: str, name: str = "Instalar") -> str:
+    """A job's first steps: check out (no credentials kept), Python 3.11, install compmath."""
+    return f"""\
+      - uses: {CHECKOUT}
+        with:
+          persist-credentials: false
+      - uses: {SETUP_PYTHON}
+        with:
+          python-version: "3.11"
+      - name: {name}
+        run: {install}
+"""
+
+
 def shards_workflow(count: int = 4, install: str = "pip install .") -> str:
     """A workflow grading ENTREGAS/ in `count` shards on a matrix, then merging them;
     `install` is how the course installs compmath (a course made by `compmath init` pins it in
     requirements.txt)."""
     shards = ", ".join(str(k) for k in range(1, count + 1))
+    setup = setup_steps(install)
     return f"""\
 # Corrige las entregas de un curso en {count} fragmentos en paralelo y junta las notas
 # (compmath grade --shard K/N, luego compmath grade merge). Se lanza a mano desde «Actions»;
@@ -50,15 +65,7 @@ jobs:
     permissions:
       contents: read  # check out the course and the submissions
     steps:
-      - uses: {CHECKOUT}
-        with:
-          persist-credentials: false
-      - uses: {SETUP_PYTHON}
-        with:
-          python-version: "3.11"
-      - name: Instalar
-        run: {install}
-{NAMESPACES_STEP}
+{setup}{NAMESPACES_STEP}
       - name: Corregir un fragmento (con todas las protecciones, o falla)
         env:
           ENTREGAS: ${{{{ inputs.entregas }}}}
@@ -77,15 +84,7 @@ jobs:
     permissions:
       contents: read  # check out the course
     steps:
-      - uses: {CHECKOUT}
-        with:
-          persist-credentials: false
-      - uses: {SETUP_PYTHON}
-        with:
-          python-version: "3.11"
-      - name: Instalar
-        run: {install}
-      - uses: {DOWNLOAD}
+{setup}      - uses: {DOWNLOAD}
         with:
           pattern: notas-*
           path: fragmentos
