@@ -32,6 +32,7 @@ def test_a_result_past_its_bound_is_refused_unparsed() -> None:
     assert oversized("ñ" * 600_000, 1024**2, "x")  # 1.2 MB of UTF-8 in 600,000 characters
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_cheap_bounds_come_before_the_full_validation() -> None:
     numbers = [0.0] * 5_000_000
     issue = bound_issue(SIMPLE_SCHEMA, {"n": 4, "mitad": 2.0, "vector": numbers})

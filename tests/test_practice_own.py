@@ -269,6 +269,7 @@ def private_file(tmp_path: Path, text: str) -> Path:
 PRIVATE = "[323]\nvariantes = [ { dimension = 22 }, { dimension = 2, posiciones = 7 } ]\n"
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_a_hole_hard_coding_every_public_point_fails_at_the_private_variants(
     cli, tmp_path: Path
 ) -> None:

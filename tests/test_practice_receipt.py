@@ -53,6 +53,7 @@ def test_the_receipt_is_what_grade_reads(cli, space: Path, tmp_path: Path) -> No
     assert f"SHA-256 {digest}" in feedback
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_code_outside_the_holes_is_said_not_to_count(cli, space: Path, tmp_path: Path) -> None:
     lab = next(space.rglob("323-*/lab.py"))
     lab.write_text(lab.read_text("utf-8") + "\nrun = lambda **k: {}  # la instantánea a mano\n")
@@ -62,6 +63,7 @@ def test_code_outside_the_holes_is_said_not_to_count(cli, space: Path, tmp_path:
     assert "cambiaste código fuera de los huecos: no cuenta" in no_traceback(result)
 
 
+@pytest.mark.lento  # seconds: out of the quick loop
 def test_the_name_is_the_id_when_a_class_gives_own_numbers(
     cli, space: Path, tmp_path: Path
 ) -> None:

@@ -523,6 +523,7 @@ def test_lint_flags_committed_notebooks_that_are_not_current(cli, course: Path) 
     assert "no está al día" in linted.out + linted.err
 
 
+@pytest.mark.lento  # builds every notebook; cold (no recordings cached) it runs the labs
 def test_the_courses_committed_notebooks_are_current() -> None:
     """cuadernos/ (what «Abrir en Colab» opens) is what `compmath notebook --all` writes today."""
     from compmath.site.checks import stale_notebooks
