@@ -23,8 +23,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from compmath.course.tree import ClassInfo, load_course  # noqa: E402
+from compmath.holes.regions import solution_regions, splice, student_regions  # noqa: E402
 from compmath.practice import workspace  # noqa: E402
-from compmath.practice.holes import solution_regions, splice, student_regions  # noqa: E402
 
 DEFAULT_CLASSES = ["323", "324", "325", "326", "327"]
 HOSTILE = {

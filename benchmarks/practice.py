@@ -31,10 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from compmath.course.tree import load_course  # noqa: E402
-from compmath.practice import verdict, watch, workspace  # noqa: E402
-from compmath.practice.holes import solution_regions, student_regions  # noqa: E402
+from compmath.holes import verdict  # noqa: E402
+from compmath.holes.regions import solution_regions, student_regions  # noqa: E402
+from compmath.holes.variants import Variant, variants_of  # noqa: E402
+from compmath.practice import watch, workspace  # noqa: E402
 from compmath.practice.session import Session  # noqa: E402
-from compmath.practice.variants import Variant, variants_of  # noqa: E402
 
 WRONG = "pe[:, 0::2] = np.cos(angulos)"
 

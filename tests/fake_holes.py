@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from compmath.course.tree import load_course
-from compmath.practice.holes import exercise_source, solution_regions, splice
+from compmath.holes.regions import exercise_source, solution_regions, splice
 
 
 def with_hole_901(fake: Path, code: str) -> str:

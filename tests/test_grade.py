@@ -19,12 +19,12 @@ import jsonschema
 import pytest
 
 from compmath.course.tree import ClassInfo, load_course
+from compmath.course.workflows import shards_workflow
 from compmath.grading.gradebook import read_report
 from compmath.grading.protection import REQUIRED, probe
 from compmath.grading.shards import Shard, parse_shard
 from compmath.grading.submissions import MAX_SOURCE, file_name, read_submission
-from compmath.grading.workflows import shards_workflow
-from compmath.practice.holes import exercise_source, solution_regions, splice, student_regions
+from compmath.holes.regions import exercise_source, solution_regions, splice, student_regions
 from tests.conftest import REPO, Result, error_lines, no_traceback
 
 # A system without the layers that keep students apart (macOS) grades only when told to go on:

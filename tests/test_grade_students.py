@@ -17,7 +17,7 @@ from compmath.grading.gradebook import Gradebook, write_gradebook
 from compmath.grading.names import file_names, look_alikes, skeleton
 from compmath.grading.records import ClassGrade, ClassSpec, HoleGrade, StudentGrade
 from compmath.grading.shards import Shard, write_share
-from compmath.practice.holes import solution_regions, student_regions
+from compmath.holes.regions import solution_regions, student_regions
 from tests.conftest import REPO, error_lines, no_traceback
 from tests.test_grade import (
     AS_IT_CAN,

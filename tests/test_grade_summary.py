@@ -176,8 +176,8 @@ def _course_copy(tmp_path: Path) -> Path:
 
 def _hand_in(entregas: Path, root: Path) -> None:
     from compmath.course.tree import load_course
-    from compmath.practice.graft import course_lab
-    from compmath.practice.holes import solution_regions, splice, student_regions
+    from compmath.holes.graft import course_lab
+    from compmath.holes.regions import solution_regions, splice, student_regions
 
     cls = load_course(root).resolve("323")
     solution = cls.lab.read_text("utf-8")
@@ -267,9 +267,9 @@ def test_a_private_variant_keeps_its_numbers_private() -> None:
     """The record of a hole that fails at a private variant holds neither its parameters nor
     the values there (they would tell the variant), and the report says only «privada»."""
     from compmath.course.records import Hole
+    from compmath.holes.variants import Variant
+    from compmath.holes.verdict import HoleStatus, HoleVerdict
     from compmath.judging.compare import Difference, DifferenceKind
-    from compmath.practice.variants import Variant
-    from compmath.practice.verdict import HoleStatus, HoleVerdict
 
     wrong = Difference("pe", (0,), DifferenceKind.VALUE, 0.25, 0.5, 0.25, 1e-6)
     private = Variant({"dimension": 22}, private=True)

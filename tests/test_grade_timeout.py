@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from compmath.course.tree import load_course
-from compmath.practice.graft import programs_for
-from compmath.practice.holes import solution_regions, splice, student_regions
-from compmath.practice.runs import NOT_RUN_AFTER_TIMEOUT, Results
-from compmath.practice.variants import variants_of
-from compmath.practice.verdict import Attempt, HoleStatus, judge_many
+from compmath.holes.graft import programs_for
+from compmath.holes.hole_verdict import NOT_RUN_AFTER_TIMEOUT
+from compmath.holes.regions import solution_regions, splice, student_regions
+from compmath.holes.runs import Results
+from compmath.holes.variants import variants_of
+from compmath.holes.verdict import Attempt, HoleStatus, judge_many
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.lento  # each test waits out real time limits
@@ -23,7 +24,7 @@ HANG = "while True:\n    pass"
 
 def with_hole(number: int, code: str) -> str:
     """323 answered as the course does, but hole `number`, which holds `code`."""
-    from compmath.practice.graft import course_lab
+    from compmath.holes.graft import course_lab
 
     source = splice(course_lab(C323).exercise, C323.lab.read_text("utf-8"), set())
     region = student_regions(source)[number - 1]

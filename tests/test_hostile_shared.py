@@ -501,7 +501,7 @@ def test_a_hole_without_its_formula_gets_nothing_from_the_other_holes_program(
 
 def with_hole_in(source: str, number: int, code: str) -> str:
     """`source` with hole `number` holding `code` (tests.test_grade.with_hole, on any text)."""
-    from compmath.practice.holes import student_regions
+    from compmath.holes.regions import student_regions
 
     region = next(r for r in student_regions(source) if r.number == number)
     lines = source.splitlines()

@@ -11,7 +11,7 @@ import pytest
 from compmath.authoring.content_checks import mixed_separators
 from compmath.authoring.mutant_check import declaration_problems, mutant_check
 from compmath.course.tree import load_course
-from compmath.practice.mutants import standard
+from compmath.holes.mutants import standard
 from tests.test_lint import cls_dir, edit
 
 HOLE = "    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n"

@@ -94,7 +94,7 @@ def test_show_draws_a_fields_math_as_unicode(cli, fake_course: Path) -> None:
 
 
 def test_the_practice_lab_and_its_hints_read_the_math_as_unicode(fake_course: Path) -> None:
-    from compmath.practice.holes import exercise_source
+    from compmath.holes.regions import exercise_source
 
     _plant(fake_course, '"Calcula mitad: n por la escala."', r"'Calcula $\bar\alpha_t$ y mitad.'")
     cls = load_course(fake_course).classes[0]

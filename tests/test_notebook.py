@@ -19,8 +19,8 @@ import nbformat
 import pytest
 
 from compmath.course.tree import load_course
+from compmath.holes.regions import HOLE_BEGIN, HOLE_END, Region, solution_regions, student_regions
 from compmath.notebook.build import build_notebook, colab_url, notebook_bytes, notebook_path
-from compmath.practice.holes import HOLE_BEGIN, HOLE_END, Region, solution_regions, student_regions
 from tests.conftest import REPO
 
 COURSE = load_course(REPO)

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
+from compmath.holes.graft import course_lab
+from compmath.holes.mutation import assigned
 from compmath.notebook.build import build_notebook, notebook_path
 from compmath.notebook.tools import tools_source
-from compmath.practice.graft import course_lab
-from compmath.practice.mutation import assigned
 from tests.conftest import REPO
 from tests.test_notebook import CLASSES, COURSE, IDS, run_cells, solved, source
 

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from compmath.course.tree import load_course
-from compmath.practice import watch, workspace
-from compmath.practice.holes import (
+from compmath.holes.regions import (
     HoleError,
     exercise_source,
     solution_regions,
@@ -26,8 +25,9 @@ from compmath.practice.holes import (
     student_regions,
     without_markers,
 )
+from compmath.holes.verdict import HoleStatus, judge_many
+from compmath.practice import watch, workspace
 from compmath.practice.session import Session
-from compmath.practice.verdict import HoleStatus, judge_many
 from compmath.present.layout import lay_out, plain_text
 from tests.conftest import REPO
 from tests.processes import LINUX, processes

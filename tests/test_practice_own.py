@@ -23,8 +23,8 @@ from compmath.course.per_student import (
 )
 from compmath.course.records import OwnParam
 from compmath.course.tree import load_course
-from compmath.practice.holes import solution_regions, splice, student_regions
-from compmath.practice.own import own_params, with_defaults
+from compmath.holes.own import own_params, with_defaults
+from compmath.holes.regions import solution_regions, splice, student_regions
 from tests.conftest import REPO
 
 COURSE = load_course(REPO)
@@ -252,7 +252,7 @@ def test_each_passes_with_the_right_code_and_fails_with_the_others_numbers(
 
 
 def exercise() -> str:
-    from compmath.practice.graft import course_lab
+    from compmath.holes.graft import course_lab
 
     return course_lab(C323).exercise
 
@@ -410,9 +410,9 @@ def test_lint_checks_the_declaration_against_run(tmp_path: Path) -> None:
 
 def test_a_hint_shows_the_students_number_and_lint_checks_the_names(tmp_path: Path) -> None:
     from compmath.authoring.lint import lint_course
+    from compmath.holes.variants import Variant
+    from compmath.holes.verdict import Attempt, HoleStatus, HoleVerdict
     from compmath.practice.screen import hint_blocks
-    from compmath.practice.variants import Variant
-    from compmath.practice.verdict import Attempt, HoleStatus, HoleVerdict
     from compmath.practice.workspace import ClassProgress, Progress
     from compmath.present.layout import lay_out, plain_text
 

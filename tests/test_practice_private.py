@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from compmath.holes.verdict import HoleStatus, judge_many
 from compmath.practice import watch, workspace
 from compmath.practice.session import Session
-from compmath.practice.verdict import HoleStatus, judge_many
 from tests.test_practice_verdict import COURSE, JOBS, solved, text_of, with_hole
 
 C323 = COURSE.resolve("323")

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from compmath.course.tree import load_course
+from compmath.holes.regions import splice
 from compmath.practice import workspace
-from compmath.practice.holes import splice
 from tests.conftest import REPO, error_lines, no_traceback
 
 COURSE = load_course(REPO)

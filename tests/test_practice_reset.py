@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from compmath.holes.regions import outside_restored, student_regions
 from compmath.practice import watch, workspace
-from compmath.practice.holes import outside_restored, student_regions
 from compmath.practice.session import Session
 from tests.test_practice_verdict import COURSE, solved, text_of
 

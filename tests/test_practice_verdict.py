@@ -20,11 +20,11 @@ import pytest
 
 from compmath.authoring.mutant_check import mutant_check
 from compmath.course.tree import load_course
+from compmath.holes.graft import course_lab
+from compmath.holes.regions import solution_regions, splice, student_regions
+from compmath.holes.verdict import Attempt, HoleStatus, judge_many
 from compmath.practice import watch, workspace
-from compmath.practice.graft import course_lab
-from compmath.practice.holes import solution_regions, splice, student_regions
 from compmath.practice.session import Session
-from compmath.practice.verdict import Attempt, HoleStatus, judge_many
 from compmath.present.layout import lay_out, plain_text
 from tests.conftest import REPO
 

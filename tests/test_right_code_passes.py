@@ -15,11 +15,11 @@ import pytest
 from compmath.course.records import Tolerance, class_record
 from compmath.course.tree import load_course
 from compmath.grading.submissions import read_submission
+from compmath.holes.regions import exercise_source, splice, student_holes
+from compmath.holes.verdict import judge_many
 from compmath.judging.compare import compare
 from compmath.judging.report import describe_difference
 from compmath.notebook.build import build_notebook
-from compmath.practice.holes import exercise_source, splice, student_holes
-from compmath.practice.verdict import judge_many
 from tests.conftest import FAKE_PART, REPO
 from tests.fake_holes import with_hole_901
 

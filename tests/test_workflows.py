@@ -60,8 +60,8 @@ def _jobs(text: str) -> dict:
 
 def _every_workflow() -> dict[str, str]:
     from compmath.authoring.course_files import GRADE_WORKFLOW, LABS_WORKFLOW
+    from compmath.course.workflows import shards_workflow
     from compmath.grading.classroom50 import classroom50_workflow
-    from compmath.grading.workflows import shards_workflow
 
     shipped = {p.name: p.read_text("utf-8") for p in sorted(WORKFLOWS.glob("*.y*ml"))}
     generated = {"compmath.yml": classroom50_workflow("profe/curso", "a" * 40)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from compmath.grading.workflows import (
+from compmath.course.workflows import (
     CHECKOUT,
     NAMESPACES_STEP,
     RUNNER,

@@ -20,11 +20,11 @@ from pathlib import Path
 from compmath.course.records import Tolerance
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError, Problem
+from compmath.holes.regions import HoleError, Region, exercise_source, solution_regions, splice
 from compmath.judging.case import Broken, Case, Ready, Reference, variant
 from compmath.judging.case import prepare as prepare_case
 from compmath.judging.pipeline import judge_cases
 from compmath.judging.report import LabReport, Outcome
-from compmath.practice.holes import HoleError, Region, exercise_source, solution_regions, splice
 from compmath.wording import quoted
 
 MAX_HOLES = 3

@@ -19,9 +19,8 @@ from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError, Problem
-from compmath.judging.report import LabReport, Outcome
-from compmath.practice.graft import Program, course_lab, course_tag
-from compmath.practice.mutants import (
+from compmath.holes.graft import Program, course_lab, course_tag
+from compmath.holes.mutants import (
     DeclarationError,
     Mutant,
     code_lines,
@@ -32,8 +31,9 @@ from compmath.practice.mutants import (
     standard,
     without_comment,
 )
-from compmath.practice.runs import Results, reference_key, run_batch
-from compmath.practice.variants import Variant, variants_of
+from compmath.holes.runs import Results, reference_key, run_batch
+from compmath.holes.variants import Variant, variants_of
+from compmath.judging.report import LabReport, Outcome
 
 SCORE_GOAL = 0.90  # share of a hole's standard mutants rejected (or marked equivalent)
 REFERENCE_TIMEOUT = 20.0  # seconds for the course's lab at a variant (as the exercise checks)
@@ -309,7 +309,7 @@ def _limits(prepared: list[_Class], results: Results) -> dict[str, float]:
 
 def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     """Run every class's mutants; what each class's say, by class id."""
-    from compmath.practice.mutation import captured_values
+    from compmath.holes.mutation import captured_values
 
     literal, failed = captured_values(classes, REFERENCE_TIMEOUT, jobs)
     prepared = [p for p in (_prepare(c, literal.get(c.id, {})) for c in classes) if p is not None]

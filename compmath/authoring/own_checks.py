@@ -15,8 +15,8 @@ from compmath.course.params import specs_from_source
 from compmath.course.per_student import declaration_problems, sample
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError, Problem
+from compmath.holes.own import run_at
 from compmath.judging.report import Outcome
-from compmath.practice.own import run_at
 
 Point = tuple[ClassInfo, dict[str, Any]]
 
@@ -77,7 +77,7 @@ def own_problems(course: Course, jobs: int) -> list[Problem]:
 
 def private_problems(course: Course, path: Path, jobs: int, *, run_labs: bool) -> list[Problem]:
     """The private variants file: its format and, with `run_labs`, the course's lab at each."""
-    from compmath.grading.private import private_problems as file_problems
+    from compmath.holes.private import private_problems as file_problems
 
     found, problems = file_problems(path, course)
     if problems or not run_labs:

@@ -25,8 +25,8 @@ from compmath.errors import CompmathError
 
 if TYPE_CHECKING:
     from compmath.course.tree import ClassInfo
-    from compmath.grading.private import PrivateVariants
     from compmath.grading.run import Outcome
+    from compmath.holes.private import PrivateVariants
 
 DEFAULT_GRADE_TIMEOUT = 10.0
 MERGE = "merge"
@@ -322,7 +322,7 @@ def _grade(
         classes = run.graded_classes(course, names)
         private = None
         if private_path is not None:
-            from compmath.grading.private import read_private
+            from compmath.holes.private import read_private
 
             private = read_private(private_path, course)
         shard = parse_shard(shard_text) if shard_text else None

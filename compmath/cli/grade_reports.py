@@ -104,7 +104,7 @@ def similarity_command(
 
         sys.stdout.write(dumps(to_dict(result)))
         return
-    from compmath.practice.workspace import here
+    from compmath.present.layout import here
     from compmath.present.output import emit
 
     emit(similarity_blocks(result, here(page)))

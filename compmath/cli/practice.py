@@ -157,7 +157,7 @@ def _own_lines(made: Any, student: str) -> list[Any]:
     """What `start` says about numbers of their own: the student's, class by class, or that the
     course has them and `--alumno` gives them."""
     from compmath.course.per_student import shown_value
-    from compmath.practice.own import own_params
+    from compmath.holes.own import own_params
     from compmath.present.layout import para
 
     course = made.origin()
@@ -203,8 +203,8 @@ def check(
     """Comprueba sin vigilar: sale con 0 si la clase (o todas) está hecha, 1 si aún no."""
     import os
 
+    from compmath.holes.verdict import judge_many
     from compmath.practice import workspace
-    from compmath.practice.verdict import judge_many
     from compmath.practice.workspace import mark_done
 
     with guard():
@@ -284,7 +284,7 @@ def reset(
 ) -> None:
     """Vuelve a poner el ejercicio original de una clase y su progreso a cero."""
     from compmath.practice import workspace
-    from compmath.present.layout import Command, para
+    from compmath.present.layout import Command, here, para
     from compmath.present.output import emit
 
     with guard():
@@ -298,7 +298,7 @@ def reset(
                 f"{cls.id}: ejercicio original; la clase vuelve a estar sin hacer",
                 hang=2,
             ),
-            Command(workspace.here(cls.lab), whole=True),
+            Command(here(cls.lab), whole=True),
         ]
     )
 

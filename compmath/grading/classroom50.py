@@ -25,9 +25,9 @@ from typing import Any
 
 from compmath.atomic import write_atomic
 from compmath.course.tree import Course
+from compmath.course.workflows import CHECKOUT, NAMESPACES_STEP, RUNNER, SETUP_PYTHON, UPLOAD
 from compmath.errors import CompmathError
 from compmath.grading.gradebook import Gradebook
-from compmath.grading.workflows import CHECKOUT, NAMESPACES_STEP, RUNNER, SETUP_PYTHON, UPLOAD
 
 SCHEMA = "classroom50/result/v1"
 RESULT_NAME = "result.json"

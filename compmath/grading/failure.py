@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from compmath.grading.reasons import KNOWN_ERRORS
+from compmath.holes import verdict as practice
 from compmath.judging.report import Outcome
-from compmath.practice import verdict as practice
 
 VALUE_CHARS = 80  # of an expected or obtained value, what a record keeps
 ERROR_CHARS = 300

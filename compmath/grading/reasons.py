@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import builtins
 
+from compmath.holes.graft import Program
+from compmath.holes.variants import Variant
 from compmath.judging.compare import Difference, DifferenceKind
 from compmath.judging.judge import OVERSIZED
 from compmath.judging.report import LabReport, Outcome
 from compmath.judging.stack import frames
-from compmath.practice.graft import Program
-from compmath.practice.variants import Variant
 from compmath.wording import DETAIL_NUMBERS, limit_seconds, number, value_text
 
 KNOWN_ERRORS = frozenset(

@@ -16,15 +16,28 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from compmath.course.tree import ClassInfo
+from compmath.course.tree import ClassInfo, Course
 from compmath.grading.submissions import read_submission
-from compmath.practice.graft import HoleStatus, programs_for
-from compmath.practice.verdict import Attempt, judge_many
-from compmath.practice.workspace import Workspace
+from compmath.holes.graft import HoleStatus, programs_for
+from compmath.holes.verdict import Attempt, judge_many
 
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)  # every member's date: the same files, the same bytes
+
+
+class Space(Protocol):
+    """What a receipt needs of the student's workspace (practice.workspace.Workspace has it):
+    grading reads it through this, so it does not import the practice feature."""
+
+    @property
+    def root(self) -> Path: ...
+
+    def classes(self) -> list[ClassInfo]: ...
+    def origin(self) -> Course: ...
+    def reference(self, cls: ClassInfo, course: Course | None = None) -> ClassInfo: ...
+    def own(self, reference: ClassInfo, course: Course | None = None) -> dict[str, Any]: ...
+    def student(self) -> str: ...
 
 
 def zip_digest(path: Path) -> str:
@@ -36,7 +49,7 @@ def zip_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def build_zip(space: Workspace, out: Path) -> str:
+def build_zip(space: Space, out: Path) -> str:
     """Write the workspace's lab.py files into `out` (atomically); return its SHA-256."""
     out.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(prefix=".entrega-", suffix=".zip", dir=out.parent)
@@ -100,7 +113,7 @@ def _class_receipt(
     )
 
 
-def receipt(space: Workspace, path: Path, digest: str, *, timeout: float, jobs: int) -> Receipt:
+def receipt(space: Space, path: Path, digest: str, *, timeout: float, jobs: int) -> Receipt:
     """Read the zip at `path` back as `grade` does and judge it as `practice check` does."""
     course = space.origin()
     mine = space.classes()
@@ -120,7 +133,7 @@ def receipt(space: Workspace, path: Path, digest: str, *, timeout: float, jobs: 
     present = {c.id for c in mine}
     missing = tuple(c.id for c in course.classes if c.meta.holes and c.id not in present)
     notes = list(submission.notes)
-    mine_id = space.load_progress().student
+    mine_id = space.student()
     if any(r.meta.per_student for r in references) and student != mine_id:
         yours = f"los tuyos salen de «{mine_id}»" if mine_id else "tu espacio no tiene id"
         notes.append(

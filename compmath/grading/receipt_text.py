@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from compmath.grading.receipt import Receipt
-from compmath.practice.workspace import here
-from compmath.present.layout import BLANK, Block, Command, line, para
+from compmath.present.layout import BLANK, Block, Command, here, line, para
 from compmath.wording import count
 
 

@@ -21,7 +21,6 @@ from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
 from compmath.grading.gradebook import Gradebook, write_gradebook
 from compmath.grading.names import by_student, file_names
-from compmath.grading.private import PrivateVariants
 from compmath.grading.protection import REQUIRED, named, probe
 from compmath.grading.receipt import receipt_note
 from compmath.grading.records import (
@@ -45,7 +44,8 @@ from compmath.grading.shards import Shard
 from compmath.grading.similarity import save_holes
 from compmath.grading.submissions import Found, Submission, discover, read_submission
 from compmath.grading.verdict import ClassVerdict, judge_many
-from compmath.practice.own import course_name, own_params
+from compmath.holes.own import course_name, own_params
+from compmath.holes.private import PrivateVariants
 
 RECORDS_DIR = "alumnos"
 

@@ -9,8 +9,7 @@ from compmath.grading.gradebook import CSV_NAME, FEEDBACK_DIR, REPORT_NAME, Grad
 from compmath.grading.names import look_alikes, shown
 from compmath.grading.run import Outcome
 from compmath.grading.shards import Shard
-from compmath.practice.workspace import here
-from compmath.present.layout import Block, Command, line, para
+from compmath.present.layout import Block, Command, here, line, para
 from compmath.wording import count, measure, seconds, short
 
 

@@ -28,8 +28,8 @@ from typing import Any
 from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo
 from compmath.grading.submissions import Submission
-from compmath.practice.graft import course_lab
-from compmath.practice.holes import student_holes, student_regions
+from compmath.holes.graft import course_lab
+from compmath.holes.regions import student_holes, student_regions
 
 HOLES_DIR = "huecos"  # OUT/huecos/<alumno>.json: each class's holes as the student wrote them
 K, WINDOW = 6, 4  # k-gram length in tokens, winnowing window

@@ -140,7 +140,7 @@ def _from_notebook(found: Found, cls: ClassInfo) -> Found:
 
 def _closing(cls: ClassInfo) -> str:
     """The exercise's lines from its `if __name__ == "__main__":` on ("" if it has none)."""
-    from compmath.practice.graft import course_lab
+    from compmath.holes.graft import course_lab
 
     try:
         lines = course_lab(cls).exercise.splitlines()

@@ -16,7 +16,7 @@ from typing import Any
 from compmath.grading.failure import DEFAULTS, OWN, PRIVATE, Failure
 from compmath.grading.gradebook import Gradebook
 from compmath.grading.records import HoleGrade
-from compmath.practice.variants import Variant
+from compmath.holes.variants import Variant
 from compmath.wording import count
 
 RIGHT, WRONG, FAILS, OPEN, MISSING = "bien", "mal", "falla", "sin completar", "sin entregar"

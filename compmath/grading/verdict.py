@@ -2,7 +2,7 @@
 
 Grading consumes only `ClassVerdict` (per hole: passed or not, the status word and the Spanish
 reason, plus what the student's code printed). The verdict itself is the practice mode's
-(`compmath.practice.verdict.judge_many`): each written hole grafted into the course's own lab,
+(`compmath.holes.verdict.judge_many`): each written hole grafted into the course's own lab,
 run at the defaults and at the class's hidden variants, every run of a batch on the warm worker.
 """
 
@@ -16,10 +16,10 @@ from typing import Any
 from compmath.course.tree import ClassInfo
 from compmath.grading.failure import Failure, failure_of
 from compmath.grading.reasons import hole_reason
-from compmath.practice import verdict as practice
-from compmath.practice.graft import Plan, Program, course_tag, programs_for
-from compmath.practice.runs import FOLDER_PREFIX, Results, reference_key, run_batch
-from compmath.practice.variants import Variant, variants_of
+from compmath.holes import verdict as practice
+from compmath.holes.graft import Plan, Program, course_tag, programs_for
+from compmath.holes.runs import FOLDER_PREFIX, Results, reference_key, run_batch
+from compmath.holes.variants import Variant, variants_of
 
 PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback keeps
 OPEN_REASON = "el hueco sigue sin completar"

@@ -13,13 +13,13 @@ from typing import Any
 from compmath.course.per_student import filled, filled_hole
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
+from compmath.holes.own import defaults_values
+from compmath.holes.regions import HoleError, exercise_source, without_markers
 from compmath.notebook import markdown
 from compmath.notebook.cells import Cells, dumps_notebook, validate_notebook
 from compmath.notebook.labcode import CodeCell, LabCodeError, defined_names, lab_cells
 from compmath.notebook.rules import Reglas
 from compmath.notebook.tools import data_source, reference_source, taken_names, tools_source
-from compmath.practice.holes import HoleError, exercise_source, without_markers
-from compmath.practice.own import defaults_values
 from compmath.present.page import ClassPage, Neighbour, class_page
 
 FOLDER = "cuadernos"  # where `compmath notebook` writes, relative to the course root

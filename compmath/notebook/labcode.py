@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from compmath.course.syntax import parsed, statements
-from compmath.practice.holes import HOLE_BEGIN
+from compmath.holes.regions import HOLE_BEGIN
 
 PREAMBLE = "preambulo"
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

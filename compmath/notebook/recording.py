@@ -28,10 +28,10 @@ from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
+from compmath.holes.graft import course_lab, course_tag
+from compmath.holes.mutation import assigned
+from compmath.holes.regions import Region
 from compmath.notebook.labcode import lab_cells
-from compmath.practice.graft import course_lab, course_tag
-from compmath.practice.holes import Region
-from compmath.practice.mutation import assigned
 
 CALL_CHARACTERS = 150_000  # one call's record, as JSON; a larger one is dropped
 SAMPLE = 256  # a record above CALL_CHARACTERS keeps this many elements of each large array

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from compmath.course.per_student import filled
+from compmath.holes.graft import course_lab
+from compmath.holes.own import defaults_values
+from compmath.holes.verdict import Attempt, HoleStatus, HoleVerdict
 from compmath.mathtext import plain_prose
-from compmath.practice.graft import course_lab
-from compmath.practice.own import defaults_values
-from compmath.practice.verdict import Attempt, HoleStatus, HoleVerdict
-from compmath.practice.workspace import Progress, Workspace, here
+from compmath.practice.workspace import Progress, Workspace
 from compmath.present.layout import (
     BLANK,
     Block,
@@ -21,6 +21,7 @@ from compmath.present.layout import (
     Line,
     StyledLine,
     cell_width,
+    here,
     line,
     para,
 )

@@ -15,15 +15,16 @@ from collections.abc import Callable
 from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
-from compmath.judging.report import LabReport
-from compmath.practice.graft import is_open
-from compmath.practice.holes import (
+from compmath.holes.graft import is_open
+from compmath.holes.regions import (
     HoleError,
     Region,
     lines_outside,
     outside_restored,
     student_regions,
 )
+from compmath.holes.verdict import Attempt, judge_many
+from compmath.judging.report import LabReport
 from compmath.practice.screen import (
     attempt_blocks,
     hint_blocks,
@@ -32,9 +33,8 @@ from compmath.practice.screen import (
     progress_bar,
     solution_blocks,
 )
-from compmath.practice.verdict import Attempt, judge_many
-from compmath.practice.workspace import Workspace, here, mark_done
-from compmath.present.layout import BLANK, Block, Command, line, para
+from compmath.practice.workspace import Workspace, mark_done
+from compmath.present.layout import BLANK, Block, Command, here, line, para
 
 Show = Callable[[list[Block], bool], None]  # (screen, start a fresh screen?)
 

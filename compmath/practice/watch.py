@@ -24,8 +24,8 @@ from typing import TextIO
 
 from compmath.execution.pool import prestart
 from compmath.execution.scheduler import Cancel, Cancelled, cancelling
+from compmath.holes.verdict import Attempt
 from compmath.practice.session import Session
-from compmath.practice.verdict import Attempt
 from compmath.present.layout import line
 
 TICK = 0.25  # seconds between updates of the live line

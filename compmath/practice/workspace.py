@@ -31,8 +31,8 @@ from compmath.course.per_student import filled
 from compmath.course.tree import ClassInfo, Course, load_course
 from compmath.errors import CompmathError
 from compmath.errors_es import syntax_problem
-from compmath.practice.holes import HoleError, exercise_source
-from compmath.practice.own import defaults_values, own_params, own_snapshots, with_defaults
+from compmath.holes.own import defaults_values, own_params, own_snapshots, with_defaults
+from compmath.holes.regions import HoleError, exercise_source
 
 MARKER = "practica.json"
 PRISTINE = ".compmath"
@@ -155,6 +155,10 @@ class Workspace:
     def classes(self) -> list[ClassInfo]:
         """The classes that have an exercise, in course order."""
         return [c for c in self.course.classes if self.exercise(c).exists()]
+
+    def student(self) -> str:
+        """The student's id as practica.json remembers it ("" when none was given)."""
+        return self.load_progress().student
 
     def load_progress(self) -> Progress:
         try:
@@ -308,11 +312,3 @@ def relative(workspace: Workspace, path: Path) -> str:
     """A workspace path as the student types it from the workspace's folder."""
     return os.path.relpath(path, workspace.root)
 
-
-def here(path: Path) -> str:
-    """A path as the student opens it from the current folder (absolute when far from it)."""
-    try:
-        shown = os.path.relpath(path, Path.cwd())
-    except ValueError:
-        return str(path)
-    return str(path) if shown.startswith(os.path.join("..", "..", "..")) else shown

@@ -9,10 +9,12 @@ wrapped. The result is a list of lines of (text, style) segments; Rich only adds
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 Segment = tuple[str, str]  # (text, Rich style name or "")
@@ -413,3 +415,12 @@ def lay_out(
 def plain_text(lines: list[StyledLine]) -> str:
     """Styled lines as plain text, trailing spaces trimmed."""
     return "".join("".join(text for text, _ in styled).rstrip() + "\n" for styled in lines)
+
+
+def here(path: Path) -> str:
+    """A path as the student opens it from the current folder (absolute when far from it)."""
+    try:
+        shown = os.path.relpath(path, Path.cwd())
+    except ValueError:
+        return str(path)
+    return str(path) if shown.startswith(os.path.join("..", "..", "..")) else shown

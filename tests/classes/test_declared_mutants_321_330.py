@@ -14,9 +14,9 @@ import tomllib
 import pytest
 
 from compmath.course.tree import load_course
-from compmath.practice.graft import HoleStatus, course_lab
-from compmath.practice.holes import splice, student_regions
-from compmath.practice.verdict import judge_many
+from compmath.holes.graft import HoleStatus, course_lab
+from compmath.holes.regions import splice, student_regions
+from compmath.holes.verdict import judge_many
 from tests.conftest import REPO
 
 COURSE = load_course(REPO)

@@ -19,7 +19,8 @@ from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.errors_es import syntax_problem
-from compmath.practice.holes import (
+from compmath.holes.own import with_defaults
+from compmath.holes.regions import (
     NOT_DONE,
     HoleError,
     Region,
@@ -28,8 +29,7 @@ from compmath.practice.holes import (
     student_holes,
     student_regions,
 )
-from compmath.practice.own import with_defaults
-from compmath.practice.variants import Variant
+from compmath.holes.variants import Variant
 
 
 class HoleStatus(StrEnum):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError, Problem
-from compmath.practice.graft import course_lab
-from compmath.practice.holes import HoleError, Region
+from compmath.holes.graft import course_lab
+from compmath.holes.regions import HoleError, Region
 
 CAPTURE = """
 def __literal__(value):

@@ -16,44 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compmath.course.records import Hole
 from compmath.course.tree import ClassInfo
-from compmath.judging.compare import Difference
+from compmath.holes.graft import HoleStatus, Plan, Program, course_tag, programs_for
+from compmath.holes.hole_verdict import HoleVerdict, judge_hole
+from compmath.holes.runs import MEMO_SIZE, Results, reference_key, run_batch
+from compmath.holes.variants import Variant, variants_of
 from compmath.judging.report import LabReport
-from compmath.practice.graft import HoleStatus, Plan, Program, course_tag, programs_for
-from compmath.practice.runs import MEMO_SIZE, Results, judge_hole, reference_key, run_batch
-from compmath.practice.variants import Variant, variants_of
 
 __all__ = ["Attempt", "HoleStatus", "HoleVerdict", "attempt_json", "judge_many"]
-
-
-@dataclass(frozen=True)
-class HoleVerdict:
-    """One hole: its definition in class.toml and what judging it alone said."""
-
-    number: int
-    hole: Hole
-    status: HoleStatus
-    reason: str = ""  # Spanish: why it is not right (which variant, which output, Δ/tolerance)
-    variant: Variant | None = None  # the first variant it failed at
-    difference: Difference | None = None  # its first wrong output there
-    expected: Any = None  # the course's value of that output there
-    obtained: Any = None  # the student's
-    traceback: str = ""  # when it fails: the traceback, lines mapped to the student's file
-    stdout: str = ""  # what the student's code printed (the first failing run, else the first)
-    remedy: str = ""  # the option of `practice` that lifts the limit it hit (not for feedback)
-    variants_passed: int = 0  # of the attempt's variants, how many it matched (partial credit)
-    outcome: str = ""  # the failing run's outcome (judging.report.Outcome), "" if none ran
-    error: str = ""  # when it fails: the exception (or limit) as the report says it
-
-    @property
-    def done(self) -> bool:
-        return self.status == HoleStatus.RIGHT
-
-    @property
-    def said(self) -> str:
-        """The reason as the practice screens say it: with the option that lifts a limit."""
-        return f"{self.reason} · {self.remedy}" if self.remedy else self.reason
 
 
 @dataclass(frozen=True)
