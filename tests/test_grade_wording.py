@@ -10,7 +10,7 @@ import pytest
 
 from compmath.execution.protocol import LabReply, ReplyState
 from compmath.grading import run
-from compmath.grading.screen import summary_blocks
+from compmath.grading.grade_screen import summary_blocks
 from compmath.judging.report import crash_message
 from compmath.present.layout import cell_width, lay_out, plain_text
 from tests.conftest import no_traceback
@@ -74,7 +74,7 @@ def test_the_summary_never_splits_a_path(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_the_live_line_names_who_is_still_being_graded(tmp_path: Path) -> None:
-    from compmath.grading.screen import grading_now
+    from compmath.grading.grade_screen import grading_now
 
     entregas = tmp_path / "entregas"
     for name in ("ana", "beto", "carla"):  # empty files: graded without running anything
@@ -127,7 +127,7 @@ def test_the_live_line_keeps_its_time_whole_at_60_columns(monkeypatch: pytest.Mo
     import io
     import re
 
-    from compmath.grading.screen import grading_now
+    from compmath.grading.grade_screen import grading_now
     from compmath.present.terminal import spinner
 
     monkeypatch.setenv("COLUMNS", "60")

@@ -412,7 +412,7 @@ def test_a_hint_shows_the_students_number_and_lint_checks_the_names(tmp_path: Pa
     from compmath.authoring.lint import lint_course
     from compmath.holes.variants import Variant
     from compmath.holes.verdict import Attempt, HoleStatus, HoleVerdict
-    from compmath.practice.screen import hint_blocks
+    from compmath.practice.practice_screen import hint_blocks
     from compmath.practice.workspace import ClassProgress, Progress
     from compmath.present.layout import lay_out, plain_text
 

@@ -252,7 +252,7 @@ def test_manual_mode_says_enter_checks(space: workspace.Workspace) -> None:
 def test_the_path_to_edit_is_relative_to_here_and_never_split(
     space: workspace.Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from compmath.practice.screen import attempt_blocks
+    from compmath.practice.practice_screen import attempt_blocks
 
     cls = space.course.resolve("323")
     monkeypatch.chdir(cls.path)

@@ -9,8 +9,8 @@ import pytest
 
 from compmath.course.tree import load_course
 from compmath.holes.verdict import Attempt, HoleStatus, HoleVerdict
+from compmath.practice.practice_screen import KEYS, attempt_blocks
 from compmath.practice.report import check_blocks
-from compmath.practice.screen import KEYS, attempt_blocks
 from compmath.practice.workspace import ClassProgress, Progress
 from compmath.present.layout import cell_width, lay_out, plain_text
 from tests.conftest import REPO

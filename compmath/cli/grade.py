@@ -364,7 +364,7 @@ def _grade(
 
         with guard():
             write_result(folder.resolve(), outcome.book, outcome.missing)
-    from compmath.grading.screen import summary_blocks
+    from compmath.grading.grade_screen import summary_blocks
     from compmath.present.output import emit
 
     emit(summary_blocks(outcome, out, shard), sys.stderr if classroom50 else sys.stdout)
@@ -417,7 +417,7 @@ def _with_progress(
     """Run a grading with a live bar on a terminal's stderr: students judged of those to judge,
     and who is being graded now."""
     from compmath.cli.interrupt import activity
-    from compmath.grading.screen import grading_now
+    from compmath.grading.grade_screen import grading_now
     from compmath.present.output import colour_for, is_terminal
 
     stack = ExitStack()
@@ -450,8 +450,8 @@ def _with_progress(
 
 
 def _merge(folders: list[Path], out: Path) -> None:
+    from compmath.grading.grade_screen import merged_blocks
     from compmath.grading.gradebook import merge, read_report, write_gradebook
-    from compmath.grading.screen import merged_blocks
     from compmath.grading.shards import check_coverage, check_distinct, read_share
     from compmath.present.output import emit
 

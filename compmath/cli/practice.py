@@ -307,7 +307,7 @@ def reset(
 def list_progress(folder: FolderOption = None) -> None:
     """Lista las clases del espacio de práctica con tu progreso."""
     from compmath.practice import workspace
-    from compmath.practice.screen import list_blocks
+    from compmath.practice.practice_screen import list_blocks
     from compmath.present.output import emit
 
     with guard():

@@ -31,7 +31,7 @@ def build_once(
     """Build the site and print what happened; the exit code of the build."""
     from compmath.present.output import emit, is_terminal
     from compmath.site.build import build_site
-    from compmath.site.screen import site_screen
+    from compmath.site.site_screen import site_screen
 
     limit = int(memory * 1024**3)
     if is_terminal(sys.stderr):

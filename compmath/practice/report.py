@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from compmath.holes.verdict import Attempt, HoleStatus, attempt_json
-from compmath.practice.screen import MARKS, marks_legend, prints_blocks, progress_bar
+from compmath.practice.practice_screen import MARKS, marks_legend, prints_blocks, progress_bar
 from compmath.practice.workspace import Progress
 from compmath.present.layout import Block, line, para
 

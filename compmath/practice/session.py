@@ -25,7 +25,7 @@ from compmath.holes.regions import (
 )
 from compmath.holes.verdict import Attempt, judge_many
 from compmath.judging.report import LabReport
-from compmath.practice.screen import (
+from compmath.practice.practice_screen import (
     attempt_blocks,
     hint_blocks,
     keys_help,
