@@ -83,9 +83,12 @@ def _sequence(tex: str, i: int) -> tuple[str, int]:
 
 def _script(piece: str) -> str:
     """A superscript in Unicode when every character has one (`10⁹`, `e⁻¹`, `Uᵀ`), else `^x` or
-    `^(…)`; a subscript as the course's prose writes it: `ω_i`, `x_0`, `L_sym`, `x_(t−1)`."""
+    `^(…)`, a star as a star (`μ*`, `σ*²`); a subscript as the course's prose writes it: `ω_i`,
+    `x_0`, `L_sym`, `x_(t−1)`."""
     mark, body = piece[0], piece[1:]
     body = TIGHT.sub(r"\1", body) if mark == "_" else body  # «_{s \le t}» reads «_(s≤t)»
+    if mark == "^" and body.startswith("*"):  # a star as the prose writes it: μ*, σ*², V*
+        return "*" + (_script("^" + body[1:]) if body[1:] else "")
     if mark == "^" and body and all(ord(ch) in SUPERSCRIPT or ch == "ᵀ" for ch in body):
         return body.translate(SUPERSCRIPT)
     word = body.replace("'", "")

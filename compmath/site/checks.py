@@ -1,5 +1,6 @@
-"""What lint checks for the website: TeX-looking text outside math in a class's prose (README.md
-and class.toml's texts) and bad LaTeX between their dollars, display formulas estimated wider
+"""What lint checks for the website: TeX-looking text and plain-text sub/superscripts (`x_t`,
+`V^π`, `σ*²`) outside math in a class's prose (README.md and class.toml's texts) and bad LaTeX
+between their dollars, display formulas estimated wider
 than the page's column, and committed notebooks that are not current (and what the build warns
 about: the notebooks «Abrir en Colab» would open, missing)."""
 
@@ -8,10 +9,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from compmath.course.tree import ClassInfo, Course
 
 TEX = re.compile(r"\^\{|_\{|\\frac\b")
+# A word of prose that is not mathematics however it is written: an address, a file name
+ADDRESS = re.compile(r"://|^www\.|@|\w\.(?:py|json|toml|md|ipynb|html|js|css|txt|csv|npy|npz|ya?ml)$")
+EDGES = "«»\"'“”‘’¿?¡!.,;:()[]"
+OPENERS = "([«\"'“‘¿¡_"
+ASCII_NAME = re.compile(r"[A-Za-z0-9]+$")  # the ASCII run before a `_`: `W` of W_Q, `pesos` of …
+STAR = re.compile(r"(?<![\w*])[^\W\d_][\u0300-\u036f]*\*")  # a letter's star: σ*², V*, μ*
 MARGIN = 1.05  # the width estimate's spread over the course's formulas: −14 % … +22 %
 
 
@@ -30,6 +38,134 @@ def _outside_math(text: str) -> Iterator[tuple[int, str]]:
         for child in token.children or []:
             if child.type in ("text", "code_inline"):
                 yield line, child.content
+
+
+def _scripted(word: str) -> bool:
+    """Whether a word of prose writes a sub/superscript as text: `x_t`, `W_Q`, `‖·‖_∞`, `ᾱ_(t−1)`,
+    `V^π`, `n^0,8`, `σ*²`; never an identifier such as `pesos_de_atencion` or `top_k` (its `_`
+    follows a name of two or more ASCII characters) nor TeX's `_{…}`, which TEX reports."""
+    if STAR.search(word):
+        return True
+    for at, mark in enumerate(word):
+        if mark not in "^_" or at == 0 or word[at + 1 : at + 2] in ("", "_", "{"):
+            continue
+        before = word[at - 1]
+        if before in OPENERS:  # `(_x`, `«_`, `__init__` are not scripts
+            continue
+        if mark == "^" or not (before.isascii() and before.isalnum()):
+            return True
+        name = ASCII_NAME.search(word[:at])
+        if name and len(name.group()) == 1:
+            return True
+    return False
+
+
+def text_scripts(text: str, known: frozenset[str] = frozenset()) -> list[str]:
+    """The words of a prose text (no code, no math) that write sub/superscripts as plain text,
+    in order and once each; addresses, file names and the class's own identifiers (`known`:
+    its outputs, their keys, its lab's names) are not."""
+    found: dict[str, None] = {}
+    for word in text.split():
+        core = word.strip(EDGES)
+        if core and core not in known and not ADDRESS.search(core) and _scripted(core):
+            found[word.rstrip(".,;:")] = None
+    return list(found)
+
+
+def _prose(text: str) -> Iterator[tuple[int, str]]:
+    """(line, text) of each paragraph, heading, item or cell of the Markdown as it reads, with
+    the marks that made emphasis (`σ*² … μ*` is the text Markdown turned into italics) and with
+    no code and no math."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    md = MarkdownIt("commonmark").enable("table")
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False)
+    for token in md.parse(text):
+        if token.type != "inline":
+            continue
+        pieces = []
+        for child in token.children or []:
+            if child.type == "text":
+                pieces.append(child.content)
+            elif child.type in ("em_open", "em_close", "strong_open", "strong_close"):
+                pieces.append(child.markup)
+            else:  # code, math, a break, a link's ends: a space between words
+                pieces.append(" ")
+        yield (token.map[0] + 1 if token.map else 0), "".join(pieces)
+
+
+def known_names(cls: ClassInfo) -> frozenset[str]:
+    """The identifiers a class's prose may name as they are: its outputs and every key of its
+    snapshot (`pesos_de_atencion`, `t_1`). A lab's variables are not among them: `x_t` or `W_Q`
+    in the prose is the symbol (and between backticks, code)."""
+    import json
+
+    names: set[str] = set()
+
+    def keys(value: object) -> None:
+        if isinstance(value, dict):
+            names.update(str(k) for k in value)
+            for item in value.values():
+                keys(item)
+        elif isinstance(value, list):
+            for item in value:
+                keys(item)
+
+    try:
+        keys(json.loads(cls.snapshot.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        pass  # no snapshot yet, or a broken one: lint says so elsewhere
+    names.update(o.name for o in _outputs(cls))
+    return frozenset(names)
+
+
+def _outputs(cls: ClassInfo) -> list[Any]:
+    from compmath.errors import CompmathError
+
+    try:
+        return list(cls.meta.outputs)
+    except CompmathError:
+        return []
+
+
+SCRIPT_HINT = (
+    "escríbelo entre dólares, $x_t$, $W_Q$, $V^\\pi$, $\\sigma^{*2}$: la web lo dibuja como"
+    " fórmula y la terminal como texto legible"
+)
+
+
+def _scripts_message(found: list[str]) -> str:
+    """«x_t» es un subíndice…, or the first six of several and how many more."""
+    shown = ", ".join(f"«{f}»" for f in found[:6])
+    shown += f" y {len(found) - 6} más" if len(found) > 6 else ""
+    if len(found) == 1:
+        return f"{shown} es un subíndice o superíndice escrito como texto, fuera de una fórmula"
+    return f"{shown} son subíndices o superíndices escritos como texto, fuera de una fórmula"
+
+
+def scripts_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
+    """Plain-text sub/superscripts in the class's prose: README.md outside code and math, and
+    class.toml's prose fields outside their `$…$`."""
+    from compmath.mathtext import math_pieces
+
+    known = known_names(cls)
+    found = []
+    if cls.readme.exists():
+        text = cls.readme.read_text(encoding="utf-8", errors="replace")
+        lines = text.splitlines()
+        for line, prose in _prose(text):
+            words = text_scripts(prose, known)
+            if words:
+                # the block starts at `line`; name the line that holds its first fragment
+                first = words[0].strip(EDGES + "*_")
+                line = next((n for n in range(line, len(lines) + 1) if first in lines[n - 1]), line)
+                found.append((cls.readme, f"línea {line}: {_scripts_message(words)}", SCRIPT_HINT))
+    for where, field in _fields(cls):
+        words = text_scripts(" ".join(math_pieces(field)[::2]), known)
+        if words:
+            found.append((cls.meta_path, f"{where}: {_scripts_message(words)}", SCRIPT_HINT))
+    return found
 
 
 def tex_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
@@ -200,6 +336,6 @@ def site_problems(course: Course) -> list[tuple[Path, str, str]]:
     """Every website problem lint reports, class by class, then the committed notebooks."""
     found: list[tuple[Path, str, str]] = []
     for cls in course.classes:
-        found += tex_outside_math(cls) + tex_in_fields(cls)
+        found += tex_outside_math(cls) + tex_in_fields(cls) + scripts_outside_math(cls)
         found += wide_formulas(cls)
     return found + stale_notebooks(course)
