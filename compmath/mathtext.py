@@ -23,6 +23,7 @@ SYMBOLS = {
     "rightarrow": "→", "leftarrow": "←", "in": "∈", "sum": "Σ", "prod": "Π", "partial": "∂",
     "nabla": "∇", "pm": "±", "propto": "∝", "equiv": "≡", "ell": "ℓ", "langle": "⟨",
     "rangle": "⟩", "lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉",
+    "odot": "⊙", "Rightarrow": "⇒", "iff": "⇔", "lvert": "|", "rvert": "|",
     ",": " ", ";": " ", ":": " ", " ": " ", "quad": " ", "qquad": "  ", "!": "",
     "{": "{", "}": "}", "%": "%", "_": "_", "&": "&", "#": "#",
     "left": "", "right": "", "big": "", "Big": "", "bigg": "", "Bigg": "", "displaystyle": "",
@@ -200,10 +201,15 @@ def math_pieces(text: str) -> list[str]:
     return [*pieces, text[start:]]
 
 
+CODE_SPAN = re.compile(r"`([^`\n]+)`")  # an identifier in a field's prose: `t_1`, `pesos`
+
+
 def plain_prose(text: str) -> str:
-    """Prose with its `$…$` as plain text, for the terminal: «$\\theta_i$ gira» → «θ_i gira»."""
-    if "$" not in text:
+    """Prose with its `$…$` as plain text, for the terminal: «$\\theta_i$ gira» → «θ_i gira»;
+    a `clave` between backticks loses them (the site sets it as code)."""
+    if "$" not in text and "`" not in text:
         return text
     pieces = math_pieces(text)
     pieces[1::2] = [tex_plain(p) for p in pieces[1::2]]
+    pieces[::2] = [CODE_SPAN.sub(r"\1", p) for p in pieces[::2]]
     return "".join(pieces)

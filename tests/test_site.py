@@ -192,7 +192,12 @@ def test_charts_of_vectors_and_matrices() -> None:
     matrix = series_of("m", {"f0": [1, 2], "f1": [3, 4]})
     assert matrix is not None and matrix.row_labels == ("f0", "f1")
     heat = chart_html(matrix, "grafica-m")
-    assert "Mapa de calor de m: 2 × 2, de 1 a 4" in heat
+    assert "Mapa de calor de m: 2 × 2, de 1 a 4</title>" in heat  # the SVG's name: plain text
+    assert "<figcaption>Mapa de calor de <code>m</code>: 2 × 2, de 1 a 4" in heat
+    assert '<th scope="row"><code>f0</code></th>' not in heat  # no underscore: no code
+    keys = series_of("q", {"q_pos3": [1, 2], "k_pos1": [3, 4]})
+    assert keys is not None  # keys that look like subscripts are code in the data table
+    assert '<th scope="row"><code>q_pos3</code></th>' in chart_html(keys, "grafica-q")
     assert ">columna</text>" in heat and ">clave</text>" in heat and ">valor</text>" in heat
     assert ">2,5</text>" in heat  # the colour scale's middle tick, not only its ends
     line = series_of("l", [float(i) for i in range(100)])
@@ -213,7 +218,9 @@ def test_a_chart_says_what_class_toml_says_of_it() -> None:
     html = chart_html(q, "grafica-q", look_of(q, spec, description, None))
     assert ">izquierda</text>" in html and ">derecha</text>" in html and ">meta</text>" in html
     assert ">estado</text>" in html and ">acción</text>" in html  # axis titles by name
-    assert "<figcaption>Q* del MDP, con γ = 0,9. Mapa de calor de q: 3 × 2" in html
+    assert "<title id=\"grafica-q-t\">Q* del MDP, con γ = 0,9. Mapa de calor de q: 3 × 2" in html
+    gamma = to_mathml("\\gamma = 0,9", display=False)  # the caption: the prose's MathML
+    assert f"<figcaption>Q* del MDP, con {gamma}. Mapa de calor de <code>q</code>: 3 × 2" in html
     assert "<th scope=\"col\">izquierda</th>" in html  # the data table names them too
     # labels whose count does not match the data are left out, never misplaced
     wrong = look_of(q, ChartSpec(rows=("a",), columns=("x", "y", "z")), "", None)
@@ -362,6 +369,11 @@ def test_lint_flags_tex_outside_math_in_a_description(fake_course: Path) -> None
     course = small_course(fake_course)
     meta = _describe_mitad(course, '"ᾱ_t = Π_{s≤t}(1 − β_s) por la escala."')
     found = [what for p, what, _ in site_problems(load_course(course)) if p == meta]
+    assert found[1] == (  # and its ᾱ_t, a subscript written as text
+        "la descripción de la salida mitad: «ᾱ_t», «β_s» son subíndices o superíndices escritos"
+        " como texto, fuera de una fórmula"
+    )
+    found = found[:1]
     assert len(found) == 1 and found[0].startswith(
         "la descripción de la salida mitad: «ᾱ_t = Π_{s≤t}"
     )
@@ -562,7 +574,7 @@ def test_lint_flags_tex_in_prose_and_a_formula_wider_than_the_column(fake_course
     wide = " + ".join(f"x_{{{i}}}" for i in range(80))
     cls.meta_path.write_text(meta + f"\n[[formulas]]\ntexto = \"x\"\nlatex = '{wide}'\n")
     found = [(p.name, what) for p, what, _ in site_problems(load_course(course))]
-    tex = [what for name, what in found if name == "README.md"]
+    tex = [what for name, what in found if name == "README.md" and "parece TeX" in what]
     assert len(tex) == 2 and "D^{−1/2}" in tex[0] and "E_{x~p}" in tex[1]
     assert any(name == "class.toml" and "mide unos" in what for name, what in found)
     assert "D^{-1/2}" not in " ".join(tex)  # the one between dollars is math
@@ -631,3 +643,108 @@ def test_every_code_colour_reads_at_4_5_to_1_on_the_code_background() -> None:
     pairs = re.findall(r"light-dark\((#[0-9a-fA-F]{6}),(#[0-9a-fA-F]{6})\)", highlight_css())
     assert len(pairs) >= 10
     assert [(a, b) for a, b in pairs if ratio(a, light_box) < 4.5 or ratio(b, dark_box) < 4.5] == []
+
+
+PLAIN_SCRIPTS = """## Desarrollo
+
+La consulta q_t mira las claves W_Q x, el valor V^π, la norma ‖V − U‖_∞ y la a posteriori σ*² con
+media μ* (Markdown haría cursiva de lo que hay entre las dos estrellas).
+
+- **Convergencia.** Con n^0,8 y α_(t−1) también.
+"""
+HONEST_PROSE = """## Ejemplo trabajado
+
+La salida pesos_de_atencion, top_k, gqa_2_grupos y `x_t` (código) no son fórmulas; $x_t$ y
+$V^\\pi$ sí, entre dólares. *ver* y **Top-k** son énfasis, `__init__` y lab.py son nombres, y
+https://ejemplo.org/a_b/c^d una dirección.
+
+    x_t = W_Q · h_t
+"""
+
+
+def test_lint_flags_plain_text_scripts_outside_math(fake_course: Path) -> None:
+    from compmath.site.checks import site_problems
+
+    course = small_course(fake_course)
+    cls = load_course(course).classes[0]
+    cls.readme.write_text(README_901 + "\n" + PLAIN_SCRIPTS + "\n" + HONEST_PROSE, encoding="utf-8")
+    meta = _describe_mitad(course, '"W_Q por la escala de V^π, con la clave `t_1` y n_capas."')
+    found = [(p, what, hint) for p, what, hint in site_problems(load_course(course))]
+    readme = [what for p, what, _ in found if p == cls.readme]
+    lines = cls.readme.read_text(encoding="utf-8").splitlines()
+    first = next(n for n, line in enumerate(lines, 1) if "q_t" in line)
+    assert readme == [
+        f"línea {first}: «q_t», «W_Q», «V^π», «U‖_∞», «σ*²», «μ*» son subíndices o superíndices"
+        " escritos como texto, fuera de una fórmula",
+        f"línea {first + 3}: «n^0,8», «α_(t−1)» son subíndices o superíndices escritos como"
+        " texto, fuera de una fórmula",
+    ]
+    fields = [(what, hint) for p, what, hint in found if p == meta]
+    assert fields == [
+        (
+            "la descripción de la salida mitad: «W_Q», «V^π», «n_capas» son subíndices o"
+            " superíndices escritos como texto, fuera de una fórmula",
+            "escríbelo entre dólares, $x_t$, $W_Q$, $V^\\pi$, $\\sigma^{*2}$: la web lo dibuja"
+            " como fórmula y la terminal como texto legible; un identificador (una clave como"
+            " `t_1`, una variable del laboratorio), entre comillas invertidas",
+        )
+    ]
+    # written as math, and the identifiers as code, lint has nothing to say
+    cls.readme.write_text(README_901 + "\n" + HONEST_PROSE, encoding="utf-8")
+    meta.write_text(
+        meta.read_text("utf-8").replace(
+            '"W_Q por la escala de V^π, con la clave `t_1` y n_capas."',
+            r"'$W_Q$ por la escala de $V^\pi$, con la clave `t_1` y `n_capas`.'",
+        ),
+        "utf-8",
+    )
+    left = [w for p, w, _ in site_problems(load_course(course)) if p in (cls.readme, meta)]
+    assert left == []
+
+
+def test_the_words_that_are_and_are_not_scripts() -> None:
+    from compmath.site.checks import text_scripts
+
+    scripts = "x_t W_Q ‖·‖_∞ ᾱ_(t−1) V^π n^0,8 σ*² V* Q*(s, h'_4 d_model 2^10 ε_θ(x_t"
+    assert text_scripts(scripts) == [
+        "x_t", "W_Q", "‖·‖_∞", "ᾱ_(t−1)", "V^π", "n^0,8", "σ*²", "V*", "Q*(s", "h'_4",
+        "d_model", "2^10", "ε_θ(x_t",
+    ]  # fmt: skip
+    names = ("pesos_de_atencion top_k gqa_2_grupos coseno_invariante_a_escala __init__ lab_x.py"
+             " https://a.org/x_t www.b.org/y_z a*b 3 * 4 _énfasis_ **negrita** (_x)")  # fmt: skip
+    assert text_scripts(names) == []
+
+
+def test_markdown_leaves_the_stars_and_underscores_of_math_alone() -> None:
+    """The five places issue #38 found eaten: 331's σ*² and μ*, 338's three ‖·‖_∞."""
+    from compmath.site.checks import _prose, text_scripts
+
+    course = load_course(REPO)
+    readmes = {c.number: c.readme.read_text(encoding="utf-8") for c in course.classes}
+    vae = next(p for p in readmes[331].split("\n\n") if "\\sigma^{*2}" in p and "\\mu^*" in p)
+    bellman = next(p for p in readmes[338].split("\n\n") if p.count("\\|_\\infty") >= 3)
+    for paragraph, mark, times in ((vae, "∗</mo>", 3), (bellman, "<mi>∞</mi>", 3)):
+        html = markdown_html(paragraph)
+        assert "$" not in html  # every formula rendered, none italicised
+        assert all("<math" not in em for em in re.findall(r"<em>(.*?)</em>", html, re.S))
+        assert html.count(mark) >= times  # σ*² twice and μ* once; ‖·‖_∞ three times
+    sigma = markdown_html(r"con $\sigma^{*2} = 1$ y media $\mu^* = \sigma^{*2} w$ fin")
+    assert "<em>" not in sigma and sigma.count("∗") == 3  # three stars, no italics
+    norms = markdown_html(r"$\|V_k - V^*\|_\infty \le \gamma^k \|V_0 - V^*\|_\infty$, $\|T V^* - V^*\|_\infty$")
+    assert "<em>" not in norms and norms.count("<mi>∞</mi>") == 3
+    # the same text as plain prose is what Markdown ate: lint names it
+    eaten = "varianza σ*² = 1/(1 + w²/s²) y media μ* = σ*² w; ‖V_k − V*‖_∞ ≤ γ^k ‖V_0 − V*‖_∞"
+    assert "<em>" in markdown_html(eaten)
+    prose = " ".join(text for _, text in _prose(eaten))
+    assert {"σ*²", "μ*", "V*‖_∞"} <= set(text_scripts(prose))
+
+
+def test_a_fields_identifiers_between_backticks_are_code() -> None:
+    from compmath.mathtext import plain_prose
+    from compmath.site.markdown import inline_html
+
+    field = r"Claves `t_1` … `t_1000` de $\bar\alpha_t$ <y> `a<b`."
+    html = inline_html(field)
+    assert html.startswith("Claves <code>t_1</code> … <code>t_1000</code> de <math>")
+    assert html.endswith(" &lt;y&gt; <code>a&lt;b</code>.")
+    assert plain_prose(field) == "Claves t_1 … t_1000 de ᾱ_t <y> a<b."

@@ -715,6 +715,55 @@ def test_pdf_without_chromium_is_refused_in_spanish(tmp_path: Path) -> None:
     assert not (tmp_path / "web").exists()  # said before any lab ran
 
 
+PROSE_SKIP = {"code", "pre", "math", "script", "style", "svg"}  # where `_` and `^` are not prose
+
+
+def rendered_prose(html: str) -> list[str]:
+    """The text a reader sees as prose: every text node outside code, preformatted blocks,
+    MathML, scripts, styles and charts (an SVG's labels are the data's keys)."""
+    from html.parser import HTMLParser
+
+    class Prose(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inside = 0
+            self.texts: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: Any) -> None:
+            self.inside += tag in PROSE_SKIP
+
+        def handle_startendtag(self, tag: str, attrs: Any) -> None:
+            pass  # <mspace/>, <path/>: nothing opens
+
+        def handle_endtag(self, tag: str) -> None:
+            self.inside -= tag in PROSE_SKIP
+
+        def handle_data(self, data: str) -> None:
+            if not self.inside:
+                self.texts.append(data)
+
+    parser = Prose()
+    parser.feed(html)
+    return parser.texts
+
+
+def test_no_plain_text_sub_or_superscript_is_left_in_the_prose(site: Path) -> None:
+    """Issue #38 counted 623 `x_t`, `V^π`, `‖·‖_∞` in the prose as text beside its MathML; the
+    same rule as lint (compmath.site.checks.text_scripts) over what the built pages show."""
+    from compmath.site.checks import text_scripts
+
+    left = {}
+    for path in pages(site):
+        found = [w for text in rendered_prose(path.read_text(encoding="utf-8"))
+                 for w in text_scripts(text)]  # fmt: skip
+        if found:
+            left[str(path.relative_to(site))] = found
+    assert left == {}
+    # the rule and the parser see the old notation: a page written the old way is counted
+    old = "<p>la media <em>x_t</em> con V^π y <code>x_t</code> <math><mi>x_t</mi></math></p>"
+    assert [w for t in rendered_prose(old) for w in text_scripts(t)] == ["x_t", "V^π"]
+
+
 def test_no_page_weighs_over_60_kb_beyond_the_math_font(site: Path) -> None:
     heavy = []
     for path in pages(site):

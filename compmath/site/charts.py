@@ -13,7 +13,7 @@ from html import escape
 from typing import Any
 
 from compmath.course.records import ChartSpec
-from compmath.mathtext import plain_prose
+from compmath.mathtext import math_pieces, plain_prose, tex_plain
 from compmath.wording import count
 
 WIDTH = 640
@@ -38,6 +38,7 @@ class Look:
     colour scale it shares with another output (low, high)."""
 
     title: str = ""
+    caption: str = ""  # the title as HTML, its formulas as MathML
     rows: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
     vertical: str = ""
@@ -48,14 +49,42 @@ class Look:
 TITLE_LIMIT = 140  # characters of the description a chart's title keeps
 
 
+def _first_sentence(description: str) -> str:
+    """The description's first sentence, at most TITLE_LIMIT characters as read (cut at a word,
+    with «…»), still with its `$…$`: a formula is kept whole or left out, never cut."""
+    pieces = math_pieces(description.strip()) if "$" in description else [description.strip()]
+    kept, length = "", 0
+    for i, piece in enumerate(pieces):
+        if i % 2:  # math: as long as its plain text
+            length += len(tex_plain(piece))
+            if length > TITLE_LIMIT:
+                return kept.rstrip(" ,;:") + "…"
+            kept += f"${piece}$"
+            continue
+        end = piece.find(". ")
+        if end < 0 and piece.endswith(".") and i == len(pieces) - 1:
+            end = len(piece) - 1
+        text = piece if end < 0 else piece[:end]
+        if length + len(text) > TITLE_LIMIT:
+            text = text[: max(0, TITLE_LIMIT - length)].rsplit(" ", 1)[0]
+            return (kept + text).rstrip(" ,;:") + "…"
+        kept, length = kept + text, length + len(text)
+        if end >= 0:
+            return kept.rstrip(".")
+    return kept.rstrip(".")
+
+
 def chart_title(description: str) -> str:
     """A chart's title: the output's description, its first sentence, at most TITLE_LIMIT
-    characters (cut at a word, with «…»), its `$…$` as plain text."""
-    text = plain_prose(description).strip()
-    first = text.split(". ", 1)[0].rstrip(".")
-    if len(first) > TITLE_LIMIT:
-        first = first[:TITLE_LIMIT].rsplit(" ", 1)[0].rstrip(",;:") + "…"
-    return first
+    characters (cut at a word, with «…»), its `$…$` as plain text (the SVG's name)."""
+    return plain_prose(_first_sentence(description))
+
+
+def chart_caption(description: str) -> str:
+    """The same title as HTML for the figure's caption: its `$…$` as the prose's MathML."""
+    from compmath.site.markdown import inline_html
+
+    return inline_html(_first_sentence(description))
 
 
 def look_of(
@@ -66,6 +95,7 @@ def look_of(
     axes = spec.axes if len(spec.axes) == 2 else ("", "")
     return Look(
         title=chart_title(description) if description else "",
+        caption=chart_caption(description) if description else "",
         rows=spec.rows if len(spec.rows) == n_rows and not series.vector else (),
         columns=spec.columns if len(spec.columns) == n_cols else (),
         vertical=axes[0],
@@ -254,13 +284,20 @@ def _round(value: float) -> float:
     return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
 
 
+def _row_label(label: str, *, named: bool) -> str:
+    """A data table's row name: class.toml's word as text, an output's key (`q_pos3`) as code."""
+    if not label:
+        return "valor"
+    return escape(label) if named or "_" not in label else f"<code>{escape(label)}</code>"
+
+
 def _table(series: Series, look: Look) -> str:
     n_cols = len(series.rows[0])
     columns = look.columns or tuple(str(c) for c in range(n_cols))
     head = "".join(f'<th scope="col">{escape(c)}</th>' for c in columns)
     corner = "<td></td>" if not series.vector else '<th scope="col">índice</th>'
     body = "".join(
-        f'<tr><th scope="row">{escape(label or "valor")}</th>'
+        f'<tr><th scope="row">{_row_label(label, named=bool(look.rows))}</th>'
         + "".join(f"<td>{shown(v)}</td>" for v in row)
         + "</tr>"
         for label, row in zip(look.rows or series.row_labels, series.rows)
@@ -284,15 +321,19 @@ def chart_html(series: Series, ident: str, look: Look = Look()) -> str:
         body, width, height, span = _heatmap(series, look)
         size = f"{len(series.rows)} × {len(series.rows[0])}"
         label = f"Mapa de calor de {series.name}: {size}, {span}"
+    # the caption names the output as code: `q_aprendido` is a key, not a subscript
+    caption = escape(label).replace(escape(series.name), f"<code>{escape(series.name)}</code>", 1)
     if look.title:  # a title cut with «…» takes no full stop after it
-        label = f"{look.title}{'' if look.title.endswith('…') else '.'} {label}"
+        stop = "" if look.title.endswith("…") else "."
+        caption = f"{look.caption or escape(look.title)}{stop} {caption}"
+        label = f"{look.title}{stop} {label}"
     svg = (
         f'<svg role="img" aria-labelledby="{ident}-t" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}"><title id="{ident}-t">{escape(label)}</title>'
         f"{body}</svg>"
     )
     return (
-        f'<div class="grafica" id="{ident}"><figure>{svg}<figcaption>{escape(label)}</figcaption>'
+        f'<div class="grafica" id="{ident}"><figure>{svg}<figcaption>{caption}</figcaption>'
         "</figure><details><summary>Ver los datos como tabla</summary>"
         f'<div class="tabla-ancha" tabindex="0">{_table(series, look)}</div></details></div>'
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from compmath.course.tree import ClassInfo, Course
 
@@ -17,9 +16,10 @@ TEX = re.compile(r"\^\{|_\{|\\frac\b")
 # A word of prose that is not mathematics however it is written: an address, a file name
 ADDRESS = re.compile(r"://|^www\.|@|\w\.(?:py|json|toml|md|ipynb|html|js|css|txt|csv|npy|npz|ya?ml)$")
 EDGES = "«»\"'“”‘’¿?¡!.,;:()[]"
-OPENERS = "([«\"'“‘¿¡_"
+OPENERS = "([«\"“‘¿¡_"
 ASCII_NAME = re.compile(r"[A-Za-z0-9]+$")  # the ASCII run before a `_`: `W` of W_Q, `pesos` of …
-STAR = re.compile(r"(?<![\w*])[^\W\d_][\u0300-\u036f]*\*")  # a letter's star: σ*², V*, μ*
+# a letter's star: σ*², V*, Q*(s; not `a*b`, a product, nor the `**` of bold text
+STAR = re.compile(r"(?<![\w*])[^\W\d_][\u0300-\u036f]*\*(?![*A-Za-z])")
 MARGIN = 1.05  # the width estimate's spread over the course's formulas: −14 % … +22 %
 
 
@@ -42,8 +42,9 @@ def _outside_math(text: str) -> Iterator[tuple[int, str]]:
 
 def _scripted(word: str) -> bool:
     """Whether a word of prose writes a sub/superscript as text: `x_t`, `W_Q`, `‖·‖_∞`, `ᾱ_(t−1)`,
-    `V^π`, `n^0,8`, `σ*²`; never an identifier such as `pesos_de_atencion` or `top_k` (its `_`
-    follows a name of two or more ASCII characters) nor TeX's `_{…}`, which TEX reports."""
+    `V^π`, `n^0,8`, `σ*²`; never an identifier such as `pesos_de_atencion`, `top_k` or
+    `gqa_2_grupos` (ASCII, its first `_` after a name of two or more characters, or more than one
+    `_`) nor TeX's `_{…}`, which TEX reports."""
     if STAR.search(word):
         return True
     for at, mark in enumerate(word):
@@ -55,27 +56,30 @@ def _scripted(word: str) -> bool:
         if mark == "^" or not (before.isascii() and before.isalnum()):
             return True
         name = ASCII_NAME.search(word[:at])
-        if name and len(name.group()) == 1:
-            return True
+        # `x_t`, `W_Q`: a one-character name; `a_escala` inside an identifier is not one
+        if name and len(name.group()) == 1 and word[name.start() - 1 : name.start()] != "_":
+            return word.count("_") == 1 or not word.isascii()
     return False
 
 
-def text_scripts(text: str, known: frozenset[str] = frozenset()) -> list[str]:
+def text_scripts(text: str) -> list[str]:
     """The words of a prose text (no code, no math) that write sub/superscripts as plain text,
-    in order and once each; addresses, file names and the class's own identifiers (`known`:
-    its outputs, their keys, its lab's names) are not."""
+    in order and once each; addresses and file names are not."""
     found: dict[str, None] = {}
     for word in text.split():
         core = word.strip(EDGES)
-        if core and core not in known and not ADDRESS.search(core) and _scripted(core):
-            found[word.rstrip(".,;:")] = None
+        if core and not ADDRESS.search(core) and _scripted(core):
+            end = word.find(core) + len(core)  # `α_(t−1)` keeps the parenthesis it opened
+            while core.count("(") > core.count(")") and word[end : end + 1] == ")":
+                core, end = core + ")", end + 1
+            found[core.lstrip("*_")] = None
     return list(found)
 
 
 def _prose(text: str) -> Iterator[tuple[int, str]]:
-    """(line, text) of each paragraph, heading, item or cell of the Markdown as it reads, with
-    the marks that made emphasis (`σ*² … μ*` is the text Markdown turned into italics) and with
-    no code and no math."""
+    """(line, text) of each paragraph, heading, item or cell of the Markdown as it reads, no code
+    and no math; an emphasis that opens right after a letter or a symbol keeps its marks
+    (`σ*² … μ*` and `‖_∞ … ‖_∞` are scripts Markdown turned into italics)."""
     from markdown_it import MarkdownIt
     from mdit_py_plugins.dollarmath import dollarmath_plugin
 
@@ -84,54 +88,28 @@ def _prose(text: str) -> Iterator[tuple[int, str]]:
     for token in md.parse(text):
         if token.type != "inline":
             continue
-        pieces = []
+        pieces: list[str] = []
+        literal: list[bool] = []  # per open emphasis: was its mark a script Markdown ate?
         for child in token.children or []:
             if child.type == "text":
                 pieces.append(child.content)
-            elif child.type in ("em_open", "em_close", "strong_open", "strong_close"):
-                pieces.append(child.markup)
+            elif child.type in ("em_open", "strong_open"):
+                # emphasis opens after a blank or an opening mark; after a letter or a symbol
+                # (`σ*² … μ*`, `‖_∞ … ‖_∞`) its mark was a superscript or a subscript
+                before = "".join(pieces)[-1:]
+                literal.append(bool(before.strip()) and before not in OPENERS + "*")
+                pieces.append(child.markup if literal[-1] else " ")
+            elif child.type in ("em_close", "strong_close"):
+                pieces.append(child.markup if literal and literal.pop() else " ")
             else:  # code, math, a break, a link's ends: a space between words
                 pieces.append(" ")
         yield (token.map[0] + 1 if token.map else 0), "".join(pieces)
 
 
-def known_names(cls: ClassInfo) -> frozenset[str]:
-    """The identifiers a class's prose may name as they are: its outputs and every key of its
-    snapshot (`pesos_de_atencion`, `t_1`). A lab's variables are not among them: `x_t` or `W_Q`
-    in the prose is the symbol (and between backticks, code)."""
-    import json
-
-    names: set[str] = set()
-
-    def keys(value: object) -> None:
-        if isinstance(value, dict):
-            names.update(str(k) for k in value)
-            for item in value.values():
-                keys(item)
-        elif isinstance(value, list):
-            for item in value:
-                keys(item)
-
-    try:
-        keys(json.loads(cls.snapshot.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
-        pass  # no snapshot yet, or a broken one: lint says so elsewhere
-    names.update(o.name for o in _outputs(cls))
-    return frozenset(names)
-
-
-def _outputs(cls: ClassInfo) -> list[Any]:
-    from compmath.errors import CompmathError
-
-    try:
-        return list(cls.meta.outputs)
-    except CompmathError:
-        return []
-
-
 SCRIPT_HINT = (
     "escríbelo entre dólares, $x_t$, $W_Q$, $V^\\pi$, $\\sigma^{*2}$: la web lo dibuja como"
-    " fórmula y la terminal como texto legible"
+    " fórmula y la terminal como texto legible; un identificador (una clave como `t_1`, una"
+    " variable del laboratorio), entre comillas invertidas"
 )
 
 
@@ -147,22 +125,22 @@ def _scripts_message(found: list[str]) -> str:
 def scripts_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
     """Plain-text sub/superscripts in the class's prose: README.md outside code and math, and
     class.toml's prose fields outside their `$…$`."""
-    from compmath.mathtext import math_pieces
+    from compmath.mathtext import CODE_SPAN, math_pieces
 
-    known = known_names(cls)
     found = []
     if cls.readme.exists():
         text = cls.readme.read_text(encoding="utf-8", errors="replace")
         lines = text.splitlines()
         for line, prose in _prose(text):
-            words = text_scripts(prose, known)
+            words = text_scripts(prose)
             if words:
                 # the block starts at `line`; name the line that holds its first fragment
                 first = words[0].strip(EDGES + "*_")
                 line = next((n for n in range(line, len(lines) + 1) if first in lines[n - 1]), line)
                 found.append((cls.readme, f"línea {line}: {_scripts_message(words)}", SCRIPT_HINT))
     for where, field in _fields(cls):
-        words = text_scripts(" ".join(math_pieces(field)[::2]), known)
+        prose = " ".join(CODE_SPAN.sub(" ", piece) for piece in math_pieces(field)[::2])
+        words = text_scripts(prose)
         if words:
             found.append((cls.meta_path, f"{where}: {_scripts_message(words)}", SCRIPT_HINT))
     return found

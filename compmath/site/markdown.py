@@ -7,7 +7,7 @@ import unicodedata
 from functools import cache
 from typing import Any
 
-from compmath.mathtext import math_pieces
+from compmath.mathtext import CODE_SPAN, math_pieces
 from compmath.site.mathml import LatexError, to_mathml
 
 INLINE_WRAPPER = re.compile(r'<span class="math inline">(<math\b.*?</math>)</span>', re.DOTALL)
@@ -27,11 +27,12 @@ def _math(content: str, options: dict[str, Any]) -> str:
 
 def inline_html(text: str) -> str:
     """A class.toml prose field as HTML: escaped text, its `$…$` as the README's inline math
-    (the same `<math>`); InlineMathError on bad LaTeX."""
+    (the same `<math>`) and its `…` as code, as in the README (an output's key `t_1` is an
+    identifier, not a subscript); InlineMathError on bad LaTeX."""
     from markupsafe import escape
 
     pieces = math_pieces(text) if "$" in text else [text]
-    html = [str(escape(piece)) for piece in pieces[::2]]
+    html = [_with_code(piece, escape) for piece in pieces[::2]]
     for i, latex in enumerate(pieces[1::2]):
         try:
             math = _math(latex, {"display_mode": False})
@@ -39,6 +40,16 @@ def inline_html(text: str) -> str:
             raise InlineMathError(latex, str(exc)) from None
         html[i] += math
     return "".join(html)
+
+
+def _with_code(prose: str, escape: Any) -> str:
+    """A piece of a field's prose, escaped, its `…` spans as `<code>`."""
+    if "`" not in prose:
+        return str(escape(prose))
+    parts = CODE_SPAN.split(prose)
+    parts[::2] = [str(escape(part)) for part in parts[::2]]
+    parts[1::2] = [f"<code>{escape(code)}</code>" for code in parts[1::2]]
+    return "".join(parts)
 
 
 def slug(title: str) -> str:
