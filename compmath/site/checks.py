@@ -56,8 +56,13 @@ def _scripted(word: str) -> bool:
         if mark == "^" or not (before.isascii() and before.isalnum()):
             return True
         name = ASCII_NAME.search(word[:at])
-        # `x_t`, `W_Q`: a one-character name; `a_escala` inside an identifier is not one
-        if name and len(name.group()) == 1 and word[name.start() - 1 : name.start()] != "_":
+        # `x_t`, `W_Q`, `2d_k`: a one-letter name (after its coefficient); `a_escala` inside an
+        # identifier is not one
+        if (
+            name
+            and len(name.group().lstrip("0123456789")) == 1
+            and word[name.start() - 1 : name.start()] != "_"
+        ):
             return word.count("_") == 1 or not word.isascii()
     return False
 
