@@ -705,10 +705,10 @@ def test_lint_flags_plain_text_scripts_outside_math(fake_course: Path) -> None:
 def test_the_words_that_are_and_are_not_scripts() -> None:
     from compmath.site.checks import text_scripts
 
-    scripts = "x_t W_Q ‖·‖_∞ ᾱ_(t−1) V^π n^0,8 σ*² V* Q*(s, h'_4 d_model 2^10 ε_θ(x_t (2d_k²"
+    scripts = "x_t W_Q ‖·‖_∞ ᾱ_(t−1) V^π n^0,8 σ*² V* Q*(s, h'_4 d_model 2^10 ε_θ(x_t (2d_k² max_a"
     assert text_scripts(scripts) == [
         "x_t", "W_Q", "‖·‖_∞", "ᾱ_(t−1)", "V^π", "n^0,8", "σ*²", "V*", "Q*(s", "h'_4",
-        "d_model", "2^10", "ε_θ(x_t", "2d_k²",
+        "d_model", "2^10", "ε_θ(x_t", "2d_k²", "max_a",
     ]  # fmt: skip
     names = ("pesos_de_atencion top_k gqa_2_grupos coseno_invariante_a_escala __init__ lab_x.py"
              " https://a.org/x_t www.b.org/y_z a*b 3 * 4 _énfasis_ **negrita** (_x) 10_000")  # fmt: skip

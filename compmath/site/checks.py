@@ -17,6 +17,7 @@ TEX = re.compile(r"\^\{|_\{|\\frac\b")
 ADDRESS = re.compile(r"://|^www\.|@|\w\.(?:py|json|toml|md|ipynb|html|js|css|txt|csv|npy|npz|ya?ml)$")
 EDGES = "«»\"'“”‘’¿?¡!.,;:()[]"
 OPENERS = "([«\"“‘¿¡_"
+OPERATORS = {"max", "min", "argmax", "argmin", "sup", "inf", "lim", "sum", "prod"}
 ASCII_NAME = re.compile(r"[A-Za-z0-9]+$")  # the ASCII run before a `_`: `W` of W_Q, `pesos` of …
 # a letter's star: σ*², V*, Q*(s; not `a*b`, a product, nor the `**` of bold text
 STAR = re.compile(r"(?<![\w*])[^\W\d_][\u0300-\u036f]*\*(?![*A-Za-z])")
@@ -42,7 +43,7 @@ def _outside_math(text: str) -> Iterator[tuple[int, str]]:
 
 def _scripted(word: str) -> bool:
     """Whether a word of prose writes a sub/superscript as text: `x_t`, `W_Q`, `‖·‖_∞`, `ᾱ_(t−1)`,
-    `V^π`, `n^0,8`, `σ*²`; never an identifier such as `pesos_de_atencion`, `top_k` or
+    `V^π`, `n^0,8`, `σ*²`, `max_a`; never an identifier such as `pesos_de_atencion`, `top_k` or
     `gqa_2_grupos` (ASCII, its first `_` after a name of two or more characters, or more than one
     `_`) nor TeX's `_{…}`, which TEX reports."""
     if STAR.search(word):
@@ -56,6 +57,8 @@ def _scripted(word: str) -> bool:
         if mark == "^" or not (before.isascii() and before.isalnum()):
             return True
         name = ASCII_NAME.search(word[:at])
+        if name and name.group() in OPERATORS:  # `max_a`, `argmax_a`: an operator's subscript
+            return True
         # `x_t`, `W_Q`, `2d_k`: a one-letter name (after its coefficient); `a_escala` inside an
         # identifier is not one
         if (
