@@ -145,12 +145,13 @@ def test_the_live_line_keeps_its_time_whole_at_60_columns(monkeypatch: pytest.Mo
 @pytest.mark.parametrize("points, said", [((1.0,), "de 1 punto ·"), ((0.5, 1.5), "de 2 puntos ·")])
 def test_the_mean_mark_says_punto_for_one_point(points: tuple[float, ...], said: str) -> None:
     """«nota media 0,5 de 1 punto», never «de 1 puntos»; two points or more, «puntos»."""
-    from compmath.grading.gradebook import Gradebook
     from compmath.grading.grade_screen import marks_blocks
+    from compmath.grading.gradebook import Gradebook
     from compmath.grading.records import ClassGrade, ClassSpec, HoleGrade, StudentGrade
 
     names = tuple(f"h{k}" for k, _ in enumerate(points, 1))
     spec = ClassSpec("323-x", 323, "X", points, names, "todo")
     holes = tuple(HoleGrade(k, p, 0.0, "mal", "no") for k, p in enumerate(points, 1))
-    book = Gradebook("c" * 64, [spec], [StudentGrade("ana", "d" * 64, (ClassGrade("323-x", holes),))])
+    student = StudentGrade("ana", "d" * 64, (ClassGrade("323-x", holes),))
+    book = Gradebook("c" * 64, [spec], [student])
     assert said in plain_text(lay_out(marks_blocks(book), 60))

@@ -88,4 +88,5 @@ def merged_blocks(book: Gradebook, shards: int, out: Path) -> list[Block]:
     head = f"{count(shards, 'fragmento', 'fragmentos')} juntados: " + count(
         len(book.grades), "alumno", "alumnos"
     )
-    return [line(("✓ ", "green"), head), *marks_blocks(book), *_look_alikes(book), *_where(book, out)]
+    marks = marks_blocks(book)
+    return [line(("✓ ", "green"), head), *marks, *_look_alikes(book), *_where(book, out)]
