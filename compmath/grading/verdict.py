@@ -186,7 +186,7 @@ def judge_many(
 ) -> list[ClassVerdict]:
     """Judge each (class, student's lab.py source); `on_done(index, verdict)` as each lands.
     Every student's code runs private: it sees neither `hide` (the submissions, the grades)
-    nor the course's labs nor another student's program (README, «Integridad»). `missing`
+    nor the course's labs nor another student's program (docs/integridad.md). `missing`
     receives the protections the labs ran without. `own` (per item) and `private` (by class
     number): the student's own parameters and the private variants (practice.verdict).
 
