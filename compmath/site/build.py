@@ -123,14 +123,16 @@ class Site:
                         partial(self.source, cls, name),
                         cls.id,
                     )
+        # the .bib files change only with the bibliographies (not with a page's prose)
+        bibs = {c.id: _key(self.base, repr(c.meta.references)) for c in self.classes}
         for cls in self.classes:
             yield Target(
                 render.bib_url(cls.id),
-                _key(self.base, self.digests[cls.id]),
+                bibs[cls.id],
                 partial(citations.bibtex, cls.meta.references),
                 cls.id,
             )
-        yield Target(render.COURSE_BIB, _key(self.base, *self.digests.values()), self.course_bib)
+        yield Target(render.COURSE_BIB, _key(self.base, *bibs.values()), self.course_bib)
         for cls in self.classes:
             for path, practice in self.notebooks(cls):
                 key = _key(self.base, self.digests[cls.id], path)
