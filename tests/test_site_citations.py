@@ -116,7 +116,9 @@ def test_the_course_bib_keeps_one_entry_per_doi_and_keys_unique() -> None:
 
 
 @pytest.mark.lento  # builds the course's site (seconds)
-def test_the_built_site_links_its_citations_and_writes_a_bib_per_class(tmp_path: Path, cli) -> None:
+def test_the_built_site_links_citations_numbers_formulas_and_writes_bibs(
+    tmp_path: Path, cli
+) -> None:
     from tests.test_notebook import COURSE
 
     out = tmp_path / "web"
@@ -128,6 +130,9 @@ def test_the_built_site_links_its_citations_and_writes_a_bib_per_class(tmp_path:
         targets = re.findall(r'class="cita" href="#(ref-[a-z0-9]+)"', page)
         assert all(f'id="{t}"' in page for t in targets), cls.id
         cited += len(targets)
+        numbers = [int(n) for n in re.findall(r'<div class="ec" id="ec-(\d+)">', page)]
+        assert numbers == list(range(1, len(numbers) + 1)) and numbers, cls.id
+        assert page.count('<div class="formula">') == len(numbers), cls.id  # none unnumbered
         database = bibtexparser.loads(
             (out / "clases" / cls.id / "bibliografia.bib").read_text(encoding="utf-8")
         )
@@ -137,3 +142,19 @@ def test_the_built_site_links_its_citations_and_writes_a_bib_per_class(tmp_path:
     course = bibtexparser.loads((out / "bibliografia.bib").read_text(encoding="utf-8"))
     dois = {r.doi for c in COURSE.classes for r in c.meta.references if r.doi}
     assert {e["doi"] for e in course.entries if "doi" in e} == dois
+
+
+def test_display_formulas_are_numbered_in_page_order_with_anchors() -> None:
+    from compmath.site.numbering import number_formulas
+
+    html = (
+        '<div class="formula"><math display="block"><mi>a</mi></math></div><p>texto</p>'
+        '<div class="formula"><p><code>b = 2</code></p></div>'
+    )
+    done = number_formulas(html)
+    assert re.findall(r'<div class="ec" id="(ec-\d)">', done) == ["ec-1", "ec-2"]
+    assert re.findall(r'<a class="num-ec" href="#(ec-\d)">\((\d)\)</a>', done) == [
+        ("ec-1", "1"),
+        ("ec-2", "2"),
+    ]
+    assert done.count('<div class="formula">') == 2 and "<p>texto</p>" in done

@@ -20,6 +20,7 @@ from compmath.site.crossrefs import link_classes
 from compmath.site.highlight import highlight_html, highlight_json
 from compmath.site.markdown import inline_html, markdown_html
 from compmath.site.mathml import LatexError, to_mathml
+from compmath.site.numbering import number_formulas
 from compmath.site.verify import Verification
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -304,7 +305,8 @@ def class_html(
         bib_url=bib_url(page.class_id),
         **(class_sections(page) if sections is None else sections),
     )
-    return citations.link_citations(link_classes(html, links, page.number), page.references)
+    html = citations.link_citations(link_classes(html, links, page.number), page.references)
+    return number_formulas(html)
 
 
 def source_html(
