@@ -175,7 +175,9 @@ def attempt_blocks(
         )
     if attempt.problem:
         blocks.append(para(("el curso falla: ", "bold red"), attempt.problem))
-    elif attempt.done:
+        return _tail(blocks, attempt, prints)
+    blocks += syntax_blocks(attempt)
+    if attempt.done:
         count = len(attempt.variants) - 1
         blocks += [
             para(
@@ -186,20 +188,43 @@ def attempt_blocks(
             ),
             keys_block(("[s] pasa a la siguiente", "[v] muestra la solución del curso")),
         ]
-    elif attempt.open_hole is not None:
-        hole = attempt.holes[attempt.open_hole - 1].hole
-        blocks.append(
-            para(
-                ("falta el hueco ", "bold yellow"),
-                f"{attempt.open_hole}: {_prose(attempt, hole.task)}",
-                hang=2,
-            )
-        )
+    else:
+        blocks += next_blocks(attempt)
+    return _tail(blocks, attempt, prints)
+
+
+def _tail(blocks: list[Block], attempt: Attempt, prints: bool) -> list[Block]:
     blocks += prints_blocks(attempt.stdout, unfolded=prints)
     if blocks[-1] is not BLANK:
         blocks.append(BLANK)
     blocks.append(keys_help())
     return blocks
+
+
+def syntax_blocks(attempt: Attempt) -> list[Block]:
+    """The student's file is not Python: where, first of all, wherever it is."""
+    slip = attempt.syntax
+    if slip is None:
+        return []
+    where = f"en la línea {slip.line} de tu lab.py"
+    if slip.hole is not None:
+        text = f"{where} (hueco {slip.hole}): {slip.what}"
+    else:
+        text = f"{where}, fuera de los huecos: {slip.what} · Python no puede ejecutar tu archivo"
+    return [para(("error de sintaxis ", "bold red"), text, hang=2)]
+
+
+def next_blocks(attempt: Attempt) -> list[Block]:
+    """What to do next: the first hole that is wrong (or fails), else the first still open;
+    nothing when the file's syntax error is in a hole (syntax_blocks says it)."""
+    number = attempt.hint_hole()
+    if number is None or (attempt.syntax is not None and attempt.syntax.hole is not None):
+        return []
+    result = attempt.holes[number - 1]
+    if result.status == HoleStatus.OPEN:
+        task = _prose(attempt, result.hole.task)
+        return [para(("falta el hueco ", "bold yellow"), f"{number}: {task}", hang=2)]
+    return [para(("corrige el hueco ", "bold red"), f"{number}: {result.said}", hang=2)]
 
 
 def hint_blocks(attempt: Attempt, progress: Progress) -> list[Block]:
