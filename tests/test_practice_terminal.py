@@ -307,3 +307,26 @@ def test_grading_feedback_says_a_syntax_error_outside_the_holes(
     assert str(line) in fuera["clases"][0]["error_de_sintaxis_fuera"]
     assert honesta["clases"][0]["error_de_sintaxis_fuera"] == ""
     assert record(notes, "arriba")["clases"][0]["huecos"][0]["estado"] == "falla"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_receipt_says_a_syntax_error_outside_the_holes(judged: Judged, width: int) -> None:
+    """`practice entregar`: what grade will count, and that the file is not Python."""
+    from compmath.grading.receipt import ClassReceipt, Receipt
+    from compmath.grading.receipt_text import receipt_blocks
+
+    lines: dict[str, str] = {}
+    for name in ("outside_solved", "solved", "above_raise"):
+        _, attempt = judged[name]
+        item = ClassReceipt(C323, "", (1, 2), (), (), name != "solved", attempt)
+        blocks = receipt_blocks(Receipt("ana", "0" * 64, (item,), (), ()), Path("a.zip"))
+        shown = plain_text(lay_out(blocks, width)).splitlines()
+        # every line fits but the SHA-256's, whole (72 columns, and nowhere to break a hash)
+        assert [t for t in shown if cell_width(t) > width] in ([], [f"  SHA-256 {'0' * 64}"])
+        lines[name] = " ".join(" ".join(shown).split())
+    slip = judged["outside_solved"][1].syntax
+    assert slip is not None
+    assert f"✗ fuera de los huecos, {slip.message}: no cuenta, pero Python no puede" in lines[
+        "outside_solved"]
+    assert "error de sintaxis" not in lines["solved"]
+    assert "fuera de los huecos, error" not in lines["above_raise"]  # its hole says it
