@@ -203,8 +203,7 @@ def attempt_blocks(
         )
     if attempt.problem:
         blocks.append(para(("el curso falla: ", "bold red"), attempt.problem))
-        return _tail(blocks, attempt, prints)
-    if attempt.done:
+    elif attempt.done:
         count = len(attempt.variants) - 1
         blocks += [
             para(
@@ -217,10 +216,6 @@ def attempt_blocks(
         ]
     else:
         blocks += next_blocks(attempt)
-    return _tail(blocks, attempt, prints)
-
-
-def _tail(blocks: list[Block], attempt: Attempt, prints: bool) -> list[Block]:
     blocks += prints_blocks(attempt.stdout, unfolded=prints)
     if blocks[-1] is not BLANK:
         blocks.append(BLANK)
