@@ -37,6 +37,7 @@ LAYERS = (
     "authoring",  # lint reads the website's checks (TeX in prose, formula widths) too
     "cli",
     "entry",
+    "__main__",  # python -m compmath: the console script
 )
 PACKAGE = REPO / "compmath"
 
