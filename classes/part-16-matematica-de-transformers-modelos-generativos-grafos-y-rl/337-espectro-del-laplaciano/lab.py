@@ -28,8 +28,8 @@ FRECUENCIAS_BAJAS = 2                            # x̂_1 y x̂_2: constante y Fi
 MUESTRAS_RAYLEIGH = 1000                         # señales al azar ⊥ 1 con las que retar a λ₂
 SEMILLA = 0
 N_CICLO = 6
-PERMUTACION = "0,1,2,3,4,5"                    # el nodo k del grafo es el nodo PERMUTACION[k]
-                                                 # del ejemplo: los mismos grafo y señal, otros nombres
+PERMUTACION = "0,1,2,3,4,5"                      # el nodo k es el nodo PERMUTACION[k] del ejemplo:
+                                                 # el mismo grafo y la misma señal, otros nombres
 TOL_EXACTA = 1e-12                               # identidades exactas, salvo redondeo
 
 
