@@ -146,6 +146,7 @@ def test_a_hole_that_runs_many_times_is_looked_up_time_by_time(tmp_path: Path) -
     ]
 
 
+@pytest.mark.lento  # two lints of a course, seconds
 def test_lint_says_which_classes_it_could_not_check(cli, course_901: Path, tmp_path: Path) -> None:
     without = cli("lint", "--mutantes", "--root", str(course_901))
     assert without.code == 0, without.out
