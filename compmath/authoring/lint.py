@@ -1,4 +1,4 @@
-"""Check the course's integrity (DESIGN §8) and return the problems found, as data.
+"""Check the course's integrity and return the problems found, as data (docs/autores.md).
 
 class.toml and part.toml are checked by the metadata module (the same checks `run` applies);
 this module adds what spans files: the class's files, its outputs list against its schema and
@@ -332,7 +332,9 @@ def lint_course(
     With `run_labs`, the practice exercises are checked too (their labs run: see
     authoring.exercises and authoring.mutant_check), and each class's numbers of their own at
     their sample points. With `private`, the instructor's private variants file too
-    (authoring.own_checks)."""
+    (authoring.own_checks) and, running labs, every hole written as a table of its values at
+    the defaults and the public variants, which the private ones must reject
+    (authoring.lookup_check)."""
     return lint_findings(course, run_labs=run_labs, jobs=jobs, private=private)[0]
 
 
@@ -383,4 +385,8 @@ def lint_findings(
         from compmath.authoring.own_checks import private_problems
 
         found += private_problems(course, private, jobs, run_labs=run_labs)
+        if run_labs:  # each hole written as a table of the public values: the private reject it
+            from compmath.authoring.lookup_check import lookup_problems
+
+            found += lookup_problems(course, private, jobs)
     return list(found), scores

@@ -1,4 +1,5 @@
-"""The screen of `compmath lint --mutantes`: each hole's score and its surviving mutants."""
+"""The screen of `compmath lint --mutantes`: each hole's score and its surviving mutants, and
+which classes no private variant protects from a hole that copies the public values."""
 
 from __future__ import annotations
 
@@ -23,3 +24,23 @@ def mutants_screen(scores: list[HoleScore], goal: float) -> list[Block]:
     if scores:
         blocks.append(BLANK)
     return blocks
+
+
+def lookup_note(uncovered: list[int] | None) -> list[Block]:
+    """Which classes lint could not check against a hole that copies the values of the public
+    variants: every one without `--variantes-privadas` (None), else those the file leaves out."""
+    if uncovered is None:
+        text = (
+            "sin --variantes-privadas RUTA, lint no comprueba que un hueco que escriba a mano los "
+            "valores de las variantes públicas falle al corregir"
+        )
+    elif uncovered:
+        shown = [str(n) for n in uncovered]
+        classes = " y ".join(filter(None, (", ".join(shown[:-1]), shown[-1])))
+        text = (
+            f"sin variantes privadas: {classes}; en esas clases un hueco que escriba a mano los "
+            "valores de las variantes públicas aprobaría la corrección"
+        )
+    else:
+        return []
+    return [para((text, "yellow")), BLANK]

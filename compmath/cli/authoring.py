@@ -168,6 +168,18 @@ def _notebooks_to_redo(course: Course) -> list[Block]:
     ]
 
 
+def _uncovered(course: Course, private: Path | None) -> list[int] | None:
+    """The classes with holes no private variant covers (None: no private file); [] when the
+    file cannot be read (lint lists why)."""
+    if private is None:
+        return None
+    from compmath.authoring.lookup_check import uncovered
+    from compmath.holes.private import private_problems
+
+    found, problems = private_problems(private, course)
+    return [] if problems else [c.number for c in uncovered(course, found.by_class)]
+
+
 @command("lint")
 def lint(
     no_run: Annotated[
@@ -216,8 +228,8 @@ def lint(
     shown = []
     if mutantes:
         from compmath.authoring.mutant_check import SCORE_GOAL
-        from compmath.authoring.mutant_screen import mutants_screen
+        from compmath.authoring.mutant_screen import lookup_note, mutants_screen
 
-        shown = mutants_screen(scores, SCORE_GOAL)
+        shown = mutants_screen(scores, SCORE_GOAL) + lookup_note(_uncovered(course, private))
     emit(shown + lint_screen(problems, len(course.classes)))
     raise typer.Exit(ExitCode.FAILED if problems else ExitCode.OK)

@@ -59,12 +59,22 @@ def assigned(region: Region) -> list[str]:
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)):
             targets = [node.target]
         for target in targets:
-            for sub in ast.walk(target):
-                while isinstance(sub, (ast.Subscript, ast.Attribute)):
-                    sub = sub.value
-                if isinstance(sub, ast.Name) and sub.id not in names:
-                    names.append(sub.id)
+            for name in _bound(target):
+                if name not in names:
+                    names.append(name)
     return names
+
+
+def _bound(target: ast.expr) -> list[str]:
+    """The names an assignment target binds or changes: `x`, each of `a, *b`, and the object
+    under `x[i]` or `x.y` (not the names in the index: `p[np.argmax(z)]` changes p, not np)."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _bound(element)]
+    if isinstance(target, ast.Starred):
+        return _bound(target.value)
+    while isinstance(target, (ast.Subscript, ast.Attribute)):
+        target = target.value
+    return [target.id] if isinstance(target, ast.Name) else []
 
 
 def capturing_source(cls: ClassInfo) -> str:

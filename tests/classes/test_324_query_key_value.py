@@ -208,3 +208,24 @@ def test_run_reports_false_when_the_weights_are_not_a_distribution(monkeypatch) 
     broken = lab.run()
     assert broken["filas_suman_uno"] is True
     assert broken["salida_es_combinacion_convexa"] is False
+
+
+def test_scaled_tokens_keep_the_softmax_finite_where_the_naive_one_overflows() -> None:
+    """escala = 20 (a [practica] variant) pushes the scores past 700: the lab's weights are the
+    stable softmax recomputed here, while exp of the scores alone overflows to inf."""
+    got = emitted(324, escala=20.0)
+    x = [[20.0 * v for v in row] for row in X]
+    q, k = matmul(x, W_Q), matmul(x, W_K)
+    scores = [[s / math.sqrt(2) for s in row] for row in matmul(q, transpose(k))]
+    assert max(max(row) for row in scores) > 710  # exp(710) is past the largest float
+    with pytest.raises(OverflowError):
+        math.exp(max(max(row) for row in scores))
+    weights = []
+    for row in scores:
+        top = max(row)
+        exps = [math.exp(s - top) for s in row]
+        weights.append([e / sum(exps) for e in exps])
+    shown = np.array(got["pesos_de_atencion"])
+    assert np.all(np.isfinite(shown)) and np.max(np.abs(shown - np.array(weights))) < 1e-6
+    assert got["filas_suman_uno"] and got["salida_es_combinacion_convexa"]
+    assert got["formas"]["X"] == [3, 4]

@@ -202,3 +202,20 @@ def test_worked_example_scores() -> None:
     assert raw[2][:3] == [1.0, 1.0, 2.0]
     assert raw[3] == [2.0, -1.0, 1.0, 5.0]
     assert 1 / math.sqrt(2) == pytest.approx(0.7071, abs=5e-5)
+
+
+def test_scaled_tokens_keep_the_masked_softmax_finite() -> None:
+    """escala = 15 (a [practica] variant) pushes the last token's scores past 700: the lab's
+    weights are the stable softmax recomputed here (exp of a score alone would overflow), and
+    the claims still hold."""
+    got = emitted(326, escala=15.0)
+    x = [[15.0 * v for v in row] for row in X]
+    top = max(sum(a * b for a, b in zip(q, q)) / math.sqrt(2) for q in x)
+    assert top > 710
+    with pytest.raises(OverflowError):
+        math.exp(top)
+    shown = np.array(got["pesos_causales"])
+    expected = [row_weights(q, x, lambda j, i=i: j <= i) for i, q in enumerate(x)]
+    assert np.all(np.isfinite(shown)) and np.max(np.abs(shown - np.array(expected))) < 1e-6
+    assert all(got[key] for key in ("pesos_futuros_son_cero", "el_futuro_no_afecta_al_pasado",
+                                    "cache_kv_coincide_con_recalculo"))  # fmt: skip

@@ -225,3 +225,25 @@ def test_against_networkx(out: dict) -> None:
     assert f == pytest.approx(out["vector_de_fiedler"], abs=1e-5)
     spectrum = np.sort(nx.laplacian_spectrum(G))
     assert spectrum == pytest.approx(out["autovalores_laplaciano"], abs=1e-6)
+
+
+def test_renamed_nodes_give_the_renamed_fiedler_vector_signed_by_the_new_node_0() -> None:
+    """permutacion = "0,3,1,4,2,5" (a [practica] variant) puts nodes 0 and 1 in different
+    triangles: the Fiedler vector is the closed form renamed, with the new node 0 negative; had
+    the sign been fixed by node 1 (the same node in the example's own numbering), it would be
+    the opposite vector here."""
+    order = [0, 3, 1, 4, 2, 5]
+    got = emitted(337, permutacion=",".join(map(str, order)))
+    renamed = [fiedler_closed_form()[old] for old in order]
+    assert renamed[0] < 0 < renamed[1]  # the two conventions disagree on this graph
+    assert got["vector_de_fiedler"] == pytest.approx(renamed, abs=1e-6)
+    assert got["conectividad_algebraica"] == pytest.approx(LAMBDA2, abs=1e-6)
+    assert got["particion_por_signo"] == [[0, 2, 4], [1, 3, 5]]
+    assert got["aristas_cortadas"] == 1
+    assert got["energia_de_la_senal_y_de_su_gft"]["senal"] == pytest.approx(sum(v * v for v in X))
+    assert got["quitar_el_puente_anula_lambda2"] and got["el_fiedler_minimiza_rayleigh"]
+
+
+def test_a_bad_permutation_is_refused() -> None:
+    with pytest.raises(ValueError, match="permutación"):
+        lab_module(337).run(permutacion="0,0,1,2,3,4")

@@ -24,6 +24,8 @@ W_K = np.array([[0, 1], [1, 0], [1, 1], [0, 0]], dtype=float)  # (d, d_k) = (4, 
 W_V = np.array([[1, 0], [0, 0], [0, 1], [2, 1]], dtype=float)  # (d, d_v) = (4, 2)
 PERMUTACION = "2,0,1"   # la fila i de P·X es la fila PERMUTACION[i] de X
 TOLERANCIA = 1e-12
+ESCALA = 1.0            # factor de X: con 20 las puntuaciones pasan de 700 y exp desborda
+                        # si la softmax no resta el máximo
 
 
 def softmax_filas(S: np.ndarray) -> np.ndarray:
@@ -55,8 +57,9 @@ def es_combinacion_convexa(A: np.ndarray, V: np.ndarray, salida: np.ndarray) -> 
     return no_negativos and suman_uno and reproduce
 
 
-def run(permutacion: str = PERMUTACION) -> dict:
-    Q, K, V, S, A, salida = atencion(X, W_Q, W_K, W_V)
+def run(permutacion: str = PERMUTACION, escala: float = ESCALA) -> dict:
+    Xe = escala * X                                  # (n, d): los tokens escalados
+    Q, K, V, S, A, salida = atencion(Xe, W_Q, W_K, W_V)
 
     # Combinación convexa: pesos ≥ 0 que suman 1 y que, aplicados a las filas de V, dan la salida
     convexa = es_combinacion_convexa(A, V, salida)
@@ -69,11 +72,11 @@ def run(permutacion: str = PERMUTACION) -> dict:
             f"la permutación debe reordenar 0..{len(TOKENS) - 1}; se recibió {permutacion!r}"
         )
     P = np.eye(len(TOKENS))[orden]                   # (n, n), matriz de permutación
-    salida_permutada = atencion(P @ X, W_Q, W_K, W_V)[-1]      # (n, d_v) = P · salida
+    salida_permutada = atencion(P @ Xe, W_Q, W_K, W_V)[-1]     # (n, d_v) = P · salida
 
     return {
         "formas": {
-            "X": list(X.shape), "W_Q": list(W_Q.shape), "Q": list(Q.shape),
+            "X": list(Xe.shape), "W_Q": list(W_Q.shape), "Q": list(Q.shape),
             "puntuaciones": list(S.shape),
         },
         "proyecciones": {"q": Q, "k": K, "v": V},

@@ -23,6 +23,8 @@ TOKEN_3_NUEVO_X = -5.0              # sustituto (x, y) del último token
 TOKEN_3_NUEVO_Y = 7.0
 ES_TOKEN_REAL = np.array([True, True, True, False])  # el último token es relleno
 TOLERANCIA = 1e-12
+ESCALA = 1.0                        # factor de X: con 15 las puntuaciones pasan de 700 y
+                                    # exp desborda si la softmax no resta el máximo
 ALINEACIONES = {"arriba_izquierda", "abajo_derecha"}  # de la máscara causal si L < S
 
 
@@ -99,28 +101,30 @@ def decodificar_con_cache(X: np.ndarray) -> tuple[np.ndarray, int]:
     return np.array(salidas), productos
 
 
-def run(token_3_x: float = TOKEN_3_NUEVO_X, token_3_y: float = TOKEN_3_NUEVO_Y) -> dict:
-    n = len(X)
+def run(token_3_x: float = TOKEN_3_NUEVO_X, token_3_y: float = TOKEN_3_NUEVO_Y,
+        escala: float = ESCALA) -> dict:
+    Xe = escala * X                                              # (4, 2): los tokens escalados
+    n = len(Xe)
     causal = mascara_causal(n, n)                                # (4, 4)
-    A, salida = atencion(X, X, X, causal)
+    A, salida = atencion(Xe, Xe, Xe, causal)
 
     # Pesos del futuro: entradas con j > i
     futuros = A[np.triu_indices(n, k=1)]
 
     # Cambiar el token 3 no cambia las salidas 0..2
-    X2 = X.copy()
+    X2 = Xe.copy()
     X2[3] = (token_3_x, token_3_y)
     salida2 = atencion(X2, X2, X2, causal)[1]
     cambio_en_el_pasado = np.max(np.abs(salida2[:3] - salida[:3]))
 
     # Caché KV frente a recalcular
-    sin_cache, productos_sin = decodificar_sin_cache(X)
-    con_cache, productos_con = decodificar_con_cache(X)
+    sin_cache, productos_sin = decodificar_sin_cache(Xe)
+    con_cache, productos_con = decodificar_con_cache(Xe)
     error_cache = max(np.max(np.abs(con_cache - salida)), np.max(np.abs(sin_cache - salida)))
 
     # Relleno: se enmascara por columnas, combinado con la máscara causal
     permitido_relleno = causal & ES_TOKEN_REAL[None, :].astype(int)
-    A_relleno = atencion(X, X, X, permitido_relleno)[0]
+    A_relleno = atencion(Xe, Xe, Xe, permitido_relleno)[0]
 
     # Fila sin ninguna clave permitida
     vacia = np.zeros((1, n), dtype=int)

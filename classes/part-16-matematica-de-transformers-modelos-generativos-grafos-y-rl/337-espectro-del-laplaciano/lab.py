@@ -28,6 +28,8 @@ FRECUENCIAS_BAJAS = 2                            # x̂_1 y x̂_2: constante y Fi
 MUESTRAS_RAYLEIGH = 1000                         # señales al azar ⊥ 1 con las que retar a λ₂
 SEMILLA = 0
 N_CICLO = 6
+PERMUTACION = "0,1,2,3,4,5"                      # el nodo k es el nodo PERMUTACION[k] del ejemplo:
+                                                 # el mismo grafo y la misma señal, otros nombres
 TOL_EXACTA = 1e-12                               # identidades exactas, salvo redondeo
 
 
@@ -83,10 +85,20 @@ def matriz_dft(n: int) -> np.ndarray:
     return np.exp(-2j * np.pi * np.outer(k, k) / n) / np.sqrt(n)  # (n, n)
 
 
-def run(peso_puente: float = 1.0) -> dict:
+def run(peso_puente: float = 1.0, permutacion: str = PERMUTACION) -> dict:
     if peso_puente < 0:
         raise ValueError(f"peso_puente debe ser >= 0; se recibió {peso_puente}")
-    aristas = TRIANGULO_A + TRIANGULO_B + (PUENTE,)
+    orden = [int(i) for i in permutacion.split(",")]
+    if sorted(orden) != list(range(N_NODOS)):
+        raise ValueError(
+            f"la permutación debe reordenar 0..{N_NODOS - 1}; se recibió {permutacion!r}")
+    nuevo = {viejo: k for k, viejo in enumerate(orden)}  # nombre del ejemplo -> nombre aquí
+
+    def renombradas(aristas: tuple) -> tuple:
+        return tuple((nuevo[i], nuevo[j]) for i, j in aristas)
+
+    aristas = renombradas(TRIANGULO_A + TRIANGULO_B + (PUENTE,))
+    senal = SENAL[orden]                                 # (6,) la misma señal, renombrada
     pesos = np.array([1.0] * 6 + [peso_puente])          # (7,) el puente es la última
     L = laplaciano(aristas, N_NODOS, pesos)              # (6, 6)
     autovalores = np.linalg.eigvalsh(L)                  # (6,) ascendentes
@@ -102,7 +114,7 @@ def run(peso_puente: float = 1.0) -> dict:
     # El puente es lo que une los triángulos: con él λ₂ > 0; sin él, dos componentes y λ₂ = 0.
     # Las dos λ₂ salen de la misma diagonalización (vector_de_fiedler); con peso_puente = 0 el
     # puente no une nada y la afirmación es falsa.
-    sin_puente = TRIANGULO_A + TRIANGULO_B
+    sin_puente = renombradas(TRIANGULO_A + TRIANGULO_B)
     L_sin_puente = laplaciano(sin_puente, N_NODOS, np.ones(len(sin_puente)))
     lambda2_sin_puente, _ = vector_de_fiedler(L_sin_puente)
     anula = bool(lambda2 > TOL_EXACTA and abs(lambda2_sin_puente) < TOL_EXACTA)
@@ -118,9 +130,9 @@ def run(peso_puente: float = 1.0) -> dict:
 
     # GFT: la base es ortonormal, así que conserva la energía (Parseval). Se muestran las dos
     # energías, no se afirma su igualdad: U x, la inversa, también la conserva y no se delata.
-    x_hat = gft(L, SENAL)                                # (6,)
-    energias = {"senal": float(np.sum(SENAL ** 2)), "transformada": float(np.sum(x_hat ** 2))}
-    energia_baja = float(np.sum(x_hat[:FRECUENCIAS_BAJAS] ** 2) / np.sum(SENAL ** 2))
+    x_hat = gft(L, senal)                                # (6,)
+    energias = {"senal": float(np.sum(senal ** 2)), "transformada": float(np.sum(x_hat ** 2))}
+    energia_baja = float(np.sum(x_hat[:FRECUENCIAS_BAJAS] ** 2) / np.sum(senal ** 2))
 
     # En el ciclo C_6 la base de la DFT diagonaliza L: Fᴴ L F = diag(2 − 2cos(2πk/6)).
     k = np.arange(N_CICLO)                               # (6,)
