@@ -24,7 +24,9 @@ from compmath.cli.common import (
 from compmath.errors import CompmathError
 
 if TYPE_CHECKING:
-    from compmath.course.tree import ClassInfo
+    from compmath.course.tree import ClassInfo, Course
+    from compmath.grading.deadline import Lateness
+    from compmath.grading.roster import Identity
     from compmath.grading.run import Outcome
     from compmath.holes.private import PrivateVariants
 
@@ -158,6 +160,24 @@ def grade(
             help="Con similitud: desde qué parte de huellas en común (0 a 1) se lista una pareja.",
         ),
     ] = None,
+    entregado_en: Annotated[
+        Path | None,
+        typer.Option(
+            "--entregado-en",
+            metavar="LISTA.csv",
+            help="Con [entrega] en curso.toml: cuándo entregó cada alumno (alumno,entregado_en, "
+            "o la hoja de calificaciones de Moodle); manda sobre las demás fechas.",
+        ),
+    ] = None,
+    prorrogas: Annotated[
+        Path | None,
+        typer.Option(
+            "--prorrogas",
+            metavar="LISTA.csv",
+            help="Con [entrega]: las prórrogas (alumno,fecha,motivo o alumno,dias,motivo); "
+            "por defecto, la de [entrega] prorrogas.",
+        ),
+    ] = None,
     sin_aislamiento: Annotated[
         bool,
         typer.Option(
@@ -186,7 +206,7 @@ def grade(
     if entregas[0] == MERGE:
         with guard():
             merge_only = (classroom50, jobs, private, alumnos, sin_aislamiento, todas)
-            if clases or shard or any(merge_only):
+            if clases or shard or any(merge_only) or entregado_en or prorrogas:
                 raise CompmathError(
                     "grade merge solo admite las carpetas de los fragmentos y --out",
                     "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
@@ -216,6 +236,7 @@ def grade(
         _Protection(sin_aislamiento, todas),
         private,
         alumnos,
+        (entregado_en, prorrogas),
     )
 
 
@@ -300,6 +321,7 @@ def _grade(
     protection: _Protection,
     private_path: Path | None = None,
     roster_path: Path | None = None,
+    deadline_paths: tuple[Path | None, Path | None] = (None, None),
 ) -> None:
     from compmath.cli import grade_lms
     from compmath.grading import run
@@ -346,9 +368,18 @@ def _grade(
             students, ignored, roster = run.select_students(
                 folder, shard, out, (graded, lms_ignored)
             )
+        identities = joined.identities if joined is not None else {}
+        lateness = _lateness(course, students, folder, identities, deadline_paths)
     with stack:
         outcome = _grade_all(
-            students, out, classes, timeout, jobs, folder, private_path, private, missing
+            students,
+            out,
+            classes,
+            timeout,
+            jobs,
+            (folder, private_path, private),
+            missing,
+            lateness,
         )
     outcome.ignored = ignored
     with guard():
@@ -370,18 +401,61 @@ def _grade(
     emit(summary_blocks(outcome, out, shard), sys.stderr if classroom50 else sys.stdout)
 
 
+def _lateness(
+    course: Course,
+    students: dict[str, Path | None],
+    folder: Path,
+    identities: dict[str, Identity],
+    paths: tuple[Path | None, Path | None],
+) -> dict[str, Lateness] | None:
+    """Each student's lateness under curso.toml's [entrega] (None without it): the times
+    from `--entregado-en`, the LMS, git; the extensions from `--prorrogas` or [entrega]."""
+    from compmath.grading.deadline import UNKNOWN, policy_of
+    from compmath.grading.delivered import lateness_of, read_extensions, read_given
+
+    given_path, extensions_path = paths
+    policy = policy_of(course.meta.delivery)
+    if policy is None:
+        if given_path or extensions_path:
+            raise CompmathError(
+                "--entregado-en y --prorrogas necesitan el plazo: [entrega] en curso.toml",
+                "añade [entrega] con fecha = 2026-12-15T23:59:00+01:00 (y el descuento)",
+            )
+        return None
+    if extensions_path is None and policy.extensions:
+        extensions_path = course.root / policy.extensions
+    given = read_given(given_path, policy.zone) if given_path else {}
+    extensions = read_extensions(extensions_path, policy) if extensions_path else {}
+    lateness = lateness_of(policy, students, folder, identities, given, extensions)
+    unknown = sorted(s for s, late in lateness.items() if late.state == UNKNOWN)
+    if unknown:
+        from compmath.present.layout import para
+        from compmath.present.output import emit
+
+        more = f" y {len(unknown) - 10} más" if len(unknown) > 10 else ""
+        shown = ", ".join(unknown[:10]) + more
+        text = (
+            f"No consta cuándo entregaron {len(unknown)} alumno(s) ({shown}): no se les aplica "
+            "descuento. Las fechas de los archivos que empaqueta el alumno no cuentan; da la "
+            "lista del LMS con --entregado-en."
+        )
+        emit([para((text, "yellow"), hang=2)], sys.stderr)
+    return lateness
+
+
 def _grade_all(
     students: dict[str, Path | None],
     out: Path,
     classes: list[ClassInfo],
     timeout: float,
     jobs: int | None,
-    folder: Path,
-    private_path: Path | None,
-    private: PrivateVariants | None,
+    sources: tuple[Path, Path | None, PrivateVariants | None],
     missing: tuple[str, ...],
+    lateness: dict[str, Lateness] | None = None,
 ) -> Outcome:
     from compmath.grading import run
+
+    folder, private_path, private = sources
 
     return _with_progress(
         lambda started, landed: run.grade_students(
@@ -395,6 +469,7 @@ def _grade_all(
             landed=landed,
             hide=[folder, *([private_path] if private_path else [])],
             private=private,
+            lateness=lateness,
         )
     )
 

@@ -19,6 +19,7 @@ from typing import Any
 from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
+from compmath.grading.deadline import Lateness
 from compmath.grading.gradebook import Gradebook, write_gradebook
 from compmath.grading.names import by_student, file_names
 from compmath.grading.protection import REQUIRED, named, probe
@@ -232,6 +233,7 @@ def grade_students(
     landed: Callable[[str], None] | None = None,
     hide: Sequence[Path] = (),
     private: PrivateVariants | None = None,
+    lateness: dict[str, Lateness] | None = None,
 ) -> Outcome:
     """Grade each student's submission (folder or zip, by id; None: on the roster, nothing
     handed in) into `out`.
@@ -244,7 +246,8 @@ def grade_students(
     (nothing it wrote stays). Whether to grade at all without them is the caller's decision.
 
     `started(students)` names the students judged now (a live line says who is awaited);
-    `landed(student)` is called as each one's record is written.
+    `landed(student)` is called as each one's record is written. `lateness` (from [entrega]:
+    grading.delivered) goes into the gradebook beside the points, never into the records.
     """
     begin = time.monotonic()
     missing = probe() if missing is None else missing
@@ -275,7 +278,8 @@ def grade_students(
             "vuelve a lanzar la orden",
         )
     grades = recorder.grades
-    book = Gradebook(course_print, specs, [grades[s] for s in sorted(grades)], missing)
+    ordered = [grades[s] for s in sorted(grades)]
+    book = Gradebook(course_print, specs, ordered, missing, dict(lateness or {}))
     book = write_gradebook(out, book)
     reused = len(students) - len(pending)
     return Outcome(book, len(pending), reused, [], time.monotonic() - begin, list(missing))
