@@ -372,3 +372,26 @@ def test_deadline_options_without_a_deadline_are_refused(cli, tmp_path: Path) ->
     dates.write_text("alumno,entregado_en\nana,2026-12-15 20:00\n", encoding="utf-8")
     done = cli("grade", str(entregas), "--root", str(REPO), "--entregado-en", str(dates))
     assert done.code == 2 and "[entrega]" in error_lines(done)[0]
+
+
+def test_the_lms_gradebooks_get_the_final_grade_and_the_comment_says_why() -> None:
+    """Moodle's worksheet (assignfeedback_offline reads «Calificación») and Canvas's import
+    (the assignment column) have no column for a deduction: they get the grade after it, and
+    the worksheet's feedback comment opens with the lateness; the plain CSV has its column."""
+    from compmath.grading.export import Options, canvas_gradebook, moodle_worksheet, plain_csv
+    from tests.test_grade_lms import rows, synthetic_report
+
+    report, identities = synthetic_report()
+    late = assess(policy_of(per_day()) or pytest.fail("sin política"), at(1.5), LMS)
+    student = next(s for s in report["alumnos"] if s["obtenidos"] == 1.5)
+    student["entrega"] = {**late.to_dict(), "nota_final": late.final(1.5)}
+    jsonschema.validate(report, GRADE_SCHEMA)
+    when = Options(now=dt.datetime(2026, 12, 20, 10, 0, 0))
+    sheet = {r[0]: r for r in rows(moodle_worksheet(report, identities, when))}
+    row = sheet[f"Participante {student['alumno']}"]
+    assert row[4] == "1.2" and row[9].startswith("Entrega tardía: 2 días, −20 %")
+    canvas = {r[1]: r for r in rows(canvas_gradebook(report, identities, Options()))}
+    assert canvas[student["alumno"]][5] == "1.2"
+    plain = rows(plain_csv(report, identities, Options()))
+    mine = next(r for r in plain if r[0] == student["alumno"])
+    assert mine[plain[0].index("penalizacion")] == "20" and mine[plain[0].index("nota")] == "1.2"
