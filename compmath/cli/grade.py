@@ -178,6 +178,15 @@ def grade(
             "por defecto, la de [entrega] prorrogas.",
         ),
     ] = None,
+    archivo: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--archivo",
+            metavar="CARPETA",
+            help="Con similitud: compara también con otro curso (su carpeta de notas o de "
+            "entregas); se repite para varios.",
+        ),
+    ] = None,
     sin_aislamiento: Annotated[
         bool,
         typer.Option(
@@ -197,7 +206,7 @@ def grade(
     root: RootOption = None,
 ) -> None:
     """Corrige las entregas: notas.csv, un comentario por alumno, informe.json y resumen.md."""
-    reports = (as_json, fail_on_change, umbral)
+    reports = (as_json, fail_on_change, umbral, archivo)
     exports = (formato, separador, decimal, escala, tarea, idioma, alumnos, visibilidad)
     place = (timeout, root, out, sin_aislamiento)
     if _other_order(entregas, reports, exports, clases, classroom, place):
@@ -242,7 +251,7 @@ def grade(
 
 def _other_order(
     entregas: list[str],
-    reports: tuple[bool, bool, float | None],
+    reports: tuple[bool, bool, float | None, list[Path] | None],
     exports: tuple[Any, ...],
     clases: list[str] | None,
     classroom: bool,
@@ -252,7 +261,7 @@ def _other_order(
     them ran), and the refusal of their options anywhere else. `place`: the timeout, the
     course root, --out and whether the instructor accepted grading without full isolation."""
     timeout, root, out, risk_accepted = place
-    as_json, fail_on_change, umbral = reports
+    as_json, fail_on_change, umbral, archivo = reports
     formato, separador, decimal, escala, tarea, idioma, alumnos, visibilidad = exports
     from compmath.cli import grade_reports
 
@@ -263,12 +272,13 @@ def _other_order(
         grade_reports.compare_command(entregas[1:], as_json, fail_on_change)
         return True
     if entregas[0] == grade_reports.SIMILARITY:
-        grade_reports.similarity_command(entregas[1:], umbral, as_json, root)
+        grade_reports.similarity_command(entregas[1:], umbral, as_json, root, archivo)
         return True
-    if as_json or fail_on_change or umbral is not None:
+    if as_json or fail_on_change or umbral is not None or archivo:
         with guard():
             raise CompmathError(
-                "--json, --fail-on-change y --umbral son de grade resumen, comparar y similitud",
+                "--json, --fail-on-change, --umbral y --archivo son de grade resumen, comparar "
+                "y similitud",
                 "ejemplo: compmath grade comparar notas-antes notas --fail-on-change",
             )
     from compmath.cli import grade_lms
