@@ -395,3 +395,37 @@ def test_the_lms_gradebooks_get_the_final_grade_and_the_comment_says_why() -> No
     plain = rows(plain_csv(report, identities, Options()))
     mine = next(r for r in plain if r[0] == student["alumno"])
     assert mine[plain[0].index("penalizacion")] == "20" and mine[plain[0].index("nota")] == "1.2"
+
+
+def test_one_late_file_makes_the_canvas_submission_late(tmp_path: Path) -> None:
+    """Hostile: a student who hands in an early file and then a late one is late: the
+    `_LATE_` of any of their files counts, and an earlier file's time does not undo it."""
+    download = _zip(
+        tmp_path / "canvas.zip",
+        [
+            _member("perezluis_202_9001_notas.txt", at(-3), b"borrador\n"),
+            _member("perezluis_LATE_202_9002_lab.py", at(-3), b"x = 1\n"),
+        ],
+    )
+    policy = policy_of(per_day())
+    assert policy is not None
+    found = read_download(download, tmp_path, C323.id)
+    late = lateness_of(policy, dict(found.students), download, found.identities, {}, {})
+    assert late["202"].state == LATE
+
+
+def test_an_extension_for_nobody_is_said(cli, tmp_path: Path) -> None:
+    root = course_with_deadline(tmp_path, "fecha = 2026-12-15T23:59:00+01:00\n")
+    entregas = tmp_path / "entregas"
+    (entregas / "ana" / REL).parent.mkdir(parents=True)
+    (entregas / "ana" / REL).write_text(solved(C323), encoding="utf-8")
+    extensions = tmp_path / "prorrogas.csv"
+    extensions.write_text("alumno,dias\nanna,2\n", encoding="utf-8")
+    done = cli(
+        "grade", str(entregas), "--root", str(root), "--out", str(tmp_path / "notas"),
+        "--prorrogas", str(extensions), *AS_IT_CAN,
+    )  # fmt: skip
+    assert done.code == 0, done.err
+    said = " ".join(done.err.split())
+    assert "nombra a 1 alumno(s) que no están entre las entregas (anna)" in said
+    assert "No consta cuándo entregaron 1 alumno(s) (ana)" in said

@@ -379,7 +379,7 @@ def _grade(
                 folder, shard, out, (graded, lms_ignored)
             )
         identities = joined.identities if joined is not None else {}
-        lateness = _lateness(course, students, folder, identities, deadline_paths)
+        lateness = _lateness(course, (students, roster), folder, identities, deadline_paths)
     with stack:
         outcome = _grade_all(
             students,
@@ -413,13 +413,15 @@ def _grade(
 
 def _lateness(
     course: Course,
-    students: dict[str, Path | None],
+    who: tuple[dict[str, Path | None], list[str]],
     folder: Path,
     identities: dict[str, Identity],
     paths: tuple[Path | None, Path | None],
 ) -> dict[str, Lateness] | None:
     """Each student's lateness under curso.toml's [entrega] (None without it): the times
-    from `--entregado-en`, the LMS, git; the extensions from `--prorrogas` or [entrega]."""
+    from `--entregado-en`, the LMS, git; the extensions from `--prorrogas` or [entrega].
+    `who`: the students graded here, and every student of the submissions (all the shards')."""
+    students, everyone = who
     from compmath.grading.deadline import UNKNOWN, policy_of
     from compmath.grading.delivered import lateness_of, read_extensions, read_given
 
@@ -439,18 +441,30 @@ def _lateness(
     lateness = lateness_of(policy, students, folder, identities, given, extensions)
     unknown = sorted(s for s, late in lateness.items() if late.state == UNKNOWN)
     if unknown:
-        from compmath.present.layout import para
-        from compmath.present.output import emit
-
-        more = f" y {len(unknown) - 10} más" if len(unknown) > 10 else ""
-        shown = ", ".join(unknown[:10]) + more
-        text = (
-            f"No consta cuándo entregaron {len(unknown)} alumno(s) ({shown}): no se les aplica "
-            "descuento. Las fechas de los archivos que empaqueta el alumno no cuentan; da la "
-            "lista del LMS con --entregado-en."
+        _warn(
+            f"No consta cuándo entregaron {len(unknown)} alumno(s) ({_some(unknown)}): no se les "
+            "aplica descuento. Las fechas de los archivos que empaqueta el alumno no cuentan; "
+            "da la lista del LMS con --entregado-en."
         )
-        emit([para((text, "yellow"), hang=2)], sys.stderr)
+    strangers = sorted(set(extensions) - set(everyone))
+    if strangers:
+        _warn(
+            f"La lista de prórrogas nombra a {len(strangers)} alumno(s) que no están entre las "
+            f"entregas ({_some(strangers)}): ¿es su id del LMS?"
+        )
     return lateness
+
+
+def _some(names: list[str]) -> str:
+    more = f" y {len(names) - 10} más" if len(names) > 10 else ""
+    return ", ".join(names[:10]) + more
+
+
+def _warn(text: str) -> None:
+    from compmath.present.layout import para
+    from compmath.present.output import emit
+
+    emit([para((text, "yellow"), hang=2)], sys.stderr)
 
 
 def _grade_all(
