@@ -358,6 +358,10 @@ def test_grade_writes_the_deduction_apart_and_the_feedback_line(cli, tmp_path: P
     jsonschema.validate(report, GRADE_SCHEMA)
     luis = next(s for s in report["alumnos"] if s["alumno"] == "luis")
     assert luis["obtenidos"] == 2 and luis["entrega"]["nota_final"] == 1.6
+    from compmath.grading.gradebook import merge, read_report
+
+    book = read_report(out)  # what `grade merge` and `exportar` read back
+    assert book.lateness["luis"].percent == 20.0 and merge([book]).lateness == book.lateness
     exported = cli("grade", "exportar", str(out), "--formato", "csv")
     assert exported.code == 0, exported.err
     plain = list(csv.reader(io.StringIO((out / "notas-exportadas.csv").read_text("utf-8-sig"))))
