@@ -341,6 +341,8 @@ def test_grade_writes_the_deduction_apart_and_the_feedback_line(cli, tmp_path: P
     assert not (out / "notas.csv").exists()  # refused before anything was graded
     done = cli(*args, "--entregado-en", str(dates))
     assert done.code == 0, done.err
+    said = " ".join(done.out.split())
+    assert "plazo: 1 entrega tardía · 1 fuera de plazo (0) · 0 sin fecha" in said
     table_rows = list(csv.DictReader(io.StringIO((out / "notas.csv").read_text("utf-8"))))
     by = {r["alumno"]: r for r in table_rows}
     assert {s: (r["total"], r["penalizacion"], r["nota_final"]) for s, r in by.items()} == {
