@@ -95,7 +95,7 @@ def test_an_extension_moves_the_due_date_and_the_cut_off() -> None:
     assert moved.state == ON_TIME and moved.extension == "baja médica"
     assert assess(policy, at(4), LMS, Extension(at(2))).state == LATE  # the cut-off moved too
     assert assess(policy, at(5.5), LMS, Extension(at(2))).state == CLOSED
-    assert "con prórroga: baja médica" in feedback_line(moved, 10.0, 10.0)
+    assert "con prórroga (baja médica)" in feedback_line(moved, 10.0, 10.0)
 
 
 def test_dates_without_a_zone_need_one_and_bad_ones_are_one_spanish_line() -> None:
@@ -355,7 +355,10 @@ def test_grade_writes_the_deduction_apart_and_the_feedback_line(cli, tmp_path: P
     feedback = (out / "comentarios" / "luis.md").read_text("utf-8")
     assert "**Nota: 1,6 de 2 puntos (2 antes del descuento por retraso).**" in feedback
     assert "Entrega tardía: 2 días, −20 %" in feedback
-    assert "la nota es 0" in (out / "comentarios" / "eva.md").read_text("utf-8")
+    eva = (out / "comentarios" / "eva.md").read_text("utf-8")
+    assert "la nota es 0" in eva and "**Nota: 0 de 2 puntos (2 sin contar el cierre" in eva
+    rosa = (out / "comentarios" / "rosa.md").read_text("utf-8")
+    assert "Entregada a tiempo con prórroga (viaje): entregada el 2026-12-17T10:00" in rosa
     report = json.loads((out / "informe.json").read_text("utf-8"))
     jsonschema.validate(report, GRADE_SCHEMA)
     luis = next(s for s in report["alumnos"] if s["alumno"] == "luis")

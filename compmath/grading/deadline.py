@@ -314,4 +314,9 @@ def feedback_line(lateness: Lateness, earned: float, points: float) -> str:
             f"No consta cuándo se entregó (plazo: {lateness.due}{moved}): no se aplicó "
             "ningún descuento por retraso."
         )
-    return f"Entregada a tiempo{moved} ({arrived}; plazo: {lateness.due})." if moved else ""
+    if not lateness.extension:
+        return ""
+    return (
+        f"Entregada a tiempo con prórroga ({lateness.extension}): {arrived}; plazo: "
+        f"{lateness.due}."
+    )

@@ -114,7 +114,10 @@ def feedback_markdown(
     """The feedback file of one student; with [entrega], the lateness on a line of its own."""
     charged = lateness is not None and lateness.state in (LATE, CLOSED)
     final = lateness.final(grade.earned) if lateness is not None and charged else grade.earned
-    said = f" ({_number(grade.earned)} antes del descuento por retraso)" if charged else ""
+    said = ""
+    if charged and lateness is not None:
+        why = "sin contar el cierre" if lateness.state == CLOSED else "antes del descuento"
+        said = f" ({_number(grade.earned)} {why} por retraso)"
     lines = [
         f"# Corrección de {_inline(grade.student)}",
         "",
