@@ -113,6 +113,8 @@ def test_dates_without_a_zone_need_one_and_bad_ones_are_one_spanish_line() -> No
         policy_of(per_day(cierre=at(-1)))
     long = parse_time("miércoles, 16 de diciembre de 2026, 10:05", MADRID, end_of_day=False, what="x")
     assert long == dt.datetime(2026, 12, 16, 10, 5, tzinfo=MADRID)
+    github = parse_time("2026-12-16T09:05:00.123Z", None, end_of_day=False, what="x")
+    assert github == dt.datetime(2026, 12, 16, 10, 5, tzinfo=MADRID)
     english = parse_time("Wednesday, 16 December 2026, 3:05 PM", MADRID, end_of_day=False, what="x")
     assert english.hour == 15
 

@@ -33,7 +33,8 @@ MONTHS = {
     "december": 12,
 }
 ISO = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*(Z|[+-]\d{2}:?\d{2})?$"
+    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?"
+    r"\s*(Z|[+-]\d{2}:?\d{2})?$"  # fractions of a second (GitHub's, Canvas's) are dropped
 )
 DMY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})(?:[ ,]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
 # Moodle's dates as its worksheet writes them: «miércoles, 17 de diciembre de 2026, 10:05»,
