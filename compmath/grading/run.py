@@ -342,7 +342,7 @@ def _judge(
     items: list[tuple[ClassInfo, str]] = []
     own: list[dict[str, Any]] = []  # per item: the student's own parameters in that class
     owners: list[tuple[str, str]] = []  # per item: (student, class id)
-    prints: list[str] = []  # per item: its class checkpoint's fingerprint
+    class_prints: list[str] = []  # per item: its class checkpoint's fingerprint
     verdicts: dict[str, dict[str, ClassVerdict]] = {s: {} for s in pending}
     left: dict[str, int] = {}
     for student, (submission, _) in pending.items():
@@ -358,7 +358,7 @@ def _judge(
             items.append((cls, source))
             owners.append((student, cls.id))
             own.append(own_params(cls, student, title))
-            prints.append(class_print)
+            class_prints.append(class_print)
         left[student] = sum(1 for owner, _ in owners if owner == student)
 
     def finish(student: str) -> None:
@@ -374,7 +374,7 @@ def _judge(
         student, class_id = owners[index]
         delivered[index] = verdicts[student][class_id] = verdict
         if left[student] > 1:  # the last one goes straight into the student's record
-            recorder.checkpoint(student, class_id, prints[index], verdict)
+            recorder.checkpoint(student, class_id, class_prints[index], verdict)
         left[student] -= 1
         if left[student] == 0:
             finish(student)
