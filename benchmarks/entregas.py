@@ -7,6 +7,12 @@ chosen classes) whose lab.py files are the exercise with holes filled from the c
 solution regions: right, left open, subtly wrong, empty, not Python, or hostile (a hole that
 hangs, floods stdout, writes into another student's folder, or exits). Some students hand in a
 .zip instead of a folder. Deterministic for a given --semilla.
+
+By default every right hole holds the course's own text, so the students share programs and
+`grade` runs each shared one once: its best case. With --distintos each student writes their
+holes their own way (the same computation): names of their own (`A_17`, then `A = A_17`), and
+by turns independent statements in another order or a tuple assignment split in two, so no two
+students' programs are the same text (what a real class looks like).
 """
 
 from __future__ import annotations
@@ -57,6 +63,92 @@ def _wrong(body: tuple[str, ...], indent: str) -> list[str]:
     return [*body, *extra]
 
 
+def _names_to_rename(statements: list[ast.stmt]) -> list[str]:
+    """The names the hole binds that it does not read first (an `x += …` reads it first)."""
+    stored: list[str] = []
+    read_first: set[str] = set()
+    for statement in statements:
+        if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+            read_first.add(statement.target.id)
+        loads = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)
+                 and isinstance(n.ctx, ast.Load)}  # fmt: skip
+        read_first |= {n for n in loads if n not in stored}
+        for node in ast.walk(statement):
+            fresh = isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+            if fresh and isinstance(node, ast.Name) and node.id not in stored:
+                stored.append(node.id)
+    return [n for n in stored if n not in read_first]
+
+
+def _independent(first: ast.stmt, second: ast.stmt) -> bool:
+    """Whether two statements can change places: neither touches what the other binds."""
+
+    def names(node: ast.stmt, ctx: type) -> set[str]:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
+
+    a_store, b_store = names(first, ast.Store), names(second, ast.Store)
+    a_all = a_store | names(first, ast.Load)
+    b_all = b_store | names(second, ast.Load)
+    calls = any(isinstance(n, ast.Call) for s in (first, second) for n in ast.walk(s))
+    return not calls and not (a_store & b_all) and not (b_store & a_all)
+
+
+def _split_tuples(statements: list[ast.stmt]) -> list[ast.stmt]:
+    """`a, b = x, y` as `a = x` and `b = y` when no right side reads a name bound there."""
+    out: list[ast.stmt] = []
+    for statement in statements:
+        target = statement.targets[0] if isinstance(statement, ast.Assign) else None
+        if (
+            isinstance(statement, ast.Assign)
+            and isinstance(target, ast.Tuple)
+            and isinstance(statement.value, ast.Tuple)
+            and len(target.elts) == len(statement.value.elts)
+            and all(isinstance(e, ast.Name) for e in target.elts)
+        ):
+            bound = {e.id for e in target.elts if isinstance(e, ast.Name)}
+            read = {n.id for n in ast.walk(statement.value) if isinstance(n, ast.Name)}
+            if not bound & read:
+                pairs = zip(target.elts, statement.value.elts)
+                out += [ast.fix_missing_locations(ast.Assign([t], v, lineno=1)) for t, v in pairs]
+                continue
+        out.append(statement)
+    return out
+
+
+def distinct_body(body: tuple[str, ...], indent: str, student: int) -> list[str]:
+    """The solution's code for a hole as student number `student` would write it: the same
+    computation, in a text no other student's shares."""
+    code = "\n".join(line.removeprefix(indent) for line in body)
+    tree = ast.parse(code)
+    statements = list(tree.body)
+    if student % 3 == 1:  # independent neighbours in the other order
+        for k in range(len(statements) - 1):
+            if _independent(statements[k], statements[k + 1]):
+                statements[k], statements[k + 1] = statements[k + 1], statements[k]
+                break
+    elif student % 3 == 2:
+        statements = _split_tuples(statements)
+    renamed = {name: f"{name}_{student}" for name in _names_to_rename(statements)}
+    for node in ast.walk(ast.Module(statements, [])):
+        if isinstance(node, ast.Name) and node.id in renamed:
+            node.id = renamed[node.id]
+    lines = [ast.unparse(s) for s in statements]
+    lines += [f"{name} = {mine}" for name, mine in renamed.items()]
+    if not renamed:
+        lines.append(f"_alumno = {student}")
+    return [f"{indent}{line}" for text in lines for line in text.splitlines()]
+
+
+def _distinct_splice(exercise: str, solution: str, open_holes: set[int], student: int) -> str:
+    """The exercise with each hole not in `open_holes` written the student's own way."""
+    filled = exercise
+    for region in solution_regions(solution):
+        if region.number not in open_holes:
+            body = distinct_body(region.body, region.indent, student)
+            filled = _with_body(filled, region.number, body)
+    return filled
+
+
 def _with_body(exercise: str, number: int, body: list[str]) -> str:
     region = next(r for r in student_regions(exercise) if r.number == number)
     lines = exercise.splitlines()
@@ -65,19 +157,30 @@ def _with_body(exercise: str, number: int, body: list[str]) -> str:
 
 
 def student_lab(
-    cls: ClassInfo, exercise: str, kind: str, rng: random.Random, entregas: Path
+    cls: ClassInfo,
+    exercise: str,
+    kind: str,
+    rng: random.Random,
+    entregas: Path,
+    distinct: int | None = None,
 ) -> str | bytes | None:
-    """The lab.py a student of `kind` hands in for `cls` (None: no file)."""
+    """The lab.py a student of `kind` hands in for `cls` (None: no file); with `distinct`
+    (the student's number), their right holes written their own way."""
     solution = cls.lab.read_text(encoding="utf-8")
     holes = list(range(1, len(solution_regions(solution)) + 1))
+
+    def filled(open_holes: set[int]) -> str:
+        if distinct is None:
+            return splice(exercise, solution, open_holes)
+        return _distinct_splice(exercise, solution, open_holes, distinct)
+
     if kind == "bien":
-        return splice(exercise, solution, set())
+        return filled(set())
     if kind == "parcial":
-        return splice(exercise, solution, set(rng.sample(holes, rng.randint(1, len(holes)))))
+        return filled(set(rng.sample(holes, rng.randint(1, len(holes)))))
     if kind == "mal":
         region = rng.choice(solution_regions(solution))
-        filled = splice(exercise, solution, set())
-        return _with_body(filled, region.number, _wrong(region.body, region.indent))
+        return _with_body(filled(set()), region.number, _wrong(region.body, region.indent))
     if kind == "vacio":
         return ""
     if kind == "falta":
@@ -88,7 +191,7 @@ def student_lab(
     region = solution_regions(solution)[0]
     attack_code = HOSTILE[attack].format(entregas=str(entregas.resolve()))
     code = [f"{region.indent}{line}" for line in attack_code.splitlines()]
-    return _with_body(splice(exercise, solution, set()), region.number, code)
+    return _with_body(filled(set()), region.number, code)
 
 
 def _template(classes: list[ClassInfo], folder: Path) -> Path:
@@ -104,10 +207,15 @@ def _template(classes: list[ClassInfo], folder: Path) -> Path:
 
 
 def write_submissions(
-    out: Path, count: int, names: list[str], seed: int = 1, zips: bool = True
+    out: Path,
+    count: int,
+    names: list[str],
+    seed: int = 1,
+    zips: bool = True,
+    distinct: bool = False,
 ) -> None:
     """Write `count` students' submissions into `out` (which must not exist); with `zips`,
-    one student in ten hands in a .zip."""
+    one student in ten hands in a .zip; with `distinct`, no two students share a hole's text."""
     course = load_course(REPO)
     classes = course.select(names)
     rng = random.Random(seed)
@@ -126,7 +234,8 @@ def write_submissions(
         for position, cls in enumerate(classes):
             lab = folder / cls.lab.relative_to(REPO)
             honest = "bien" if kind.startswith("hostil") and position else kind
-            source = student_lab(cls, exercises[cls.id], honest, rng, out)
+            own = k + 1 if distinct else None
+            source = student_lab(cls, exercises[cls.id], honest, rng, out, own)
             if source is None:
                 lab.unlink()
             elif isinstance(source, bytes):
@@ -148,8 +257,12 @@ def main() -> None:
     parser.add_argument("--alumnos", type=int, default=200)
     parser.add_argument("--clases", default=",".join(DEFAULT_CLASSES))
     parser.add_argument("--semilla", type=int, default=1)
+    parser.add_argument(
+        "--distintos", action="store_true", help="each student writes their holes their own way"
+    )
     args = parser.parse_args()
-    write_submissions(args.out, args.alumnos, args.clases.split(","), args.semilla)
+    classes = args.clases.split(",")
+    write_submissions(args.out, args.alumnos, classes, args.semilla, distinct=args.distintos)
     print(f"{args.alumnos} entregas en {args.out}")
 
 

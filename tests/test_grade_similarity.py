@@ -5,6 +5,7 @@ no student's text becomes markup in the page."""
 from __future__ import annotations
 
 import re
+import textwrap
 
 from compmath.grading.similarity import similarity, to_dict, tokens
 from compmath.grading.similarity_html import similarity_page
@@ -93,3 +94,62 @@ def test_the_page_escapes_every_student_text() -> None:
     assert "&lt;script&gt;" in page and "<mark>" in page
     assert "no una acusación" in page
     assert not re.search(r"https?://", page)  # offline: nothing loaded from outside
+
+
+def test_earlier_terms_are_compared_and_only_what_involves_this_term_is_kept(
+    tmp_path, cli
+) -> None:
+    """`--archivo`: a student copying an earlier term's hole (renamed) is paired with it;
+    two earlier students alike are no news; the earlier term is read from its grading's
+    huecos/ or from its submissions folder, and a grading without holes is one Spanish line."""
+    import json
+    from pathlib import Path
+
+    from compmath.grading.similarity_archive import read_archive, with_archive
+    from tests.conftest import REPO, error_lines, no_traceback
+    from tests.test_grade import C323, hand_in, with_hole
+
+    earlier = tmp_path / "2025"
+    (earlier / "huecos").mkdir(parents=True)
+    for student, text in (("vieja", ORIGINAL), ("otra", NEAR), ("sola", OTHER)):
+        data = {"alumno": student, "huecos": {CLASS: {"1": text}}}
+        (earlier / "huecos" / f"{student}.json").write_text(json.dumps(data), encoding="utf-8")
+    archive = read_archive([earlier], [C323])
+    assert sorted(archive) == ["2025/otra", "2025/sola", "2025/vieja"]
+    now = saved({"nuevo": RENAMED, "honesta": SOLUTION})
+    result = similarity(with_archive(now, archive), given(), 0.7, frozenset(archive))
+    assert result.students == 2 and result.archived == 3
+    paired = {frozenset((p.first, p.second)) for p in result.pairs}
+    assert frozenset(("2025/vieja", "2025/otra")) not in paired  # both earlier: no news
+    assert all({p.first, p.second} - set(archive) for p in result.pairs)
+    copied = [g for g in result.groups if "nuevo" in g.students]
+    assert copied and "2025/vieja" in copied[0].students  # the renamed copy, identical
+    assert "de otros cursos" in similarity_page(result)
+
+    submissions = tmp_path / "entregas-2024"  # an earlier term kept as its submissions
+    body = textwrap.dedent(ORIGINAL).rstrip("\n")
+    hand_in(submissions, "antigua", {C323: with_hole(C323, 1, body)})
+    from_folder = read_archive([submissions], [C323])
+    assert "pesos" in from_folder["entregas-2024/antigua"][C323.id]["1"]
+
+    graded = tmp_path / "notas-2023"
+    graded.mkdir()
+    (graded / "informe.json").write_text("{}", encoding="utf-8")
+    out = tmp_path / "notas"
+    hand_in(tmp_path / "ahora", "nuevo", {C323: with_hole(C323, 1, body)})
+    args = ["grade", str(tmp_path / "ahora"), "--root", str(REPO), "--out", str(out)]
+    assert cli(*args, "--clases", "323", "--sin-aislamiento-completo").code == 0
+    refused = cli("grade", "similitud", str(out), "--root", str(REPO), "--archivo", str(graded))
+    assert refused.code == 2 and "no guardó los huecos" in error_lines(refused)[0]
+    done = cli(
+        "grade", "similitud", str(out), "--root", str(REPO), "--json",
+        "--archivo", str(submissions), "--archivo", str(earlier),
+    )  # fmt: skip
+    assert done.code == 0, no_traceback(done)
+    report = json.loads(done.out)
+    assert report["alumnos"] == 1 and report["alumnos_de_otros_cursos"] == 4
+    together = [g["alumnos"] for g in report["grupos"] if "nuevo" in g["alumnos"]]
+    assert together and {"entregas-2024/antigua", "2025/vieja"} <= set(together[0])
+    misplaced = cli(*args, "--archivo", str(earlier))
+    assert misplaced.code == 2 and "--archivo son de grade" in error_lines(misplaced)[0]
+    assert Path(out / "similitud.html").exists()

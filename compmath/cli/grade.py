@@ -24,7 +24,9 @@ from compmath.cli.common import (
 from compmath.errors import CompmathError
 
 if TYPE_CHECKING:
-    from compmath.course.tree import ClassInfo
+    from compmath.course.tree import ClassInfo, Course
+    from compmath.grading.deadline import Lateness
+    from compmath.grading.roster import Identity
     from compmath.grading.run import Outcome
     from compmath.holes.private import PrivateVariants
 
@@ -158,6 +160,33 @@ def grade(
             help="Con similitud: desde qué parte de huellas en común (0 a 1) se lista una pareja.",
         ),
     ] = None,
+    entregado_en: Annotated[
+        Path | None,
+        typer.Option(
+            "--entregado-en",
+            metavar="LISTA.csv",
+            help="Con [entrega] en curso.toml: cuándo entregó cada alumno (alumno,entregado_en, "
+            "o la hoja de calificaciones de Moodle); manda sobre las demás fechas.",
+        ),
+    ] = None,
+    prorrogas: Annotated[
+        Path | None,
+        typer.Option(
+            "--prorrogas",
+            metavar="LISTA.csv",
+            help="Con [entrega]: las prórrogas (alumno,fecha,motivo o alumno,dias,motivo); "
+            "por defecto, la de [entrega] prorrogas.",
+        ),
+    ] = None,
+    archivo: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--archivo",
+            metavar="CARPETA",
+            help="Con similitud: compara también con otro curso (su carpeta de notas o de "
+            "entregas); se repite para varios.",
+        ),
+    ] = None,
     sin_aislamiento: Annotated[
         bool,
         typer.Option(
@@ -177,7 +206,7 @@ def grade(
     root: RootOption = None,
 ) -> None:
     """Corrige las entregas: notas.csv, un comentario por alumno, informe.json y resumen.md."""
-    reports = (as_json, fail_on_change, umbral)
+    reports = (as_json, fail_on_change, umbral, archivo)
     exports = (formato, separador, decimal, escala, tarea, idioma, alumnos, visibilidad)
     place = (timeout, root, out, sin_aislamiento)
     if _other_order(entregas, reports, exports, clases, classroom, place):
@@ -186,7 +215,7 @@ def grade(
     if entregas[0] == MERGE:
         with guard():
             merge_only = (classroom50, jobs, private, alumnos, sin_aislamiento, todas)
-            if clases or shard or any(merge_only):
+            if clases or shard or any(merge_only) or entregado_en or prorrogas:
                 raise CompmathError(
                     "grade merge solo admite las carpetas de los fragmentos y --out",
                     "ejemplo: compmath grade merge notas-1 notas-2 --out notas",
@@ -216,12 +245,13 @@ def grade(
         _Protection(sin_aislamiento, todas),
         private,
         alumnos,
+        (entregado_en, prorrogas),
     )
 
 
 def _other_order(
     entregas: list[str],
-    reports: tuple[bool, bool, float | None],
+    reports: tuple[bool, bool, float | None, list[Path] | None],
     exports: tuple[Any, ...],
     clases: list[str] | None,
     classroom: bool,
@@ -231,7 +261,7 @@ def _other_order(
     them ran), and the refusal of their options anywhere else. `place`: the timeout, the
     course root, --out and whether the instructor accepted grading without full isolation."""
     timeout, root, out, risk_accepted = place
-    as_json, fail_on_change, umbral = reports
+    as_json, fail_on_change, umbral, archivo = reports
     formato, separador, decimal, escala, tarea, idioma, alumnos, visibilidad = exports
     from compmath.cli import grade_reports
 
@@ -242,12 +272,13 @@ def _other_order(
         grade_reports.compare_command(entregas[1:], as_json, fail_on_change)
         return True
     if entregas[0] == grade_reports.SIMILARITY:
-        grade_reports.similarity_command(entregas[1:], umbral, as_json, root)
+        grade_reports.similarity_command(entregas[1:], umbral, as_json, root, archivo)
         return True
-    if as_json or fail_on_change or umbral is not None:
+    if as_json or fail_on_change or umbral is not None or archivo:
         with guard():
             raise CompmathError(
-                "--json, --fail-on-change y --umbral son de grade resumen, comparar y similitud",
+                "--json, --fail-on-change, --umbral y --archivo son de grade resumen, comparar "
+                "y similitud",
                 "ejemplo: compmath grade comparar notas-antes notas --fail-on-change",
             )
     from compmath.cli import grade_lms
@@ -300,6 +331,7 @@ def _grade(
     protection: _Protection,
     private_path: Path | None = None,
     roster_path: Path | None = None,
+    deadline_paths: tuple[Path | None, Path | None] = (None, None),
 ) -> None:
     from compmath.cli import grade_lms
     from compmath.grading import run
@@ -346,9 +378,18 @@ def _grade(
             students, ignored, roster = run.select_students(
                 folder, shard, out, (graded, lms_ignored)
             )
+        identities = joined.identities if joined is not None else {}
+        lateness = _lateness(course, (students, roster), folder, identities, deadline_paths)
     with stack:
         outcome = _grade_all(
-            students, out, classes, timeout, jobs, folder, private_path, private, missing
+            students,
+            out,
+            classes,
+            timeout,
+            jobs,
+            (folder, private_path, private),
+            missing,
+            lateness,
         )
     outcome.ignored = ignored
     with guard():
@@ -370,18 +411,75 @@ def _grade(
     emit(summary_blocks(outcome, out, shard), sys.stderr if classroom50 else sys.stdout)
 
 
+def _lateness(
+    course: Course,
+    who: tuple[dict[str, Path | None], list[str]],
+    folder: Path,
+    identities: dict[str, Identity],
+    paths: tuple[Path | None, Path | None],
+) -> dict[str, Lateness] | None:
+    """Each student's lateness under curso.toml's [entrega] (None without it): the times
+    from `--entregado-en`, the LMS, git; the extensions from `--prorrogas` or [entrega].
+    `who`: the students graded here, and every student of the submissions (all the shards')."""
+    students, everyone = who
+    from compmath.grading.deadline import UNKNOWN, policy_of
+    from compmath.grading.delivered import lateness_of, read_extensions, read_given
+
+    given_path, extensions_path = paths
+    policy = policy_of(course.meta.delivery)
+    if policy is None:
+        if given_path or extensions_path:
+            raise CompmathError(
+                "--entregado-en y --prorrogas necesitan el plazo: [entrega] en curso.toml",
+                "añade [entrega] con fecha = 2026-12-15T23:59:00+01:00 (y el descuento)",
+            )
+        return None
+    if extensions_path is None and policy.extensions:
+        extensions_path = course.root / policy.extensions
+    given = read_given(given_path, policy.zone) if given_path else {}
+    extensions = read_extensions(extensions_path, policy) if extensions_path else {}
+    lateness = lateness_of(policy, students, folder, identities, given, extensions)
+    unknown = sorted(s for s, late in lateness.items() if late.state == UNKNOWN)
+    if unknown:
+        _warn(
+            f"No consta cuándo entregaron {len(unknown)} alumno(s) ({_some(unknown)}): no se les "
+            "aplica descuento. Las fechas de los archivos que empaqueta el alumno no cuentan; "
+            "da la lista del LMS con --entregado-en."
+        )
+    strangers = sorted(set(extensions) - set(everyone))
+    if strangers:
+        _warn(
+            f"La lista de prórrogas nombra a {len(strangers)} alumno(s) que no están entre las "
+            f"entregas ({_some(strangers)}): ¿es su id del LMS?"
+        )
+    return lateness
+
+
+def _some(names: list[str]) -> str:
+    more = f" y {len(names) - 10} más" if len(names) > 10 else ""
+    return ", ".join(names[:10]) + more
+
+
+def _warn(text: str) -> None:
+    from compmath.present.layout import para
+    from compmath.present.output import emit
+
+    emit([para((text, "yellow"), hang=2)], sys.stderr)
+
+
 def _grade_all(
     students: dict[str, Path | None],
     out: Path,
     classes: list[ClassInfo],
     timeout: float,
     jobs: int | None,
-    folder: Path,
-    private_path: Path | None,
-    private: PrivateVariants | None,
+    sources: tuple[Path, Path | None, PrivateVariants | None],
     missing: tuple[str, ...],
+    lateness: dict[str, Lateness] | None = None,
 ) -> Outcome:
     from compmath.grading import run
+
+    folder, private_path, private = sources
 
     return _with_progress(
         lambda started, landed: run.grade_students(
@@ -395,6 +493,7 @@ def _grade_all(
             landed=landed,
             hide=[folder, *([private_path] if private_path else [])],
             private=private,
+            lateness=lateness,
         )
     )
 

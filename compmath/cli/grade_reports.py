@@ -60,9 +60,14 @@ def compare_command(folders: list[str], as_json: bool, fail_on_change: bool) -> 
 
 
 def similarity_command(
-    folders: list[str], threshold: float | None, as_json: bool, root: Path | None
+    folders: list[str],
+    threshold: float | None,
+    as_json: bool,
+    root: Path | None,
+    archive_folders: list[Path] | None = None,
 ) -> None:
-    """Compare the holes saved in a graded folder; write similitud.html there."""
+    """Compare the holes saved in a graded folder (and, with `archive_folders`, against
+    earlier terms: similarity_archive.py); write similitud.html there."""
     from compmath.atomic import write_atomic
     from compmath.cli.common import open_course
     from compmath.grading.gradebook import read_report
@@ -96,7 +101,13 @@ def similarity_command(
                 f"{folder} no guarda los huecos de los alumnos",
                 f"vuelve a corregir con esta versión: compmath grade ENTREGAS --out {folder}",
             )
-        result = similarity(saved, course_texts(classes), chosen)
+        earlier: dict[str, dict[str, dict[str, str]]] = {}
+        if archive_folders:
+            from compmath.grading.similarity_archive import read_archive, with_archive
+
+            earlier = read_archive(archive_folders, classes)
+            saved = with_archive(saved, earlier)
+        result = similarity(saved, course_texts(classes), chosen, frozenset(earlier))
         page = folder / PAGE_NAME
         write_atomic(page, similarity_page(result))
     if as_json:

@@ -323,6 +323,7 @@ class CourseMeta:
     branch: str = "main"
     language: str = "es"  # the site's lang: a Spanish variant (es, es-MX, es-419…)
     allowed_imports: tuple[str, ...] = ()  # modules labs may import beyond numpy and the stdlib
+    delivery: dict[str, Any] | None = field(default=None, hash=False)  # [entrega], for grading
 
 
 def course_record(data: dict[str, Any]) -> CourseMeta:
@@ -335,4 +336,5 @@ def course_record(data: dict[str, Any]) -> CourseMeta:
         branch=data.get("rama", "main"),
         language=data.get("idioma", "es"),
         allowed_imports=tuple(data.get("importaciones_permitidas", ())),
+        delivery=data.get("entrega"),
     )

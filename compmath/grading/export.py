@@ -136,6 +136,24 @@ def _identity(identities: dict[str, Identity], student: str) -> Identity:
     return identities.get(student, Identity(student))
 
 
+def _final(student: dict[str, Any]) -> float:
+    """The points the LMS gets: after the deduction for lateness ([entrega]), if any."""
+    late = student.get("entrega")
+    return float(late["nota_final"]) if late else float(student["obtenidos"])
+
+
+def _late_line(student: dict[str, Any]) -> list[str]:
+    """The lateness as the comment's first line, when it cost anything."""
+    late = student.get("entrega")
+    if not late or late["estado"] not in ("tarde", "fuera de plazo"):
+        return []
+    if late["estado"] == "fuera de plazo":
+        return [f"Entrega fuera de plazo ({late['dias_tarde']} días tarde, después del cierre): 0"]
+    percent = f"{late['penalizacion']:g}".replace(".", ",")
+    days = late["dias_tarde"]
+    return [f"Entrega tardía: {days} día{'' if days == 1 else 's'}, −{percent} %"]
+
+
 def _status(student: dict[str, Any], who: Identity) -> str:
     if who.status == NOT_HANDED_IN:
         return NOT_HANDED_IN
@@ -150,7 +168,7 @@ def _status(student: dict[str, Any], who: Identity) -> str:
 def feedback_summary(report: dict[str, Any], student: dict[str, Any]) -> str:
     """The feedback comment for an LMS: each class's points, each hole short of full and why."""
     titles = {c["clase"]: f"{c['numero']} {c['titulo']}" for c in report["clases"]}
-    lines = []
+    lines = _late_line(student)
     for cls in student["clases"]:
         points = f"{cls['obtenidos']:g} de {cls['puntos']:g}".replace(".", ",")
         lines.append(f"{titles.get(cls['clase'], cls['clase'])}: {points}")
@@ -181,7 +199,7 @@ def moodle_worksheet(
     _require(report, identities, lambda who: who.student.isdigit(), "moodle-hoja")
     for student in report["alumnos"]:
         who = _identity(identities, student["alumno"])
-        grade, top = _scaled(student["obtenidos"], report["puntos"], options)
+        grade, top = _scaled(_final(student), report["puntos"], options)
         rows.append(
             [
                 f"{words['hiddenuser']}{who.student}",
@@ -209,7 +227,7 @@ def moodle_gradebook(
     rows = [[*header, _safe(f"{options.task} ({words['feedbackcomments'].lower()})")]]
     for student in report["alumnos"]:
         who = _identity(identities, student["alumno"])
-        grade, _ = _scaled(student["obtenidos"], report["puntos"], options)
+        grade, _ = _scaled(_final(student), report["puntos"], options)
         summary = feedback_summary(report, student)
         rows.append(
             [
@@ -243,7 +261,7 @@ def canvas_gradebook(
     rows.append([CANVAS_POINTS, "", "", "", "", _number(top, options)])
     for student in report["alumnos"]:
         who = _identity(identities, student["alumno"])
-        grade, _ = _scaled(student["obtenidos"], report["puntos"], options)
+        grade, _ = _scaled(_final(student), report["puntos"], options)
         ident = who.student if who.student.isdigit() else ""
         cells = [who.name, ident, who.sis_user_id, who.sis_login_id, who.section]
         rows.append([*(_safe(c) for c in cells), _number(grade, options)])
@@ -259,14 +277,17 @@ def plain_csv(report: dict[str, Any], identities: dict[str, Identity], options: 
         )
     classes = [c["clase"] for c in report["clases"]]
     header = ["alumno", "nombre", "correo", "estado", *[f"{c[:3]} puntos" for c in classes]]
-    rows = [[*header, "nota", "sobre"]]
+    late = any("entrega" in s for s in report["alumnos"])  # [entrega]: the deduction, apart
+    rows = [[*header, *(["penalizacion"] if late else []), "nota", "sobre"]]
     for student in report["alumnos"]:
         who = _identity(identities, student["alumno"])
         by_class = {c["clase"]: c for c in student["clases"]}
-        grade, top = _scaled(student["obtenidos"], report["puntos"], options)
+        grade, top = _scaled(_final(student), report["puntos"], options)
         points = [_number(by_class[c]["obtenidos"], options) for c in classes if c in by_class]
         identity = [_safe(who.student), _safe(who.name), _safe(who.email)]
-        rows.append([*identity, _status(student, who), *points, _number(grade, options)])
+        percent = [_number(student.get("entrega", {}).get("penalizacion", 0), options)]
+        cells = [*identity, _status(student, who), *points, *(percent if late else [])]
+        rows.append([*cells, _number(grade, options)])
         rows[-1].append(_number(top, options))
     return _csv(rows, options, bom=True)
 

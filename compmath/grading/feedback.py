@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from compmath.grading.deadline import CLOSED, LATE, Lateness, feedback_line
 from compmath.grading.protection import named
 from compmath.grading.records import ClassGrade, ClassSpec, StudentGrade, points_text
 
@@ -107,13 +108,26 @@ def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
     return lines
 
 
-def feedback_markdown(specs: list[ClassSpec], grade: StudentGrade) -> str:
-    """The feedback file of one student."""
+def feedback_markdown(
+    specs: list[ClassSpec], grade: StudentGrade, lateness: Lateness | None = None
+) -> str:
+    """The feedback file of one student; with [entrega], the lateness on a line of its own."""
+    charged = lateness is not None and lateness.state in (LATE, CLOSED)
+    final = lateness.final(grade.earned) if lateness is not None and charged else grade.earned
+    said = ""
+    if charged and lateness is not None:
+        why = "sin contar el cierre" if lateness.state == CLOSED else "antes del descuento"
+        said = f" ({_number(grade.earned)} {why} por retraso)"
     lines = [
         f"# Corrección de {_inline(grade.student)}",
         "",
-        f"**Nota: {_number(grade.earned)} de {_points(grade.points)}.**",
+        f"**Nota: {_number(final)} de {_points(grade.points)}{said}.**",
         "",
+    ]
+    late = feedback_line(lateness, grade.earned, grade.points) if lateness else ""
+    if late:
+        lines += [_inline(late), ""]
+    lines += [
         "Cada hueco se juzga solo: tu código de ese hueco dentro del laboratorio del curso, "
         "con sus parámetros por defecto y con otros que no se anuncian. El resto de tu "
         "archivo no cuenta.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from compmath.grading.deadline import CLOSED, LATE, UNKNOWN
 from compmath.grading.gradebook import CSV_NAME, FEEDBACK_DIR, REPORT_NAME, Gradebook
 from compmath.grading.names import look_alikes, shown
 from compmath.grading.run import Outcome
@@ -25,8 +26,22 @@ def marks_blocks(book: Gradebook) -> list[Block]:
             f"{'punto' if book.points == 1 else 'puntos'} · "
             f"{count(full, 'alumno', 'alumnos')} con todo · {zero} sin puntos",
             hang=2,
-        )
+        ),
+        *_lateness_blocks(book),
     ]
+
+
+def _lateness_blocks(book: Gradebook) -> list[Block]:
+    """With [entrega]: how many handed in late, past the cut-off, or with no time known."""
+    if not book.lateness:
+        return []
+    states = [late.state for late in book.lateness.values()]
+    parts = [
+        count(states.count(LATE), "entrega tardía", "entregas tardías"),
+        f"{states.count(CLOSED)} fuera de plazo (0)",
+        f"{states.count(UNKNOWN)} sin fecha",
+    ]
+    return [para("plazo: " + " · ".join(parts) + f" (en {CSV_NAME}: penalizacion)", hang=2)]
 
 
 def _where(book: Gradebook, out: Path) -> list[Block]:

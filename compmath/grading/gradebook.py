@@ -10,12 +10,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from compmath.atomic import write_atomic
 from compmath.errors import CompmathError
+from compmath.grading.deadline import Lateness
 from compmath.grading.feedback import feedback_markdown
 from compmath.grading.names import file_names, look_alikes
 from compmath.grading.records import VERSION, ClassSpec, StudentGrade, points_text, unjudged
@@ -36,6 +37,7 @@ class Gradebook:
     specs: list[ClassSpec]
     grades: list[StudentGrade]
     missing: tuple[str, ...] = ()  # the protections the students' code ran without
+    lateness: dict[str, Lateness] = field(default_factory=dict)  # [entrega]: by student
 
     @property
     def points(self) -> float:
@@ -58,6 +60,8 @@ def csv_text(book: Gradebook) -> str:
         header += [f"{spec.number} hueco {k}{credit}" for k in range(1, len(spec.points) + 1)]
         header.append(f"{spec.number} total")
     header += ["total", "maximo"]
+    if book.lateness:  # [entrega]: the deduction in columns of its own, the points untouched
+        header += ["entrega", "entregado_en", "dias_tarde", "penalizacion", "nota_final"]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -69,8 +73,22 @@ def csv_text(book: Gradebook) -> str:
             row += [points_text(h.earned) for h in cls.holes]
             row.append(points_text(cls.earned))
         row += [points_text(grade.earned), points_text(book.points)]
+        if book.lateness:
+            row += _lateness_cells(book.lateness.get(grade.student), grade.earned)
         writer.writerow(row)
     return buffer.getvalue()
+
+
+def _lateness_cells(lateness: Lateness | None, earned: float) -> list[str]:
+    if lateness is None:  # nothing handed in
+        return ["", "", "", "", points_text(earned)]
+    return [
+        lateness.state,
+        lateness.delivered,
+        str(lateness.days),
+        points_text(lateness.percent),
+        points_text(lateness.final(earned)),
+    ]
 
 
 def report_document(book: Gradebook) -> dict[str, Any]:
@@ -92,8 +110,18 @@ def report_document(book: Gradebook) -> dict[str, Any]:
             "sin_puntos": sum(1 for e in earned if e == 0),
         },
         "resumen_por_hueco": class_summary(book),
-        "alumnos": [g.to_dict() for g in book.grades],
+        "alumnos": [_student_document(book, g) for g in book.grades],
     }
+
+
+def _student_document(book: Gradebook, grade: StudentGrade) -> dict[str, Any]:
+    """A student in informe.json: the record, and under `entrega` their lateness and the
+    points after its deduction (the record's `obtenidos` stay the points earned)."""
+    data = grade.to_dict()
+    lateness = book.lateness.get(grade.student)
+    if lateness is not None:
+        data["entrega"] = {**lateness.to_dict(), "nota_final": lateness.final(grade.earned)}
+    return data
 
 
 def write_gradebook(out: Path, book: Gradebook) -> Gradebook:
@@ -107,14 +135,14 @@ def write_gradebook(out: Path, book: Gradebook) -> Gradebook:
     grades = []
     for grade in book.grades:
         try:
-            text = feedback_markdown(book.specs, grade)
+            text = feedback_markdown(book.specs, grade, book.lateness.get(grade.student))
             write_atomic(out / FEEDBACK_DIR / f"{names[grade.student]}.md", text)
         except Exception as exc:  # one student's file, not the class's
             why = f"no se pudo escribir su comentario (error de compmath: {type(exc).__name__})"
             submission = Submission(grade.student, {}, grade.notes)
             grade = unjudged(book.specs, submission, grade.fingerprint, why, grade.missing)
         grades.append(grade)
-    book = Gradebook(book.course, book.specs, grades, book.missing)
+    book = Gradebook(book.course, book.specs, grades, book.missing, book.lateness)
     document = report_document(book)
     report = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     write_atomic(out / REPORT_NAME, report)
@@ -136,6 +164,11 @@ def read_report(folder: Path) -> Gradebook:
             [ClassSpec.from_dict(s) for s in data["clases"]],
             [StudentGrade.from_dict(g) for g in data["alumnos"]],
             tuple(missing),
+            {
+                g["alumno"]: Lateness.from_dict(g["entrega"])
+                for g in data["alumnos"]
+                if "entrega" in g
+            },
         )
     except FileNotFoundError:
         raise CompmathError(
@@ -149,6 +182,7 @@ def merge(books: list[Gradebook]) -> Gradebook:
     """Shards' gradebooks as one: same course and classes, each student once."""
     first = books[0]
     grades: dict[str, StudentGrade] = {}
+    lateness = {k: v for book in books for k, v in book.lateness.items()}
     for book in books:
         if book.missing != first.missing:
             raise CompmathError(
@@ -170,4 +204,5 @@ def merge(books: list[Gradebook]) -> Gradebook:
                     "junta solo los fragmentos K/N de un mismo reparto, cada uno una vez",
                 )
             grades[grade.student] = grade
-    return Gradebook(first.course, first.specs, [grades[k] for k in sorted(grades)], first.missing)
+    ordered = [grades[k] for k in sorted(grades)]
+    return Gradebook(first.course, first.specs, ordered, first.missing, lateness)

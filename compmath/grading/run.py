@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -19,6 +20,8 @@ from typing import Any
 from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError
+from compmath.grading import checkpoint
+from compmath.grading.deadline import Lateness
 from compmath.grading.gradebook import Gradebook, write_gradebook
 from compmath.grading.names import by_student, file_names
 from compmath.grading.protection import REQUIRED, named, probe
@@ -182,6 +185,22 @@ class _Recorder:
         self.out, self.specs, self.missing, self.names, self.key = out, specs, missing, names, key
         self.grades: dict[str, StudentGrade] = {}
         self.written: list[Path] = []
+        self.course_print = ""  # what each class checkpoint's fingerprint starts from
+
+    def resumed(self, student: str, class_id: str, fingerprint: str) -> ClassVerdict | None:
+        """A class of this student judged by an earlier run that did not finish (checkpoint)."""
+        records = self.out / RECORDS_DIR
+        return checkpoint.load(records, self.names[student], class_id, fingerprint, self.key)
+
+    def checkpoint(
+        self, student: str, class_id: str, fingerprint: str, verdict: ClassVerdict
+    ) -> None:
+        """Save one judged class the moment it lands (checkpoint.py)."""
+        records = self.out / RECORDS_DIR
+        stem = self.names[student]
+        saved = checkpoint.save(records, stem, class_id, fingerprint, verdict, self.key)
+        if saved is not None:
+            self.written.append(saved)
 
     def path(self, student: str) -> Path:
         return self.out / RECORDS_DIR / f"{self.names[student]}.json"
@@ -192,6 +211,7 @@ class _Recorder:
         path = self.path(record.student)
         write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         self.written.append(path)
+        checkpoint.forget(self.out / RECORDS_DIR, self.names[record.student])
 
     def finish(
         self, submission: Submission, fingerprint: str, verdicts: dict[str, ClassVerdict]
@@ -232,6 +252,7 @@ def grade_students(
     landed: Callable[[str], None] | None = None,
     hide: Sequence[Path] = (),
     private: PrivateVariants | None = None,
+    lateness: dict[str, Lateness] | None = None,
 ) -> Outcome:
     """Grade each student's submission (folder or zip, by id; None: on the roster, nothing
     handed in) into `out`.
@@ -244,7 +265,8 @@ def grade_students(
     (nothing it wrote stays). Whether to grade at all without them is the caller's decision.
 
     `started(students)` names the students judged now (a live line says who is awaited);
-    `landed(student)` is called as each one's record is written.
+    `landed(student)` is called as each one's record is written. `lateness` (from [entrega]:
+    grading.delivered) goes into the gradebook beside the points, never into the records.
     """
     begin = time.monotonic()
     missing = probe() if missing is None else missing
@@ -253,6 +275,7 @@ def grade_students(
     (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
     key = _key(missing)
     recorder = _Recorder(out, specs, missing, file_names(students), key)
+    recorder.course_print = course_print
     try:
         pending = _reuse(students, classes, recorder, course_print)
         if started is not None:
@@ -268,6 +291,7 @@ def grade_students(
     if fewer:  # the records say protections the labs did not have: none of them stays
         for path in recorder.written:
             path.unlink(missing_ok=True)
+        shutil.rmtree(out / RECORDS_DIR / checkpoint.FOLDER, ignore_errors=True)
         forget_protected_key()  # the labs may have read it
         raise CompmathError(
             f"los laboratorios corrieron sin {named(fewer)}, que el sistema ofrecía al empezar: "
@@ -275,7 +299,8 @@ def grade_students(
             "vuelve a lanzar la orden",
         )
     grades = recorder.grades
-    book = Gradebook(course_print, specs, [grades[s] for s in sorted(grades)], missing)
+    ordered = [grades[s] for s in sorted(grades)]
+    book = Gradebook(course_print, specs, ordered, missing, dict(lateness or {}))
     book = write_gradebook(out, book)
     reused = len(students) - len(pending)
     return Outcome(book, len(pending), reused, [], time.monotonic() - begin, list(missing))
@@ -317,15 +342,23 @@ def _judge(
     items: list[tuple[ClassInfo, str]] = []
     own: list[dict[str, Any]] = []  # per item: the student's own parameters in that class
     owners: list[tuple[str, str]] = []  # per item: (student, class id)
+    class_prints: list[str] = []  # per item: its class checkpoint's fingerprint
     verdicts: dict[str, dict[str, ClassVerdict]] = {s: {} for s in pending}
     left: dict[str, int] = {}
     for student, (submission, _) in pending.items():
         for cls in classes:
             source = submission.files[cls.id].source
-            if source is not None:
-                items.append((cls, source))
-                owners.append((student, cls.id))
-                own.append(own_params(cls, student, title))
+            if source is None:
+                continue
+            class_print = checkpoint.class_print(recorder.course_print, student, cls.id, source)
+            resumed = recorder.resumed(student, cls.id, class_print)
+            if resumed is not None:  # judged by a run that was killed before this student
+                verdicts[student][cls.id] = resumed
+                continue
+            items.append((cls, source))
+            owners.append((student, cls.id))
+            own.append(own_params(cls, student, title))
+            class_prints.append(class_print)
         left[student] = sum(1 for owner, _ in owners if owner == student)
 
     def finish(student: str) -> None:
@@ -340,6 +373,8 @@ def _judge(
     def judged(index: int, verdict: ClassVerdict) -> None:
         student, class_id = owners[index]
         delivered[index] = verdicts[student][class_id] = verdict
+        if left[student] > 1:  # the last one goes straight into the student's record
+            recorder.checkpoint(student, class_id, class_prints[index], verdict)
         left[student] -= 1
         if left[student] == 0:
             finish(student)

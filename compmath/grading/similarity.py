@@ -201,6 +201,7 @@ class Similarity:
     holes: dict[tuple[str, str], dict[str, str]]  # (class, hole) -> student -> text
     students: int
     threshold: float
+    archived: int = 0  # students of earlier terms compared against (--archivo)
 
 
 def _discounted(given: Iterable[str]) -> set[int]:
@@ -271,9 +272,12 @@ def similarity(
     saved: Mapping[str, Mapping[str, Mapping[str, str]]],
     given: Mapping[tuple[str, str], list[str]],
     threshold: float = DEFAULT_THRESHOLD,
+    earlier: frozenset[str] = frozenset(),
 ) -> Similarity:
     """Compare every hole of every class across students (`saved`: read_holes); `given`:
-    per (class, hole), the texts the course gives or expects (solution, exercise)."""
+    per (class, hole), the texts the course gives or expects (solution, exercise).
+    `earlier`: the students of `saved` who belong to earlier terms (--archivo): they count
+    towards what is common, and a pair or group is kept only if it has someone else."""
     holes: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
     for student, classes in saved.items():
         for class_id, hs in classes.items():
@@ -286,20 +290,29 @@ def similarity(
     try:
         for (class_id, number), texts in sorted(holes.items()):
             found, same = compare_hole(texts, given.get((class_id, number), []), threshold)
-            pairs += [Pair(class_id, number, a, b, s, (la, lb)) for a, b, s, la, lb in found]
-            groups += [Group(class_id, number, s, sol) for s, sol in same]
+            pairs += [
+                Pair(class_id, number, a, b, s, (la, lb))
+                for a, b, s, la, lb in found
+                if not {a, b} <= earlier
+            ]
+            groups += [
+                Group(class_id, number, s, sol) for s, sol in same if not set(s) <= earlier
+            ]
     finally:
         if collecting:
             gc.enable()
     pairs.sort(key=lambda p: (-p.score, p.class_id, int(p.hole), p.first, p.second))
     groups.sort(key=lambda g: (g.course_solution, -len(g.students), g.class_id, int(g.hole)))
-    return Similarity(pairs, groups, dict(holes), len(saved), threshold)
+    return Similarity(
+        pairs, groups, dict(holes), len(saved) - len(earlier), threshold, len(earlier)
+    )
 
 
 def to_dict(result: Similarity) -> dict[str, Any]:
     """The comparison as data (`grade similitud --json`)."""
     return {
         "alumnos": result.students,
+        "alumnos_de_otros_cursos": result.archived,
         "umbral": result.threshold,
         "grupos": [
             {

@@ -53,6 +53,17 @@ def _pair(result: Similarity, pair: Pair) -> list[str]:
     return [head, f"<table><tr>{cells}</tr></table>"]
 
 
+def _students(result: Similarity) -> str:
+    """How many students were compared; those of earlier terms are named `carpeta/alumno`."""
+    said = count(result.students, "alumno", "alumnos")
+    if result.archived:
+        said += (
+            f", comparados también con {count(result.archived, 'alumno', 'alumnos')} de "
+            "otros cursos (los que se llaman carpeta/alumno)"
+        )
+    return said
+
+
 def similarity_page(result: Similarity) -> str:
     """The page: the groups of identical holes, then the near-copies side by side."""
     parts = [
@@ -62,7 +73,7 @@ def similarity_page(result: Similarity) -> str:
         f"<style>{STYLE}</style></head><body>",
         "<h1>Parecidos entre huecos</h1>",
         f'<p class="nota">{_text(NOTE)}</p>',
-        f"<p>{_text(count(result.students, 'alumno', 'alumnos'))} · umbral "
+        f"<p>{_text(_students(result))} · umbral "
         f"{_text(percent(result.threshold))}.</p>",
         "<h2>Huecos iguales una vez normalizados</h2>",
     ]
@@ -98,7 +109,7 @@ def similarity_blocks(result: Similarity, page: str) -> list[Block]:
     blocks: list[Block] = [
         line(("Parecidos entre huecos", "bold")),
         para(
-            f"{count(result.students, 'alumno', 'alumnos')} · "
+            f"{_students(result)} · "
             f"{count(len(groups), 'grupo de huecos iguales', 'grupos de huecos iguales')} · "
             f"{count(len(result.pairs), 'pareja muy parecida', 'parejas muy parecidas')} "
             f"(umbral {percent(result.threshold)}); son pruebas para mirar, no acusaciones",
