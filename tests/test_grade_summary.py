@@ -59,7 +59,7 @@ def book() -> Gradebook:
 
 
 def test_counts_groups_and_order() -> None:
-    summary = class_summary(book())
+    summary = class_summary(book().specs, book().grades)
     first = summary["clases"][0]["huecos"][0]
     counts = {k: first[k] for k in ("bien", "mal", "falla", "tiempo_agotado", "sin_completar")}
     assert counts == {"bien": 1, "mal": 3, "falla": 2, "tiempo_agotado": 1, "sin_completar": 1}
@@ -123,7 +123,7 @@ def test_escapes() -> None:
 
 @pytest.mark.parametrize("width", [60, 120])
 def test_the_screen_fits_any_width(width: int) -> None:
-    lines = plain_text(lay_out(summary_blocks(class_summary(book())), width)).splitlines()
+    lines = plain_text(lay_out(summary_blocks(class_summary(book().specs, book().grades)), width)).splitlines()
     assert all(len(t) <= width for t in lines)
     assert "37,5 % (3 alumnos) falla «codificaciones»" in " ".join(" ".join(lines).split())
 

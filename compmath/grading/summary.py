@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compmath.grading.failure import DEFAULTS, OWN, PRIVATE, Failure
-from compmath.grading.gradebook import Gradebook
-from compmath.grading.records import HoleGrade
+from compmath.grading.records import ClassSpec, HoleGrade, StudentGrade
 from compmath.holes.variants import Variant
 from compmath.wording import count
 
@@ -107,13 +106,15 @@ def _groups(found: dict[tuple[str, str, str, str], list[str]]) -> list[Group]:
     return sorted(groups, key=lambda g: (-len(g.students), g.what, g.output, g.variant, g.error))
 
 
-def hole_summaries(book: Gradebook) -> list[tuple[Any, list[HoleSummary]]]:
+def hole_summaries(
+    specs: list[ClassSpec], grades: list[StudentGrade]
+) -> list[tuple[ClassSpec, list[HoleSummary]]]:
     """Per class spec, its holes' summaries (counts and groups, most students first)."""
     out = []
-    for spec in book.specs:
+    for spec in specs:
         holes = [HoleSummary(k, t) for k, t in enumerate(spec.tasks, 1)]
         found: list[dict[tuple[str, str, str, str], list[str]]] = [{} for _ in holes]
-        for grade in book.grades:
+        for grade in grades:
             cls = next(c for c in grade.classes if c.class_id == spec.class_id)
             for summary, hole, seen in zip(holes, cls.holes, found):
                 summary.counts[_state(hole)] += 1
@@ -126,12 +127,13 @@ def hole_summaries(book: Gradebook) -> list[tuple[Any, list[HoleSummary]]]:
     return out
 
 
-def class_summary(book: Gradebook) -> dict[str, Any]:
-    """The class report as data (informe.json's `resumen_por_hueco`)."""
-    students = len(book.grades)
+def class_summary(specs: list[ClassSpec], grades: list[StudentGrade]) -> dict[str, Any]:
+    """The class report as data (informe.json's `resumen_por_hueco`), from a gradebook's
+    classes and students' records."""
+    students = len(grades)
     classes = []
     common: list[tuple[int, dict[str, Any]]] = []
-    for spec, holes in hole_summaries(book):
+    for spec, holes in hole_summaries(specs, grades):
         entries = []
         for hole in holes:
             groups = [g.to_dict(students) for g in hole.groups]
