@@ -233,7 +233,7 @@ def _other_order(
     timeout, root, out, risk_accepted = place
     as_json, fail_on_change, umbral = reports
     formato, separador, decimal, escala, tarea, idioma, alumnos, visibilidad = exports
-    from compmath.cli import grade_reports
+    import compmath.cli.grade_reports as grade_reports
 
     if entregas[0] == grade_reports.SUMMARY:
         grade_reports.summary_command(entregas[1:], as_json)
@@ -250,7 +250,7 @@ def _other_order(
                 "--json, --fail-on-change y --umbral son de grade resumen, comparar y similitud",
                 "ejemplo: compmath grade comparar notas-antes notas --fail-on-change",
             )
-    from compmath.cli import grade_lms
+    import compmath.cli.grade_lms as grade_lms
 
     if classroom:
         with guard():
@@ -301,7 +301,7 @@ def _grade(
     private_path: Path | None = None,
     roster_path: Path | None = None,
 ) -> None:
-    from compmath.cli import grade_lms
+    import compmath.cli.grade_lms as grade_lms
     from compmath.grading import run
     from compmath.grading.names import normalised
     from compmath.grading.protection import probe, refuse_without
