@@ -169,18 +169,17 @@ def run_batch(
         call = folder.name.removeprefix(FOLDER_PREFIX)  # unique to this call
         cases = _cases(wanted, folder, timeout, remembered, call, hide, limits)
 
-        def consume(case: Case, report: LabReport) -> None:
+        after = _chains(orders, call) if orders is not None else None
+        judging = judge_cases(cases, jobs=jobs, after=after)
+        for case, report in judging:
             key = case.key.removeprefix(f"{call}/")
             results.reports[key] = report
             if memo is not None and report.outcome in MEMO_OK and not report.worker_lost:
                 memo[key] = report
             if on_landed is not None:
                 on_landed(key)
-
-        after = _chains(orders, call) if orders is not None else None
-        judged = judge_cases(cases, jobs=jobs, consumer=consume, after=after)
-        results.missing = judged.missing
-        results.skipped = frozenset(k.removeprefix(f"{call}/") for k in judged.skipped)
+        results.missing = judging.missing
+        results.skipped = frozenset(k.removeprefix(f"{call}/") for k in judging.skipped)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return results

@@ -249,7 +249,7 @@ def _record(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, An
         ]
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same (as lint's mutation check reads it)
-        reports = judge_cases(cases, jobs=1).reports
+        reports = judge_cases(cases, jobs=1).result().reports
     made = []
     for params, report in zip(variants, reports):
         text = (report.outputs or {}).get("grabacion")
