@@ -17,6 +17,7 @@ from compmath.grading.gradebook import Gradebook, write_gradebook
 from compmath.grading.names import file_names, look_alikes, skeleton
 from compmath.grading.records import ClassGrade, ClassSpec, HoleGrade, StudentGrade
 from compmath.grading.shards import Shard, write_share
+from compmath.holes.graft import HoleStatus
 from compmath.holes.regions import solution_regions, student_regions
 from tests.conftest import REPO, error_lines, no_traceback
 from tests.test_grade import (
@@ -187,7 +188,7 @@ def test_nothing_of_the_course_comes_back_and_two_gradings_are_the_same_bytes(
 def _book(students: list[str]) -> Gradebook:
     spec = ClassSpec(C323.id, 323, "t", (1.0,), ("x",))
     grades = [
-        StudentGrade(s, "0" * 64, (ClassGrade(C323.id, (HoleGrade(1, 1.0, 1.0, "bien", ""),)),))
+        StudentGrade(s, "0" * 64, (ClassGrade(C323.id, (HoleGrade(1, 1.0, 1.0, HoleStatus.RIGHT, ""),)),))
         for s in students
     ]
     return Gradebook("f" * 64, [spec], grades)

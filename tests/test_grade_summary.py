@@ -18,6 +18,7 @@ from compmath.grading.records import ClassGrade, ClassSpec, HoleGrade, StudentGr
 from compmath.grading.regrade import compare
 from compmath.grading.summary import class_summary, normalised
 from compmath.grading.summary_text import md_code, md_text, summary_blocks, summary_markdown
+from compmath.holes.graft import HoleStatus
 from compmath.present.layout import lay_out, plain_text
 from tests.conftest import REPO, error_lines, no_traceback
 
@@ -32,7 +33,7 @@ HOSTILE = "<script>alert(1)</script> [pulsa](http://evil.example) ![x](y.png) **
 
 def hole(number: int, status: str, failure: Failure | None = None, reason: str = "") -> HoleGrade:
     earned = 1.0 if status == "bien" else 0.0
-    return HoleGrade(number, 1.0, earned, status, reason, int(earned) * 3, 3, failure)
+    return HoleGrade(number, 1.0, earned, HoleStatus(status), reason, int(earned) * 3, 3, failure)
 
 
 def student(name: str, first: HoleGrade, second: HoleGrade | None = None) -> StudentGrade:

@@ -6,6 +6,7 @@ import re
 
 from compmath.grading.protection import named
 from compmath.grading.records import ClassGrade, ClassSpec, StudentGrade, points_text
+from compmath.holes.graft import HoleStatus
 
 CREDIT = {
     False: "Crédito todo o nada: cada hueco vale sus puntos si acierta con todos los parámetros, "
@@ -13,7 +14,8 @@ CREDIT = {
     True: "Crédito proporcional: cada hueco vale la parte de sus puntos que corresponde a los "
     "parámetros con que acierta (los de por defecto y las variantes).",
 }
-WRITTEN = ("mal", "falla")  # a hole written but wrong: the student can rerun the check
+# a hole written but wrong: the student can rerun the check
+WRITTEN = (HoleStatus.WRONG, HoleStatus.FAILS)
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 

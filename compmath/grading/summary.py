@@ -15,10 +15,10 @@ from typing import Any
 
 from compmath.grading.failure import DEFAULTS, OWN, PRIVATE, Failure
 from compmath.grading.records import ClassSpec, HoleGrade, StudentGrade
+from compmath.holes.graft import HoleStatus
 from compmath.holes.variants import Variant
 from compmath.wording import count
 
-RIGHT, WRONG, FAILS, OPEN, MISSING = "bien", "mal", "falla", "sin completar", "sin entregar"
 TIMEOUT = "tiempo_agotado"
 COUNTED = ("bien", "mal", "falla", "tiempo_agotado", "sin_completar", "sin_entregar")
 COMMON = 10  # the headline: the most common failures of the whole class
@@ -70,7 +70,7 @@ class Group:
 def _key(hole: HoleGrade) -> tuple[str, str, str, str] | None:
     """How a failed hole is grouped: (what, output, variant, error); None when it passed."""
     failure = hole.failure
-    if hole.status in (RIGHT, OPEN, MISSING):
+    if hole.status in (HoleStatus.RIGHT, HoleStatus.OPEN, HoleStatus.MISSING):
         return None
     if failure is None:  # judged without running: a syntax error, damaged markers
         return ("otro", "", "", normalised(LABEL.sub("", hole.reason)))
@@ -88,9 +88,13 @@ def _key(hole: HoleGrade) -> tuple[str, str, str, str] | None:
 def _state(hole: HoleGrade) -> str:
     if hole.failure is not None and hole.failure.outcome == TIMEOUT:
         return "tiempo_agotado"
-    return {RIGHT: "bien", WRONG: "mal", OPEN: "sin_completar", MISSING: "sin_entregar"}.get(
-        hole.status, "falla"
-    )
+    counted = {
+        HoleStatus.RIGHT: "bien",
+        HoleStatus.WRONG: "mal",
+        HoleStatus.OPEN: "sin_completar",
+        HoleStatus.MISSING: "sin_entregar",
+    }
+    return counted.get(hole.status, "falla")
 
 
 @dataclass

@@ -17,7 +17,7 @@ from compmath.course.tree import ClassInfo
 from compmath.grading.failure import Failure, failure_of
 from compmath.grading.reasons import hole_reason
 from compmath.holes import verdict as practice
-from compmath.holes.graft import Plan, Program, course_tag, programs_for
+from compmath.holes.graft import HoleStatus, Plan, Program, course_tag, programs_for
 from compmath.holes.runs import FOLDER_PREFIX, Results, reference_key, run_batch
 from compmath.holes.variants import Variant, variants_of
 
@@ -34,7 +34,7 @@ class HoleVerdict:
 
     number: int
     passed: bool
-    status: str  # «bien», «mal», «falla», «sin completar»
+    status: HoleStatus  # never MISSING: a judged hole was handed in
     reason: str = ""
     variants_passed: int = 0  # of `variants` (the defaults included), how many it matched
     variants: int = 0
@@ -111,7 +111,7 @@ class _Batch:
         if hole.done:
             return ""
         if hole.variant is None:  # judged without running: the student's own text
-            still_open = hole.status == practice.HoleStatus.OPEN
+            still_open = hole.status == HoleStatus.OPEN
             return _short(hole.reason) or (OPEN_REASON if still_open else "")
         program = self.plan(index).programs.get(hole.number)
         if program is None:
@@ -127,7 +127,7 @@ class _Batch:
                 HoleVerdict(
                     h.number,
                     h.done,
-                    str(h.status),
+                    h.status,
                     self.reason(index, h),
                     h.variants_passed,
                     len(attempt.variants),
@@ -139,7 +139,7 @@ class _Batch:
         except Exception as exc:  # one student's verdict, not the batch
             why = f"no se pudo juzgar (error interno de compmath: {type(exc).__name__})"
             count = len(self.items[index][0].meta.holes)
-            holes = tuple(HoleVerdict(k, False, "falla", why) for k in range(1, count + 1))
+            holes = tuple(HoleVerdict(k, False, HoleStatus.FAILS, why) for k in range(1, count + 1))
             return ClassVerdict(holes)
 
     def printed(self, index: int, attempt: practice.Attempt) -> bool:
