@@ -25,7 +25,7 @@ from compmath.errors import CompmathError
 
 if TYPE_CHECKING:
     from compmath.course.tree import ClassInfo
-    from compmath.grading.run import Outcome
+    from compmath.grading.run import GradingRun
     from compmath.holes.private import PrivateVariants
 
 DEFAULT_GRADE_TIMEOUT = 10.0
@@ -380,7 +380,7 @@ def _grade_all(
     private_path: Path | None,
     private: PrivateVariants | None,
     missing: tuple[str, ...],
-) -> Outcome:
+) -> GradingRun:
     from compmath.grading import run
 
     return _with_progress(
@@ -412,8 +412,8 @@ def _say_what_was_missing(missing: list[str]) -> None:
 
 
 def _with_progress(
-    grading: Callable[[Callable[[list[str]], None], Callable[[str], None]], Outcome],
-) -> Outcome:
+    grading: Callable[[Callable[[list[str]], None], Callable[[str], None]], GradingRun],
+) -> GradingRun:
     """Run a grading with a live bar on a terminal's stderr: students judged of those to judge,
     and who is being graded now."""
     from compmath.cli.interrupt import activity

@@ -15,7 +15,7 @@ from typing import Any
 from compmath.course.tree import ClassInfo
 from compmath.grading.failure import Failure
 from compmath.grading.submissions import Submission
-from compmath.grading.verdict import ClassVerdict, HoleVerdict
+from compmath.grading.verdict import ClassVerdict, GradedHole
 from compmath.holes.graft import HoleStatus
 from compmath.mathtext import plain_prose
 
@@ -218,7 +218,7 @@ def submission_fingerprint(course: str, submission: Submission) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _earned(spec: ClassSpec, hole: HoleVerdict, points: float) -> float:
+def _earned(spec: ClassSpec, hole: GradedHole, points: float) -> float:
     """A judged hole's points: all or nothing, or the share of the variants it matched."""
     if hole.passed:
         return points

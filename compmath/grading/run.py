@@ -43,7 +43,7 @@ from compmath.grading.seal import (
 from compmath.grading.shards import Shard
 from compmath.grading.similarity import save_holes
 from compmath.grading.submissions import Found, Submission, discover, read_submission
-from compmath.grading.verdict import ClassVerdict, judge_many
+from compmath.grading.verdict import ClassVerdict, grade_submissions
 from compmath.holes.own import course_name, own_params
 from compmath.holes.private import PrivateVariants
 
@@ -51,7 +51,7 @@ RECORDS_DIR = "alumnos"
 
 
 @dataclass
-class Outcome:
+class GradingRun:
     """What a grading run did: how many students it judged now, reused, and ignored."""
 
     book: Gradebook
@@ -232,7 +232,7 @@ def grade_students(
     landed: Callable[[str], None] | None = None,
     hide: Sequence[Path] = (),
     private: PrivateVariants | None = None,
-) -> Outcome:
+) -> GradingRun:
     """Grade each student's submission (folder or zip, by id; None: on the roster, nothing
     handed in) into `out`.
 
@@ -278,7 +278,7 @@ def grade_students(
     book = Gradebook(course_print, specs, [grades[s] for s in sorted(grades)], missing)
     book = write_gradebook(out, book)
     reused = len(students) - len(pending)
-    return Outcome(book, len(pending), reused, [], time.monotonic() - begin, list(missing))
+    return GradingRun(book, len(pending), reused, [], time.monotonic() - begin, list(missing))
 
 
 def _reuse(
@@ -349,7 +349,7 @@ def _judge(
             finish(student)
     if not items:
         return ()
-    final = judge_many(
+    final = grade_submissions(
         items,
         timeout=timeout,
         jobs=jobs,

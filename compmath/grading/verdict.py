@@ -29,7 +29,7 @@ REASON_CHARS = 600  # a reason holds the student's own text (a line of their cod
 
 
 @dataclass(frozen=True)
-class HoleVerdict:
+class GradedHole:
     """One hole of one submission: passed or not, the status word and why (Spanish)."""
 
     number: int
@@ -45,7 +45,7 @@ class HoleVerdict:
 class ClassVerdict:
     """A judged submission of one class: its holes in order, and what the student's code printed."""
 
-    holes: tuple[HoleVerdict, ...]
+    holes: tuple[GradedHole, ...]
     prints: str = ""
     outside_changed: bool = False  # code outside the holes differs from the exercise (ignored)
 
@@ -124,7 +124,7 @@ class _Batch:
         with the reason (the other students are graded)."""
         try:
             holes = tuple(
-                HoleVerdict(
+                GradedHole(
                     h.number,
                     h.done,
                     h.status,
@@ -139,7 +139,7 @@ class _Batch:
         except Exception as exc:  # one student's verdict, not the batch
             why = f"no se pudo juzgar (error interno de compmath: {type(exc).__name__})"
             count = len(self.items[index][0].meta.holes)
-            holes = tuple(HoleVerdict(k, False, HoleStatus.FAILS, why) for k in range(1, count + 1))
+            holes = tuple(GradedHole(k, False, HoleStatus.FAILS, why) for k in range(1, count + 1))
             return ClassVerdict(holes)
 
     def printed(self, index: int, attempt: practice.Attempt) -> bool:
@@ -173,7 +173,7 @@ class _Batch:
         return program.key(defaults), (cls, program, defaults)
 
 
-def judge_many(
+def grade_submissions(
     items: Sequence[tuple[ClassInfo, str]],
     *,
     timeout: float,
