@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from compmath.grading.failure import Failure, failure_of
 from compmath.grading.reasons import hole_reason
 from compmath.holes import verdict as practice
 from compmath.holes.graft import HoleStatus, Plan, Program, course_tag, programs_for
-from compmath.holes.runs import FOLDER_PREFIX, Results, reference_key, run_batch
+from compmath.holes.runs import FOLDER_PREFIX, Results, landing, reference_key
 from compmath.holes.variants import Variant, variants_of
 
 PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback keeps
@@ -199,24 +200,22 @@ def grade_submissions(
     learns only at its end that a lab tampered with the course), so callers compare."""
     batch = _Batch(items, timeout, Results(), own)
     printed: set[int] = set()
-
-    def landed(index: int, attempt: practice.Attempt) -> None:
-        if batch.printed(index, attempt):
-            printed.add(index)  # its verdict waits for the run of the whole file
-        elif on_done is not None:
-            on_done(index, batch.verdict(index, attempt))
-
-    attempts = practice.judge_many(
+    judged: dict[int, practice.Attempt] = {}
+    for index, attempt in practice.judge_each(
         items,
         timeout=timeout,
         jobs=jobs,
-        on_done=landed,
         hide=list(hide),
         into=batch.results,
         own=own,
         private=private,
-    )
-    printed |= {i for i, attempt in enumerate(attempts) if batch.printed(i, attempt)}
+    ):
+        judged[index] = attempt
+        if batch.printed(index, attempt):
+            printed.add(index)  # its verdict waits for the run of the whole file
+        elif on_done is not None:
+            on_done(index, batch.verdict(index, attempt))
+    attempts = [judged[i] for i in range(len(items))]
     prints = _prints(batch, sorted(printed), attempts, jobs, hide, on_done, missing)
     if missing is not None:
         missing.extend(n for n in batch.results.missing if n not in missing)
@@ -245,28 +244,24 @@ def _prints(
         waiting.setdefault(key, []).append(index)
     prints: dict[int, str] = {}
     runs = Results()
-
-    def landed(key: str) -> None:
+    # the course's lab at the defaults, already run: the oracle of each whole file
+    references = {key: what for key, what in batch.results.reports.items() if "@curso-" in key}
+    ran = landing(
+        wanted,
+        runs,
+        timeout=min(batch.timeout, PRINTS_SECONDS),
+        jobs=jobs,
+        memo=references,
+        hide=list(hide),
+    )
+    # as each run lands, then those that never did (the verdict without prints): the keys
+    # handed on already wait for nobody
+    for key in chain(ran, list(waiting)):
         report = runs.reports.get(key)
         for index in waiting.pop(key, []):
             prints[index] = report.stdout if report is not None else ""
             if on_done is not None:
                 on_done(index, batch.verdict(index, attempts[index], prints[index]))
-
-    if wanted:
-        # the course's lab at the defaults, already run: the oracle of each whole file
-        references = {key: what for key, what in batch.results.reports.items() if "@curso-" in key}
-        run_batch(
-            wanted,
-            timeout=min(batch.timeout, PRINTS_SECONDS),
-            jobs=jobs,
-            on_landed=landed,
-            into=runs,
-            memo=references,
-            hide=list(hide),
-        )
-        if missing is not None:
-            missing.extend(n for n in runs.missing if n not in missing)
-    for key in list(waiting):  # never landed: the verdict without prints
-        landed(key)
+    if wanted and missing is not None:
+        missing.extend(n for n in runs.missing if n not in missing)
     return prints
