@@ -1,4 +1,4 @@
-"""Measure `compmath grade` side by side in one run: DESIGN §9's grading ratio and its shards.
+"""Measure `compmath grade` side by side in one run: the grading ratio and its shards.
 
 Usage: python benchmarks/grade.py [--alumnos 200] [--repeat N] [--jobs N]
 

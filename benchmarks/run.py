@@ -1,4 +1,4 @@
-"""Measure DESIGN §9's ratios side by side in one run and print them beside their targets.
+"""Measure the performance ratios side by side in one run and print them beside their targets.
 
 Usage: python benchmarks/run.py [--repeat N] [--quick]
 

@@ -74,7 +74,7 @@ class Problem(NamedTuple):
 
 
 class ExitCode(IntEnum):
-    """The documented exit codes (README, «Códigos de salida»)."""
+    """The documented exit codes (docs/referencia.md, «Códigos de salida»)."""
 
     OK = 0
     FAILED = 1  # a lab failed: raised, timed out, invalid, differs from or lacks its snapshot

@@ -97,6 +97,18 @@ def no_traceback(result: Result) -> str:
     return " ".join(text.split())
 
 
+def rejoined(lines: list[str]) -> list[str]:
+    """Screen lines with each path (or command) that goes on after a backslash joined back,
+    as a shell reads them pasted (layout.path_lines)."""
+    out: list[str] = []
+    for text in lines:
+        if out and out[-1].endswith("\\"):
+            out[-1] = out[-1][:-1] + text
+        else:
+            out.append(text)
+    return out
+
+
 def error_lines(result: Result) -> list[str]:
     """The `error: ...` lines a command printed on stderr."""
     return [line for line in result.err.splitlines() if line.startswith("error:")]

@@ -102,5 +102,5 @@ def test_grade_refuses_a_hole_s_40_mb_result_and_grades_the_honest_student(
 
 
 def test_the_bounds_are_documented() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
-    assert f"{RESULT_CAP // 1024**2} MiB" in readme
+    contract = (Path(__file__).resolve().parent.parent / "docs" / "autores.md").read_text("utf-8")
+    assert f"{RESULT_CAP // 1024**2} MiB" in contract

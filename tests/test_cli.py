@@ -304,7 +304,7 @@ def test_update_help_does_not_promise_all_classes_by_default(cli) -> None:
     assert "por defecto: todas" not in out and "por defecto, todas" not in out
 
 
-def test_run_help_says_v_also_shows_whole_values(cli) -> None:  # as the README does
+def test_run_help_says_v_also_shows_whole_values(cli) -> None:  # as docs/referencia.md does
     out = " ".join(cli("run", "--help").out.split())
     assert "-v, --verbose Todas las diferencias y cada valor entero." in out
 

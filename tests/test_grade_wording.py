@@ -13,7 +13,7 @@ from compmath.grading import run
 from compmath.grading.grade_screen import summary_blocks
 from compmath.judging.report import crash_message
 from compmath.present.layout import cell_width, lay_out, plain_text
-from tests.conftest import no_traceback
+from tests.conftest import no_traceback, rejoined
 from tests.test_grade import C323, C324, COURSE, exercise, grade, hand_in, solved, with_hole
 
 # What belongs to another screen or to the instructor's command line, never to a student's file.
@@ -55,22 +55,26 @@ def test_feedback_speaks_to_the_student(
     ]
 
 
+@pytest.mark.parametrize("width", [60, 120])
 @pytest.mark.parametrize("where", ["aqui", "lejos"])
-def test_the_summary_never_splits_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                         where: str) -> None:
-    """At 60 columns a long output folder stays whole on its line (the terminal may fold it),
-    relative to the current folder, or absolute when far from it."""
+def test_the_summary_never_cuts_a_path_in_a_word(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 where: str, width: int) -> None:
+    """A long output folder is shown relative to the current folder, or absolute when far
+    from it, each path on lines of its own: too wide, it goes on after a `/` or a `-` with a
+    backslash (pasted, the shell joins it back), never cut inside a word."""
     out = tmp_path / "una-carpeta-de-notas-con-un-nombre-bastante-largo" / "notas"
     far = tmp_path / "a" / "b" / "c"
     far.mkdir(parents=True)
     monkeypatch.chdir(tmp_path if where == "aqui" else far)
     outcome = run.grade_students({}, out, [C323], timeout=1.0, jobs=1)
-    text = plain_text(lay_out(summary_blocks(outcome, out, None), 60))
-    paths = [t.strip() for t in text.splitlines() if t.startswith("  ")]
+    lines = plain_text(lay_out(summary_blocks(outcome, out, None), width)).splitlines()
+    assert all(cell_width(t) <= width for t in lines), lines
     shown = out.relative_to(tmp_path) if where == "aqui" else out
-    assert paths[-3:] == [f"{shown}/notas.csv", f"{shown}/informe.json", f"{shown}/comentarios/"]
-    prose = [t for t in text.splitlines() if not t.strip().startswith(str(shown))]
-    assert all(cell_width(t) <= 60 for t in prose), text
+    paths = [t.strip() for t in rejoined(lines) if t.strip().startswith(str(shown))]
+    assert paths == [f"{shown}/notas.csv", f"{shown}/informe.json", f"{shown}/comentarios/"]
+    pieces = [t for t in lines if t.endswith("\\")]
+    assert all(t[-2] in "/-_" for t in pieces), pieces  # between words
+    assert bool(pieces) == (width == 60 or (where == "lejos" and len(paths[1]) + 2 > width))
 
 
 def test_the_live_line_names_who_is_still_being_graded(tmp_path: Path) -> None:
@@ -140,3 +144,18 @@ def test_the_live_line_keeps_its_time_whole_at_60_columns(monkeypatch: pytest.Mo
     assert all(re.search(r"\d+(,\d+)? m?s\b", f) for f in drawn), drawn
     assert all(re.search(r"\b[0-6]/6\b", f) for f in drawn), drawn  # the count is never cut
     assert all(len(f) <= 60 for f in drawn), drawn
+
+
+@pytest.mark.parametrize("points, said", [((1.0,), "de 1 punto ·"), ((0.5, 1.5), "de 2 puntos ·")])
+def test_the_mean_mark_says_punto_for_one_point(points: tuple[float, ...], said: str) -> None:
+    """«nota media 0,5 de 1 punto», never «de 1 puntos»; two points or more, «puntos»."""
+    from compmath.grading.grade_screen import marks_blocks
+    from compmath.grading.gradebook import Gradebook
+    from compmath.grading.records import ClassGrade, ClassSpec, HoleGrade, StudentGrade
+
+    names = tuple(f"h{k}" for k, _ in enumerate(points, 1))
+    spec = ClassSpec("323-x", 323, "X", points, names, "todo")
+    holes = tuple(HoleGrade(k, p, 0.0, "mal", "no") for k, p in enumerate(points, 1))
+    student = StudentGrade("ana", "d" * 64, (ClassGrade("323-x", holes),))
+    book = Gradebook("c" * 64, [spec], [student])
+    assert said in plain_text(lay_out(marks_blocks(book), 60))

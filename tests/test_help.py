@@ -213,3 +213,30 @@ def test_unknown_shell_is_a_spanish_error(cli, monkeypatch) -> None:
     assert result.code == 2
     assert "error: no sé instalar el autocompletado para la shell «tcsh»" in result.err
     assert "compmath --show-completion" in result.err
+
+
+def test_python_m_compmath_is_the_same_command_line(tmp_path) -> None:
+    """`python -m compmath` where the console script is not on PATH: the same help, the same
+    Spanish error and exit code outside a course."""
+    import subprocess
+    import sys
+
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": str(REPO),
+        "COLUMNS": "100",
+        "HOME": str(tmp_path),
+    }
+    shown = subprocess.run(
+        [sys.executable, "-m", "compmath", "--help"], capture_output=True, text=True, env=env
+    )
+    assert shown.returncode == 0 and shown.stdout.startswith("uso: compmath ")
+    refused = subprocess.run(
+        [sys.executable, "-m", "compmath", "check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "compmath init CARPETA" in refused.stderr

@@ -5,7 +5,7 @@ runner's secrets in the environment (the limits: test_hostile_limits).
 Each runs through `check` beside 901 (which passes), with the whole sandbox and with the layers
 that stop it switched off (COMPMATH_SIN), one at a time and together. What the attack achieves is
 read from the protections the report says were missing, so the same test holds as root and as an
-unprivileged user (run it both ways: README, «Integridad»). Network tests touch only 127.0.0.1.
+unprivileged user (run it both ways: docs/integridad.md). Network tests touch only 127.0.0.1.
 """
 
 from __future__ import annotations

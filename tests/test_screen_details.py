@@ -1,6 +1,6 @@
 """Details of the screens a student or an instructor reads in a terminal at 60 and 120 columns:
-math in the prose, lines a lab printed, paths that are never split, help texts that say the
-same thing the same way."""
+math in the prose, lines a lab printed, paths that are never cut inside a word, help texts that
+say the same thing the same way."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from compmath.mathtext import tex_plain
 from compmath.present.layout import cell_width, lay_out, plain_text
 from compmath.present.prose import prose_blocks
-from tests.conftest import REPO
+from tests.conftest import REPO, rejoined
 from tests.test_diff import repo, set_key  # noqa: F401  (repo is a fixture)
 
 WIDTHS = (60, 120)
@@ -138,22 +138,29 @@ def test_jobs_reads_the_same_in_every_command(cli, monkeypatch) -> None:
     assert said == {"-j, --jobs N Laboratorios en paralelo (por defecto: uno por núcleo; al menos 1)."}
 
 
-def test_practice_reset_shows_the_path_whole_on_its_own_line(
-    cli, tmp_path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("width", WIDTHS)
+def test_practice_reset_shows_the_path_on_lines_of_its_own_never_cut_in_a_word(
+    cli, tmp_path, monkeypatch: pytest.MonkeyPatch, width: int
 ) -> None:
     from compmath.course.tree import load_course
     from compmath.practice import workspace
 
     space = workspace.create(load_course(REPO), tmp_path / "practica")
     monkeypatch.chdir(space.root)
-    monkeypatch.setenv("COLUMNS", "60")
+    monkeypatch.setenv("COLUMNS", str(width))
     result = cli("practice", "reset", "323")
     assert result.code == 0, result.err
     lab = space.course.resolve("323").lab
-    shown = lab.relative_to(space.root).as_posix()
-    assert result.out.splitlines()[-1] == "  " + shown  # to open or copy as it is: never split
+    shown = lab.relative_to(space.root).as_posix()  # 97 columns: whole at 120, not at 60
+    lines = result.out.splitlines()
+    assert rejoined(lines)[-1] == "  " + shown  # pasted into a shell, the pieces join back
+    first = next(i for i, t in enumerate(lines) if t.startswith("  classes/"))
+    pieces = lines[first:]
+    assert len(pieces) == (1 if width > len(shown) + 2 else 2), pieces
+    # each piece but the last ends after a `/` or a `-` (between words), then the backslash
+    assert all(t[-2] in "/-_" for t in pieces[:-1]), pieces
     assert "323-positional-encoding: ejercicio original" in result.out
-    assert all(cell_width(ln) <= 60 for ln in result.out.splitlines()[:-1])
+    assert all(cell_width(ln) <= width for ln in lines), lines
 
 
 def test_update_of_a_failing_lab_ends_with_the_command_that_shows_why(cli, fake_course) -> None:

@@ -320,14 +320,24 @@ def test_a_timeout_shows_the_code_of_each_line_it_names(tmp_path: Path) -> None:
     assert [ln.strip() for ln in shown[2:]] == ["línea 6, en espera", "time.sleep(0.05)"]
 
 
-def test_a_frames_path_is_never_split_so_it_cannot_read_as_another_frame() -> None:
-    """A frame's path longer than the screen stays on one line (the terminal folds it): split
-    at a hyphen, its second half sat at the indent of «línea N, en f» and read as a frame."""
+@pytest.mark.parametrize("width", [60, 120])
+def test_a_frames_path_is_never_cut_in_a_word_nor_read_as_another_frame(width: int) -> None:
+    """A frame's path longer than the screen goes on after a `/` or a `-` with a backslash, at
+    column 0 (folded by the terminal it was cut inside a word: «…modelos-generat» / «ivos-…»;
+    split at a hyphen at the indent of «línea N, en f», its second half read as a frame)."""
+    from compmath.present.layout import cell_width
     from compmath.present.trace import trace_blocks
+    from tests.conftest import rejoined
 
     root = "/curso"
     lab = f"{root}/classes/part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl/323-positional-encoding/lab.py"
     stack = f'Traceback (most recent call last):\n  File "{lab}", line 57, in run\n    pe = f(3)\n'
-    shown = plain_text(lay_out(trace_blocks(stack, root, stopped=False), 60)).splitlines()
-    assert shown[1].strip() == lab.removeprefix(root + "/")
-    assert [ln.strip() for ln in shown[2:]] == ["línea 57, en run", "pe = f(3)"]
+    shown = plain_text(lay_out(trace_blocks(stack, root, stopped=False), width)).splitlines()
+    assert all(cell_width(t) <= width for t in shown), shown
+    joined = rejoined(shown)
+    assert joined[1] == "  " + lab.removeprefix(root + "/")
+    assert [ln.strip() for ln in joined[2:]] == ["línea 57, en run", "pe = f(3)"]
+    pieces = shown[1 : len(shown) - 2]
+    assert len(pieces) == (1 if width == 120 else 2)
+    assert all(t[-2] in "/-_" for t in pieces[:-1])  # between words, marked
+    assert all(not t.startswith(" ") for t in pieces[1:])  # never at a frame's indent

@@ -162,7 +162,7 @@ def test_every_formula_is_mathml_with_a_box(browser: Any, site: Path) -> None:
     for cls in load_course(REPO).classes:
         page.goto((site / f"clases/{cls.id}.html").as_uri())
         boxes = page.eval_on_selector_all(
-            "#formulas ~ .formula math",
+            "#formulas ~ .ec > .formula math",
             "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height] })",
         )
         expected = sum(1 for f in cls.meta.formulas if f.latex)

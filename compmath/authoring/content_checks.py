@@ -224,7 +224,8 @@ def _check_class(cls: ClassInfo, report: _Report) -> None:
             report.add(
                 cls.lab,
                 f"línea {row}: la afirmación «{output}» es un valor fijo ({source})",
-                "calcúlala a partir de los números del laboratorio (DESIGN §2)",
+                "calcúlala a partir de los números del laboratorio: una afirmación se comprueba, "
+                "no se escribe",
             )
 
 

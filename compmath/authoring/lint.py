@@ -1,4 +1,4 @@
-"""Check the course's integrity (DESIGN §8) and return the problems found, as data.
+"""Check the course's integrity and return the problems found, as data (docs/autores.md).
 
 class.toml and part.toml are checked by the metadata module (the same checks `run` applies);
 this module adds what spans files: the class's files, its outputs list against its schema and

@@ -1,8 +1,8 @@
 """Claim outputs that lab.py's run() returns as literals, read from the source without running it.
 
-DESIGN §2: a claim (a boolean output) is computed from the lab's own numbers. A value that is a
-literal True/False, `bool(1)`, a comparison of constants or a name bound only to such a value
-would pass any snapshot while proving nothing.
+The lab contract: a claim (a boolean output) is computed from the lab's own numbers. A value
+that is a literal True/False, `bool(1)`, a comparison of constants or a name bound only to such
+a value would pass any snapshot while proving nothing.
 """
 
 from __future__ import annotations

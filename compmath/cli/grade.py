@@ -400,7 +400,7 @@ def _grade_all(
 
 
 def _say_what_was_missing(missing: list[str]) -> None:
-    """On stderr: the protections the students' labs ran without (README, «Integridad»)."""
+    """On stderr: the protections the students' labs ran without (docs/integridad.md)."""
     from compmath.execution.facilities import notice
 
     text = notice(missing)

@@ -51,7 +51,7 @@ def preload(*, screens: bool) -> None:
 
 
 def _say_what_was_missing(missing: tuple[str, ...]) -> None:
-    """Once per command, on stderr: the protections the labs ran without (README, «Integridad»)."""
+    """Once per command, on stderr: the protections the labs ran without (docs/integridad.md)."""
     from compmath.execution.facilities import notice
 
     text = notice(missing)

@@ -48,6 +48,12 @@ def _show(blocks: list[Any], fresh: bool) -> None:
     emit(blocks)
 
 
+def _size() -> tuple[int | None, int | None]:
+    from compmath.present.output import height_for, width_for
+
+    return width_for(sys.stdout), height_for(sys.stdout)
+
+
 @practice_app.callback(invoke_without_command=True)
 def practice(
     ctx: typer.Context,
@@ -68,7 +74,7 @@ def practice(
 
     with guard():
         require_temp_folder()
-        session = Session(workspace.find(folder), _show, timeout, manual=manual)
+        session = Session(workspace.find(folder), _show, timeout, manual=manual, size=_size)
         if name:
             open_class(session, name)
     try:

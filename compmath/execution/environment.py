@@ -30,7 +30,7 @@ def named_off(source: dict[str, str] | os._Environ[str]) -> frozenset[str]:
 
 def minimal_environment(source: dict[str, str], import_path: str) -> dict[str, str]:
     """The worker's (and so every lab's) environment: no token, socket or session variable of
-    the runner's reaches a lab (README, «Integridad»)."""
+    the runner's reaches a lab (docs/integridad.md)."""
     env = {name: source[name] for name in KEPT if name in source}
     env |= {name: value for name, value in source.items() if name.startswith("COMPMATH_")}
     env |= dict.fromkeys(THREAD_CAPS, "1")

@@ -1,6 +1,6 @@
 """What this system offers to confine a lab, probed once by the worker; COMPMATH_SIN turns some off.
 
-Ten facilities, each with a fallback (README, «Integridad»): Landlock (writes and signals),
+Ten facilities, each with a fallback (docs/integridad.md): Landlock (writes and signals),
 a user and PID namespace per lab (nothing it starts outlives it; a cap on its processes), an
 IPC namespace per lab (its SysV objects die with it; as root, without a user namespace), pidfd
 (the lab's end wakes the worker), prctl (parent-death signals, the subreaper, a worker that

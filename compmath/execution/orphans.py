@@ -53,7 +53,7 @@ def children() -> list[int]:
 def reap(spare: Container[int] = ()) -> None:
     """Kill and reap every child of this process but `spare`, down to its last descendant.
 
-    Bounded, so a lab that forks faster than it is killed can outrun it (README, «Integridad»).
+    Bounded, so a lab that forks faster than it is killed can outrun it (docs/integridad.md).
     A spared child is never waited for: only dead children that are not spared are reaped.
     """
     for _ in range(ROUNDS):

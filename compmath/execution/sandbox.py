@@ -3,7 +3,7 @@
 Whatever the lab does (raise, exit, exhaust memory, fork, close streams), the one process that
 started the lab writes exactly one result and ends with os._exit; nothing returns to the
 supervisor's code. The lab's code is loaded before the sandbox closes (its bytecode cache is
-written then, by this trusted code); then the sandbox closes in layers (README, «Integridad»):
+written then, by this trusted code); then the sandbox closes in layers (docs/integridad.md):
 a cap on the lab's processes, a read-only tree with a tmpfs folder and its own /proc, Landlock
 (writes only in that folder), no capabilities for root outside a user namespace, a file-size
 limit, and last the seccomp filter.

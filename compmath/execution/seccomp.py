@@ -113,7 +113,7 @@ _program: ctypes.Array[ctypes.c_char] | None = None
 
 
 def rules() -> list[str]:
-    """The filter's rules, one line each (README, «Integridad»)."""
+    """The filter's rules, one line each (docs/integridad.md)."""
     flags = ", ".join(hex(f) for f in NEW_NAMESPACE_FLAGS)
     return (
         [f"{name}: EPERM" for name in DENIED]

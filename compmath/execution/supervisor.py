@@ -76,7 +76,7 @@ def _watch_lifeline(lab: int) -> None:
 
 
 def _namespaces(found: Facilities) -> bool:
-    """Enter the lab's namespaces (README, «Integridad»); False if the kernel refuses one."""
+    """Enter the lab's namespaces (docs/integridad.md); False if the kernel refuses one."""
     if found.pidns:
         return syscalls.enter_namespaces(found.namespace_flags())
     return syscalls.enter_ipc_namespace() if found.ipcns else True

@@ -56,6 +56,12 @@ def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
         lines += [f"No se pudo corregir: {_inline(grade.problem)}.", ""]
         return lines
     lines += [CREDIT[spec.proportional], ""]
+    if grade.syntax:
+        lines += [
+            f"Fuera de los huecos, {_inline(grade.syntax)}. No cuenta para la nota, pero "
+            "Python no puede ejecutar tu archivo tal como está.",
+            "",
+        ]
     if grade.outside_changed:
         lines += [
             "Cambiaste código fuera de los huecos: no cuenta, cada hueco se juzgó con el resto "

@@ -13,7 +13,7 @@ from compmath.present.layout import Block, Command, here, line, para
 from compmath.wording import count, measure, seconds, short
 
 
-def _marks(book: Gradebook) -> list[Block]:
+def marks_blocks(book: Gradebook) -> list[Block]:
     if not book.grades:
         return []
     earned = [g.earned for g in book.grades]
@@ -21,7 +21,8 @@ def _marks(book: Gradebook) -> list[Block]:
     zero = sum(1 for e in earned if e == 0)
     return [
         para(
-            f"nota media {short(sum(earned) / len(earned))} de {measure(book.points)} puntos · "
+            f"nota media {short(sum(earned) / len(earned))} de {measure(book.points)} "
+            f"{'punto' if book.points == 1 else 'puntos'} · "
             f"{count(full, 'alumno', 'alumnos')} con todo · {zero} sin puntos",
             hang=2,
         )
@@ -62,7 +63,7 @@ def summary_blocks(outcome: GradingRun, out: Path, shard: Shard | None) -> list[
         again = count(outcome.reused, "ya corregida", "ya corregidas")
         detail += f", {again} antes con los mismos archivos"
     blocks: list[Block] = [line(("✓ ", "green"), head), para(detail, hang=2)]
-    blocks += _marks(book)
+    blocks += marks_blocks(book)
     for note in outcome.ignored:
         blocks.append(para(("ignorado: ", "yellow"), note, hang=2))
     blocks += _look_alikes(book)
@@ -87,4 +88,5 @@ def merged_blocks(book: Gradebook, shards: int, out: Path) -> list[Block]:
     head = f"{count(shards, 'fragmento', 'fragmentos')} juntados: " + count(
         len(book.grades), "alumno", "alumnos"
     )
-    return [line(("✓ ", "green"), head), *_marks(book), *_look_alikes(book), *_where(book, out)]
+    marks = marks_blocks(book)
+    return [line(("✓ ", "green"), head), *marks, *_look_alikes(book), *_where(book, out)]

@@ -7,7 +7,7 @@ of the layers in REQUIRED is missing, unless the instructor names the risk with
 the report, the feedback and the resume fingerprint (records.py), so a grade earned with fewer
 protections is never taken for one earned with all of them.
 
-Why these layers (README, «Integridad»): each closes a way between two students that the others
+Why these layers (docs/integridad.md): each closes a way between two students that the others
 leave open. The user and PID namespace ends every process a lab starts with the lab and hides the
 host's and the other labs' processes; the mount namespace makes the tree read-only and covers the
 submissions, the grades and the course; Landlock reads only from a closed list of roots (no other

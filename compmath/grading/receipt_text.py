@@ -46,6 +46,10 @@ def receipt_blocks(result: Receipt, out: Path) -> list[Block]:
             blocks.append(para(f"sin completar: {_holes(item.open)}", indent=4, hang=2))
         for number, why in item.broken:
             blocks.append(para(f"hueco {number}: {why}", indent=4, hang=2))
+        slip = attempt.syntax if attempt is not None else None
+        if slip is not None and slip.hole is None:  # in a hole, `broken` said it
+            said = f"fuera de los huecos, {slip.message}: no cuenta, pero Python no puede "
+            blocks.append(para(("✗ ", "red"), said + "ejecutarlo", indent=4, hang=2))
         if item.outside_changed:
             blocks.append(para("cambiaste código fuera de los huecos: no cuenta", indent=4, hang=2))
     if result.missing:

@@ -97,6 +97,7 @@ class ClassGrade:
     problem: str = ""  # why the whole class scored 0 (missing, empty, not text), if it did
     prints: str = ""
     outside_changed: bool = False  # the student changed code outside the holes (not graded)
+    syntax: str = ""  # a syntax error outside every hole (not graded, said in the feedback)
 
     @property
     def points(self) -> float:
@@ -141,6 +142,7 @@ class StudentGrade:
                     "problema": c.problem,
                     "salida_del_alumno": c.prints,
                     "fuera_de_los_huecos_cambiado": c.outside_changed,
+                    "error_de_sintaxis_fuera": c.syntax,
                     "huecos": [
                         {
                             "numero": h.number,
@@ -180,6 +182,7 @@ class StudentGrade:
                 c["problema"],
                 c["salida_del_alumno"],
                 bool(c.get("fuera_de_los_huecos_cambiado", False)),
+                str(c.get("error_de_sintaxis_fuera", "")),
             )
             for c in data["clases"]
         )
@@ -261,7 +264,14 @@ def grade(
             for h, p in zip(verdict.holes, spec.points)
         )
         classes.append(
-            ClassGrade(spec.class_id, holes, "", verdict.prints, verdict.outside_changed)
+            ClassGrade(
+                spec.class_id,
+                holes,
+                "",
+                verdict.prints,
+                verdict.outside_changed,
+                verdict.syntax,
+            )
         )
     return StudentGrade(submission.student, fingerprint, tuple(classes), submission.notes, missing)
 

@@ -49,6 +49,7 @@ class ClassVerdict:
     holes: tuple[GradedHole, ...]
     prints: str = ""
     outside_changed: bool = False  # code outside the holes differs from the exercise (ignored)
+    syntax: str = ""  # a syntax error of the file caused outside every hole (ignored, but said)
 
     @property
     def done(self) -> bool:
@@ -136,7 +137,9 @@ class _Batch:
                 )
                 for h in attempt.holes
             )
-            return ClassVerdict(holes, shown_prints(prints), attempt.outside_changed)
+            slip = attempt.syntax
+            outside = slip.message if slip is not None and slip.hole is None else ""
+            return ClassVerdict(holes, shown_prints(prints), attempt.outside_changed, outside)
         except Exception as exc:  # one student's verdict, not the batch
             why = f"no se pudo juzgar (error interno de compmath: {type(exc).__name__})"
             count = len(self.items[index][0].meta.holes)
@@ -187,7 +190,7 @@ def grade_submissions(
 ) -> list[ClassVerdict]:
     """Judge each (class, student's lab.py source); `on_done(index, verdict)` as each lands.
     Every student's code runs private: it sees neither `hide` (the submissions, the grades)
-    nor the course's labs nor another student's program (README, «Integridad»). `missing`
+    nor the course's labs nor another student's program (docs/integridad.md). `missing`
     receives the protections the labs ran without. `own` (per item) and `private` (by class
     number): the student's own parameters and the private variants (practice.verdict).
 

@@ -4,14 +4,17 @@ The course's lab is read from the course (never from the student's folder). For 
 program is that lab with its solution region k replaced by the student's hole k, re-indented;
 everything else in the student's file is ignored, and only compared with the exercise to say
 whether it was changed. A hole still open, damaged markers or code that does not parse are
-judged here, without running anything.
+judged here, without running anything. A hole's code is parsed even while its
+`raise NotImplementedError` is still there (what is written above it may not parse), and the
+student's whole file is parsed too: its first syntax error is said with its line whatever the
+holes' state; caused outside every hole, it is said beside the verdict, which it cannot change.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -61,6 +64,19 @@ class Program:
 
 
 @dataclass(frozen=True)
+class SyntaxSlip:
+    """Where the student's lab.py stops being Python: the first error Python reports."""
+
+    line: int  # 1-based, in the student's file
+    what: str  # Python's words, in Spanish (errors_es)
+    hole: int | None  # the hole whose own code does not parse there; None: caused outside
+
+    @property
+    def message(self) -> str:
+        return f"error de sintaxis en la línea {self.line} de tu lab.py: {self.what}"
+
+
+@dataclass(frozen=True)
 class Plan:
     """What to run for one student's file, and the holes judged without running."""
 
@@ -70,6 +86,7 @@ class Plan:
     outside_changed: bool = False
     problem: str = ""  # the course's class cannot make its exercise (lint says why)
     tag: str = ""  # course_tag of the class
+    syntax: SyntaxSlip | None = None  # the student's file does not parse (anywhere in it)
 
 
 @dataclass(frozen=True)
@@ -156,6 +173,22 @@ def _syntax(program: Program) -> str:
     return ""
 
 
+def file_syntax(
+    student: str, regions: Mapping[int, Region], broken: Collection[int] = ()
+) -> SyntaxSlip | None:
+    """The first syntax error of the student's whole file, or None; `broken`: the holes whose
+    own code does not parse (the error is theirs when it lies in one of them)."""
+    try:
+        ast.parse(student)
+    except SyntaxError as exc:
+        line = exc.lineno or 1
+        inside = (k for k in broken if regions[k].begin + 1 < line <= regions[k].end)
+        return SyntaxSlip(line, syntax_problem(exc, student).what, next(inside, None))
+    except ValueError:  # a NUL byte (Python < 3.12 says so with a ValueError): not Python
+        return SyntaxSlip(1, "el archivo contiene un carácter nulo", None)
+    return None
+
+
 def restore(cls: ClassInfo) -> str:
     """How a student gets the exercise back: a command, right in the practice screen, in
     `practice check` and in a grading feedback file alike (a key would be one screen's)."""
@@ -191,6 +224,7 @@ def programs_for(cls: ClassInfo, student: str, own: Mapping[str, Any] | None = N
     changed = all(mine != _outside(e.splitlines(), student_regions(e)) for e in exercises)
     programs: dict[int, Program] = {}
     static: dict[int, tuple[HoleStatus, str]] = {}
+    broken: set[int] = set()  # the holes whose own code does not parse
     for number in range(1, count + 1):
         region = regions.get(number)
         if number in damaged:
@@ -202,13 +236,15 @@ def programs_for(cls: ClassInfo, student: str, own: Mapping[str, Any] | None = N
                 f"faltan las marcas ### HUECO {number} ### y ### FIN DEL HUECO {number} ###; "
                 + restore(cls),
             )
-        elif is_open(region):
-            static[number] = (HoleStatus.OPEN, "")
-        else:
+        else:  # parsed even when open: what is written above its `raise` may not parse
             program = _graft(lab, region, lab.regions[number - 1], tag)
             problem = _syntax(program)
             if problem:
                 static[number] = (HoleStatus.FAILS, problem)
+                broken.add(number)
+            elif is_open(region):
+                static[number] = (HoleStatus.OPEN, "")
             else:
                 programs[number] = program
-    return Plan(programs, static, markers_ok, changed, tag=tag)
+    syntax = file_syntax(student, regions, broken)
+    return Plan(programs, static, markers_ok, changed, tag=tag, syntax=syntax)

@@ -17,13 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from compmath.course.tree import ClassInfo
-from compmath.holes.graft import HoleStatus, Plan, Program, course_tag, programs_for
+from compmath.holes.graft import HoleStatus, Plan, Program, SyntaxSlip, course_tag, programs_for
 from compmath.holes.hole_verdict import HoleVerdict, judge_hole
 from compmath.holes.runs import MEMO_SIZE, Results, landing, reference_key
 from compmath.holes.variants import Variant, variants_of
 from compmath.judging.report import LabReport
 
-__all__ = ["Attempt", "HoleStatus", "HoleVerdict", "attempt_json", "judge_each", "judge_many"]
+__all__ = [
+    "Attempt", "HoleStatus", "HoleVerdict", "SyntaxSlip", "attempt_json", "judge_each", "judge_many"
+]
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class Attempt:
     markers_ok: bool = True  # False when a hole's ### HUECO markers are missing or damaged
     outside_changed: bool = False  # the code outside the holes differs from the exercise
     problem: str = ""  # the course's own lab failed: not the student's doing
+    syntax: SyntaxSlip | None = None  # the student's file does not parse (wherever it is)
 
     @property
     def done(self) -> bool:
@@ -53,7 +56,8 @@ class Attempt:
         return "".join(p if p.endswith("\n") else p + "\n" for p in parts)
 
     def hint_hole(self) -> int | None:
-        """The hole a hint should help with: the first written but wrong, else the first open."""
+        """The hole a hint should help with (and the screens' summary names): the first
+        written but wrong, else the first that fails, else the first open."""
         for status in (HoleStatus.WRONG, HoleStatus.FAILS, HoleStatus.OPEN):
             found = next((h.number for h in self.holes if h.status == status), None)
             if found is not None:
@@ -200,7 +204,16 @@ def _attempt(
             holes.append(HoleVerdict(number, hole, HoleStatus.FAILS, problem))
         else:
             holes.append(judge_hole(cls, number, hole, plan.programs[number], variants, results))
-    return Attempt(cls, tuple(holes), variants, plan.markers_ok, plan.outside_changed, problem)
+    return Attempt(
+        cls, tuple(holes), variants, plan.markers_ok, plan.outside_changed, problem, plan.syntax
+    )
+
+
+def _syntax_json(slip: SyntaxSlip | None) -> dict[str, Any] | None:
+    """Where the file stops being Python (its hole, or None when the cause is outside them)."""
+    if slip is None:
+        return None
+    return {"linea": slip.line, "motivo": slip.what, "hueco": slip.hole}
 
 
 def attempt_json(attempt: Attempt) -> dict[str, Any]:
@@ -211,6 +224,7 @@ def attempt_json(attempt: Attempt) -> dict[str, Any]:
         "variantes": [v.params for v in attempt.variants],
         "fuera_de_los_huecos_cambiado": attempt.outside_changed,
         "problema_del_curso": attempt.problem or None,
+        "error_de_sintaxis": _syntax_json(attempt.syntax),
         "huecos": [
             {
                 "numero": h.number,

@@ -1,5 +1,9 @@
 """What the practice mode shows, as screen blocks: the class, its holes with the variant each
-failed at, the student's prints (folded), hints, the list with progress, the solution."""
+failed at, the student's prints (folded), hints, the list with progress, the solution.
+
+A wrong hole's whole values and a long traceback fold too when the screen would not fit the
+terminal's height (the session decides: practice.session), so that its title never scrolls off;
+the reason (which output, at which variant, both values there) always shows; [o] unfolds all."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from compmath.present.layout import (
     Chart,
     Command,
     Line,
+    Para,
     StyledLine,
     cell_width,
     here,
@@ -35,11 +40,12 @@ MARKS = {
 }
 BAR = 20
 FOLDED = 3  # lines of the student's prints shown while the block is folded
+TRACE_FOLDED = 2  # lines of a failing hole's traceback shown folded: its innermost frame
 KEYS = (
     "[p] pista",
     "[s] siguiente",
     "[l] lista",
-    "[o] tus print",
+    "[o] detalles",
     "[r] reiniciar",
     "[v] solución",
     "[q] salir",
@@ -109,19 +115,29 @@ def _prose(attempt: Attempt, text: str) -> str:
     return plain_prose(filled(text, defaults_values(attempt.cls, own)))
 
 
-def _hole_blocks(attempt: Attempt, result: HoleVerdict) -> list[Block]:
+def _hole_blocks(attempt: Attempt, result: HoleVerdict, details: bool = True) -> list[Block]:
+    """A hole: its mark and task, why it is not right, then its details (both whole values,
+    the traceback's frames); folded (`details` False), what the reason does not already say
+    shrinks to a line that names the key that unfolds it."""
     mark, style = MARKS[result.status]
     text = f"{mark} hueco {result.number} ({result.status}): {_prose(attempt, result.hole.task)}"
     blocks: list[Block] = [para((text, style), indent=2, hang=4)]
     if result.said:
         blocks.append(para((result.said, "red"), indent=6, hang=2))
-    if result.difference is not None and result.obtained is not None:
+    if result.difference is not None and result.obtained is not None and not details:
+        blocks.append(folded_line("obtenido y esperado enteros · [o] los despliega"))
+    elif result.difference is not None and result.obtained is not None:
         blocks += [
             para(("obtenido  ", "dim"), value_text(result.obtained), indent=6, hang=10),
             para(("esperado  ", "dim"), value_text(result.expected), indent=6, hang=10),
         ]
     if result.traceback:
         shown = result.traceback.rstrip().splitlines()[-6:]
+        hidden = len(shown) - TRACE_FOLDED if not details else 0
+        if hidden > 0:
+            more = f"{hidden} línea{'s' if hidden != 1 else ''} más de la traza"
+            blocks.append(folded_line(f"{more} · [o] las despliega"))
+            shown = shown[hidden:]
         blocks += [line(("      en ", "dim"), (text, "red")) for text in shown]
     if result.variant is not None and not result.variant.default:
         blocks += [
@@ -129,6 +145,11 @@ def _hole_blocks(attempt: Attempt, result: HoleVerdict) -> list[Block]:
             Command(result.variant.command(attempt.cls.number), indent=8),
         ]
     return blocks
+
+
+def folded_line(text: str) -> Para:
+    """What a folded hole hides, under its reason, and the key that shows it."""
+    return para(("▸ ", "cyan"), (text, "dim"), indent=6, hang=2)
 
 
 def prints_blocks(text: str, *, unfolded: bool) -> list[Block]:
@@ -150,9 +171,15 @@ def prints_blocks(text: str, *, unfolded: bool) -> list[Block]:
 
 
 def attempt_blocks(
-    attempt: Attempt, progress: Progress, lab: Path, *, prints: bool = False
+    attempt: Attempt,
+    progress: Progress,
+    lab: Path,
+    *,
+    prints: bool = False,
+    details: bool = True,
 ) -> list[Block]:
-    """The screen after a save: each hole (right, wrong at which variant, open), what to do."""
+    """The screen after a save: each hole (right, wrong at which variant, open), what to do;
+    `prints`: the student's prints unfolded; `details`: each hole's details unfolded."""
     cls = attempt.cls
     blocks: list[Block] = [
         line((f"Práctica · {cls.number} — {cls.title}", "bold")),
@@ -162,8 +189,9 @@ def attempt_blocks(
         BLANK,
     ]
     for result in attempt.holes:
-        blocks += _hole_blocks(attempt, result)
+        blocks += _hole_blocks(attempt, result, details)
     blocks.append(BLANK)
+    blocks += syntax_blocks(attempt)  # not Python: said first, wherever it is
     if attempt.outside_changed:
         blocks.append(
             para(
@@ -186,20 +214,40 @@ def attempt_blocks(
             ),
             keys_block(("[s] pasa a la siguiente", "[v] muestra la solución del curso")),
         ]
-    elif attempt.open_hole is not None:
-        hole = attempt.holes[attempt.open_hole - 1].hole
-        blocks.append(
-            para(
-                ("falta el hueco ", "bold yellow"),
-                f"{attempt.open_hole}: {_prose(attempt, hole.task)}",
-                hang=2,
-            )
-        )
+    else:
+        blocks += next_blocks(attempt)
     blocks += prints_blocks(attempt.stdout, unfolded=prints)
     if blocks[-1] is not BLANK:
         blocks.append(BLANK)
     blocks.append(keys_help())
     return blocks
+
+
+def syntax_blocks(attempt: Attempt) -> list[Block]:
+    """The student's file is not Python: where, first of all, wherever it is."""
+    slip = attempt.syntax
+    if slip is None:
+        return []
+    where = f"en la línea {slip.line} de tu lab.py"
+    if slip.hole is not None:
+        text = f"{where} (hueco {slip.hole}): {slip.what}"
+    else:
+        text = f"{where}, fuera de los huecos: {slip.what} · Python no puede ejecutar tu archivo"
+    return [para(("error de sintaxis ", "bold red"), text, hang=2)]
+
+
+def next_blocks(attempt: Attempt) -> list[Block]:
+    """What to do next: the first hole that is wrong (or fails), else the first still open;
+    nothing when the file's syntax error is in a hole (syntax_blocks says it)."""
+    number = attempt.hint_hole()
+    if number is None or (attempt.syntax is not None and attempt.syntax.hole is not None):
+        return []
+    result = attempt.holes[number - 1]
+    if result.status == HoleStatus.OPEN:
+        task = _prose(attempt, result.hole.task)
+        return [para(("falta el hueco ", "bold yellow"), f"{number}: {task}", hang=2)]
+    # the reason is right above, under the hole: said again, it would take as many lines
+    return [para(("corrige el hueco ", "bold red"), f"{number} ({result.status}) · [p] pista")]
 
 
 def hint_blocks(attempt: Attempt, progress: Progress) -> list[Block]:

@@ -11,17 +11,21 @@ from compmath.present.layout import Block, line, para
 
 
 def _why(attempt: Attempt) -> str:
-    """One line on what is left in a class that is not done."""
+    """One line on what is left in a class that is not done (or, done, what is not Python):
+    the course's problem, else the file's syntax error, else the hole the summary names."""
     if attempt.problem:
         return attempt.problem
-    wrong = next(
-        (h for h in attempt.holes if h.status in (HoleStatus.WRONG, HoleStatus.FAILS)), None
-    )
-    if wrong is not None:
-        return f"hueco {wrong.number}: {wrong.said}"
-    if attempt.open_hole is not None:
-        return f"falta el hueco {attempt.open_hole}"
-    return ""
+    slip = attempt.syntax
+    if slip is not None:
+        where = f"hueco {slip.hole}" if slip.hole is not None else "fuera de los huecos"
+        return f"{slip.message} ({where})"
+    number = attempt.hint_hole()
+    if number is None:
+        return ""
+    hole = attempt.holes[number - 1]
+    if hole.status == HoleStatus.OPEN:
+        return f"falta el hueco {number}"
+    return f"hueco {number}: {hole.said}"
 
 
 def check_blocks(attempts: list[Attempt], progress: Progress) -> list[Block]:
@@ -33,6 +37,8 @@ def check_blocks(attempts: list[Attempt], progress: Progress) -> list[Block]:
         head = f"{attempt.cls.number} {attempt.cls.title} [{holes}]"
         if attempt.done:
             blocks.append(line(("✓ ", "green"), head, (" hecha", "green")))
+            if attempt.syntax is not None:  # outside the holes: said, though it does not count
+                blocks.append(para("  ", (_why(attempt), "red"), hang=4))
         else:
             blocks.append(para(("✗ ", "bold red"), head, " — ", (_why(attempt), "red"), hang=4))
         if attempt.outside_changed:

@@ -1,7 +1,9 @@
 """A practice session: the current class, its last attempt, and what each key does.
 
 Kept apart from the terminal and the file watcher (practice.watch), so a test drives it the way
-a student does: save a file, call `saved()`, press a key with `key()`, read what was shown.
+a student does: save a file, call `saved()`, press a key with `key()`, read what was shown. The
+terminal's size comes through `size` (a test gives its own); a judged attempt that would not fit
+its height is shown with its holes' details folded, until [o] unfolds everything.
 """
 
 from __future__ import annotations
@@ -34,9 +36,15 @@ from compmath.practice.practice_screen import (
     solution_blocks,
 )
 from compmath.practice.workspace import Workspace, mark_done
-from compmath.present.layout import BLANK, Block, Command, here, line, para
+from compmath.present.layout import BLANK, Block, Command, here, lay_out, line, para
 
 Show = Callable[[list[Block], bool], None]  # (screen, start a fresh screen?)
+Size = Callable[[], tuple[int | None, int | None]]  # the screen's (columns, rows); None: a pipe
+
+
+def no_size() -> tuple[int | None, int | None]:
+    """A pipe's size: no width, no height (nothing is folded to fit)."""
+    return None, None
 
 
 class Session:
@@ -44,10 +52,17 @@ class Session:
     a judged attempt starts a fresh screen, anything else (a hint, the list) goes below it."""
 
     def __init__(
-        self, workspace: Workspace, show: Show, timeout: float = 10.0, *, manual: bool = False
+        self,
+        workspace: Workspace,
+        show: Show,
+        timeout: float = 10.0,
+        *,
+        manual: bool = False,
+        size: Size = no_size,
     ) -> None:
         self.workspace = workspace
         self.show = show
+        self.size = size
         self.timeout = timeout
         self.manual = manual
         self.course = workspace.origin()  # where the reference labs are (never the workspace)
@@ -55,7 +70,7 @@ class Session:
         self.classes = workspace.classes()
         self.attempt: Attempt | None = None
         self.confirm_reset = False
-        self.prints = False  # the student's prints unfolded
+        self.prints = False  # [o]: the student's prints and the holes' details unfolded
         self.memo: dict[str, LabReport] = {}  # verdicts by content: an unchanged hole is not rerun
         self.current = self._class(self.progress.current) or self._next_unfinished(None)
 
@@ -113,12 +128,25 @@ class Session:
 
     def redraw(self) -> None:
         if self.attempt is not None:
+            self.show(self._attempt_screen(self.attempt), True)
+
+    def _attempt_screen(self, attempt: Attempt) -> list[Block]:
+        """The attempt's screen, its holes' details folded when it would not fit the height
+        (a row kept for the cursor: a screen as tall as the terminal scrolls its title off)."""
+
+        def screen(details: bool) -> list[Block]:
             blocks = attempt_blocks(
-                self.attempt, self.progress, self.current.lab, prints=self.prints
+                attempt, self.progress, self.current.lab, prints=self.prints, details=details
             )
             if self.manual:
                 blocks.append(line(("modo manual: Intro comprueba de nuevo", "dim")))
-            self.show(blocks, True)
+            return blocks
+
+        full = screen(True)
+        width, height = self.size()
+        if self.prints or height is None or len(lay_out(full, width)) < height:
+            return full
+        return screen(False)
 
     def check(self) -> Attempt:
         """Judge the current class and show the result; record it when it is done."""

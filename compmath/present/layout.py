@@ -3,8 +3,9 @@
 Every command builds its screen as a list of blocks (a line, a paragraph, a table, a command to
 copy, a chart) and hands it to `present.output`. Layout happens here, once: paragraphs wrap at
 word boundaries, tables shrink their widest flexible column and wrap inside cells, long names
-keep their end (`…cabeza`), commands are never split. With no width (a pipe or a file) nothing is
-wrapped. The result is a list of lines of (text, style) segments; Rich only adds the colours.
+keep their end (`…cabeza`), commands and paths go on after a shell backslash (a path never
+inside a word). With no width (a pipe or a file) nothing is wrapped. The result is a list of
+lines of (text, style) segments; Rich only adds the colours.
 """
 
 from __future__ import annotations
@@ -162,7 +163,7 @@ class Command:
     text: str
     indent: int = 2
     style: str = "bold"
-    whole: bool = False  # a path to open: never split (the terminal may fold it, not cut it)
+    whole: bool = False  # a path to open: split only after a `/`, `-` or `_`, never in a word
 
 
 @dataclass(frozen=True)
@@ -348,8 +349,10 @@ def _table_lines(table: Table, width: int | None) -> list[StyledLine]:
 def command_lines(command: Command, width: int | None) -> list[str]:
     """A command as lines that fit `width`, joined by backslash-newline (see Command)."""
     pad = " " * command.indent
-    if width is None or command.whole or cell_width(pad + command.text) <= width:
+    if width is None or cell_width(pad + command.text) <= width:
         return [pad + command.text]
+    if command.whole:
+        return path_lines(command.text, pad, width)
     lines: list[str] = []
     current = pad
     for word in command.text.split(" "):
@@ -368,6 +371,31 @@ def command_lines(command: Command, width: int | None) -> list[str]:
             current, word = "", word[cut:]
         current += word
     lines.append(current)
+    return lines
+
+
+PATH_BREAKS = "/-_"  # where a path may go on to the next line: between its words
+
+
+def path_lines(text: str, pad: str, width: int) -> list[str]:
+    """A path too wide for `width`, as a Command shows it: it goes on to the next line after a
+    `/` (or a `-` or `_` between words) with the shell's backslash, the next piece at column
+    0 (pasted, the shell joins them back), never inside a word (a terminal folding a long line
+    cuts one: «…modelos-generat» / «ivos-…»). A piece with nowhere to break (a word wider than
+    the line) stays whole, for the terminal to fold. Text without a `/` is not a path: whole."""
+    if "/" not in text:
+        return [pad + text]
+    lines: list[str] = []
+    current, rest = pad, text
+    while cell_width(current + rest) > width:
+        room = width - 1 - cell_width(current)  # the backslash takes a column
+        cuts = [i + 1 for i, ch in enumerate(rest[:room]) if ch in PATH_BREAKS]
+        cut = max((c for c in cuts if c < len(rest)), default=0)
+        if not cut:
+            break
+        lines.append(current + rest[:cut] + "\\")
+        current, rest = "", rest[cut:]
+    lines.append(current + rest)
     return lines
 
 

@@ -2,7 +2,8 @@
 
 Colour: `--color` / `--no-color` win; else NO_COLOR turns it off and FORCE_COLOR on; else a
 terminal gets colour and a pipe or a file does not. Width: COLUMNS when set, else the terminal's;
-a pipe or a file gets no width at all, so nothing it receives is hard-wrapped. A long page on
+a pipe or a file gets no width at all, so nothing it receives is hard-wrapped. Height (for a
+screen that folds its details to fit): LINES, else the terminal's, else none. A long page on
 a terminal goes through the user's pager (`page`).
 """
 
@@ -79,6 +80,21 @@ def width_for(stream: TextIO) -> int | None:
         except (AttributeError, OSError, ValueError):
             columns = shutil.get_terminal_size((100, 24)).columns
         return max(columns, 20)
+    return None
+
+
+def height_for(stream: TextIO) -> int | None:
+    """Rows a screen has, found as its width is: LINES, else the terminal's; None for a pipe
+    or a file (nothing is folded to fit it)."""
+    given = os.environ.get("LINES", "")
+    if given.isdigit() and int(given) > 0:
+        return max(int(given), 10)
+    if is_terminal(stream):
+        try:
+            rows = os.get_terminal_size(stream.fileno()).lines
+        except (AttributeError, OSError, ValueError):
+            rows = shutil.get_terminal_size((100, 24)).lines
+        return max(rows, 10)
     return None
 
 

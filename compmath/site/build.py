@@ -20,7 +20,7 @@ from compmath.errors import CompmathError
 from compmath.judging.report import Outcome
 from compmath.notebook.build import colab_url, notebook_bytes, notebook_path
 from compmath.present.page import ClassPage, class_page
-from compmath.site import render
+from compmath.site import citations, render
 from compmath.site.apart import Apart
 from compmath.site.assets import ASSETS, asset_contents
 from compmath.site.checks import course_notebooks, math_field, missing_colab_notebooks
@@ -123,6 +123,16 @@ class Site:
                         partial(self.source, cls, name),
                         cls.id,
                     )
+        # the .bib files change only with the bibliographies (not with a page's prose)
+        bibs = {c.id: _key(self.base, repr(c.meta.references)) for c in self.classes}
+        for cls in self.classes:
+            yield Target(
+                render.bib_url(cls.id),
+                bibs[cls.id],
+                partial(citations.bibtex, cls.meta.references),
+                cls.id,
+            )
+        yield Target(render.COURSE_BIB, _key(self.base, *bibs.values()), self.course_bib)
         for cls in self.classes:
             for path, practice in self.notebooks(cls):
                 key = _key(self.base, self.digests[cls.id], path)
@@ -138,6 +148,9 @@ class Site:
             name = f"assets/{path.relative_to(ASSETS).as_posix()}"
             key = _key(self.base, files_digest([path]), pygments)
             yield Target(name, key, partial(self.asset, name))
+
+    def course_bib(self) -> str:
+        return citations.course_bibtex({c.id: c.meta.references for c in self.classes})
 
     def asset(self, name: str) -> bytes:
         if not self._assets:

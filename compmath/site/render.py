@@ -14,11 +14,13 @@ from compmath.course.params import SPANISH_TYPES
 from compmath.course.records import ChartSpec, CourseMeta, PartMeta
 from compmath.present.page import ClassPage, Neighbour, abridge, shown_default
 from compmath.present.page_screen import neighbour_text
+from compmath.site import citations
 from compmath.site.charts import chart_html, extent, look_of, series_of
 from compmath.site.crossrefs import link_classes
 from compmath.site.highlight import highlight_html, highlight_json
 from compmath.site.markdown import inline_html, markdown_html
 from compmath.site.mathml import LatexError, to_mathml
+from compmath.site.numbering import number_formulas
 from compmath.site.verify import Verification
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -71,6 +73,14 @@ def source_url(class_id: str, name: str) -> str:
     return f"clases/{class_id}/{name}.html"
 
 
+def bib_url(class_id: str) -> str:
+    """The class's bibliography as BibTeX, beside its source pages."""
+    return f"clases/{class_id}/bibliografia.bib"
+
+
+COURSE_BIB = "bibliografia.bib"  # every class's entries, at the site's root
+
+
 def part_url(number: int) -> str:
     return f"parte-{number}.html"
 
@@ -95,6 +105,7 @@ def environment() -> Any:
         keep_trailing_newline=True,
     )
     env.filters["desde"] = relative_to
+    env.filters["zip"] = zip
     env.filters["prosa"] = _prose  # a class.toml text with its `$…$` as MathML
     return env
 
@@ -290,9 +301,12 @@ def class_html(
         next=_neighbour(page.next, "→"),
         sidebar=sidebar,
         outline=OUTLINE,
+        reference_keys=citations.keys(page.references),
+        bib_url=bib_url(page.class_id),
         **(class_sections(page) if sections is None else sections),
     )
-    return link_classes(html, links, page.number)
+    html = citations.link_citations(link_classes(html, links, page.number), page.references)
+    return number_formulas(html)
 
 
 def source_html(
