@@ -128,19 +128,7 @@ def judge_each(
         for (cls, _), params in zip(items, owns)
     ]
     plans = [programs_for(cls, source, params) for (cls, source), params in zip(items, owns)]
-    wanted: dict[str, tuple[ClassInfo, Program | None, Variant]] = {}
-    needed: list[set[str]] = []
-    tags: dict[str, str] = {}
-    for (cls, _), plan, variants in zip(items, plans, chosen):
-        keys = set()
-        tag = tags.setdefault(cls.id, plan.tag or course_tag(cls))
-        for variant in variants:
-            keys.add(reference_key(cls, variant, tag))
-            wanted.setdefault(reference_key(cls, variant, tag), (cls, None, variant))
-            for program in plan.programs.values():
-                keys.add(program.key(variant))
-                wanted.setdefault(program.key(variant), (cls, program, variant))
-        needed.append(keys)
+    wanted, needed, tags = _wanted(items, plans, chosen)
     results = into if into is not None else Results()
     waiting: dict[str, list[int]] = {}
     for index, keys in enumerate(needed):
@@ -166,9 +154,30 @@ def judge_each(
         yield attempt(index)
 
 
+def _wanted(
+    items: Sequence[tuple[ClassInfo, str]], plans: list[Plan], chosen: list[tuple[Variant, ...]]
+) -> tuple[dict[str, tuple[ClassInfo, Program | None, Variant]], list[set[str]], dict[str, str]]:
+    """What the batch runs, by key (each grafted program and the course's lab at each
+    variant, once); per item, the keys its attempt needs; per class id, its files' tag."""
+    wanted: dict[str, tuple[ClassInfo, Program | None, Variant]] = {}
+    needed: list[set[str]] = []
+    tags: dict[str, str] = {}
+    for (cls, _), plan, variants in zip(items, plans, chosen):
+        keys = set()
+        tag = tags.setdefault(cls.id, plan.tag or course_tag(cls))
+        for variant in variants:
+            keys.add(reference_key(cls, variant, tag))
+            wanted.setdefault(reference_key(cls, variant, tag), (cls, None, variant))
+            for program in plan.programs.values():
+                keys.add(program.key(variant))
+                wanted.setdefault(program.key(variant), (cls, program, variant))
+        needed.append(keys)
+    return wanted, needed, tags
+
+
 def _orders(plans: list[Plan], chosen: list[tuple[Variant, ...]]) -> list[list[str]]:
     """Grading: per item and hole, its program's keys in variant order (a run follows the one
-    before it, and is not run when that one ran out of time: runs.run_batch)."""
+    before it, and is not run when that one ran out of time: runs.landing)."""
     return [
         [program.key(v) for v in variants]
         for plan, variants in zip(plans, chosen)
