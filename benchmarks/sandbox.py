@@ -39,9 +39,9 @@ import sys, time
 from compmath.execution import scheduler
 from compmath.execution.protocol import LabRequest
 lab, count = sys.argv[1], int(sys.argv[2])
-scheduler.run_labs([LabRequest(key=f"w{i}", lab=lab) for i in range(count)], jobs=1)
+scheduler.ran(scheduler.run_labs([LabRequest(key=f"w{i}", lab=lab) for i in range(count)], jobs=1))
 started = time.perf_counter()
-scheduler.run_labs([LabRequest(key=f"r{i}", lab=lab) for i in range(count)], jobs=1)
+scheduler.ran(scheduler.run_labs([LabRequest(key=f"r{i}", lab=lab) for i in range(count)], jobs=1))
 print((time.perf_counter() - started) / count)
 """
 

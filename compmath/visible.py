@@ -5,19 +5,19 @@ A lab's stdout, stderr, output keys and values and exception text reach the scre
 clipboard (OSC 52), move the cursor and draw a fake verdict over the real one. `visible` is the
 one function that prevents it: C0 and C1 controls and DEL print as `\\x1b`, `\\r`; the
 characters that reorder text (bidirectional overrides and isolates) print as `U+202E`; lone
-surrogates as `\\ud800`. The present layer applies it to every line it writes.
+surrogates as `\\ud800`. The present layer applies it to every line it writes; grading's
+Markdown and HTML apply it with `keep_lines` (a student's prints keep their line breaks).
 """
 
 from __future__ import annotations
 
 import re
 
-# C0 controls but tab, DEL, C1 controls; bidi marks, embeddings, overrides and isolates;
-# lone surrogates; line and paragraph separators.
-CONTROLS = re.compile(
-    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-    "\ud800-\udfff]"
-)
+# C0 controls but tab (and, where lines are kept, line feed), DEL, C1 controls; bidi marks,
+# embeddings, overrides and isolates; lone surrogates; line and paragraph separators.
+_OTHERS = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+CONTROLS = re.compile(f"[\x00-\x08\x0a-\x1f{_OTHERS}]")
+LINE_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")
 SHOWN = {"\n": "\\n", "\r": "\\r", "\x1b": "\\x1b", "\x07": "\\x07", "\x08": "\\x08"}
 
 
@@ -33,8 +33,15 @@ def _show(match: re.Match[str]) -> str:
     return f"U+{code:04X}"
 
 
-def visible(text: str) -> str:
-    """`text` with every control character shown instead of obeyed (a tab stays a tab)."""
-    if text.isprintable() or not CONTROLS.search(text):
+def visible(text: str, *, keep_lines: bool = False) -> str:
+    """`text` with every control character shown instead of obeyed (a tab stays a tab; with
+    `keep_lines`, a line break too)."""
+    controls = LINE_CONTROLS if keep_lines else CONTROLS
+    if text.isprintable() or not controls.search(text):
         return text
-    return CONTROLS.sub(_show, text)
+    return controls.sub(_show, text)
+
+
+def one_line(text: str) -> str:
+    """`text` visible and on one line: each run of spaces and line breaks becomes one space."""
+    return " ".join(visible(text, keep_lines=True).split())

@@ -17,16 +17,18 @@ import pytest
 from compmath.grading import checkpoint
 from compmath.grading import run as grading_run
 from compmath.grading.seal import OPEN_KEY, SEAL_FIELD
-from compmath.grading.verdict import ClassVerdict, HoleVerdict
+from compmath.grading.verdict import ClassVerdict, GradedHole
+from compmath.holes.graft import HoleStatus
 from tests.conftest import REPO, no_traceback
 from tests.test_grade import C323, C324, grade, grade_args, hand_in, outputs, with_hole
 
 KEY = b"k" * 32
 
 
-def verdict(passed: bool) -> ClassVerdict:
-    status = "bien" if passed else "mal"
-    return ClassVerdict((HoleVerdict(1, passed, status, "" if passed else "esperado 1"),), "hola")
+def verdict(passed: bool, syntax: str = "") -> ClassVerdict:
+    status = HoleStatus.RIGHT if passed else HoleStatus.WRONG
+    hole = GradedHole(1, passed, status, "" if passed else "esperado 1")
+    return ClassVerdict((hole,), "hola", syntax=syntax)
 
 
 def test_a_checkpoint_holds_for_its_file_and_its_key_only(tmp_path: Path) -> None:
@@ -98,20 +100,45 @@ def test_a_killed_run_loses_only_the_classes_in_flight(
     assert 3 <= saved < 2 * students and not (out / "informe.json").exists()
 
     judged: list[int] = []
-    real = grading_run.judge_many
+    real = grading_run.grade_submissions
 
     def counting(items, **options):  # type: ignore[no-untyped-def]
         judged.append(len(items))
         return real(items, **options)
 
-    monkeypatch.setattr(grading_run, "judge_many", counting)
+    monkeypatch.setattr(grading_run, "grade_submissions", counting)
     result = grade(cli, entregas, out, "--jobs", "1")
     assert result.code == 0, no_traceback(result)
     assert judged == [2 * students - saved]  # every saved class kept, only the rest judged
     assert f"{recorded} ya corregida" in result.out or recorded == 0
     assert not list((out / "alumnos" / checkpoint.FOLDER).glob("*/*.json"))  # all in records
 
-    monkeypatch.setattr(grading_run, "judge_many", real)
+    monkeypatch.setattr(grading_run, "grade_submissions", real)
     fresh = tmp_path / "de-una-vez"
     assert grade(cli, entregas, fresh, "--jobs", "2").code == 0
     assert outputs(out) == outputs(fresh)  # the same bytes as a run never killed
+
+
+def test_a_checkpoint_keeps_the_syntax_error_outside_the_holes(tmp_path: Path) -> None:
+    """What the feedback says of a syntax error outside every hole survives a resume (a resumed
+    run writes what an uninterrupted one would)."""
+    records = tmp_path / "alumnos"
+    mine = checkpoint.class_print("curso", "ana", "323-x", "x = (\n")
+    said = verdict(True, "error de sintaxis en la línea 9 de tu lab.py")
+    assert checkpoint.save(records, "ana", "323-x", mine, said, KEY) is not None
+    assert checkpoint.load(records, "ana", "323-x", mine, KEY) == said
+
+
+def test_a_checkpoint_with_a_status_no_judge_gives_is_judged_again(tmp_path: Path) -> None:
+    records = tmp_path / "alumnos"
+    mine = checkpoint.class_print("curso", "ana", "323-x", "x = 1\n")
+    target = checkpoint.save(records, "ana", "323-x", mine, verdict(False), KEY)
+    assert target is not None
+    data = json.loads(target.read_text("utf-8"))
+    data["huecos"][0]["estado"] = "aprobado"
+    del data[SEAL_FIELD]
+    from compmath.grading.seal import seal
+
+    data[SEAL_FIELD] = seal(data, KEY)  # even sealed with the run's own key
+    target.write_text(json.dumps(data), "utf-8")
+    assert checkpoint.load(records, "ana", "323-x", mine, KEY) is None

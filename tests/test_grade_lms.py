@@ -30,6 +30,7 @@ from compmath.grading.gradebook import FORMULA_START, Gradebook
 from compmath.grading.lms import read_download
 from compmath.grading.records import ClassGrade, ClassSpec, HoleGrade, StudentGrade
 from compmath.grading.roster import Identity
+from compmath.holes.graft import HoleStatus
 from tests.conftest import REPO, error_lines, no_traceback
 from tests.test_grade import C323, solved, with_hole
 
@@ -373,7 +374,10 @@ def test_exports_refuse_what_the_lms_could_not_read(cli, tmp_path: Path) -> None
 
 def half_points_book() -> Gradebook:
     spec = ClassSpec("323-x", 323, "X", (0.5, 1.0), ("a", "b"), "proporcional")
-    holes = (HoleGrade(1, 0.5, 0.5, "bien", ""), HoleGrade(2, 1.0, 0.3333, "mal", "no", 1, 3))
+    holes = (
+        HoleGrade(1, 0.5, 0.5, HoleStatus.RIGHT, ""),
+        HoleGrade(2, 1.0, 0.3333, HoleStatus.WRONG, "no", 1, 3),
+    )
     return Gradebook(
         "c" * 64, [spec], [StudentGrade("ana", "d" * 64, (ClassGrade("323-x", holes),))]
     )

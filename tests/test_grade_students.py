@@ -17,6 +17,7 @@ from compmath.grading.gradebook import Gradebook, write_gradebook
 from compmath.grading.names import file_names, look_alikes, skeleton
 from compmath.grading.records import ClassGrade, ClassSpec, HoleGrade, StudentGrade
 from compmath.grading.shards import Shard, write_share
+from compmath.holes.graft import HoleStatus
 from compmath.holes.regions import solution_regions, student_regions
 from tests.conftest import REPO, error_lines, no_traceback
 from tests.test_grade import (
@@ -187,10 +188,33 @@ def test_nothing_of_the_course_comes_back_and_two_gradings_are_the_same_bytes(
 def _book(students: list[str]) -> Gradebook:
     spec = ClassSpec(C323.id, 323, "t", (1.0,), ("x",))
     grades = [
-        StudentGrade(s, "0" * 64, (ClassGrade(C323.id, (HoleGrade(1, 1.0, 1.0, "bien", ""),)),))
+        StudentGrade(s, "0" * 64, (ClassGrade(C323.id, (HoleGrade(1, 1.0, 1.0, HoleStatus.RIGHT, ""),)),))
         for s in students
     ]
     return Gradebook("f" * 64, [spec], grades)
+
+
+def test_merge_reads_a_hole_status_back_only_as_a_verdict_word(cli, tmp_path: Path) -> None:
+    """Hostile: a shard's informe.json edited to give a hole a status no judge gives
+    («aprobado») is not read back as a grade; the honest shards merge."""
+    roster = ["ana", "beto", "carla", "dani"]
+    folders = []
+    for k in (1, 2):
+        folder = tmp_path / f"notas-{k}"
+        write_gradebook(folder, _book([s for s in roster if Shard(k, 2).holds(s)]))
+        write_share(folder, Shard(k, 2), roster)
+        folders.append(folder)
+    honest = cli("grade", "merge", *map(str, folders), "--out", str(tmp_path / "juntas"))
+    assert honest.code == 0, no_traceback(honest)
+    merged = json.loads((tmp_path / "juntas" / "informe.json").read_text(encoding="utf-8"))
+    assert {h["estado"] for a in merged["alumnos"] for h in a["clases"][0]["huecos"]} == {"bien"}
+    path = folders[0] / "informe.json"
+    report = json.loads(path.read_text(encoding="utf-8"))
+    report["alumnos"][0]["clases"][0]["huecos"][0]["estado"] = "aprobado"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    forged = cli("grade", "merge", *map(str, folders), "--out", str(tmp_path / "x"))
+    assert forged.code == 2 and "no es un informe de compmath grade" in error_lines(forged)[0]
+    assert not (tmp_path / "x" / "notas.csv").exists()
 
 
 def test_merge_refuses_a_shard_given_twice(cli, tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from compmath.grading.records import ClassGrade, ClassSpec, HoleGrade, StudentGr
 from compmath.grading.regrade import compare
 from compmath.grading.summary import class_summary, normalised
 from compmath.grading.summary_text import md_code, md_text, summary_blocks, summary_markdown
+from compmath.holes.graft import HoleStatus
 from compmath.present.layout import lay_out, plain_text
 from tests.conftest import REPO, error_lines, no_traceback
 
@@ -32,7 +33,7 @@ HOSTILE = "<script>alert(1)</script> [pulsa](http://evil.example) ![x](y.png) **
 
 def hole(number: int, status: str, failure: Failure | None = None, reason: str = "") -> HoleGrade:
     earned = 1.0 if status == "bien" else 0.0
-    return HoleGrade(number, 1.0, earned, status, reason, int(earned) * 3, 3, failure)
+    return HoleGrade(number, 1.0, earned, HoleStatus(status), reason, int(earned) * 3, 3, failure)
 
 
 def student(name: str, first: HoleGrade, second: HoleGrade | None = None) -> StudentGrade:
@@ -59,7 +60,7 @@ def book() -> Gradebook:
 
 
 def test_counts_groups_and_order() -> None:
-    summary = class_summary(book())
+    summary = class_summary(book().specs, book().grades)
     first = summary["clases"][0]["huecos"][0]
     counts = {k: first[k] for k in ("bien", "mal", "falla", "tiempo_agotado", "sin_completar")}
     assert counts == {"bien": 1, "mal": 3, "falla": 2, "tiempo_agotado": 1, "sin_completar": 1}
@@ -123,7 +124,7 @@ def test_escapes() -> None:
 
 @pytest.mark.parametrize("width", [60, 120])
 def test_the_screen_fits_any_width(width: int) -> None:
-    lines = plain_text(lay_out(summary_blocks(class_summary(book())), width)).splitlines()
+    lines = plain_text(lay_out(summary_blocks(class_summary(book().specs, book().grades)), width)).splitlines()
     assert all(len(t) <= width for t in lines)
     assert "37,5 % (3 alumnos) falla «codificaciones»" in " ".join(" ".join(lines).split())
 

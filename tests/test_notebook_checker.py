@@ -16,7 +16,7 @@ from compmath.course.records import Tolerance
 from compmath.judging.compare import compare
 from compmath.judging.report import describe_difference as difference_text
 from compmath.notebook.rules import Reglas
-from compmath.notebook.tools import tools_source
+from compmath.notebook.toolcode import tools_source
 
 DEFAULT = {"atol": 1e-6, "rtol": 1e-6}
 

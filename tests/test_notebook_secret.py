@@ -19,7 +19,7 @@ import pytest
 from compmath.holes.graft import course_lab
 from compmath.holes.mutation import assigned
 from compmath.notebook.build import build_notebook, notebook_path
-from compmath.notebook.tools import tools_source
+from compmath.notebook.toolcode import tools_source
 from tests.conftest import REPO
 from tests.test_notebook import CLASSES, COURSE, IDS, run_cells, solved, source
 

@@ -12,7 +12,7 @@ from compmath.course.tree import load_course
 from compmath.errors import CompmathError
 from compmath.judging.case import Broken, Case, Explore, Ready, Reference, prepare, variant
 from compmath.judging.pipeline import judge_cases
-from compmath.judging.report import LabReport, Outcome
+from compmath.judging.report import Outcome
 from tests.conftest import FAKE_PART
 from tests.processes import fresh_marker
 
@@ -52,13 +52,9 @@ def test_a_lab_outside_the_course_is_judged_against_a_reference_of_the_same_run(
         variant(base, key="erroneo", lab=_lab(tmp_path, "b", wrong), params=params,
                 expected=Reference("referencia")),
     ]
-    seen: list[tuple[str, Outcome]] = []
-
-    def consume(case: Case, report: LabReport) -> None:
-        seen.append((case.key, report.outcome))
-
-    judged = judge_cases(cases, jobs=2, consumer=consume)
-    reports = judged.by_key()
+    judging = judge_cases(cases, jobs=2)
+    seen = [(case.key, report.outcome) for case, report in judging]
+    reports = judging.result().by_key()
     assert reports["referencia"].outcome == Outcome.EXPLORATION
     assert reports["referencia"].outputs == {"n": 6, "mitad": 3.0, "vector": pytest.approx(
         [0.0, 1 / 3, 2 / 3, 1.0, 4 / 3, 5 / 3], abs=1e-6)}
@@ -78,7 +74,7 @@ def test_a_reference_that_gives_nothing_fails_what_depends_on_it(
         variant(base, key="alumno", lab=_lab(tmp_path, "a", HONEST),
                 expected=Reference("referencia")),
     ]
-    reports = judge_cases(cases, jobs=2).by_key()
+    reports = judge_cases(cases, jobs=2).result().by_key()
     assert reports["referencia"].outcome == Outcome.EXCEPTION
     assert reports["alumno"].outcome == Outcome.SETUP
     assert "la referencia referencia no dio salidas: ValueError" in reports["alumno"].message
@@ -97,7 +93,7 @@ def test_a_broken_reference_fails_what_depends_on_it(fake_course: Path, tmp_path
         Broken(base.cls, replace(base.request, key="ref"), problem),
         variant(base, key="alumno", lab=_lab(tmp_path, "a", HONEST), expected=Reference("ref")),
     ]
-    reports = judge_cases(cases).by_key()
+    reports = judge_cases(cases).result().by_key()
     assert reports["ref"].outcome == Outcome.SETUP
     assert reports["alumno"].outcome == Outcome.SETUP
     assert reports["alumno"].message == "la referencia ref no dio salidas: la clase está rota"
@@ -127,7 +123,7 @@ def test_a_spliced_lab_that_rewrites_the_course_is_blamed_like_any_other(
         variant(base, key="honesto", lab=_lab(tmp_path, "a", HONEST)),
         variant(base, key="hostil", lab=_lab(tmp_path, "b", hostile)),
     ]
-    reports = judge_cases(cases, jobs=1).by_key()
+    reports = judge_cases(cases, jobs=1).result().by_key()
     assert reports["hostil"].outcome == Outcome.TAMPERED
     assert "901-pasa/expected.json" in reports["hostil"].message
     assert reports["honesto"].outcome in (Outcome.MATCHES, Outcome.TAMPERED)
@@ -141,8 +137,9 @@ def test_a_broken_case_is_reported_first_without_running(fake_course: Path) -> N
     course = load_course(fake_course)
     case = prepare(course, course.resolve("901"))
     assert isinstance(case, Broken)
-    seen: list[str] = []
-    judged = judge_cases([case], consumer=lambda c, r: seen.append(r.outcome))
+    judging = judge_cases([case])
+    seen = [report.outcome for _, report in judging]
+    judged = judging.result()
     assert seen == [Outcome.SETUP] and judged.reports[0].outcome == Outcome.SETUP
     assert judged.missing == ()  # no lab ran, no worker was asked
 

@@ -22,7 +22,7 @@ from compmath.authoring.mutant_check import mutant_check
 from compmath.course.tree import load_course
 from compmath.holes.graft import course_lab
 from compmath.holes.regions import solution_regions, splice, student_regions
-from compmath.holes.verdict import Attempt, HoleStatus, judge_many
+from compmath.holes.verdict import Attempt, HoleStatus, judge_each, judge_many
 from compmath.practice import watch, workspace
 from compmath.practice.session import Session
 from compmath.present.layout import lay_out, plain_text
@@ -179,10 +179,12 @@ def test_many_students_share_the_references_in_one_batch() -> None:
     cls = COURSE.resolve("323")
     wrong = with_hole(solved(323), 1, "    omega = np.ones(d // 2)")
     items = [(cls, solved(323)), (cls, exercise(323)), (cls, wrong), (cls, solved(323))]
-    seen: dict[int, Attempt] = {}
-    attempts = judge_many(items, timeout=10.0, jobs=JOBS, on_done=seen.__setitem__)
+    order = list(judge_each(items, timeout=10.0, jobs=JOBS))
+    seen: dict[int, Attempt] = dict(order)
+    attempts = [seen[i] for i in range(len(items))]
     assert [a.done for a in attempts] == [True, False, False, True]
-    assert sorted(seen) == [0, 1, 2, 3] and seen[2].holes[0].status == HoleStatus.WRONG
+    assert sorted(i for i, _ in order) == [0, 1, 2, 3]  # each once
+    assert seen[2].holes[0].status == HoleStatus.WRONG
     assert attempts[2].holes[0].reason.startswith("con los parámetros por defecto")
 
 

@@ -229,7 +229,7 @@ def exercise_problems(
             for one in found:
                 variants[one.key] = one
                 cases.append(_case(base, one, Path(tmp), timeout))
-        judged = judge_cases(cases, jobs=jobs).by_key()
+        judged = judge_cases(cases, jobs=jobs).result().by_key()
     for key, one in variants.items():
         problems += _verdict(one, judged[key])
     return problems

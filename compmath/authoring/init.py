@@ -125,7 +125,7 @@ def record_snapshot(folder: Path) -> Path:
 
     course = load_course(folder)
     (cls,) = course.classes
-    report = judge_cases([prepare(course, cls, record=True)]).reports[0]
+    report = judge_cases([prepare(course, cls, record=True)]).result().reports[0]
     if report.outcome != Outcome.VALID:
         raise CompmathError(
             f"el laboratorio de ejemplo no se pudo ejecutar: {report.full_message}",

@@ -79,7 +79,7 @@ def captured(
                 cases.append(variant(base, key=key, lab=path, params=v.params, expected=Explore()))
         # the instrumented lab returns its tables, not its outputs: the schema refuses them, the
         # tables are in the report all the same
-        reports = judge_cases(cases, jobs=jobs).by_key()
+        reports = judge_cases(cases, jobs=jobs).result().by_key()
     tables: dict[str, dict[int, dict[str, list[str]]]] = {}
     for cls in classes:
         keys = runs.get(cls.id, [])

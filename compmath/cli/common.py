@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Annotated
@@ -13,8 +12,8 @@ from typing import Annotated
 import typer
 
 from compmath.cli.completion import complete_class
+from compmath.cli.guard import guard
 from compmath.cli.spanish import SpanishCommand, SpanishGroup
-from compmath.course.params import ParamError
 from compmath.course.tree import ClassInfo, Course, find_root, load_course
 from compmath.errors import CompmathError, ExitCode
 from compmath.execution.protocol import DEFAULT_MEMORY, DEFAULT_TIMEOUT
@@ -128,29 +127,12 @@ JOBS = typer.Option(
 JobsOption = Annotated[int, JOBS]
 CORES = os.cpu_count() or 1  # the default of --jobs
 DEFAULT_MEMORY_GIB = DEFAULT_MEMORY / 1024**3
-__all__ = ["DEFAULT_MEMORY_GIB", "DEFAULT_TIMEOUT", "ExitCode"]
+__all__ = ["DEFAULT_MEMORY_GIB", "DEFAULT_TIMEOUT", "ExitCode", "guard"]
 
 
 def in_ci() -> bool:
     """True when the CI variable is set to anything but an explicit false."""
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-@contextmanager
-def guard() -> Iterator[None]:
-    """Turn library errors into `error: ...` plus a hint, exit code 2, no traceback."""
-    try:
-        yield
-    except CompmathError as exc:
-        from compmath.present.output import emit_error
-
-        emit_error(exc.message, exc.hint, exc.suggestions, exc.located)
-        raise typer.Exit(ExitCode.USAGE) from None
-    except ParamError as exc:
-        from compmath.present.output import emit_error
-
-        emit_error(str(exc), exc.hint)
-        raise typer.Exit(ExitCode.USAGE) from None
 
 
 def open_course(root: Path | None) -> Course:

@@ -56,7 +56,7 @@ def install_completion(ctx: Any, _param: Any, value: bool) -> None:
     """Install completion for the current shell and say where (the --install-completion option)."""
     if not value or ctx.resilient_parsing:
         return
-    from compmath.cli.common import guard
+    from compmath.cli.guard import guard
     from compmath.present.layout import Command, line, para
     from compmath.present.output import emit
 
@@ -78,7 +78,7 @@ def show_completion(ctx: Any, _param: Any, value: bool) -> None:
     """Print the completion script for the current shell (the --show-completion option)."""
     if not value or ctx.resilient_parsing:
         return
-    from compmath.cli.common import guard
+    from compmath.cli.guard import guard
 
     with guard():
         from typer._completion_shared import get_completion_script

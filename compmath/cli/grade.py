@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from compmath.course.tree import ClassInfo, Course
     from compmath.grading.deadline import Lateness
     from compmath.grading.roster import Identity
-    from compmath.grading.run import Outcome
+    from compmath.grading.run import GradingRun
     from compmath.holes.private import PrivateVariants
 
 DEFAULT_GRADE_TIMEOUT = 10.0
@@ -263,7 +263,7 @@ def _other_order(
     timeout, root, out, risk_accepted = place
     as_json, fail_on_change, umbral, archivo = reports
     formato, separador, decimal, escala, tarea, idioma, alumnos, visibilidad = exports
-    from compmath.cli import grade_reports
+    import compmath.cli.grade_reports as grade_reports
 
     if entregas[0] == grade_reports.SUMMARY:
         grade_reports.summary_command(entregas[1:], as_json)
@@ -281,7 +281,7 @@ def _other_order(
                 "y similitud",
                 "ejemplo: compmath grade comparar notas-antes notas --fail-on-change",
             )
-    from compmath.cli import grade_lms
+    import compmath.cli.grade_lms as grade_lms
 
     if classroom:
         with guard():
@@ -333,7 +333,7 @@ def _grade(
     roster_path: Path | None = None,
     deadline_paths: tuple[Path | None, Path | None] = (None, None),
 ) -> None:
-    from compmath.cli import grade_lms
+    import compmath.cli.grade_lms as grade_lms
     from compmath.grading import run
     from compmath.grading.names import normalised
     from compmath.grading.protection import probe, refuse_without
@@ -476,7 +476,7 @@ def _grade_all(
     sources: tuple[Path, Path | None, PrivateVariants | None],
     missing: tuple[str, ...],
     lateness: dict[str, Lateness] | None = None,
-) -> Outcome:
+) -> GradingRun:
     from compmath.grading import run
 
     folder, private_path, private = sources
@@ -511,8 +511,8 @@ def _say_what_was_missing(missing: list[str]) -> None:
 
 
 def _with_progress(
-    grading: Callable[[Callable[[list[str]], None], Callable[[str], None]], Outcome],
-) -> Outcome:
+    grading: Callable[[Callable[[list[str]], None], Callable[[str], None]], GradingRun],
+) -> GradingRun:
     """Run a grading with a live bar on a terminal's stderr: students judged of those to judge,
     and who is being graded now."""
     from compmath.cli.interrupt import activity

@@ -23,7 +23,8 @@ def summary_command(folders: list[str], as_json: bool) -> None:
             raise CompmathError(
                 "grade resumen lee una carpeta de notas", "ejemplo: compmath grade resumen notas"
             )
-        summary = class_summary(read_report(Path(folders[0])))
+        book = read_report(Path(folders[0]))
+        summary = class_summary(book.specs, book.grades)
     if as_json:
         from compmath.base.encode import dumps
 

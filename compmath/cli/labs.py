@@ -124,10 +124,16 @@ def run_class(
         missing: tuple[str, ...] = ()
         if isinstance(case, Broken):
             report = setup_report(case)
-        else:  # while the lab runs, load what judging and showing it will need
+        else:
             what = f"el laboratorio {cls.number}, «{cls.title}»"
-            with activity(what, "no se escribió nada"), waiting(what, live=not as_json):
-                judged = judge_cases([case], meanwhile=lambda: preload(screens=not as_json))
+            with (
+                activity(what, "no se escribió nada"),
+                waiting(what, live=not as_json),
+                judge_cases([case]) as judging,
+            ):
+                judging.start()  # while the lab runs, load what judging and showing it need
+                preload(screens=not as_json)
+                judged = judging.result()
             report, missing = judged.reports[0], judged.missing
             _say_what_was_missing(missing)
         elapsed = time.perf_counter() - started
@@ -217,18 +223,19 @@ def check(
 
                     colour = colour_for(sys.stderr)
                     pending = [c.key for c in cases if not isinstance(c, Broken)]
-                    with spinner(sys.stderr, runnable, "laboratorios", colour=colour) as advance:
-
-                        def done(case: Case, _report: LabReport) -> None:
+                    with (
+                        spinner(sys.stderr, runnable, "laboratorios", colour=colour) as advance,
+                        judge_cases(cases, jobs=jobs) as judging,
+                    ):
+                        for case, _report in judging:
                             if not isinstance(case, Broken):
                                 if case.key in pending:
                                     pending.remove(case.key)
                                 advance(still_running(pending))  # what is awaited, not done
                                 doing.advance()
-
-                        judged = judge_cases(cases, jobs=jobs, consumer=done)
+                        judged = judging.result()
                 else:
-                    judged = judge_cases(cases, jobs=jobs)
+                    judged = judge_cases(cases, jobs=jobs).result()
             except Interrupted as stop:
                 # what was judged is shown, then Ctrl-C goes on to say what was left
                 _summary(stop.reports, time.perf_counter() - started, (), as_json=as_json)
@@ -308,7 +315,7 @@ def update(
         cases = _cases(course, classes, timeout, memory, record=True)
         what = f"la ejecución de {count(len(cases), 'laboratorio', 'laboratorios')}"
         with activity(what, "aún no se escribió ninguna instantánea"):
-            judged = judge_cases(cases, jobs=os.cpu_count() or 1)
+            judged = judge_cases(cases, jobs=os.cpu_count() or 1).result()
         reports = judged.reports
         _say_what_was_missing(judged.missing)
     failed: list[LabReport] = []

@@ -13,7 +13,7 @@ from typing import Any
 
 import typer.core
 
-from compmath.cli import clicklib as click
+import compmath.cli.clicklib as click
 from compmath.cli.help import SpanishHelp
 from compmath.cli.usage import (
     bad_value,

@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from compmath.cli import clicklib as click
+import compmath.cli.clicklib as click
 from compmath.cli.help import param_label, range_text
 from compmath.wording import decimal_point
 

@@ -77,7 +77,7 @@ def _chart(entry: Any) -> ChartSpec:
 
 
 @dataclass(frozen=True)
-class Reference:
+class BookReference:
     """One bibliography entry."""
 
     authors: str
@@ -143,7 +143,7 @@ class ClassMeta:
     outputs: tuple[OutputSpec, ...] = ()
     common_errors: tuple[str, ...] = ()
     uses: str = ""
-    references: tuple[Reference, ...] = ()
+    references: tuple[BookReference, ...] = ()
     holes: tuple[Hole, ...] = ()
     variants: tuple[dict[str, Any], ...] = ()  # [practica] variantes: hidden parameter sets
     credit: str = "todo_o_nada"  # [practica] credito: or "proporcional" to the variants passed
@@ -238,7 +238,7 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
         common_errors=tuple(data.get("errores_comunes", [])),
         uses=data.get("donde_se_usa", ""),
         references=tuple(
-            Reference(
+            BookReference(
                 authors=r["autores"],
                 title=r["titulo"],
                 year=r["anio"],

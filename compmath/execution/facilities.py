@@ -17,9 +17,10 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any
 
+from compmath.execution import syscalls
 from compmath.execution.environment import named_off
+from compmath.execution.syscalls import CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS
 
 FACILITIES = (
     "landlock", "pidns", "ipcns", "pidfd", "prctl", "rlimit", "seccomp", "mountns", "netns", "env"
@@ -60,21 +61,10 @@ WHAT_IS_LOST = {
     "netns": "espacio de red: un laboratorio comparte la red del sistema",
     "env": "entorno mínimo: un laboratorio ve todas las variables de entorno del ejecutor",
 }
-PR_SET_PDEATHSIG = 1
-PR_SET_DUMPABLE = 4
-PR_CAPBSET_DROP = 24
-PR_SET_CHILD_SUBREAPER = 36
-PR_SET_NO_NEW_PRIVS = 38
-CLONE_NEWNS = 0x20000
-CLONE_NEWIPC = 0x08000000
-CLONE_NEWUSER = 0x10000000
-CLONE_NEWPID = 0x20000000
-CLONE_NEWNET = 0x40000000
 # The namespace probe's exit code, bit by bit: PROBED_OK with a user and PID namespace, plus
 # one bit for each namespace that works inside it; PROBED_IPC_ALONE, an IPC namespace without
 # them (root, where user namespaces are refused or switched off).
 PROBED_OK, PROBED_NET, PROBED_MOUNT, PROBED_IPC, PROBED_IPC_ALONE = 64, 1, 2, 4, 8
-_libc: Any = None
 
 
 def switched_off() -> frozenset[str]:
@@ -83,73 +73,9 @@ def switched_off() -> frozenset[str]:
 
 
 def load_libc() -> None:
-    """Load the C library once in the worker, so that every child can call it cheaply."""
-    global _libc
-    if not sys.platform.startswith("linux") or "prctl" in switched_off():
-        return
-    try:
-        import ctypes
-
-        _libc = ctypes.CDLL(None, use_errno=True)
-        _libc.syscall.restype = ctypes.c_long
-    except (ImportError, OSError):
-        _libc = None
-
-
-def libc() -> Any:
-    """The loaded C library (Linux only), or None."""
-    return _libc
-
-
-def prctl(option: int, value: int) -> bool:
-    """Call Linux prctl(option, value); False where it is unavailable or refused."""
-    return _libc is not None and int(_libc.prctl(option, value, 0, 0, 0)) == 0
-
-
-def _write(path: str, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY)
-    try:
-        os.write(fd, text.encode("ascii"))
-    finally:
-        os.close(fd)
-
-
-def enter_namespaces(extra: int = 0) -> bool:
-    """Move this process's future children into a new user and PID namespace (and this process
-    into the `extra` ones: CLONE_NEWNS, CLONE_NEWNET); False if refused.
-
-    The uid and gid are mapped to themselves, so files keep their owner. /proc files of a
-    process that cannot be dumped belong to root, so the process is dumpable for the mapping.
-    """
-    if _libc is None:
-        return False
-    uid, gid = os.geteuid(), os.getegid()
-    prctl(PR_SET_DUMPABLE, 1)
-    try:
-        if int(_libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | extra)) != 0:
-            return False
-        _write("/proc/self/setgroups", "deny")
-        _write("/proc/self/uid_map", f"{uid} {uid} 1")
-        _write("/proc/self/gid_map", f"{gid} {gid} 1")
-        return True
-    except OSError:
-        return False
-    finally:
-        prctl(PR_SET_DUMPABLE, 0)
-
-
-def drop_capabilities() -> None:
-    """Give up every capability (root without namespaces: no ptrace of the worker, no CAP_KILL)."""
-    if _libc is None or os.geteuid() != 0:
-        return
-    import ctypes
-
-    for capability in range(64):  # the bounding set first: an exec as root regains none of them
-        if prctl(PR_CAPBSET_DROP, capability) is False and ctypes.get_errno() == 22:  # EINVAL
-            break
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
-    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: all empty
-    _libc.capset(header, data)
+    """Load the C library once in the worker (unless COMPMATH_SIN turns prctl off)."""
+    if "prctl" not in switched_off():
+        syscalls.load_libc()
 
 
 def _probe_namespaces() -> int:
@@ -158,41 +84,38 @@ def _probe_namespaces() -> int:
     It exits with PROBED_OK plus a bit for each of the network, mount and IPC namespaces that
     work (the mount one with the lab's whole read-only view); without a user and PID namespace,
     PROBED_IPC_ALONE if an IPC namespace works by itself (root), anything else when none does."""
-    if _libc is None:
+    libc = syscalls.libc()
+    if libc is None:
         return -1
     off = switched_off()
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
-            if "pidns" not in off and enter_namespaces():
+            if "pidns" not in off and syscalls.enter_namespaces():
                 inner = os.fork()
                 if inner == 0:
                     os._exit(PROBED_OK | _probe_inside())
                 status = os.waitpid(inner, 0)[1]
                 code = os.waitstatus_to_exitcode(status)
-            elif "ipcns" not in off and int(_libc.unshare(CLONE_NEWIPC)) == 0:
+            elif "ipcns" not in off and int(libc.unshare(CLONE_NEWIPC)) == 0:
                 code = PROBED_IPC_ALONE
         finally:
             os._exit(code)
     return pid
 
 
-def enter_ipc_namespace() -> bool:
-    """Move this process into a new IPC namespace by itself (root, without a user namespace)."""
-    return _libc is not None and int(_libc.unshare(CLONE_NEWIPC)) == 0
-
-
 def _probe_inside() -> int:
-    from compmath.execution import isolation
+    from compmath.execution import isolation  # ctypes and mount calls: only in the probe
 
+    libc = syscalls.libc()
     found = 0
-    if int(_libc.unshare(CLONE_NEWIPC)) == 0:
+    if int(libc.unshare(CLONE_NEWIPC)) == 0:
         found |= PROBED_IPC
-    if int(_libc.unshare(CLONE_NEWNET)) == 0:
+    if int(libc.unshare(CLONE_NEWNET)) == 0:
         found |= PROBED_NET
     try:
-        if int(_libc.unshare(CLONE_NEWNS)) == 0:
+        if int(libc.unshare(CLONE_NEWNS)) == 0:
             isolation.read_only_view(os.environ.get("TMPDIR") or "/tmp")
             found |= PROBED_MOUNT
     except OSError:
@@ -255,7 +178,7 @@ class Probe:
             probed = os.waitstatus_to_exitcode(os.waitpid(self.namespaces, 0)[1])
         pidns = probed & ~(PROBED_NET | PROBED_MOUNT | PROBED_IPC) == PROBED_OK
         ipcns = (bool(probed & PROBED_IPC) if pidns else probed == PROBED_IPC_ALONE)
-        has_prctl = _libc is not None
+        has_prctl = syscalls.libc() is not None
         pidfd = False
         if hasattr(os, "pidfd_open") and "pidfd" not in off:
             try:

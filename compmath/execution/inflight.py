@@ -118,12 +118,7 @@ def setup(found: Facilities, workdir: str, lifeline: int) -> None:
     global _found, _workdir, _lifeline, _zygote
     _found, _workdir, _lifeline = found, workdir, lifeline
     if found.prctl and found.pidfd:  # a zygote's children end where only a pidfd sees them
-        _zygote = zygote.start((lifeline,))
-
-
-def shared() -> tuple[int, Facilities]:
-    """The lifeline and the facilities, as a supervisor takes them."""
-    return _lifeline, _found
+        _zygote = zygote.start(lifeline, found)
 
 
 def idle() -> None:

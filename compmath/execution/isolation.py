@@ -18,7 +18,7 @@ import resource
 from collections.abc import Sequence
 from typing import Any
 
-from compmath.execution import facilities
+from compmath.execution import syscalls
 
 TMPFS_BYTES = 256 * 1024**2  # what a lab may keep in its folder, all files together
 FILE_BYTES = 256 * 1024**2  # the largest file a lab may write (RLIMIT_FSIZE), its stdout too
@@ -46,7 +46,7 @@ def read_only_view(folder: str, hidden: Sequence[str] = ()) -> None:
     each `hidden` folder an empty one.
 
     OSError if the kernel refuses (the worker's probe found out first: see facilities)."""
-    libc = facilities.libc()
+    libc = syscalls.libc()
     _check(int(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None)), "montar / como privado")
     attr = MountAttr(MOUNT_ATTR_RDONLY, 0, 0, 0)
     result = int(

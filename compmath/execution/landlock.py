@@ -18,7 +18,7 @@ import stat
 from collections.abc import Sequence
 from typing import Any
 
-from compmath.execution import facilities
+from compmath.execution import syscalls
 
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446  # the same on every arch
 CREATE_RULESET_VERSION = 1
@@ -52,7 +52,7 @@ class PathBeneath(ctypes.Structure):
 
 def abi() -> int:
     """The kernel's Landlock ABI version; 0 where Landlock is absent or disabled."""
-    libc = facilities.libc()
+    libc = syscalls.libc()
     if libc is None:
         return 0
     version = int(
@@ -89,7 +89,7 @@ def _allow(libc: Any, ruleset: int, path: str, rights: int) -> None:
 def restrict_self(version: int, writable: str, readable: Sequence[str] | None = None) -> None:
     """Allow writes only beneath `writable` (and to /dev/null) from now on; with `readable`,
     reads too, only beneath `writable` and those paths. OSError if refused."""
-    libc = facilities.libc()
+    libc = syscalls.libc()
     writes = sum(rights for since, rights in WRITES_BY_ABI.items() if since <= version)
     reads = READ_FILE | READ_DIR if readable is not None else 0
     scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if version >= 6 else 0
@@ -104,7 +104,7 @@ def restrict_self(version: int, writable: str, readable: Sequence[str] | None = 
         _allow(libc, ruleset, os.devnull, (writes | reads) & FILE_RIGHTS)
         for path in readable or ():
             _allow(libc, ruleset, path, reads)
-        if not facilities.prctl(facilities.PR_SET_NO_NEW_PRIVS, 1):
+        if not syscalls.prctl(syscalls.PR_SET_NO_NEW_PRIVS, 1):
             raise OSError(1, "Landlock: no se pudo fijar no_new_privs")
         _check(int(libc.syscall(SYS_RESTRICT_SELF, ruleset, 0)), "aplicar las reglas")
     finally:

@@ -22,7 +22,7 @@ import traceback
 from types import CodeType
 from typing import NoReturn
 
-from compmath.execution import bytecode, facilities, isolation, landlock, reading, seccomp
+from compmath.execution import bytecode, isolation, landlock, reading, seccomp, syscalls
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabRequest, ReplyState
 
@@ -41,7 +41,7 @@ _ballast: mmap.mmap | None = None
 def _confine(folder: str, found: Facilities) -> None:
     """Dies with its supervisor, default signals, fault reports, Python streams on fds 1 and 2."""
     if found.prctl:
-        facilities.prctl(facilities.PR_SET_PDEATHSIG, signal.SIGKILL)
+        syscalls.prctl(syscalls.PR_SET_PDEATHSIG, signal.SIGKILL)
     for fd in (STATUS_FD, LIFELINE_FD):
         os.close(fd)
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGTSTP):
@@ -76,7 +76,7 @@ def _close_the_sandbox(folder: str, found: Facilities, request: LabRequest) -> N
     if hidden:
         os.chdir(folder)  # not the runner's folder: /proc/self/cwd leads nowhere else
     if not found.pidns:
-        facilities.drop_capabilities()
+        syscalls.drop_capabilities()
     if found.rlimit:
         isolation.cap_file_size()
     if found.seccomp:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, NamedTuple
@@ -39,6 +39,20 @@ class Ran(NamedTuple):
     replies: dict[str, LabReply]
     missing: tuple[str, ...]
     skipped: tuple[str, ...] = ()
+
+
+class Handed(NamedTuple):
+    """The first labs are on their way: the runner's own work can overlap theirs from here."""
+
+
+class Settled(NamedTuple):
+    """One lab's reply, as it lands (the next labs already handed over)."""
+
+    request: LabRequest
+    reply: LabReply
+
+
+Event = Handed | Settled | Ran  # what running a batch yields: Handed once, Ran last
 
 
 class Cancelled(Exception):
@@ -135,12 +149,8 @@ def remember_durations(
 
 
 def _run(
-    items: list[LabRequest],
-    jobs: int,
-    on_done: Callable[[LabRequest, LabReply], None] | None,
-    meanwhile: Callable[[], None] | None,
-    after: Mapping[str, str] | None = None,
-) -> Ran:
+    items: list[LabRequest], jobs: int, after: Mapping[str, str] | None = None
+) -> Iterator[Event]:
     replies: dict[str, LabReply] = {}
     queue = deque(items)
     batch = {r.key for r in items}
@@ -175,7 +185,7 @@ def _run(
         for later in parked.pop(request.key, []):
             _skip(later)
 
-    def settle(request: LabRequest, reply: LabReply) -> None:
+    def settle(request: LabRequest, reply: LabReply) -> Settled:
         replies[request.key] = reply
         waiting = parked.pop(request.key, [])
         if reply.state == ReplyState.TIMEOUT:
@@ -183,13 +193,11 @@ def _run(
                 _skip(later)
         else:
             queue.extendleft(reversed(waiting))  # next: a student's hole ends soon after it starts
-        if on_done:
-            on_done(request, reply)
+        return Settled(request, reply)
 
-    try:
+    try:  # a consumer that stops early closes this generator: GeneratorExit ends the worker
         fill()
-        if meanwhile:
-            meanwhile()
+        yield Handed()
         while in_flight:
             patience = max(r.timeout for r in in_flight.values()) + GRACE
             reply = worker.receive_any(patience)
@@ -201,17 +209,20 @@ def _run(
                 used.append(worker)
                 lost = list(in_flight.values())
                 in_flight.clear()
+                given_up = []
                 for request in lost:
                     losses[request.key] = losses.get(request.key, 0) + 1
                     if losses[request.key] >= 2:
-                        settle(request, LabReply.worker_lost(request.key, losses[request.key]))
+                        lab_lost = LabReply.worker_lost(request.key, losses[request.key])
+                        given_up.append(settle(request, lab_lost))
                     else:
                         retry.append(request)
                 fill()
+                yield from given_up
                 continue
             request = in_flight.pop(reply.key)
             fill()
-            settle(request, reply)
+            yield settle(request, reply)
             fill()  # what waited for it, now in the queue
     except BaseException:  # Ctrl-C: the worker takes its labs down as it ends
         worker.close()
@@ -221,7 +232,7 @@ def _run(
     release_worker(worker, healthy=cancel is None or not cancel.cancelled)
     if any("landlock" in w.missing for w in used):
         purge(LAB_CACHES)
-    return Ran(replies, _missing(used), tuple(skipped))
+    yield Ran(replies, _missing(used), tuple(skipped))
 
 
 def _stops(first: str, replies: Mapping[str, LabReply]) -> bool:
@@ -237,27 +248,33 @@ def _missing(used: list[WorkerHandle]) -> tuple[str, ...]:
     return tuple(name for name in FACILITIES if name in missing)
 
 
-def run_one(request: LabRequest, meanwhile: Callable[[], None] | None = None) -> LabReply:
-    """Run one lab; call `meanwhile` after handing it over, so both processes work at once."""
-    return _run([request], 1, None, meanwhile).replies[request.key]
+def run_one(request: LabRequest) -> LabReply:
+    """Run one lab and wait for its reply."""
+    return ran(_run([request], 1)).replies[request.key]
+
+
+def ran(events: Iterable[Event]) -> Ran:
+    """Every event of a batch consumed: its last, the replies by key."""
+    for event in events:
+        if isinstance(event, Ran):
+            return event
+    raise RuntimeError("a batch of labs ended without its replies")  # _run always yields Ran
 
 
 def run_labs(
-    requests: Iterable[LabRequest],
-    jobs: int,
-    on_done: Callable[[LabRequest, LabReply], None] | None = None,
-    meanwhile: Callable[[], None] | None = None,
-    after: Mapping[str, str] | None = None,
-) -> Ran:
-    """Run every request with up to `jobs` labs in flight on one worker; replies by key.
+    requests: Iterable[LabRequest], jobs: int, after: Mapping[str, str] | None = None
+) -> Iterator[Event]:
+    """Run every request with up to `jobs` labs in flight on one worker, as events: `Handed`
+    once the first labs are on their way, a `Settled` per reply as it lands, `Ran` last.
 
     One worker imports numpy once and forks a child per lab. The next lab is handed over
-    before the last reply is judged (`on_done`), so the worker never waits for the runner;
-    `meanwhile` runs once the first labs are on their way. `after` (key -> the key it
-    follows): see the module's docstring.
+    before the last reply is yielded, so the worker never waits for whoever judges it.
+    `after` (key -> the key it follows): see the module's docstring. Stopping early (closing
+    the generator, or Ctrl-C) ends the worker and the labs on it.
     """
     known = durations()
     items = longest_first(requests, known)
-    ran = _run(items, jobs, on_done, meanwhile, after)
-    remember_durations(known, ran.replies, items)
-    return ran
+    for event in _run(items, jobs, after):
+        if isinstance(event, Ran):
+            remember_durations(known, event.replies, items)
+        yield event

@@ -19,7 +19,7 @@ import ctypes
 import errno
 import os
 
-from compmath.execution import facilities
+from compmath.execution import syscalls
 
 ALLOW = 0x7FFF0000
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
@@ -223,11 +223,11 @@ def prepare() -> bool:
 def apply() -> None:
     """Load the prepared filter into this process and every process it starts; OSError if
     refused. Sets no_new_privs, which the kernel requires of an unprivileged filter."""
-    libc = facilities.libc()
+    libc = syscalls.libc()
     if _program is None or libc is None:
         raise OSError(errno.ENOSYS, "seccomp: no hay filtro preparado")
     program = SockFprog(len(_program) // 8, ctypes.addressof(_program))
-    if not facilities.prctl(facilities.PR_SET_NO_NEW_PRIVS, 1):
+    if not syscalls.prctl(syscalls.PR_SET_NO_NEW_PRIVS, 1):
         raise OSError(ctypes.get_errno(), "seccomp: no se pudo fijar no_new_privs")
     if int(libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0)) != 0:
         error = ctypes.get_errno()

@@ -19,7 +19,7 @@ import signal
 import sys
 from typing import NamedTuple, NoReturn
 
-from compmath.execution import facilities, orphans, sandbox
+from compmath.execution import orphans, sandbox, syscalls
 from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabRequest, ReplyState
 from compmath.execution.sandbox import LIFELINE_FD, RESULT_FD, STATUS_FD
@@ -78,8 +78,8 @@ def _watch_lifeline(lab: int) -> None:
 def _namespaces(found: Facilities) -> bool:
     """Enter the lab's namespaces (docs/integridad.md); False if the kernel refuses one."""
     if found.pidns:
-        return facilities.enter_namespaces(found.namespace_flags())
-    return facilities.enter_ipc_namespace() if found.ipcns else True
+        return syscalls.enter_namespaces(found.namespace_flags())
+    return syscalls.enter_ipc_namespace() if found.ipcns else True
 
 
 def supervise(
@@ -92,11 +92,11 @@ def supervise(
         for signum in (signal.SIGTERM, signal.SIGTSTP, signal.SIGUSR2):
             signal.signal(signum, signal.SIG_DFL)  # not the worker's handlers
         if found.prctl:
-            facilities.prctl(facilities.PR_SET_PDEATHSIG, signal.SIGKILL)
+            syscalls.prctl(syscalls.PR_SET_PDEATHSIG, signal.SIGKILL)
             if os.getppid() != parent:  # it died before the signal was asked for
                 os._exit(1)
             if not found.pidns:  # the lab's orphans come here, not to the worker
-                facilities.prctl(facilities.PR_SET_CHILD_SUBREAPER, 1)
+                syscalls.prctl(syscalls.PR_SET_CHILD_SUBREAPER, 1)
         _arrange(files, lifeline)
         if not _namespaces(found):
             failed = ChildResult(

@@ -21,7 +21,7 @@ import time
 from typing import Any, NoReturn
 
 from compmath import cleanup
-from compmath.execution import facilities, inflight
+from compmath.execution import facilities, inflight, syscalls
 from compmath.execution.facilities import Facilities
 from compmath.execution.inflight import Running, ended, finish, reap_orphans, running, start
 from compmath.execution.protocol import LabRequest, WorkerNote
@@ -56,11 +56,11 @@ def _pause(signum: int, frame: Any) -> None:
 
 def _protect_self(runner: int) -> None:
     """No tracing or /proc access by same-user processes; die with the runner; adopt orphans."""
-    facilities.prctl(facilities.PR_SET_DUMPABLE, 0)
-    facilities.prctl(facilities.PR_SET_PDEATHSIG, signal.SIGKILL)
+    syscalls.prctl(syscalls.PR_SET_DUMPABLE, 0)
+    syscalls.prctl(syscalls.PR_SET_PDEATHSIG, signal.SIGKILL)
     if runner and os.getppid() != runner:  # the runner was gone before we could ask
         os._exit(1)
-    facilities.prctl(facilities.PR_SET_CHILD_SUBREAPER, 1)
+    syscalls.prctl(syscalls.PR_SET_CHILD_SUBREAPER, 1)
 
 
 def _sweep(tmp: str) -> None:

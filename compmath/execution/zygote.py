@@ -19,7 +19,10 @@ import _socket
 import os
 import signal
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from compmath.execution.facilities import Facilities
 
 NAME = b"compmath-zigoto"  # its /proc/<pid>/comm; supervisors take the worker's name back
 BATCH, SINGLE = b"B", b"S"  # a lab to start (with its descriptors); a batch loads numpy's extras
@@ -84,21 +87,21 @@ class Zygote:
         return status, maxrss
 
 
-def start(keep: tuple[int, ...]) -> Zygote | None:
+def start(lifeline: int, found: Facilities) -> Zygote | None:
     """Fork the zygote now, before any request is read.
 
-    `keep`: the worker's descriptors that the labs need (the lifeline); every other one (the
-    runner's channel above all) is closed in the zygote."""
-    from compmath.execution import facilities
+    `lifeline`: the worker's descriptor that the labs need; every other one (the runner's
+    channel above all) is closed in the zygote. `found`: what each supervisor confines with."""
+    from compmath.execution import syscalls
 
-    if facilities.libc() is None:
+    if syscalls.libc() is None:
         return None
     ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
     worker = os.getpid()
     pid = os.fork()
     if pid == 0:
         ours.close()
-        _become(theirs, worker, keep)
+        _become(theirs, worker, lifeline, found)
     theirs.close()
     ours.setblocking(True)
     return Zygote(ours, pid)
@@ -116,21 +119,21 @@ def _close_all_but(keep: set[int]) -> None:
             low = fd + 1
 
 
-def _become(sock: _socket.socket, worker: int, keep: tuple[int, ...]) -> NoReturn:
+def _become(sock: _socket.socket, worker: int, lifeline: int, found: Facilities) -> NoReturn:
     """The zygote's life: one supervisor per message until the worker's end closes the socket."""
-    from compmath.execution import facilities
+    from compmath.execution import syscalls
 
     code = 1
     try:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGTSTP, signal.SIG_DFL)
-        facilities.prctl(facilities.PR_SET_PDEATHSIG, signal.SIGKILL)
+        syscalls.prctl(syscalls.PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != worker:  # the worker was gone before we could ask
             os._exit(1)
-        _close_all_but({*keep, sock.fileno(), 2})
+        _close_all_but({lifeline, sock.fileno(), 2})
         name = _comm()
         _rename(NAME)
-        _serve(sock, name)
+        _serve(sock, name, lifeline, found)
         code = 0
     finally:
         os._exit(code)
@@ -145,9 +148,9 @@ def _comm() -> bytes:
 
 
 def _rename(name: bytes) -> None:
-    from compmath.execution import facilities
+    from compmath.execution import syscalls
 
-    libc = facilities.libc()
+    libc = syscalls.libc()
     if libc is not None:
         libc.prctl(PR_SET_NAME, name[:15], 0, 0, 0)
 
@@ -163,7 +166,7 @@ def preload_extras() -> None:
     import numpy.random  # noqa: F401
 
 
-def _serve(sock: _socket.socket, name: bytes) -> None:
+def _serve(sock: _socket.socket, name: bytes, lifeline: int, found: Facilities) -> None:
     extras = False
     while True:
         try:
@@ -186,7 +189,7 @@ def _serve(sock: _socket.socket, name: bytes) -> None:
         if message == BATCH and not extras:
             preload_extras()  # a batch: imported once here, not in each lab that uses them
             extras = True
-        pid = _fork_supervisor(fds, name) if len(fds) == FDS else 0
+        pid = _fork_supervisor(fds, name, lifeline, found) if len(fds) == FDS else 0
         for fd in fds:
             os.close(fd)
         sock.send(str(pid).encode("ascii"))
@@ -202,20 +205,20 @@ def _reap(sock: _socket.socket, message: bytes) -> None:
         sock.send(answer.encode("ascii"))
 
 
-def _fork_supervisor(fds: list[int], name: bytes) -> int:
+def _fork_supervisor(fds: list[int], name: bytes, lifeline: int, found: Facilities) -> int:
     """The pid of a new supervisor for this lab (0 if the fork failed)."""
     try:
         pid = os.fork()
     except OSError:
         return 0
     if pid == 0:
-        _supervise(fds, name)
+        _supervise(fds, name, lifeline, found)
     return pid
 
 
-def _supervise(fds: list[int], name: bytes) -> NoReturn:
+def _supervise(fds: list[int], name: bytes, lifeline: int, found: Facilities) -> NoReturn:
     """In the new supervisor: read this lab's request (and only this one), then supervise it."""
-    from compmath.execution import inflight, supervisor
+    from compmath.execution import supervisor
     from compmath.execution.protocol import LabRequest
 
     try:
@@ -227,4 +230,4 @@ def _supervise(fds: list[int], name: bytes) -> NoReturn:
         request = LabRequest.from_line(line)
     except BaseException:
         os._exit(1)
-    supervisor.supervise(request, folder, supervisor.LabFiles(*files), *inflight.shared())
+    supervisor.supervise(request, folder, supervisor.LabFiles(*files), lifeline, found)

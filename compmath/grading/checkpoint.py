@@ -19,7 +19,8 @@ from typing import Any
 from compmath.atomic import write_atomic
 from compmath.grading.failure import Failure
 from compmath.grading.seal import SEAL_FIELD, seal, sealed
-from compmath.grading.verdict import ClassVerdict, HoleVerdict
+from compmath.grading.verdict import ClassVerdict, GradedHole
+from compmath.holes.graft import HoleStatus
 
 FOLDER = ".en-curso"
 
@@ -36,6 +37,7 @@ def _document(verdict: ClassVerdict, fingerprint: str) -> dict[str, Any]:
         "huella": fingerprint,
         "salida_del_alumno": verdict.prints,
         "fuera_de_los_huecos_cambiado": verdict.outside_changed,
+        "error_de_sintaxis_fuera": verdict.syntax,
         "huecos": [
             {
                 "numero": h.number,
@@ -53,10 +55,10 @@ def _document(verdict: ClassVerdict, fingerprint: str) -> dict[str, Any]:
 
 def _verdict(data: dict[str, Any]) -> ClassVerdict:
     holes = tuple(
-        HoleVerdict(
+        GradedHole(
             int(h["numero"]),
             bool(h["bien"]),
-            str(h["estado"]),
+            HoleStatus(str(h["estado"])),  # a word no judge gives: judged again
             str(h["motivo"]),
             int(h["variantes_superadas"]),
             int(h["variantes"]),
@@ -65,7 +67,10 @@ def _verdict(data: dict[str, Any]) -> ClassVerdict:
         for h in data["huecos"]
     )
     return ClassVerdict(
-        holes, str(data["salida_del_alumno"]), bool(data["fuera_de_los_huecos_cambiado"])
+        holes,
+        str(data["salida_del_alumno"]),
+        bool(data["fuera_de_los_huecos_cambiado"]),
+        str(data["error_de_sintaxis_fuera"]),
     )
 
 

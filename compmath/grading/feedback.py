@@ -7,6 +7,8 @@ import re
 from compmath.grading.deadline import CLOSED, LATE, Lateness, feedback_line
 from compmath.grading.protection import named
 from compmath.grading.records import ClassGrade, ClassSpec, StudentGrade, points_text
+from compmath.holes.graft import HoleStatus
+from compmath.visible import one_line, visible
 
 CREDIT = {
     False: "Crédito todo o nada: cada hueco vale sus puntos si acierta con todos los parámetros, "
@@ -14,15 +16,8 @@ CREDIT = {
     True: "Crédito proporcional: cada hueco vale la parte de sus puntos que corresponde a los "
     "parámetros con que acierta (los de por defecto y las variantes).",
 }
-WRITTEN = ("mal", "falla")  # a hole written but wrong: the student can rerun the check
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def visible(text: str) -> str:
-    """Control characters (and bidi overrides) from a lab's output made visible as `\\xNN`."""
-    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-
-
+# a hole written but wrong: the student can rerun the check
+WRITTEN = (HoleStatus.WRONG, HoleStatus.FAILS)
 # What Markdown (GitHub's flavour) or HTML reads inside a line: emphasis, code, links and images,
 # tags and entities, strikethrough, table cells, e-mail autolinks; then bare URLs and www. ones.
 MARKDOWN = re.compile(r"[\\`*_\[\]<>&~|@]")
@@ -34,14 +29,14 @@ def _inline(text: str) -> str:
     visible, on one line, and every character Markdown or HTML would read escaped, so that no
     link, image, emphasis, tag or bare URL can be written through it (a heading or a list needs
     the start of a line, and every such line starts with the feedback's own words)."""
-    text = MARKDOWN.sub(lambda m: "\\" + m.group(), " ".join(visible(text).split()))
+    text = MARKDOWN.sub(lambda m: "\\" + m.group(), one_line(text))
     return AUTOLINK.sub(lambda m: "\\" + m.group(), text)
 
 
 def _fenced(text: str) -> list[str]:
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
-    return [f"{fence}text", visible(text), fence]
+    return [f"{fence}text", visible(text, keep_lines=True), fence]
 
 
 def _number(value: float) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 from compmath.grading.deadline import CLOSED, LATE, UNKNOWN
 from compmath.grading.gradebook import CSV_NAME, FEEDBACK_DIR, REPORT_NAME, Gradebook
 from compmath.grading.names import look_alikes, shown
-from compmath.grading.run import Outcome
+from compmath.grading.run import GradingRun
 from compmath.grading.shards import Shard
 from compmath.present.layout import Block, Command, here, line, para
 from compmath.wording import count, measure, seconds, short
@@ -64,7 +64,7 @@ def grading_now(pending: Sequence[str]) -> str:
     return f"corrigiendo {pending[0]}{more}"
 
 
-def summary_blocks(outcome: Outcome, out: Path, shard: Shard | None) -> list[Block]:
+def summary_blocks(outcome: GradingRun, out: Path, shard: Shard | None) -> list[Block]:
     """The closing summary of a grading run."""
     book = outcome.book
     share = f" (fragmento {shard})" if shard else ""

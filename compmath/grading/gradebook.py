@@ -21,6 +21,8 @@ from compmath.grading.feedback import feedback_markdown
 from compmath.grading.names import file_names, look_alikes
 from compmath.grading.records import VERSION, ClassSpec, StudentGrade, points_text, unjudged
 from compmath.grading.submissions import Submission
+from compmath.grading.summary import class_summary
+from compmath.grading.summary_text import SUMMARY_NAME, summary_markdown
 from compmath.visible import visible
 
 CSV_NAME = "notas.csv"
@@ -93,8 +95,6 @@ def _lateness_cells(lateness: Lateness | None, earned: float) -> list[str]:
 
 def report_document(book: Gradebook) -> dict[str, Any]:
     """The JSON report (compmath/contracts/grade.schema.json)."""
-    from compmath.grading.summary import class_summary
-
     earned = [g.earned for g in book.grades]
     return {
         "version": VERSION,
@@ -109,7 +109,7 @@ def report_document(book: Gradebook) -> dict[str, Any]:
             "con_todo": sum(1 for e in earned if e >= book.points),
             "sin_puntos": sum(1 for e in earned if e == 0),
         },
-        "resumen_por_hueco": class_summary(book),
+        "resumen_por_hueco": class_summary(book.specs, book.grades),
         "alumnos": [_student_document(book, g) for g in book.grades],
     }
 
@@ -128,8 +128,6 @@ def write_gradebook(out: Path, book: Gradebook) -> Gradebook:
     """Write notas.csv, informe.json, resumen.md and comentarios/<alumno>.md into `out`. A
     student whose feedback cannot be written gets 0 with the reason in the others; the book
     written back."""
-    from compmath.grading.summary_text import SUMMARY_NAME, summary_markdown
-
     (out / FEEDBACK_DIR).mkdir(parents=True, exist_ok=True)
     names = file_names(g.student for g in book.grades)
     grades = []

@@ -15,7 +15,8 @@ from typing import Any
 from compmath.course.tree import ClassInfo
 from compmath.grading.failure import Failure
 from compmath.grading.submissions import Submission
-from compmath.grading.verdict import ClassVerdict, HoleVerdict
+from compmath.grading.verdict import ClassVerdict, GradedHole
+from compmath.holes.graft import HoleStatus
 from compmath.mathtext import plain_prose
 
 VERSION = 1
@@ -82,7 +83,7 @@ class HoleGrade:
     number: int
     points: float
     earned: float
-    status: str
+    status: HoleStatus
     reason: str
     variants_passed: int = 0  # of `variants` (the defaults included), how many it matched
     variants: int = 0
@@ -145,7 +146,7 @@ class StudentGrade:
                     "huecos": [
                         {
                             "numero": h.number,
-                            "estado": h.status,
+                            "estado": h.status.value,
                             "obtenidos": h.earned,
                             "puntos": h.points,
                             "motivo": h.reason,
@@ -170,7 +171,7 @@ class StudentGrade:
                         int(h["numero"]),
                         float(h["puntos"]),
                         float(h["obtenidos"]),
-                        h["estado"],
+                        HoleStatus(h["estado"]),
                         h["motivo"],
                         int(h.get("variantes_superadas", 0)),
                         int(h.get("variantes", 0)),
@@ -220,7 +221,7 @@ def submission_fingerprint(course: str, submission: Submission) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _earned(spec: ClassSpec, hole: HoleVerdict, points: float) -> float:
+def _earned(spec: ClassSpec, hole: GradedHole, points: float) -> float:
     """A judged hole's points: all or nothing, or the share of the variants it matched."""
     if hole.passed:
         return points
@@ -244,7 +245,7 @@ def grade(
         verdict = verdicts.get(spec.class_id)
         if verdict is None:  # nothing to judge: every hole scores 0 for the same reason
             holes = tuple(
-                HoleGrade(k, p, 0.0, "sin entregar", found.problem)
+                HoleGrade(k, p, 0.0, HoleStatus.MISSING, found.problem)
                 for k, p in enumerate(spec.points, 1)
             )
             classes.append(ClassGrade(spec.class_id, holes, found.problem))
@@ -286,7 +287,10 @@ def unjudged(
     classes = tuple(
         ClassGrade(
             spec.class_id,
-            tuple(HoleGrade(k, p, 0.0, "falla", reason) for k, p in enumerate(spec.points, 1)),
+            tuple(
+                HoleGrade(k, p, 0.0, HoleStatus.FAILS, reason)
+                for k, p in enumerate(spec.points, 1)
+            ),
             reason,
         )
         for spec in specs

@@ -35,7 +35,7 @@ def _state(hole: HoleGrade | None) -> dict[str, Any] | None:
     if hole is None:
         return None
     return {
-        "estado": hole.status,
+        "estado": hole.status.value,
         "obtenidos": hole.earned,
         "puntos": hole.points,
         "motivo": hole.reason,

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from compmath.grading.feedback import visible
 from compmath.grading.records import HoleGrade, points_text
 from compmath.grading.regrade import Regrade
 from compmath.present.layout import BLANK, Block, line, para
+from compmath.visible import one_line
 from compmath.wording import count
-
-
-def _one_line(text: str) -> str:
-    return " ".join(visible(text).split())
 
 
 def _hole(hole: HoleGrade | None) -> str:
@@ -44,16 +40,16 @@ def regrade_blocks(result: Regrade) -> list[Block]:
     for said in result.spec_changes:
         blocks.append(para(said, indent=2, hang=2))
     if result.added:
-        blocks.append(para("solo en la segunda: ", ", ".join(map(_one_line, result.added)), hang=2))
+        blocks.append(para("solo en la segunda: ", ", ".join(map(one_line, result.added)), hang=2))
     if result.removed:
         blocks.append(
-            para("solo en la primera: ", ", ".join(map(_one_line, result.removed)), hang=2)
+            para("solo en la primera: ", ", ".join(map(one_line, result.removed)), hang=2)
         )
     current = ""
     for change in result.changes:
         if change.student != current:
             current = change.student
-            blocks += [BLANK, line((_one_line(current), "bold"))]
+            blocks += [BLANK, line((one_line(current), "bold"))]
         sign = "+" if change.moved > 0 else ""
         delta = f" ({sign}{points_text(change.moved).replace('.', ',')})" if change.moved else ""
         blocks.append(
@@ -65,5 +61,5 @@ def regrade_blocks(result: Regrade) -> list[Block]:
             )
         )
         for why in change.why:
-            blocks.append(para(("· ", "dim"), _one_line(why), indent=4, hang=2))
+            blocks.append(para(("· ", "dim"), one_line(why), indent=4, hang=2))
     return blocks

@@ -46,7 +46,7 @@ from compmath.grading.seal import (
 from compmath.grading.shards import Shard
 from compmath.grading.similarity import save_holes
 from compmath.grading.submissions import Found, Submission, discover, read_submission
-from compmath.grading.verdict import ClassVerdict, judge_many
+from compmath.grading.verdict import ClassVerdict, grade_submissions
 from compmath.holes.own import course_name, own_params
 from compmath.holes.private import PrivateVariants
 
@@ -54,7 +54,7 @@ RECORDS_DIR = "alumnos"
 
 
 @dataclass
-class Outcome:
+class GradingRun:
     """What a grading run did: how many students it judged now, reused, and ignored."""
 
     book: Gradebook
@@ -253,7 +253,7 @@ def grade_students(
     hide: Sequence[Path] = (),
     private: PrivateVariants | None = None,
     lateness: dict[str, Lateness] | None = None,
-) -> Outcome:
+) -> GradingRun:
     """Grade each student's submission (folder or zip, by id; None: on the roster, nothing
     handed in) into `out`.
 
@@ -303,7 +303,7 @@ def grade_students(
     book = Gradebook(course_print, specs, ordered, missing, dict(lateness or {}))
     book = write_gradebook(out, book)
     reused = len(students) - len(pending)
-    return Outcome(book, len(pending), reused, [], time.monotonic() - begin, list(missing))
+    return GradingRun(book, len(pending), reused, [], time.monotonic() - begin, list(missing))
 
 
 def _reuse(
@@ -384,7 +384,7 @@ def _judge(
             finish(student)
     if not items:
         return ()
-    final = judge_many(
+    final = grade_submissions(
         items,
         timeout=timeout,
         jobs=jobs,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from html import escape
 
-from compmath.grading.feedback import visible
 from compmath.grading.similarity import Pair, Similarity
 from compmath.present.layout import BLANK, Block, line, para
+from compmath.visible import one_line, visible
 from compmath.wording import count, percent
 
 PAGE_NAME = "similitud.html"
@@ -28,7 +28,7 @@ mark{background:#ffe58a}h2{margin-top:2.5rem}.nota{background:#eef4ff;padding:.7
 
 
 def _text(text: str) -> str:
-    return escape(visible(text), quote=True)
+    return escape(visible(text, keep_lines=True), quote=True)
 
 
 def _code(text: str, marked: set[int]) -> str:
@@ -117,10 +117,10 @@ def similarity_blocks(result: Similarity, page: str) -> list[Block]:
         ),
     ]
     for group in groups[:5]:
-        who = ", ".join(" ".join(visible(s).split()) for s in group.students)
+        who = ", ".join(one_line(s) for s in group.students)
         blocks.append(para(f"{group.class_id[:3]} hueco {group.hole}: ", who, indent=2, hang=4))
     for pair in result.pairs[:5]:
-        names = " y ".join(" ".join(visible(s).split()) for s in (pair.first, pair.second))
+        names = " y ".join(one_line(s) for s in (pair.first, pair.second))
         blocks.append(
             para(
                 f"{pair.class_id[:3]} hueco {pair.hole}: ",

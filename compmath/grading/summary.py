@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compmath.grading.failure import DEFAULTS, OWN, PRIVATE, Failure
-from compmath.grading.gradebook import Gradebook
-from compmath.grading.records import HoleGrade
+from compmath.grading.records import ClassSpec, HoleGrade, StudentGrade
+from compmath.holes.graft import HoleStatus
 from compmath.holes.variants import Variant
 from compmath.wording import count
 
-RIGHT, WRONG, FAILS, OPEN, MISSING = "bien", "mal", "falla", "sin completar", "sin entregar"
 TIMEOUT = "tiempo_agotado"
 COUNTED = ("bien", "mal", "falla", "tiempo_agotado", "sin_completar", "sin_entregar")
 COMMON = 10  # the headline: the most common failures of the whole class
@@ -71,7 +70,7 @@ class Group:
 def _key(hole: HoleGrade) -> tuple[str, str, str, str] | None:
     """How a failed hole is grouped: (what, output, variant, error); None when it passed."""
     failure = hole.failure
-    if hole.status in (RIGHT, OPEN, MISSING):
+    if hole.status in (HoleStatus.RIGHT, HoleStatus.OPEN, HoleStatus.MISSING):
         return None
     if failure is None:  # judged without running: a syntax error, damaged markers
         return ("otro", "", "", normalised(LABEL.sub("", hole.reason)))
@@ -89,9 +88,13 @@ def _key(hole: HoleGrade) -> tuple[str, str, str, str] | None:
 def _state(hole: HoleGrade) -> str:
     if hole.failure is not None and hole.failure.outcome == TIMEOUT:
         return "tiempo_agotado"
-    return {RIGHT: "bien", WRONG: "mal", OPEN: "sin_completar", MISSING: "sin_entregar"}.get(
-        hole.status, "falla"
-    )
+    counted = {
+        HoleStatus.RIGHT: "bien",
+        HoleStatus.WRONG: "mal",
+        HoleStatus.OPEN: "sin_completar",
+        HoleStatus.MISSING: "sin_entregar",
+    }
+    return counted.get(hole.status, "falla")
 
 
 @dataclass
@@ -107,13 +110,15 @@ def _groups(found: dict[tuple[str, str, str, str], list[str]]) -> list[Group]:
     return sorted(groups, key=lambda g: (-len(g.students), g.what, g.output, g.variant, g.error))
 
 
-def hole_summaries(book: Gradebook) -> list[tuple[Any, list[HoleSummary]]]:
+def hole_summaries(
+    specs: list[ClassSpec], grades: list[StudentGrade]
+) -> list[tuple[ClassSpec, list[HoleSummary]]]:
     """Per class spec, its holes' summaries (counts and groups, most students first)."""
     out = []
-    for spec in book.specs:
+    for spec in specs:
         holes = [HoleSummary(k, t) for k, t in enumerate(spec.tasks, 1)]
         found: list[dict[tuple[str, str, str, str], list[str]]] = [{} for _ in holes]
-        for grade in book.grades:
+        for grade in grades:
             cls = next(c for c in grade.classes if c.class_id == spec.class_id)
             for summary, hole, seen in zip(holes, cls.holes, found):
                 summary.counts[_state(hole)] += 1
@@ -126,12 +131,13 @@ def hole_summaries(book: Gradebook) -> list[tuple[Any, list[HoleSummary]]]:
     return out
 
 
-def class_summary(book: Gradebook) -> dict[str, Any]:
-    """The class report as data (informe.json's `resumen_por_hueco`)."""
-    students = len(book.grades)
+def class_summary(specs: list[ClassSpec], grades: list[StudentGrade]) -> dict[str, Any]:
+    """The class report as data (informe.json's `resumen_por_hueco`), from a gradebook's
+    classes and students' records."""
+    students = len(grades)
     classes = []
     common: list[tuple[int, dict[str, Any]]] = []
-    for spec, holes in hole_summaries(book):
+    for spec, holes in hole_summaries(specs, grades):
         entries = []
         for hole in holes:
             groups = [g.to_dict(students) for g in hole.groups]

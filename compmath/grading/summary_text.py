@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from compmath.grading.feedback import visible
 from compmath.grading.summary import sentence
 from compmath.present.layout import BLANK, Block, Cell, Column, Table, line, para
+from compmath.visible import one_line
 from compmath.wording import count
 
 SUMMARY_NAME = "resumen.md"
@@ -25,13 +25,13 @@ KEYS = ("bien", "mal", "falla", "tiempo_agotado", "sin_completar", "sin_entregar
 
 def md_text(text: str) -> str:
     """Prose from anywhere, safe in Markdown: one line, every markup character escaped."""
-    escaped = MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(visible(text).split()))
+    escaped = MARKDOWN_SPECIAL.sub(r"\\\1", one_line(text))
     return AUTOLINK.sub(lambda m: "\\" + m.group(), escaped)
 
 
 def md_code(text: str) -> str:
     """A code span holding `text` whatever backticks it has (a code span shows, never runs)."""
-    shown = " ".join(visible(text).split()) or " "
+    shown = one_line(text) or " "
     longest = max((len(run) for run in re.findall(r"`+", shown)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if shown.startswith("`") or shown.endswith("`") else ""
@@ -39,7 +39,7 @@ def md_code(text: str) -> str:
 
 
 def _screen_text(text: str) -> str:
-    return " ".join(visible(text).split())
+    return one_line(text)
 
 
 def _students(group: dict[str, Any], quote: Any) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,8 @@ from compmath.course.tree import ClassInfo
 from compmath.grading.failure import Failure, failure_of
 from compmath.grading.reasons import hole_reason
 from compmath.holes import verdict as practice
-from compmath.holes.graft import Plan, Program, course_tag, programs_for
-from compmath.holes.runs import FOLDER_PREFIX, Results, reference_key, run_batch
+from compmath.holes.graft import HoleStatus, Plan, Program, course_tag, programs_for
+from compmath.holes.runs import FOLDER_PREFIX, Results, landing, reference_key
 from compmath.holes.variants import Variant, variants_of
 
 PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback keeps
@@ -29,12 +30,12 @@ REASON_CHARS = 600  # a reason holds the student's own text (a line of their cod
 
 
 @dataclass(frozen=True)
-class HoleVerdict:
+class GradedHole:
     """One hole of one submission: passed or not, the status word and why (Spanish)."""
 
     number: int
     passed: bool
-    status: str  # «bien», «mal», «falla», «sin completar»
+    status: HoleStatus  # never MISSING: a judged hole was handed in
     reason: str = ""
     variants_passed: int = 0  # of `variants` (the defaults included), how many it matched
     variants: int = 0
@@ -45,7 +46,7 @@ class HoleVerdict:
 class ClassVerdict:
     """A judged submission of one class: its holes in order, and what the student's code printed."""
 
-    holes: tuple[HoleVerdict, ...]
+    holes: tuple[GradedHole, ...]
     prints: str = ""
     outside_changed: bool = False  # code outside the holes differs from the exercise (ignored)
     syntax: str = ""  # a syntax error of the file caused outside every hole (ignored, but said)
@@ -112,7 +113,7 @@ class _Batch:
         if hole.done:
             return ""
         if hole.variant is None:  # judged without running: the student's own text
-            still_open = hole.status == practice.HoleStatus.OPEN
+            still_open = hole.status == HoleStatus.OPEN
             return _short(hole.reason) or (OPEN_REASON if still_open else "")
         program = self.plan(index).programs.get(hole.number)
         if program is None:
@@ -125,10 +126,10 @@ class _Batch:
         with the reason (the other students are graded)."""
         try:
             holes = tuple(
-                HoleVerdict(
+                GradedHole(
                     h.number,
                     h.done,
-                    str(h.status),
+                    h.status,
                     self.reason(index, h),
                     h.variants_passed,
                     len(attempt.variants),
@@ -142,7 +143,7 @@ class _Batch:
         except Exception as exc:  # one student's verdict, not the batch
             why = f"no se pudo juzgar (error interno de compmath: {type(exc).__name__})"
             count = len(self.items[index][0].meta.holes)
-            holes = tuple(HoleVerdict(k, False, "falla", why) for k in range(1, count + 1))
+            holes = tuple(GradedHole(k, False, HoleStatus.FAILS, why) for k in range(1, count + 1))
             return ClassVerdict(holes)
 
     def printed(self, index: int, attempt: practice.Attempt) -> bool:
@@ -176,7 +177,7 @@ class _Batch:
         return program.key(defaults), (cls, program, defaults)
 
 
-def judge_many(
+def grade_submissions(
     items: Sequence[tuple[ClassInfo, str]],
     *,
     timeout: float,
@@ -202,24 +203,22 @@ def judge_many(
     learns only at its end that a lab tampered with the course), so callers compare."""
     batch = _Batch(items, timeout, Results(), own)
     printed: set[int] = set()
-
-    def landed(index: int, attempt: practice.Attempt) -> None:
-        if batch.printed(index, attempt):
-            printed.add(index)  # its verdict waits for the run of the whole file
-        elif on_done is not None:
-            on_done(index, batch.verdict(index, attempt))
-
-    attempts = practice.judge_many(
+    judged: dict[int, practice.Attempt] = {}
+    for index, attempt in practice.judge_each(
         items,
         timeout=timeout,
         jobs=jobs,
-        on_done=landed,
         hide=list(hide),
         into=batch.results,
         own=own,
         private=private,
-    )
-    printed |= {i for i, attempt in enumerate(attempts) if batch.printed(i, attempt)}
+    ):
+        judged[index] = attempt
+        if batch.printed(index, attempt):
+            printed.add(index)  # its verdict waits for the run of the whole file
+        elif on_done is not None:
+            on_done(index, batch.verdict(index, attempt))
+    attempts = [judged[i] for i in range(len(items))]
     prints = _prints(batch, sorted(printed), attempts, jobs, hide, on_done, missing)
     if missing is not None:
         missing.extend(n for n in batch.results.missing if n not in missing)
@@ -248,28 +247,24 @@ def _prints(
         waiting.setdefault(key, []).append(index)
     prints: dict[int, str] = {}
     runs = Results()
-
-    def landed(key: str) -> None:
+    # the course's lab at the defaults, already run: the oracle of each whole file
+    references = {key: what for key, what in batch.results.reports.items() if "@curso-" in key}
+    ran = landing(
+        wanted,
+        runs,
+        timeout=min(batch.timeout, PRINTS_SECONDS),
+        jobs=jobs,
+        memo=references,
+        hide=list(hide),
+    )
+    # as each run lands, then those that never did (the verdict without prints): the keys
+    # handed on already wait for nobody
+    for key in chain(ran, list(waiting)):
         report = runs.reports.get(key)
         for index in waiting.pop(key, []):
             prints[index] = report.stdout if report is not None else ""
             if on_done is not None:
                 on_done(index, batch.verdict(index, attempts[index], prints[index]))
-
-    if wanted:
-        # the course's lab at the defaults, already run: the oracle of each whole file
-        references = {key: what for key, what in batch.results.reports.items() if "@curso-" in key}
-        run_batch(
-            wanted,
-            timeout=min(batch.timeout, PRINTS_SECONDS),
-            jobs=jobs,
-            on_landed=landed,
-            into=runs,
-            memo=references,
-            hide=list(hide),
-        )
-        if missing is not None:
-            missing.extend(n for n in runs.missing if n not in missing)
-    for key in list(waiting):  # never landed: the verdict without prints
-        landed(key)
+    if wanted and missing is not None:
+        missing.extend(n for n in runs.missing if n not in missing)
     return prints

@@ -42,6 +42,7 @@ class HoleStatus(StrEnum):
     RIGHT = "bien"
     WRONG = "mal"  # runs, but an output differs from the course's at some variant
     FAILS = "falla"  # the student's code for it raises, loops, crashes or does not parse
+    MISSING = "sin entregar"  # grading: its class's file was not handed in (nor readable)
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,7 @@ def captured_values(
             cases.append(variant(base, key=key, lab=lab, expected=Explore()))
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same
-        reports = judge_cases(cases, jobs=jobs).by_key()
+        reports = judge_cases(cases, jobs=jobs).result().by_key()
     captured: dict[str, dict[int, tuple[str, ...]]] = {}
     for cls in classes:
         report = reports.get(f"captura/{cls.id}")

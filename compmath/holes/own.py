@@ -153,7 +153,7 @@ def run_at(
             cases.append(variant(base, key=key))
     if not cases:
         return []
-    reports = judge_cases(cases, jobs=jobs or os.cpu_count() or 1).by_key()
+    reports = judge_cases(cases, jobs=jobs or os.cpu_count() or 1).result().by_key()
     return [reports[case.key] for case in cases]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -135,7 +135,6 @@ def run_batch(
     *,
     timeout: float,
     jobs: int,
-    on_landed: Callable[[str], None] | None = None,
     into: Results | None = None,
     memo: dict[str, LabReport] | None = None,
     hide: Sequence[Path] | None = None,
@@ -143,11 +142,33 @@ def run_batch(
     limits: Mapping[str, float] | None = None,
 ) -> Results:
     """Judge every (class, program or None for the course's lab, variant) by key, in one call;
-    each report goes `into` the Results as it lands, then `on_landed(key)` is called. With
-    `hide` (grading, practice), the programs run private (`private_folders`); the course's lab
-    does not. With `orders` (grading: per student and hole, its program's keys in variant
-    order), a program that runs out of time at a variant is not run at the variants after it (a
-    hole that hangs has failed: it costs one time limit, not one per variant).
+    the reports come back `into` the Results (see `landing` for the rest)."""
+    results = into if into is not None else Results()
+    for _ in landing(
+        wanted, results, timeout=timeout, jobs=jobs, memo=memo, hide=hide, orders=orders,
+        limits=limits,
+    ):
+        pass
+    return results
+
+
+def landing(
+    wanted: Wanted,
+    results: Results,
+    *,
+    timeout: float,
+    jobs: int,
+    memo: dict[str, LabReport] | None = None,
+    hide: Sequence[Path] | None = None,
+    orders: Sequence[Sequence[str]] | None = None,
+    limits: Mapping[str, float] | None = None,
+) -> Iterator[str]:
+    """Judge every (class, program or None for the course's lab, variant) by key, in one call,
+    yielding each key as its report lands in `results`. With `hide` (grading, practice), the
+    programs run private (`private_folders`); the course's lab does not. With `orders`
+    (grading: per student and hole, its program's keys in variant order), a program that runs
+    out of time at a variant is not run at the variants after it (a hole that hangs has
+    failed: it costs one time limit, not one per variant).
 
     `limits`: a time limit per class id, instead of `timeout` (lint's mutants).
 
@@ -156,31 +177,25 @@ def run_batch(
     (a save that changes one hole reruns that hole only); new verdicts are added to it."""
     from compmath.judging.pipeline import judge_cases
 
-    results = into if into is not None else Results()
     remembered = memo if memo is not None else {}
     for key in wanted.keys() & remembered.keys():
         results.reports[key] = remembered[key]
-        if on_landed is not None:
-            on_landed(key)
+        yield key
     if not wanted.keys() - remembered.keys():
-        return results
+        return
     folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
     try:
         call = folder.name.removeprefix(FOLDER_PREFIX)  # unique to this call
         cases = _cases(wanted, folder, timeout, remembered, call, hide, limits)
-
-        def consume(case: Case, report: LabReport) -> None:
+        after = _chains(orders, call) if orders is not None else None
+        judging = judge_cases(cases, jobs=jobs, after=after)
+        for case, report in judging:
             key = case.key.removeprefix(f"{call}/")
             results.reports[key] = report
             if memo is not None and report.outcome in MEMO_OK and not report.worker_lost:
                 memo[key] = report
-            if on_landed is not None:
-                on_landed(key)
-
-        after = _chains(orders, call) if orders is not None else None
-        judged = judge_cases(cases, jobs=jobs, consumer=consume, after=after)
-        results.missing = judged.missing
-        results.skipped = frozenset(k.removeprefix(f"{call}/") for k in judged.skipped)
+            yield key
+        results.missing = judging.missing
+        results.skipped = frozenset(k.removeprefix(f"{call}/") for k in judging.skipped)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return results

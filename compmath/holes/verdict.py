@@ -11,7 +11,7 @@ class and variant).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,11 +19,13 @@ from typing import Any
 from compmath.course.tree import ClassInfo
 from compmath.holes.graft import HoleStatus, Plan, Program, SyntaxSlip, course_tag, programs_for
 from compmath.holes.hole_verdict import HoleVerdict, judge_hole
-from compmath.holes.runs import MEMO_SIZE, Results, reference_key, run_batch
+from compmath.holes.runs import MEMO_SIZE, Results, landing, reference_key
 from compmath.holes.variants import Variant, variants_of
 from compmath.judging.report import LabReport
 
-__all__ = ["Attempt", "HoleStatus", "HoleVerdict", "SyntaxSlip", "attempt_json", "judge_many"]
+__all__ = [
+    "Attempt", "HoleStatus", "HoleVerdict", "SyntaxSlip", "attempt_json", "judge_each", "judge_many"
+]
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,6 @@ def judge_many(
     *,
     timeout: float,
     jobs: int,
-    on_done: Callable[[int, Attempt], None] | None = None,
     hidden_only: bool = False,
     memo: dict[str, LabReport] | None = None,
     hide: Sequence[Path] | None = None,
@@ -76,13 +77,43 @@ def judge_many(
     own: Sequence[Mapping[str, Any]] | None = None,
     private: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
 ) -> list[Attempt]:
-    """Judge each (class from the course, student's lab.py source) in one batch of labs.
+    """Judge each (class from the course, student's lab.py source) in one batch of labs; the
+    attempts in the items' order (see `judge_each`)."""
+    attempts = dict(
+        judge_each(
+            items,
+            timeout=timeout,
+            jobs=jobs,
+            hidden_only=hidden_only,
+            memo=memo,
+            hide=hide,
+            into=into,
+            own=own,
+            private=private,
+        )
+    )
+    return [attempts[i] for i in range(len(items))]
+
+
+def judge_each(
+    items: Sequence[tuple[ClassInfo, str]],
+    *,
+    timeout: float,
+    jobs: int,
+    hidden_only: bool = False,
+    memo: dict[str, LabReport] | None = None,
+    hide: Sequence[Path] | None = None,
+    into: Results | None = None,
+    own: Sequence[Mapping[str, Any]] | None = None,
+    private: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
+) -> Iterator[tuple[int, Attempt]]:
+    """Judge each (class from the course, student's lab.py source) in one batch of labs,
+    yielding (index, attempt) once for each item, as its last run lands (a progress display).
 
     Identical grafted programs run once; the course's lab runs once per class and variant.
-    `on_done(index, attempt)` is called as each item's last run lands (a progress display);
-    the attempts come back in the items' order. `hidden_only` skips the defaults (lint's
-    mutation check: a hole holding the defaults' values passes there by construction).
-    `memo`: a practice session's verdicts by content (see runs.run_batch); None for grading.
+    `hidden_only` skips the defaults (lint's mutation check: a hole holding the defaults'
+    values passes there by construction).
+    `memo`: a practice session's verdicts by content (see runs.landing); None for grading.
     `hide` (grading, and practice: Workspace.out_of_sight): the folders no student's code may
     see; each grafted program then runs private, away from them, the course's labs and other
     programs (runs.private_folders). None (lint's own mutants) runs them in plain sight.
@@ -97,6 +128,37 @@ def judge_many(
         for (cls, _), params in zip(items, owns)
     ]
     plans = [programs_for(cls, source, params) for (cls, source), params in zip(items, owns)]
+    wanted, needed, tags = _wanted(items, plans, chosen)
+    results = into if into is not None else Results()
+    waiting: dict[str, list[int]] = {}
+    for index, keys in enumerate(needed):
+        for key in keys:
+            waiting.setdefault(key, []).append(index)
+    left = set(range(len(items)))
+
+    def attempt(index: int) -> tuple[int, Attempt]:
+        left.discard(index)
+        cls = items[index][0]
+        return index, _attempt(cls, plans[index], results, chosen[index], tags[cls.id])
+
+    if memo is not None and len(memo) > MEMO_SIZE:
+        memo.clear()
+    orders = _orders(plans, chosen) if hide is not None else None
+    for key in landing(
+        wanted, results, timeout=timeout, jobs=jobs, memo=memo, hide=hide, orders=orders
+    ):
+        for index in waiting.pop(key, []):
+            if index in left and needed[index] <= results.reports.keys():
+                yield attempt(index)
+    for index in sorted(left):  # a run it needed never landed (skipped, or none to run)
+        yield attempt(index)
+
+
+def _wanted(
+    items: Sequence[tuple[ClassInfo, str]], plans: list[Plan], chosen: list[tuple[Variant, ...]]
+) -> tuple[dict[str, tuple[ClassInfo, Program | None, Variant]], list[set[str]], dict[str, str]]:
+    """What the batch runs, by key (each grafted program and the course's lab at each
+    variant, once); per item, the keys its attempt needs; per class id, its files' tag."""
     wanted: dict[str, tuple[ClassInfo, Program | None, Variant]] = {}
     needed: list[set[str]] = []
     tags: dict[str, str] = {}
@@ -110,43 +172,12 @@ def judge_many(
                 keys.add(program.key(variant))
                 wanted.setdefault(program.key(variant), (cls, program, variant))
         needed.append(keys)
-    attempts: dict[int, Attempt] = {}
-    results = into if into is not None else Results()
-    waiting: dict[str, list[int]] = {}
-    for index, keys in enumerate(needed):
-        for key in keys:
-            waiting.setdefault(key, []).append(index)
-
-    def landed(key: str) -> None:
-        if on_done is None:
-            return
-        for index in waiting.pop(key, []):
-            if index not in attempts and needed[index] <= results.reports.keys():
-                cls = items[index][0]
-                attempts[index] = _attempt(cls, plans[index], results, chosen[index], tags[cls.id])
-                on_done(index, attempts[index])
-
-    if memo is not None and len(memo) > MEMO_SIZE:
-        memo.clear()
-    run_batch(
-        wanted,
-        timeout=timeout,
-        jobs=jobs,
-        on_landed=landed,
-        into=results,
-        memo=memo,
-        hide=hide,
-        orders=_orders(plans, chosen) if hide is not None else None,
-    )
-    return [
-        attempts.get(i) or _attempt(cls, plan, results, chosen[i], tags[cls.id])
-        for i, ((cls, _), plan) in enumerate(zip(items, plans))
-    ]
+    return wanted, needed, tags
 
 
 def _orders(plans: list[Plan], chosen: list[tuple[Variant, ...]]) -> list[list[str]]:
     """Grading: per item and hole, its program's keys in variant order (a run follows the one
-    before it, and is not run when that one ran out of time: runs.run_batch)."""
+    before it, and is not run when that one ran out of time: runs.landing)."""
     return [
         [program.key(v) for v in variants]
         for plan, variants in zip(plans, chosen)

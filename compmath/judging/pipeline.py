@@ -1,9 +1,9 @@
 """The one way labs are judged: run cases on the warm worker, judge each reply as it lands,
-check the course's files, and hand each report to the caller's consumer.
+check the course's files, and yield each final report to the caller's loop.
 
 Every command that runs labs (`run`, `check`, `update`, `site`, `practice`, `lint`'s hole
 checks, `grade`) calls `judge_cases`, so the course-integrity check, the limits, Ctrl-C and the
-reasons a lab failed are the same for all of them. A report reaches the consumer once it is
+reasons a lab failed are the same for all of them. A report is yielded once it is
 final. A lab Landlock confined could write only in its own temporary folder: its report is
 final as it lands. For a lab run without Landlock the course's files are looked at as it lands:
 a lab that ended while they were still untouched cannot have changed them; once a change shows,
@@ -12,18 +12,20 @@ such reports wait for the end, when the labs running at the time of the change a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections import deque
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
+from typing import NamedTuple
 
 from compmath.execution.protocol import LabReply, LabRequest
-from compmath.execution.scheduler import run_labs
+from compmath.execution.scheduler import Handed, Ran, Settled, run_labs
 from compmath.judging.case import Broken, Case, Ready, Reference
 from compmath.judging.integrity import Stamp, blame, course_state
 from compmath.judging.judge import judge, setup_report
 from compmath.judging.report import LabReport
 
-Consumer = Callable[[Case, LabReport], None]
 State = dict[str, tuple[Stamp, float]]
 
 
@@ -33,6 +35,13 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, reports: list[LabReport], total: int) -> None:
         super().__init__()
         self.reports, self.total = reports, total
+
+
+class Landed(NamedTuple):
+    """One case's final report, as it lands."""
+
+    case: Case
+    report: LabReport
 
 
 @dataclass(frozen=True)
@@ -64,11 +73,11 @@ def _check_keys(cases: Sequence[Case]) -> None:
 
 
 class _Collector:
-    """Judge replies as they land, in dependency order, and deliver final reports."""
+    """Judge replies as they land, in dependency order; the final reports wait in `ready`."""
 
-    def __init__(self, cases: Sequence[Case], consumer: Consumer | None) -> None:
+    def __init__(self, cases: Sequence[Case]) -> None:
         self.cases = {c.key: c for c in cases}
-        self.consumer = consumer
+        self.ready: deque[Landed] = deque()  # final, not yet yielded
         self.reports: dict[str, LabReport] = {}
         self.replies: dict[str, LabReply] = {}
         self.waiting: dict[str, list[str]] = {}  # reference key -> cases waiting for it
@@ -85,8 +94,7 @@ class _Collector:
 
     def _deliver(self, key: str, report: LabReport) -> None:
         self.reports[key] = report
-        if self.consumer:
-            self.consumer(self.cases[key], report)
+        self.ready.append(Landed(self.cases[key], report))
 
     def landed(self, request: LabRequest, reply: LabReply) -> None:
         self.replies[request.key] = reply
@@ -133,35 +141,104 @@ class _Collector:
         self.held = []
 
 
-def judge_cases(
-    cases: Sequence[Case],
-    *,
-    jobs: int = 1,
-    consumer: Consumer | None = None,
-    meanwhile: Callable[[], None] | None = None,
-    after: Mapping[str, str] | None = None,
-) -> Judged:
-    """Run and judge every case with up to `jobs` labs at once; `consumer(case, report)` gets
-    each final report as it lands (a broken case's first, without running it). `meanwhile`
-    runs once the first labs are on their way. Ctrl-C raises Interrupted with what was judged.
-    `after` (case key -> the key it follows): a case runs once that one has ended, and not
-    at all when it ran out of time (scheduler.run_labs); those cases get no report.
+
+class Judging:
+    """Labs being judged: iterate it for each case's final report (`Landed`) as it lands (a
+    broken case's first, without running it); `result()` then gives every report in the
+    cases' order and the protections the labs ran without.
+
+    `start()` hands the first labs over and returns, so the caller's own work (loading what it
+    will show) overlaps theirs. Ctrl-C while labs run raises Interrupted with what was judged;
+    used as a context manager, so does Ctrl-C in the caller's loop, and leaving the block
+    early ends the labs still running.
     """
-    _check_keys(cases)
-    collector = _Collector(cases, consumer)
-    collector.start()
-    requests = [c.request for c in cases if isinstance(c, Ready)]
-    missing: tuple[str, ...] = ()
-    skipped: tuple[str, ...] = ()
-    if requests:
-        try:
-            ran = run_labs(
-                requests, jobs, on_done=collector.landed, meanwhile=meanwhile, after=after
-            )
-        except KeyboardInterrupt:
-            done = [collector.reports[c.key] for c in cases if c.key in collector.reports]
-            raise Interrupted(done, len(cases)) from None
-        missing, skipped = ran.missing, ran.skipped
+
+    def __init__(self, cases: Sequence[Case], jobs: int, after: Mapping[str, str] | None) -> None:
+        _check_keys(cases)
+        self.cases = cases
+        self.collector = _Collector(cases)
+        self.missing: tuple[str, ...] = ()
+        self.skipped: tuple[str, ...] = ()
+        self.events = self._events(jobs, after)
+        self.started = False
+
+    def _events(
+        self, jobs: int, after: Mapping[str, str] | None
+    ) -> Generator[Handed | None, None, None]:
+        """Drive the labs: Handed once they are on their way, None whenever reports are ready."""
+        collector = self.collector
+        collector.start()
+        yield None
+        requests = [c.request for c in self.cases if isinstance(c, Ready)]
+        if not requests:
+            return
+        for event in run_labs(requests, jobs, after=after):
+            if isinstance(event, Settled):
+                collector.landed(event.request, event.reply)
+                yield None
+            elif isinstance(event, Ran):
+                self.missing, self.skipped = event.missing, event.skipped
+            else:
+                yield event
         collector.finish()
-    judged = [c.key for c in cases if c.key in collector.reports]
-    return Judged([collector.reports[k] for k in judged], judged, missing, skipped)
+        yield None
+
+    def _step(self) -> bool:
+        """One step of the labs; False at their end. Ctrl-C while they run: Interrupted."""
+        try:
+            event = next(self.events)
+        except StopIteration:
+            return False
+        except KeyboardInterrupt:
+            raise self.interrupted() from None
+        self.started = self.started or isinstance(event, Handed)
+        return True
+
+    def interrupted(self) -> Interrupted:
+        """Ctrl-C now: what was judged so far, in the cases' order."""
+        reports = self.collector.reports
+        done = [reports[c.key] for c in self.cases if c.key in reports]
+        return Interrupted(done, len(self.cases))
+
+    def start(self) -> None:
+        """Hand the first labs over (after setting aside the broken cases' reports)."""
+        while not self.started and self._step():
+            pass
+
+    def __iter__(self) -> Iterator[Landed]:
+        ready = self.collector.ready
+        while ready or self._step():
+            while ready:
+                yield ready.popleft()
+
+    def result(self) -> Judged:
+        """Every final report, in the cases' order (the labs not yet judged are judged first)."""
+        for _ in self:
+            pass
+        reports = self.collector.reports
+        judged = [c.key for c in self.cases if c.key in reports]
+        return Judged([reports[k] for k in judged], judged, self.missing, self.skipped)
+
+    def close(self) -> None:
+        """End the labs still running (their worker with them)."""
+        self.events.close()
+
+    def __enter__(self) -> Judging:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, _: TracebackType | None
+    ) -> None:
+        self.close()
+        if isinstance(error, KeyboardInterrupt) and not isinstance(error, Interrupted):
+            raise self.interrupted() from None
+
+
+def judge_cases(
+    cases: Sequence[Case], *, jobs: int = 1, after: Mapping[str, str] | None = None
+) -> Judging:
+    """Run and judge every case with up to `jobs` labs at once: iterate the answer for each
+    final report as it lands, or ask it for the `result()`. `after` (case key -> the key it
+    follows): a case runs once that one has ended, and not at all when it ran out of time
+    (scheduler.run_labs); those cases get no report. Refuses repeated keys at once."""
+    return Judging(cases, jobs, after)

@@ -19,7 +19,8 @@ from compmath.notebook import markdown
 from compmath.notebook.cells import Cells, dumps_notebook, validate_notebook
 from compmath.notebook.labcode import CodeCell, LabCodeError, defined_names, lab_cells
 from compmath.notebook.rules import Reglas
-from compmath.notebook.tools import data_source, reference_source, taken_names, tools_source
+from compmath.notebook.toolcode import tools_source
+from compmath.notebook.tools import data_source, reference_source, taken_names
 from compmath.present.page import ClassPage, Neighbour, class_page
 
 FOLDER = "cuadernos"  # where `compmath notebook` writes, relative to the course root

@@ -186,7 +186,7 @@ def regions(cls: ClassInfo) -> dict[int, dict[str, list[str]]]:
 
 def recording_source(cls: ClassInfo) -> str:
     """The course's lab, instrumented: its run(**parameters) returns the recordings as text."""
-    from compmath.notebook.tools import class_source
+    from compmath.notebook.toolcode import class_source
 
     lab = course_lab(cls)
     lines = list(lab.lines)
@@ -204,7 +204,7 @@ def recording_source(cls: ClassInfo) -> str:
 def _cache_path(cls: ClassInfo) -> Path:
     from compmath import __version__
     from compmath.cache import cache_dir
-    from compmath.notebook.tools import class_source
+    from compmath.notebook.toolcode import class_source
 
     digest = hashlib.sha256(
         "\0".join([__version__, course_tag(cls), RECORDER, class_source("Valores")]).encode()
@@ -249,7 +249,7 @@ def _record(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, An
         ]
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same (as lint's mutation check reads it)
-        reports = judge_cases(cases, jobs=1).reports
+        reports = judge_cases(cases, jobs=1).result().reports
     made = []
     for params, report in zip(variants, reports):
         text = (report.outputs or {}).get("grabacion")

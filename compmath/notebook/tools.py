@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import ast
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from compmath.course.records import Tolerance
 from compmath.course.tree import ClassInfo
 from compmath.notebook.cells import literal
+from compmath.notebook.recording import recordings, regions
+from compmath.notebook.toolcode import tools_source
 
-HERE = Path(__file__).parent
-SOURCES = (HERE / "rules.py", HERE / "checker.py")
-TITLE = '#@title Herramientas de comprobación (no hace falta leerlas) { display-mode: "form" }'
-FUTURE = "from __future__ import annotations"
 REFERENCE_NAME = "REFERENCIA_DEL_CURSO"
 CELL_NAMES = {
     "comprobacion",
@@ -28,25 +25,6 @@ REFERENCE_TITLE = (
     "resultados de cada función con hueco, sin su código (no hace falta leerlo) "
     '{ display-mode: "form" }'
 )
-
-
-@cache
-def tools_source() -> str:
-    """rules.py and checker.py as one cell: their imports first, then their classes (module
-    docstrings and compmath imports left out: in the notebook, the classes are all there is)."""
-    imports: dict[str, None] = {}
-    bodies: list[str] = []
-    for path in SOURCES:
-        source = path.read_text(encoding="utf-8")
-        lines = source.splitlines()
-        for node in ast.parse(source).body:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
-                if text != FUTURE and not text.startswith("from compmath"):
-                    imports[text] = None
-            elif isinstance(node, ast.ClassDef):
-                bodies.append("\n".join(lines[node.lineno - 1 : node.end_lineno]))
-    return "\n\n\n".join([f"{TITLE}\n{FUTURE}\n\n" + "\n".join(sorted(imports)), *bodies])
 
 
 @cache
@@ -65,16 +43,6 @@ def _tolerance(tol: Tolerance) -> dict[str, float]:
     return {"atol": tol.atol, "rtol": tol.rtol}
 
 
-def class_source(name: str) -> str:
-    """One class of the tools (rules.py or checker.py) as text, e.g. the recorder's codec."""
-    for path in SOURCES:
-        source = path.read_text(encoding="utf-8")
-        for node in ast.parse(source).body:
-            if isinstance(node, ast.ClassDef) and node.name == name:
-                return "\n".join(source.splitlines()[node.lineno - 1 : node.end_lineno])
-    raise KeyError(name)
-
-
 def variants(cls: ClassInfo) -> list[dict[str, Any]]:
     """The parameters each hole is judged with: the defaults, then the hidden variants."""
     return [{}, *(dict(v) for v in cls.meta.variants)]
@@ -87,8 +55,6 @@ def reference_source(cls: ClassInfo) -> str:
     import base64
     import json
     import zlib
-
-    from compmath.notebook.recording import recordings
 
     text = json.dumps(recordings(cls, variants(cls)), sort_keys=True, separators=(",", ":"))
     packed = base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
@@ -109,8 +75,6 @@ def data_source(cls: ClassInfo, snapshot: dict[str, Any], holes: dict[int, Any])
         f"    tolerancias={literal(own, 4)},  # las salidas con tolerancia propia",
     ]
     if holes:
-        from compmath.notebook.recording import regions
-
         lines += [
             f"    huecos={literal(holes, 4)},  # la función de cada hueco, sus salidas",
             f"    variantes={literal(variants(cls), 4)},  # cada hueco se juzga con cada una",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from compmath.course.params import ParamSpec, specs_from_source
-from compmath.course.records import ClassMeta, Formula, Link, OutputSpec, PartMeta, Reference
+from compmath.course.records import BookReference, ClassMeta, Formula, Link, OutputSpec, PartMeta
 from compmath.course.tree import ClassInfo, Course
 from compmath.judging.snapshot import read_snapshot
 
@@ -69,7 +69,7 @@ class ClassPage:
     sample: dict[str, Any] | None  # the snapshot, whole
     common_errors: tuple[str, ...]
     uses: str
-    references: tuple[Reference, ...]
+    references: tuple[BookReference, ...]
     folder: str
     files: tuple[tuple[str, str], ...]  # (name in the class folder, its role)
     schema: tuple[str, bool]  # (path relative to the root, exists)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compmath.course.params import SPANISH_TYPES
-from compmath.course.records import Reference
+from compmath.course.records import BookReference
 from compmath.mathtext import plain_prose, plain_scripts
 from compmath.present.layout import (
     BLANK,
@@ -26,7 +26,7 @@ def heading(text: str) -> list[Block]:
     return [BLANK, line((text, "bold underline")), BLANK]
 
 
-def reference_text(ref: Reference) -> str:
+def reference_text(ref: BookReference) -> str:
     """One bibliography line: authors, title, venue, year — note · DOI / ISBN."""
     text = f"{ref.authors} {ref.title}"
     for piece in (ref.venue, str(ref.year) if ref.year else ""):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from compmath.cache import read_json, write_json
 from compmath.course.tree import ClassInfo, Course
-from compmath.judging.case import Case, prepare
+from compmath.judging.case import prepare
 from compmath.judging.pipeline import judge_cases
 from compmath.judging.report import LabReport, Outcome
 
@@ -112,13 +112,11 @@ def verify(
         else:
             to_run.append(cls)
 
-    def landed(case: Case, report: LabReport) -> None:
+    cases = [prepare(course, cls, timeout=timeout, memory=memory) for cls in to_run]
+    for case, report in judge_cases(cases, jobs=jobs):
         found[report.class_id] = _from_report(report)
         if on_done:
             on_done(case.key)
-
-    cases = [prepare(course, cls, timeout=timeout, memory=memory) for cls in to_run]
-    judge_cases(cases, jobs=jobs, consumer=landed)
     for cls in to_run:  # after the run: a run without Landlock empties the cache as it ends
         if found[cls.id].verified:
             write_json(f"web/{keys[cls.id]}.json", {"cuando": found[cls.id].when})
