@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
-from compmath.site.crossrefs import OPAQUE, PIECES
+from compmath.site.crossrefs import in_prose
 
 
 class Entry(Protocol):
@@ -96,19 +96,8 @@ def link_citations(html: str, entries: Sequence[Entry]) -> str:
     names = keys(entries)
     cut = html.find(BIBLIOGRAPHY)
     head, tail = (html, "") if cut < 0 else (html[:cut], html[cut:])
-    out: list[str] = []
-    depth = 0
-    for piece in PIECES.split(head):
-        if piece.startswith("<"):
-            name = piece[1:].lstrip("/").split(None, 1)[0].rstrip(">").lower() if piece[1:] else ""
-            if name in OPAQUE and not piece.endswith("/>"):
-                depth += -1 if piece.startswith("</") else 1
-            out.append(piece)
-        elif depth == 0 and piece:
-            out.append(MENTION.sub(lambda m: _link(m, entries, names), piece))
-        else:
-            out.append(piece)
-    return "".join(out) + tail
+    linked = in_prose(head, lambda piece: MENTION.sub(lambda m: _link(m, entries, names), piece))
+    return linked + tail
 
 
 def _link(match: re.Match[str], entries: Sequence[Entry], names: Sequence[str]) -> str:

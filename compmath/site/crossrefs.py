@@ -8,7 +8,7 @@ tags, code, math, headings and existing links, so a `clase 323` inside a code sp
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 # «clase 323», «clases 321 y 322», «las clases 331, 332 y 333», «clase 338–339»
 MENTION = re.compile(
@@ -33,12 +33,8 @@ def _link_numbers(match: re.Match[str], urls: Mapping[int, str], own: int) -> st
     return f"{match.group('word')}{match.group('gap')}{linked}"
 
 
-def link_classes(html: str, urls: Mapping[int, str], own: int) -> str:
-    """`html` (a fragment or a whole page) with each mention of another class of the course
-    («clase 323») linked to its page; `urls` maps a class number to its link from this page,
-    `own` is this page's class."""
-    if not urls or "lase" not in html:
-        return html
+def in_prose(html: str, change: Callable[[str], str]) -> str:
+    """`html` with `change` applied to each run of text outside tags and opaque elements."""
     out: list[str] = []
     depth = 0  # how many opaque elements the current text is inside
     for piece in PIECES.split(html):
@@ -48,7 +44,16 @@ def link_classes(html: str, urls: Mapping[int, str], own: int) -> str:
                 depth += -1 if piece.startswith("</") else 1
             out.append(piece)
         elif depth == 0 and piece:
-            out.append(MENTION.sub(lambda m: _link_numbers(m, urls, own), piece))
+            out.append(change(piece))
         else:
             out.append(piece)
     return "".join(out)
+
+
+def link_classes(html: str, urls: Mapping[int, str], own: int) -> str:
+    """`html` (a fragment or a whole page) with each mention of another class of the course
+    («clase 323») linked to its page; `urls` maps a class number to its link from this page,
+    `own` is this page's class."""
+    if not urls or "lase" not in html:
+        return html
+    return in_prose(html, lambda piece: MENTION.sub(lambda m: _link_numbers(m, urls, own), piece))
