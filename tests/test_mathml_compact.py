@@ -19,6 +19,13 @@ def test_a_one_child_mrow_in_a_script_or_alone_in_a_root_goes() -> None:
     assert compact(nested) == "<math><msqrt><mn>1</mn></msqrt></math>"
 
 
+def test_a_row_alone_in_a_root_or_a_display_is_spliced_into_it() -> None:
+    root = "<math><msqrt><mrow><mn>1</mn><mo>−</mo><mi>x</mi></mrow></msqrt></math>"
+    assert compact(root) == "<math><msqrt><mn>1</mn><mo>−</mo><mi>x</mi></msqrt></math>"
+    display = '<math display="block"><mrow><mo>(</mo><mi>b</mi><mo>)</mo></mrow></math>'
+    assert compact(display) == '<math display="block"><mo>(</mo><mi>b</mi><mo>)</mo></math>'
+
+
 def test_an_mrow_that_groups_stays() -> None:
     # a row of several children groups them: flattening it into the outer row would change
     # which operator is first or last there (prefix / postfix) and what a fence stretches to
@@ -64,8 +71,8 @@ def test_blank_text_between_elements_goes_and_a_tokens_text_stays() -> None:
 
 
 def test_a_plain_mstyle_is_an_mrow_and_a_styled_one_stays() -> None:
-    assert compact("<math><mstyle><mi>a</mi><mi>b</mi></mstyle></math>") == (
-        "<math><mrow><mi>a</mi><mi>b</mi></mrow></math>"
+    assert compact("<math><mi>c</mi><mstyle><mi>a</mi><mi>b</mi></mstyle></math>") == (
+        "<math><mi>c</mi><mrow><mi>a</mi><mi>b</mi></mrow></math>"
     )
     styled = '<math><mstyle displaystyle="false"><mi>a</mi></mstyle></math>'
     assert compact(styled) == styled

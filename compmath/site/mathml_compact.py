@@ -1,13 +1,15 @@
 """Fewer bytes for the same formula: what MathML Core makes redundant in math-core's output, and
 the quotes the HTML parser does not need around the MathML's attribute values.
 
-Two passes, both proved on the whole course by tools/compare_math_pixels.py (headless Chromium,
+Two passes, both proved on the whole course by tests/test_mathml_pixels.py (headless Chromium,
 every formula before and after, pixel by pixel):
 
 - `compact` works on the MathML as XML and removes only what MathML Core defines as no-op: an
   `<mrow>` with one child where the parent lays each child out as one argument (a script, a
-  fraction's part) or as a row already; an `<mstyle>` with no attribute, which is an `<mrow>`;
-  an operator's `form` equal to the form its place in the row gives it; blanks between elements.
+  fraction's part); an `<mrow>` that is the only child of an element that lays its children
+  out as a row already (`<msqrt>`, `<math>`, `<mstyle>`); an `<mstyle>` with no attribute,
+  which is an `<mrow>`; an operator's `form` equal to the form its place in the row gives it;
+  blanks between elements.
   An attribute that changes the layout by Core's defaults (`stretchy="false"` on a fence,
   `accent="true"`, an `lspace` in a script) stays.
 - `unquote_math` works on the page's HTML: inside `<math>` an attribute value the HTML
@@ -33,7 +35,7 @@ def compact(markup: str) -> str:
     root = ElementTree.fromstring(markup)
     changed = _blanks(root)
     changed |= _plain_mstyles(root)
-    while _single_rows(root):  # an unwrapped mrow's child may be one more
+    while _single_rows(root) | _lone_rows(root):  # an unwrapped mrow's child may be one more
         changed = True
     changed |= _implied_forms(root)
     return ElementTree.tostring(root, encoding="unicode") if changed else markup
@@ -80,6 +82,27 @@ def _single_rows(root: ElementTree.Element) -> bool:
             inner.tail = child.tail
             parent[i] = inner
             changed = True
+    return changed
+
+
+def _lone_rows(root: ElementTree.Element) -> bool:
+    """Splice an attribute-free `<mrow>` that is the only child of an element laying its
+    children out as a row (`<msqrt><mrow>1 − x</mrow></msqrt>`): the same children in the same
+    row, the same first and last for the operators' forms, the same siblings for a fence to
+    stretch to; an embellished operator stays one (the element holds what the mrow held)."""
+    changed = False
+    for parent in list(root.iter()):
+        if parent.tag not in ROWS or len(parent) != 1 or (parent.text or "").strip():
+            continue
+        row = parent[0]
+        if row.tag != "mrow" or row.attrib or len(row) == 0 or (row.text or "").strip():
+            continue
+        if (row.tail or "").strip():
+            continue
+        children = list(row)
+        children[-1].tail = row.tail
+        parent[:] = children
+        changed = True
     return changed
 
 
