@@ -21,6 +21,7 @@ from compmath.mathtext import tex_plain
 from compmath.site.charts import chart_html, series_of
 from compmath.site.markdown import markdown_html
 from compmath.site.mathml import LatexError, to_mathml
+from compmath.site.mathml_compact import unquote_math
 from compmath.site.search import entry, fold, index_script
 from compmath.site.sentences import plain_sentences, script_name, sentences_script
 from tests.conftest import FAKE_PART, REPO
@@ -76,7 +77,7 @@ def test_builds_every_page_of_a_course(cli, course: Path, tmp_path: Path) -> Non
     headings = re.findall(r'<h2 id="[^"]+">([^<]+)</h2>', html)
     assert headings == list(CLASS_901)  # every section, in the seed page's order
     assert "Números verificados: el laboratorio se ejecutó el" in html
-    assert '<math display="block">' in html  # the formula's LaTeX, as MathML
+    assert '<math display=block>' in html  # the formula's LaTeX, as MathML (unquoted: HTML)
     assert "<mfrac><mi>n</mi><mn>2</mn></mfrac>" in html  # $…$ in the prose
     assert "cuesta $5 y $10" in html and "«t &lt;/w&gt;»" in html
     assert 'href="../parte-90.html"' in html and 'href="../index.html"' in html
@@ -359,7 +360,8 @@ def test_a_fields_inline_math_is_mathml_like_the_readmes(cli, course: Path, tmp_
     readme_math = markdown_html(r"$\bar\alpha_t = \prod_{s\le t}(1-\beta_s)$").strip()
     inline = readme_math.removeprefix("<p>").removesuffix("</p>")
     assert inline.startswith("<math><msub><mover")  # the README's own markup, no wrapper
-    assert described.endswith(f"<dd>{inline} por la &lt;escala&gt;.")  # and the prose escaped
+    # the same markup, its MathML attributes unquoted as every page carries them; the prose escaped
+    assert described.endswith(f"<dd>{unquote_math(inline)} por la &lt;escala&gt;.")
     assert "$" not in described
 
 

@@ -25,6 +25,7 @@ from compmath.site.apart import Apart
 from compmath.site.assets import ASSETS, asset_contents
 from compmath.site.checks import course_notebooks, math_field, missing_colab_notebooks
 from compmath.site.markdown import InlineMathError
+from compmath.site.mathml_compact import unquote_math
 from compmath.site.search import Entry, entry, index_script
 from compmath.site.sentences import plain_sentences, script_name, sentences_script
 from compmath.site.verify import Verification, class_files, code_fingerprint, files_digest, verify
@@ -333,6 +334,8 @@ def write_made(made: list[Made], out: Path) -> int:
     written = 0
     for target, content in made:
         if content is not None:
+            if isinstance(content, str) and target.path.endswith(".html"):
+                content = unquote_math(content)  # HTML only: after every XML reader of it
             _write(out / target.path, content)
             written += 1
     return written

@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from compmath.site.mathml_compact import compact
+
 
 class LatexError(ValueError):
     """A formula that is not valid LaTeX; the message says where, in English, from math-core."""
@@ -24,7 +26,7 @@ def to_mathml(latex: str, *, display: bool = True) -> str:
     except Exception as exc:  # math_core.LatexError, which the wheel defines in Rust
         raise LatexError(str(exc).strip()) from None
     # math-core writes the one HTML entity XML parsers lack
-    return _styles_outside(markup.replace("&ApplyFunction;", "\u2061"))
+    return compact(_styles_outside(markup.replace("&ApplyFunction;", "\u2061")))
 
 
 STYLE = ("displaystyle", "scriptlevel")
