@@ -69,7 +69,7 @@ def test_builds_every_page_of_a_course(cli, course: Path, tmp_path: Path) -> Non
     for name in ("index.html", "buscar.html", "parte-90.html", "clases/901-pasa.html",
                  "clases/901-pasa/lab.py.html", "clases/901-pasa/expected.json.html",
                  "assets/estilo.css", "assets/buscar.js", "assets/indice-busqueda.js",
-                 "assets/fonts/latinmodern-math.woff2"):  # fmt: skip
+                 "assets/fonts/stixtwo-math.woff2", "assets/fonts/LICENSE-stixtwo-math.txt"):  # fmt: skip
         assert (out / name).is_file(), name
     html = page_901(out)
     assert '<html lang="es">' in html
