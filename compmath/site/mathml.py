@@ -9,7 +9,7 @@ table, departs from TeX (and from KaTeX, which follows TeX):
   base's size: as a superscript it shrinks to a speck above the letter (Chromium does not apply
   the font's `ssty` variant). It is set beside its base, at full size, as TeX draws `s'`.
 - a subscript hangs below a letter's descender (p, q, β: the font's baseline drop from the
-  base's depth) where TeX sets it as it does under x: a one-letter base is given no depth for
+  base's depth) where TeX sets it as it does under x: such a one-letter base is given no depth for
   placing its scripts (`<mpadded depth="0">`; its ink still shows).
 """
 
@@ -37,7 +37,8 @@ def to_mathml(latex: str, *, display: bool = True) -> str:
     """Convert one LaTeX formula to a `<math>` element; raise LatexError on bad LaTeX."""
     root = converted(latex, display=display)
     adjust(root)
-    return ElementTree.tostring(root, encoding="unicode")
+    # an empty element as math-core writes it, `<mspace/>` (ElementTree adds a blank)
+    return ElementTree.tostring(root, encoding="unicode").replace(" />", "/>")
 
 
 def converted(latex: str, *, display: bool = True) -> ElementTree.Element:
@@ -89,15 +90,17 @@ def _primes_unscripted(root: ElementTree.Element) -> None:
 
 
 SCRIPTED = ("msub", "msubsup")
+DESCENDERS = set("gjpqyfβγζημξρςφχψ")  # letters whose depth the font's baseline drop adds to
 
 
 def _scripts_as_tex(root: ElementTree.Element) -> None:
-    """A one-letter base's subscript set at the font's subscript shift, not below its descender."""
+    """A one-letter base's subscript set at the font's subscript shift, not below its descender
+    (a letter without one has no depth to add: it stays as it is)."""
     for node in root.iter():
         if node.tag not in SCRIPTED or not len(node):
             continue
         base = node[0]
-        if base.tag == "mi" and len((base.text or "").strip()) == 1:
+        if base.tag == "mi" and (base.text or "").strip() in DESCENDERS:
             wrapper = ElementTree.Element("mpadded", {"depth": "0"})
             wrapper.append(base)
             node[0] = wrapper
