@@ -70,7 +70,7 @@ def test_builds_every_page_of_a_course(cli, course: Path, tmp_path: Path) -> Non
     for name in ("index.html", "buscar.html", "parte-90.html", "clases/901-pasa.html",
                  "clases/901-pasa/lab.py.html", "clases/901-pasa/expected.json.html",
                  "assets/estilo.css", "assets/buscar.js", "assets/indice-busqueda.js",
-                 "assets/fonts/latinmodern-math.woff2"):  # fmt: skip
+                 "assets/fonts/stixtwo-math.woff2", "assets/fonts/LICENSE-stixtwo-math.txt"):  # fmt: skip
         assert (out / name).is_file(), name
     html = page_901(out)
     assert '<html lang="es">' in html
@@ -171,6 +171,39 @@ def test_every_formula_of_the_course_is_mathml() -> None:
 def test_bad_latex_raises() -> None:
     with pytest.raises(LatexError, match="closing"):
         to_mathml("\\frac{a}{")
+
+
+def test_primes_stand_beside_their_letter_at_full_size() -> None:
+    # U+2032 is a raised prime already: as a superscript Chromium draws a speck above the letter
+    assert "<mrow><mi>s</mi><mo lspace=\"0\" rspace=\"0\">′</mo></mrow>" in to_mathml("P(s')")
+    primed = to_mathml(r"h^{\prime}_i")
+    assert "<msub><mrow><mi>h</mi><mo" in primed and "msup" not in primed
+    assert "<msup><mi>V</mi><mo>∗</mo></msup>" in to_mathml("V^{*}")  # other superscripts stay
+
+
+def test_a_subscript_under_a_descender_sits_where_it_does_under_x() -> None:
+    assert '<msub><mpadded depth="0"><mi>p</mi></mpadded><mi>t</mi></msub>' in to_mathml("p_t")
+    assert "<msub><mi>x</mi><mi>t</mi></msub>" in to_mathml("x_t")  # no depth: left alone
+    assert "mpadded" not in to_mathml(r"\bar{\alpha}_t")  # not a one-letter base
+
+
+@pytest.mark.parametrize(
+    "latex, fences",
+    [
+        (r"\left(I - \gamma P^{\pi}\right)", 'stretchy="false"'),  # TeX: the normal size
+        (r"\left(\tfrac{1}{2}, 1\right]", 'minsize="1.18em"'),  # \big
+        (r"\left(\sqrt{1 - \beta_t}\, x_{t-1}\right)", 'minsize="1.76em"'),  # \Big
+        (r"\left(x_t - \frac{\beta_t}{\sqrt{1 - \bar{\alpha}_t}}\right)", 'minsize="2.35em"'),
+    ],
+)
+def test_left_right_fences_take_the_size_tex_gives_them(latex: str, fences: str) -> None:
+    markup = to_mathml(latex)
+    assert markup.count(fences) == 2, markup  # both fences of the pair, the same size
+
+
+def test_fences_taller_than_tex_sizes_still_stretch() -> None:
+    markup = to_mathml(r"\left(\begin{matrix} a \\ b \\ c \\ d \end{matrix}\right)")
+    assert "<mo>(</mo>" in markup and "<mo>)</mo>" in markup
 
 
 def test_prose_dollars_and_html() -> None:

@@ -79,15 +79,34 @@
   if (marcas.length) { marcar(); addEventListener("scroll", marcar, { passive: true }); }
 
   // a box that fits is not a keyboard stop; one that scrolls is, and says so
-  // a display formula wider than its column is drawn smaller, down to 72 % (still legible on
-  // a phone), and scrolls only if it still does not fit
+  // a display formula wider than its column is first drawn a little smaller (to 85 %); if it
+  // still does not fit, lineas.js (loaded then: a phone's) breaks it into lines; a line that
+  // still does not fit is drawn smaller, down to 72 % (still legible on a phone), and scrolls
+  // only if even that is too wide
+  function encoger(m, caja, minimo) {
+    var cabe = caja.clientWidth / caja.scrollWidth;
+    if (cabe < 1) { m.style.fontSize = (1.15 * Math.max(minimo, cabe - 0.01)).toFixed(3) + "em"; }
+  }
   function medir() {
+    var lineas = window.compmathLineas, falta = false;  // lineas.js, loaded when first needed
     document.querySelectorAll(".formula > math").forEach(function (m) {
       var caja = m.parentNode;
+      if (lineas) { lineas.restaurar(m); }
       m.style.fontSize = "";
-      var cabe = caja.clientWidth / caja.scrollWidth;
-      if (cabe < 1) { m.style.fontSize = (1.15 * Math.max(0.72, cabe - 0.01)).toFixed(3) + "em"; }
+      if (caja.scrollWidth <= caja.clientWidth + 1) { return; }
+      encoger(m, caja, 0.85);
+      if (caja.scrollWidth <= caja.clientWidth + 1) { return; }
+      m.style.fontSize = "";
+      if (lineas) { lineas.partir(m, caja.clientWidth - 2); } else { falta = true; }
+      encoger(m, caja, 0.72);
     });
+    if (falta && !raiz.dataset.lineas) {
+      raiz.dataset.lineas = "cargando";
+      var guion = document.createElement("script");
+      guion.src = document.querySelector('script[src$="sitio.js"]').src.replace("sitio.js", "lineas.js");
+      guion.onload = function () { medir(); raiz.dataset.lineas = "listas"; };
+      document.body.appendChild(guion);
+    }
     document.querySelectorAll(".formula, main pre, .tabla-ancha").forEach(function (caja) {
       var desborda = caja.scrollWidth > caja.clientWidth + 1;
       caja.classList.toggle("desborda", desborda);
