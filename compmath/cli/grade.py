@@ -174,8 +174,8 @@ def grade(
         typer.Option(
             "--prorrogas",
             metavar="LISTA.csv",
-            help="Con [entrega]: las prórrogas (alumno,fecha,motivo o alumno,dias,motivo); "
-            "por defecto, la de [entrega] prorrogas.",
+            help="Con [entrega]: las prórrogas, filas alumno,fecha,motivo o alumno,dias,motivo "
+            "(por defecto: la de prorrogas en [entrega]).",
         ),
     ] = None,
     archivo: Annotated[

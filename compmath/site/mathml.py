@@ -12,7 +12,9 @@ table, departs from TeX (and from KaTeX, which follows TeX):
   base's depth) where TeX sets it as it does under x: such a one-letter base is given no depth for
   placing its scripts (`<mpadded depth="0">`; its ink still shows).
 
-What is left is compacted (site/mathml_compact.py): the same drawing in fewer bytes.
+What is left is compacted (site/mathml_compact.py): the same drawing in fewer bytes. An inline
+formula wider than a phone's column is written as pieces a line may break between
+(site/mathbreaks.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from compmath.site.fences import size_fences
+from compmath.site.mathbreaks import pieces
 from compmath.site.mathml_compact import compact
 
 
@@ -40,6 +43,13 @@ def to_mathml(latex: str, *, display: bool = True) -> str:
     """Convert one LaTeX formula to a `<math>` element; raise LatexError on bad LaTeX."""
     root = converted(latex, display=display)
     adjust(root)
+    if display:
+        return _written(root)
+    # inline, a formula wider than a phone's column may break where TeX would break it
+    return "<wbr>".join(_written(piece) for piece in pieces(root))
+
+
+def _written(root: ElementTree.Element) -> str:
     markup = compact(ElementTree.tostring(root, encoding="unicode"))
     # an empty element as math-core writes it, `<mspace/>` (ElementTree adds a blank)
     return markup.replace(" />", "/>")

@@ -1,5 +1,6 @@
-"""A display formula's width estimated from its MathML at build time (no browser): lint uses it
-to flag a formula wider than the page's column before a reader meets it scrolling.
+"""A formula's width estimated from its MathML at build time (no browser): lint uses it to flag a
+display formula wider than the page's column before a reader meets it scrolling, the build to
+know which inline formulas may need a line break (site/mathbreaks.py).
 
 Widths are in em of the math font, summed along rows, the widest line of a table, scripts at
 70 %; `PX_PER_EM` was fitted to Chromium's widths of the course's 106 formulas with Latin Modern
@@ -53,6 +54,7 @@ def _width(node: ElementTree.Element) -> float:
     return sum(_width(c) for c in children)
 
 
-def estimated_px(mathml: str) -> float:
+def estimated_px(mathml: str | ElementTree.Element) -> float:
     """The formula's estimated width in CSS pixels on the class page."""
-    return _width(ElementTree.fromstring(mathml)) * PX_PER_EM
+    root = ElementTree.fromstring(mathml) if isinstance(mathml, str) else mathml
+    return _width(root) * PX_PER_EM
