@@ -80,6 +80,24 @@ def no_unconfined_worker_outlives_its_test(clean_env: None) -> Iterator[None]:
         pool.shutdown()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def the_command_tree_built_once() -> Iterator[None]:
+    """Typer builds compmath's whole Click command tree (every command's signature, annotations
+    and options) on each call, some 15 ms: the console script makes one call a process, the `cli`
+    fixture hundreds. It is built once here; every call still parses its arguments and runs as
+    the console script's does."""
+    import typer.main
+
+    from compmath.cli import app
+
+    build = typer.main.get_command
+    built = build(app)
+    patch = pytest.MonkeyPatch()
+    patch.setattr(typer.main, "get_command", lambda typer: built if typer is app else build(typer))
+    yield
+    patch.undo()
+
+
 @pytest.fixture
 def fake_course(tmp_path: Path) -> Path:
     """A writable copy of tests/fake_course."""
