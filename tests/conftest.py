@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -29,6 +30,28 @@ SIMPLE_SCHEMA = {
         "vector": {"type": "array", "items": {"type": "number"}, "maxItems": 10},
     },
 }
+
+# Where PYTHONDONTWRITEBYTECODE is set (as on some shared machines), pytest would rewrite the
+# asserts of every test module again in every process of every run (some 5 s of CPU for each
+# xdist worker). While the tests are collected their rewritten modules are cached, as any run
+# without that variable caches them (__pycache__, which git ignores); the tests then run under
+# the setting they were started with.
+_DONT_WRITE_BYTECODE = sys.dont_write_bytecode
+sys.dont_write_bytecode = False
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    sys.dont_write_bytecode = _DONT_WRITE_BYTECODE
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """`--dist loadfile` as tests/scheduling.py orders it; any other --dist as pytest-xdist's."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from tests.scheduling import Scheduling
+
+    return Scheduling(config, log)
 
 
 def snapshots(root: Path) -> dict[str, bytes]:
@@ -55,6 +78,24 @@ def no_unconfined_worker_outlives_its_test(clean_env: None) -> Iterator[None]:
         from compmath.execution import pool
 
         pool.shutdown()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def the_command_tree_built_once() -> Iterator[None]:
+    """Typer builds compmath's whole Click command tree (every command's signature, annotations
+    and options) on each call, some 15 ms: the console script makes one call a process, the `cli`
+    fixture hundreds. It is built once here; every call still parses its arguments and runs as
+    the console script's does."""
+    import typer.main
+
+    from compmath.cli import app
+
+    build = typer.main.get_command
+    built = build(app)
+    patch = pytest.MonkeyPatch()
+    patch.setattr(typer.main, "get_command", lambda typer: built if typer is app else build(typer))
+    yield
+    patch.undo()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -29,13 +30,22 @@ def _text(node: ast.AST) -> str | None:
     return None
 
 
+@cache
 def hint_commands() -> list[tuple[str, str]]:
-    """(where, command) for every command a hint of compmath suggests."""
+    """(where, command) for every command a hint of compmath suggests.
+
+    Once a process (collection and the test below share it); a module none of whose source
+    holds «root», «prueba» or «ejecuta» has no such string and is not parsed."""
     found = []
     for path in sorted((REPO / "compmath").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        pieces = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+        source = path.read_text(encoding="utf-8")
+        if not ("root" in source or "prueba" in source or "ejecuta" in source):
+            continue
+        tree = ast.parse(source)
+        pieces: set[int] = set()  # an f-string's parts: ast.walk meets the f-string first
         for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr):
+                pieces.update(id(v) for v in node.values)
             text = None if id(node) in pieces else _text(node)
             if not text or not ("--root" in text or "prueba: compmath" in text
                                 or re.search(r"ejecuta.*compmath", text)):

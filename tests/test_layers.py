@@ -8,6 +8,7 @@ running labs, judging them, showing the verdicts, and the commands that use all 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -59,16 +60,23 @@ def _node(module: str) -> str:
     return module.split(".")[1]
 
 
-def imports(path: Path) -> set[str]:
+@cache
+def tree(path: Path) -> ast.Module:
+    """The parsed module, once a process (the tests here read every module, none writes one)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@cache
+def imports(path: Path) -> frozenset[str]:
     """The compmath modules `path` imports, anywhere in it."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
             found.update(f"{node.module}.{a.name}" for a in node.names)
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
-    return {m for m in found if m.startswith("compmath.") and _node(m) in NAMES}
+    return frozenset(m for m in found if m.startswith("compmath.") and _node(m) in NAMES)
 
 
 def graph() -> dict[str, set[str]]:
@@ -206,7 +214,7 @@ def test_no_assert_stands_for_an_invariant() -> None:
     found = [
         f"{path.relative_to(REPO)}:{node.lineno}"
         for path in sorted(PACKAGE.rglob("*.py"))
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in ast.walk(tree(path))
         if isinstance(node, ast.Assert)
     ]
     assert found == []
