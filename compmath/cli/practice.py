@@ -249,7 +249,8 @@ def entregar(
             "--out",
             metavar="RUTA.zip",
             help="Dónde dejar el .zip (por defecto: TU_ID.zip, o entrega.zip, en la carpeta "
-            "actual). Su nombre es tu id para la corrección.",
+            "actual, o junto al espacio de práctica si estás dentro de él). Su nombre es tu id "
+            "para la corrección.",
             show_default=False,
         ),
     ] = None,
@@ -268,7 +269,7 @@ def entregar(
         require_temp_folder()
         space = workspace.find(folder)
         student = space.load_progress().student
-        target = out or Path(f"{student or 'entrega'}.zip")
+        target = out or default_target(space.root, student)
         if target.suffix.lower() != ".zip":
             raise CompmathError(
                 f"«{target}» no acaba en .zip", "ejemplo: compmath practice entregar --out ana.zip"
@@ -281,6 +282,18 @@ def entregar(
         digest = build_zip(space, target)
         result = receipt(space, target, digest, timeout=timeout, jobs=os.cpu_count() or 1)
     emit(receipt_blocks(result, target))
+
+
+def default_target(root: Path, student: str | None) -> Path:
+    """TU_ID.zip in the current folder; beside the workspace when that folder is inside it
+    (the zip may not be inside: it would be packed into the next one)."""
+    import os
+
+    name = f"{student or 'entrega'}.zip"
+    here = Path.cwd().resolve()
+    if not here.is_relative_to(root.resolve()):
+        return Path(name)
+    return Path(os.path.relpath(root.resolve().parent / name, here))  # ../ana.zip, as typed
 
 
 @command("reset")
