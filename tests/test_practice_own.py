@@ -447,3 +447,18 @@ def test_start_without_an_id_says_how_to_get_ones_numbers(cli, tmp_path: Path) -
     bad = cli("practice", "start", str(tmp_path / "otro"), "--alumno", " ", "--root", str(REPO))
     assert bad.code == 2 and bad.err.startswith("error: « » no sirve como id de alumno")
     assert not (tmp_path / "otro").exists()
+
+
+def test_start_inside_a_workspace_says_to_start_from_the_course(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A workspace has the shape of a course: `start --alumno` typed in it (the guide's next
+    step, after `cd ~/compmath-practica`) names the course to start from, not a lint error."""
+    assert cli("practice", "start", str(tmp_path / "ws"), "--root", str(REPO)).code == 0
+    monkeypatch.chdir(tmp_path / "ws")
+    result = cli("practice", "start", str(tmp_path / "ana"), "--alumno", "ana")
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 2, result.err
+    assert result.err.startswith("error: esta carpeta es un espacio de práctica, no un curso")
+    assert f"compmath practice start CARPETA --root {REPO}" in " ".join(result.err.split())
+    assert "regiones de solución" not in result.err
+    assert not (tmp_path / "ana").exists()

@@ -124,6 +124,16 @@ def start(
 
             raise GITHUB_CLASSROOM_GONE
         course = open_course(root)
+        if (course.root / workspace.MARKER).is_file():  # a workspace has the shape of a course
+            import shlex
+
+            made_from = workspace.find(course.root).load_progress().course
+            raise CompmathError(
+                "esta carpeta es un espacio de práctica, no un curso: los ejercicios salen del "
+                "curso",
+                "créalo desde el curso: compmath practice start CARPETA --root "
+                + shlex.quote(made_from or "CARPETA_DEL_CURSO"),
+            )
         target = folder or workspace.default_folder(course)
         if classroom50:  # refused before anything is written
             from compmath.grading.classroom50 import course_repository
