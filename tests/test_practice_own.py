@@ -462,3 +462,26 @@ def test_start_inside_a_workspace_says_to_start_from_the_course(
     assert f"compmath practice start CARPETA --root {REPO}" in " ".join(result.err.split())
     assert "regiones de solución" not in result.err
     assert not (tmp_path / "ana").exists()
+
+
+def test_a_bad_private_file_points_at_a_page_that_says_the_format(cli, tmp_path: Path) -> None:
+    """The hint of a bad private-variants file names the guide where its format is (the README
+    no longer has it), and that page has the section."""
+    entregas = tmp_path / "entregas"
+    entregas.mkdir()
+    path = private_file(tmp_path, "[999]\nvariantes = [ { dimension = 8 } ]\n")
+    result = cli(
+        "grade",
+        str(entregas),
+        "--root",
+        str(REPO),
+        "--out",
+        str(tmp_path / "n"),
+        "--variantes-privadas",
+        str(path),
+    )
+    said = " ".join(result.err.split())
+    assert result.code == 2 and "[999]: el curso no tiene esa clase" in said
+    assert "docs/profesores.md, «Variantes privadas»" in said and "README" not in said
+    guide = (REPO / "docs" / "profesores.md").read_text("utf-8")
+    assert "\n### Variantes privadas\n" in guide and "variantes-privadas.toml" in guide
