@@ -641,3 +641,24 @@ def test_a_moodle_download_unzipped_grades_as_the_zip(cli, tmp_path: Path) -> No
         grades[source.name] = {s["alumno"]: s["obtenidos"] for s in report["alumnos"]}
     assert grades["descarga"] == grades["moodle.zip"]
     assert grades["descarga"]["103"] == 2  # the student's own zip, inside their folder
+
+
+def test_a_course_not_on_github_is_refused_with_what_to_do(cli, tmp_path: Path) -> None:
+    """Gradescope and Classroom 50 fetch the course from GitHub at a commit: a course that is
+    not a GitHub checkout is one line saying so, and the hint fits each order (gradescope makes
+    no practice workspace)."""
+    course = tmp_path / "curso"  # the real course, outside any git repository
+    for part in ("classes", "schemas"):
+        shutil.copytree(REPO / part, course / part)
+    shutil.copy(REPO / "curso.toml", course / "curso.toml")
+    made = cli(
+        "grade", "gradescope", "323", "--root", str(course), "--out", str(tmp_path / "a.zip")
+    )
+    start = cli("practice", "start", str(tmp_path / "ws"), "--root", str(course), "--classroom50")
+    for result, what in ((made, "gradescope"), (start, "practice start --classroom50")):
+        said = " ".join(result.err.split())
+        assert result.code == 2, result.err
+        assert f"error: {what} necesita que el curso sea un repositorio de GitHub" in said
+        assert "repite la orden en una copia suya (git clone)" in said
+        assert "espacio" not in result.err.splitlines()[-1]
+    assert not (tmp_path / "a.zip").exists() and not (tmp_path / "ws").exists()

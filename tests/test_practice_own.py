@@ -447,3 +447,41 @@ def test_start_without_an_id_says_how_to_get_ones_numbers(cli, tmp_path: Path) -
     bad = cli("practice", "start", str(tmp_path / "otro"), "--alumno", " ", "--root", str(REPO))
     assert bad.code == 2 and bad.err.startswith("error: « » no sirve como id de alumno")
     assert not (tmp_path / "otro").exists()
+
+
+def test_start_inside_a_workspace_says_to_start_from_the_course(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A workspace has the shape of a course: `start --alumno` typed in it (the guide's next
+    step, after `cd ~/compmath-practica`) names the course to start from, not a lint error."""
+    assert cli("practice", "start", str(tmp_path / "ws"), "--root", str(REPO)).code == 0
+    monkeypatch.chdir(tmp_path / "ws")
+    result = cli("practice", "start", str(tmp_path / "ana"), "--alumno", "ana")
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 2, result.err
+    assert result.err.startswith("error: esta carpeta es un espacio de práctica, no un curso")
+    assert f"compmath practice start CARPETA --root {REPO}" in " ".join(result.err.split())
+    assert "regiones de solución" not in result.err
+    assert not (tmp_path / "ana").exists()
+
+
+def test_a_bad_private_file_points_at_a_page_that_says_the_format(cli, tmp_path: Path) -> None:
+    """The hint of a bad private-variants file names the guide where its format is (the README
+    no longer has it), and that page has the section."""
+    entregas = tmp_path / "entregas"
+    entregas.mkdir()
+    path = private_file(tmp_path, "[999]\nvariantes = [ { dimension = 8 } ]\n")
+    result = cli(
+        "grade",
+        str(entregas),
+        "--root",
+        str(REPO),
+        "--out",
+        str(tmp_path / "n"),
+        "--variantes-privadas",
+        str(path),
+    )
+    said = " ".join(result.err.split())
+    assert result.code == 2 and "[999]: el curso no tiene esa clase" in said
+    assert "docs/profesores.md, «Variantes privadas»" in said and "README" not in said
+    guide = (REPO / "docs" / "profesores.md").read_text("utf-8")
+    assert "\n### Variantes privadas\n" in guide and "variantes-privadas.toml" in guide

@@ -77,3 +77,32 @@ def test_bad_targets_are_one_spanish_line(cli, space: Path, name: str) -> None:
     result = cli("practice", "entregar", "--dir", str(space), "--out", str(target))
     assert result.code == 2 and len(error_lines(result)) == 1
     no_traceback(result)
+
+
+@pytest.mark.lento  # builds the receipt (the public checks of 20 classes)
+def test_without_out_inside_the_workspace_the_zip_lands_beside_it(
+    cli, space: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The guide's `compmath practice entregar`, typed in the workspace as it says: the default
+    TU_ID.zip cannot be in the folder it packs, so it goes next to it, named by the id."""
+    monkeypatch.chdir(space / "classes")  # anywhere inside the workspace
+    result = cli("practice", "entregar")
+    said = no_traceback(result)
+    out = space.parent / "ana.zip"
+    assert result.code == 0 and out.is_file()
+    assert f"SHA-256 {hashlib.sha256(out.read_bytes()).hexdigest()}" in said
+    assert not list(space.rglob("*.zip"))  # nothing left inside to be packed next time
+
+
+def test_without_out_outside_the_workspace_the_zip_is_in_the_current_folder(
+    space: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from compmath.cli.practice import default_target
+
+    elsewhere = tmp_path / "entregas"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert default_target(space, "ana") == Path("ana.zip")
+    monkeypatch.chdir(space)
+    assert default_target(space, "ana").resolve() == space.parent.resolve() / "ana.zip"
+    assert default_target(space, None).name == "entrega.zip"

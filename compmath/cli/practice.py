@@ -124,6 +124,16 @@ def start(
 
             raise GITHUB_CLASSROOM_GONE
         course = open_course(root)
+        if (course.root / workspace.MARKER).is_file():  # a workspace has the shape of a course
+            import shlex
+
+            made_from = workspace.find(course.root).load_progress().course
+            raise CompmathError(
+                "esta carpeta es un espacio de práctica, no un curso: los ejercicios salen del "
+                "curso",
+                "créalo desde el curso: compmath practice start CARPETA --root "
+                + shlex.quote(made_from or "CARPETA_DEL_CURSO"),
+            )
         target = folder or workspace.default_folder(course)
         if classroom50:  # refused before anything is written
             from compmath.grading.classroom50 import course_repository
@@ -249,7 +259,8 @@ def entregar(
             "--out",
             metavar="RUTA.zip",
             help="Dónde dejar el .zip (por defecto: TU_ID.zip, o entrega.zip, en la carpeta "
-            "actual). Su nombre es tu id para la corrección.",
+            "actual, o junto al espacio de práctica si estás dentro de él). Su nombre es tu id "
+            "para la corrección.",
             show_default=False,
         ),
     ] = None,
@@ -268,7 +279,7 @@ def entregar(
         require_temp_folder()
         space = workspace.find(folder)
         student = space.load_progress().student
-        target = out or Path(f"{student or 'entrega'}.zip")
+        target = out or default_target(space.root, student)
         if target.suffix.lower() != ".zip":
             raise CompmathError(
                 f"«{target}» no acaba en .zip", "ejemplo: compmath practice entregar --out ana.zip"
@@ -281,6 +292,18 @@ def entregar(
         digest = build_zip(space, target)
         result = receipt(space, target, digest, timeout=timeout, jobs=os.cpu_count() or 1)
     emit(receipt_blocks(result, target))
+
+
+def default_target(root: Path, student: str | None) -> Path:
+    """TU_ID.zip in the current folder; beside the workspace when that folder is inside it
+    (the zip may not be inside: it would be packed into the next one)."""
+    import os
+
+    name = f"{student or 'entrega'}.zip"
+    here = Path.cwd().resolve()
+    if not here.is_relative_to(root.resolve()):
+        return Path(name)
+    return Path(os.path.relpath(root.resolve().parent / name, here))  # ../ana.zip, as typed
 
 
 @command("reset")

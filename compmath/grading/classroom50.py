@@ -164,7 +164,7 @@ def course_repository(
         raise CompmathError(
             f"{what} necesita que el curso sea un repositorio de GitHub "
             "(git remote origin en github.com, con un commit)",
-            "publica el curso en GitHub y vuelve a crear el espacio desde esa copia",
+            "publica el curso en GitHub y repite la orden en una copia suya (git clone)",
         )
     return match.group(1), commit
 

@@ -27,7 +27,10 @@ from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError, Problem
 
 SCHEMA = "private-variants"
-HINT = "corrígelo; el formato está en private-variants.schema.json (de compmath) y en el README"
+HINT = (
+    "corrígelo; el formato está en private-variants.schema.json (de compmath) y en la guía del "
+    "profesor (docs/profesores.md, «Variantes privadas»)"
+)
 
 
 @dataclass(frozen=True)
