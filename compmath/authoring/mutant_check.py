@@ -309,6 +309,7 @@ def _limits(prepared: list[_Class], results: Results) -> dict[str, float]:
 
 def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     """Run every class's mutants; what each class's say, by class id."""
+    from compmath.authoring.mutant_batch import run_mutants
     from compmath.holes.mutation import captured_values
 
     literal, failed = captured_values(classes, REFERENCE_TIMEOUT, jobs)
@@ -325,7 +326,7 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
         for v in one.runs(mutant)[:1]
     }
     limits = _limits(prepared, results)
-    _run(first, MUTANT_TIMEOUT, jobs, memo, results, limits)
+    run_mutants(first, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
     later = {
         program.key(v): (one.cls, program, v)
         for one in prepared
@@ -333,7 +334,7 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
         if one.runs(mutant) and _passes(results.reports.get(program.key(one.runs(mutant)[0])))
         for v in one.runs(mutant)[1:]
     }
-    _run(later, MUTANT_TIMEOUT, jobs, memo, results, limits)
+    run_mutants(later, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
     for one in prepared:
         _verdicts(one, results, checked[one.cls.id])
     for problem in failed:
