@@ -233,6 +233,8 @@ def recordings(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str,
 
 
 def _record(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    import os
+
     from compmath.course.tree import load_course
     from compmath.judging.case import Broken, Explore, prepare, variant
     from compmath.judging.pipeline import judge_cases
@@ -249,7 +251,8 @@ def _record(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, An
         ]
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same (as lint's mutation check reads it)
-        reports = judge_cases(cases, jobs=1).reports
+        # the variants side by side (lint records every class's on a cold cache)
+        reports = judge_cases(cases, jobs=os.cpu_count() or 1).reports
     made = []
     for params, report in zip(variants, reports):
         text = (report.outputs or {}).get("grabacion")
