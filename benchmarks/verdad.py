@@ -9,7 +9,9 @@ Each student hands in, for each class, one kind of lab.py (drawn per student and
   the hole's code printed again by `ast.unparse`, numpy idioms swapped: `a @ b` for
   `np.matmul(a, b)`, `x.sum(…)` for `np.sum(x, …)`, integer divisors as floats, the last value
   cast to float: 2.0 for 2); in latin-1 with its `# -*- coding: latin-1 -*-` line (`latin1`);
-  the practice notebook filled in and handed in instead of lab.py (`cuaderno`);
+  the practice notebook filled in and handed in instead of lab.py (`cuaderno`); saved with
+  Windows line ends (`crlf`) or a UTF-8 byte order mark (`bom`); printing as it works
+  (`imprime`); with code changed outside the holes, which does not count (`fuera`);
 - partly done: some holes right, the others left as the exercise has them (`parcial`);
 - wrong in one hole, the others right: a common error the class declares as a mutant (`sutil`),
   the values at the defaults written by hand (`fijo`), a syntax error (`sintaxis`), the hole's
@@ -64,6 +66,10 @@ WEIGHTS = {
     "distinto": 16,
     "latin1": 5,
     "cuaderno": 5,
+    "crlf": 3,
+    "bom": 2,
+    "imprime": 3,
+    "fuera": 3,
     "parcial": 12,
     "sutil": 14,
     "fijo": 7,
@@ -73,7 +79,6 @@ WEIGHTS = {
     "falta": 3,
     "no_python": 3,
 }
-RIGHT_KINDS = ("bien", "distinto", "latin1", "cuaderno")
 SAME = 1e-9  # a rewrite is the same when every number is this close (relative, or absolute)
 LITERAL_BYTES = 64 * 1024  # values by hand beyond this make a lab.py grade refuses whole
 OFF = 1e-3  # a wrong hole is wrong when some number is at least this far off
@@ -330,6 +335,18 @@ def hand_in(
             return data, "lab", truth
     if kind == "cuaderno":
         return _notebook(cls, right), "cuaderno", truth
+    if kind == "crlf":  # saved on Windows
+        return _fill(exercise, right).replace("\n", "\r\n").encode("utf-8"), "lab", truth
+    if kind == "bom":  # an editor that writes the UTF-8 byte order mark
+        return ("\ufeff" + _fill(exercise, right)).encode("utf-8"), "lab", truth
+    if kind == "imprime":  # prints while it works
+        bodies = {n: f"print('hueco {n}: calculando')\n" + b for n, b in right.items()}
+        return _fill(exercise, bodies), "lab", truth
+    if kind == "fuera":  # right holes, and code changed outside them (it does not count)
+        text = _fill(exercise, right).replace(
+            "import numpy as np", "import numpy as np\nimport math", 1
+        )
+        return text + "\n\n# entregado con cambios fuera de los huecos\n", "lab", truth
     if kind == "parcial":
         done = set(rng.sample(numbers, rng.randint(0, len(numbers) - 1)))
         return _fill(exercise, {n: right[n] for n in done}), "lab", {n: n in done for n in numbers}

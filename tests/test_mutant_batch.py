@@ -98,7 +98,7 @@ def test_an_honest_batch_runs_in_one_process_per_variant_with_the_verdicts_of_on
     assert batched == alone
     assert batched[:2] == [Outcome.MATCHES] * 2 and Outcome.DIFFERS in batched[2:4]
     assert batched[-2:] == [Outcome.EXCEPTION] * 2
-    assert handed == [2]  # two variants: one batch each, nothing run again alone
+    assert handed == [1]  # both variants' in one batch of the class, nothing run again alone
 
 
 @pytest.mark.lento
@@ -112,7 +112,7 @@ def test_a_looping_mutant_costs_its_batch_one_timeout_and_is_judged_alone(
     assert batched == alone
     assert batched[2:4] == [Outcome.TIMEOUT] * 2
     assert batched[0:2] == [Outcome.MATCHES] * 2 and batched[-2:] == [Outcome.MATCHES] * 2
-    assert handed == [2, 2]  # the batches, then the looping mutant alone at each variant
+    assert handed == [1, 2]  # the batch, then the looping mutant alone at each variant
 
 
 def test_state_a_mutant_corrupts_never_reaches_the_next(
@@ -120,12 +120,12 @@ def test_state_a_mutant_corrupts_never_reaches_the_next(
 ) -> None:
     """Hostile: a seed, numpy patched, a file and an environment variable left behind; the
     mutants after them read all of it, and pass only if none of it is there."""
-    bodies = [SEEDS, RANDOM, PATCHES, READS, LEAVES, READS, RIGHT]
+    bodies = [SEEDS, RANDOM, PATCHES, READS, LEAVES, READS + "  # tras LEAVES", RIGHT]
     batched, alone, handed = _judge_both(course_901, bodies, monkeypatch)
     assert batched == alone
     right, differs = [Outcome.MATCHES] * 2, [Outcome.DIFFERS] * 2  # at both variants
     assert batched == [*right, *right, *differs, *right, *right, *right, *right]
-    assert handed == [2]
+    assert handed == [2]  # 14 runs: two batches
 
 
 def test_a_mutant_that_signals_its_batch_or_exits_is_judged_as_alone(
@@ -137,7 +137,7 @@ def test_a_mutant_that_signals_its_batch_or_exits_is_judged_as_alone(
     batched, alone, handed = _judge_both(course_901, bodies, monkeypatch)
     assert batched == alone
     assert batched[6:8] == [Outcome.EARLY_EXIT] * 2
-    assert handed[0] == 2 and sum(handed[1:]) in (2, len(bodies) * 2)  # a batch killed: all
+    assert handed[0] == 1 and sum(handed[1:]) in (2, len(bodies) * 2)  # a batch killed: all
 
 
 @pytest.mark.lento
@@ -146,10 +146,67 @@ def test_a_batch_that_reaches_no_verdict_runs_every_mutant_alone(
 ) -> None:
     """Hostile: the batch itself runs out of time (its margin taken away, a mutant loops):
     none of its mutants is judged by it, each runs alone."""
-    import compmath.authoring.mutant_batch as mutant_batch
+    import compmath.judging.batched as batched
 
-    monkeypatch.setattr(mutant_batch, "MARGIN", -3.5)  # three mutants of 1.5 s: 1 s in all
+    monkeypatch.setattr(batched, "MARGIN", -8.0)  # six runs of 1.5 s: 1 s in all
     bodies = [RIGHT, LOOPS, WRONG]
     batched, alone, handed = _judge_both(course_901, bodies, monkeypatch)
     assert batched == alone
-    assert handed == [2, len(bodies) * 2]
+    assert handed == [1, len(bodies) * 2]
+
+
+def test_cases_judged_against_another_case_get_the_verdicts_of_judge_cases(
+    course_901: Path, tmp_path: Path
+) -> None:
+    """judging.batched beside judging.pipeline on the same cases: oracles that are other cases
+    of the call (one that runs, one that raises: its follower has no outputs to meet), the
+    snapshot, only the schema, other parameters."""
+    from compmath.judging.batched import judge_batched
+    from compmath.judging.case import Explore, Ready, Reference, prepare, variant
+    from compmath.judging.pipeline import judge_cases
+
+    course = load_course(course_901)
+    cls = course.resolve("901")
+    base = prepare(course, cls)
+    assert isinstance(base, Ready)
+    labs = {}
+    source = cls.lab.read_text(encoding="utf-8")
+    for name, body in {"bien": RIGHT, "mal": WRONG, "lanza": RAISES, "cambia": SEEDS}.items():
+        lab = tmp_path / name / "lab.py"
+        lab.parent.mkdir()
+        lab.write_text(
+            source.replace(
+                "    mitad = n * escala\n", "".join(f"    {line}\n" for line in body.splitlines())
+            ),
+            encoding="utf-8",
+        )
+        labs[name] = lab
+
+    def cases(call: str) -> list:  # type: ignore[type-arg]
+        made = [
+            variant(base, key=f"{call}-curso"),
+            variant(base, key=f"{call}-lanza", lab=labs["lanza"], expected=Explore()),
+            variant(
+                base, key=f"{call}-bien", lab=labs["bien"], expected=Reference(f"{call}-curso")
+            ),
+            variant(base, key=f"{call}-mal", lab=labs["mal"], expected=Reference(f"{call}-curso")),
+            variant(base, key=f"{call}-cambia", lab=labs["cambia"], params={"escala": 2.0}),
+            variant(base, key=f"{call}-sin", lab=labs["bien"], expected=Reference(f"{call}-lanza")),
+        ]
+        return [
+            *made,
+            variant(base, key=f"{call}-otra", params={"escala": 2.0}, expected=Explore()),
+        ]
+
+    batched = judge_batched(cases("lote"), jobs=2)
+    alone = judge_cases(cases("solo"), jobs=2)
+    assert [r.outcome for r in batched.reports] == [r.outcome for r in alone.reports]
+    assert [r.message for r in batched.reports][-2] == [r.message for r in alone.reports][
+        -2
+    ].replace("solo", "lote")
+    assert [r.outcome for r in batched.reports][:4] == [
+        Outcome.MATCHES,
+        Outcome.EXCEPTION,
+        Outcome.MATCHES,
+        Outcome.DIFFERS,
+    ]

@@ -1,17 +1,17 @@
 """Inside one lab's process: run several labs one after another, each in a fork of it.
 
-Lint judges hundreds of mutants of a hole (authoring.mutant_batch); each alone would pay a
-process and its sandbox. A batch is one lab whose `run()` calls `run_each`: the process pays
-the sandbox once, then forks once per program, and the fork runs that program exactly as a lab
-of its own runs (execution.sandbox.lab_result: a fresh `lab` module, its own sys.path entry),
-with its own process group, its own temporary folder and its own stdout and stderr there. So
-nothing a program does (a seed, a module global, numpy patched, a file written, output
-printed) reaches the next one: each starts from this process as it was before the first. This
-process never runs a program's code. A program that outlives its limit is killed (its process
-group too) and the next one starts; one that crashes, writes no result or a result past
-`RESULT_BYTES` is reported as such. What comes back, per program, is how it ended as the
-program's own process would have written it, to be judged by the runner, which runs again
-alone every program that did not end cleanly.
+Lint judges hundreds of quick labs (judging.batched: the mutants, the exercise's variants);
+each alone would pay a process and its sandbox. A batch is one lab whose `run()` calls
+`run_each`: the process pays the sandbox once, then forks once per lab, and the fork runs that
+lab exactly as a lab's own process does (execution.sandbox.lab_result: a fresh `lab` module,
+its own sys.path entry, its parameters), with its own process group, its own temporary folder
+and its own stdout and stderr there. So nothing a lab does (a seed, a module global, numpy
+patched, a file written, output printed) reaches the next one: each starts from this process
+as it was before the first. This process never runs a lab's code. A lab that outlives its
+limit is killed (its process group too) and the next one starts; one that crashes, writes no
+result or a result past `RESULT_BYTES` is reported as such. What comes back, per lab, is how it
+ended as its own process would have written it, to be judged by the runner, which runs again
+alone every lab that did not end cleanly.
 """
 
 from __future__ import annotations
@@ -29,12 +29,14 @@ OK, TIMEOUT, ENDED = "ok", "timeout", "sin_resultado"  # how a program's fork en
 
 
 def run_each(
-    labs: list[tuple[str, float]], params: dict[str, Any], decimals: int
+    labs: list[tuple[str, float, dict[str, Any]]], decimals: int
 ) -> dict[str, dict[str, Any]]:
-    """Run each (lab file, time limit in seconds) with `params`, in order, each in its own fork;
+    """Run each (lab file, time limit in seconds, parameters), in order, each in its own fork;
     by its position ("0", "1", …): `estado` (OK: it wrote a result, TIMEOUT, or ENDED without
     one), `resultado` (the ChildResult's JSON) and `segundos` (fork to end)."""
-    return {str(i): _one(lab, limit, params, decimals) for i, (lab, limit) in enumerate(labs)}
+    return {
+        str(i): _one(lab, limit, params, decimals) for i, (lab, limit, params) in enumerate(labs)
+    }
 
 
 def _one(lab: str, limit: float, params: dict[str, Any], decimals: int) -> dict[str, Any]:
