@@ -25,7 +25,7 @@ from typing import Any
 from compmath.execution.protocol import ChildResult, LabReply, ReplyState
 from compmath.judging.case import Case, Explore, Ready, Reference, Snapshot, variant
 from compmath.judging.judge import judge
-from compmath.judging.pipeline import Judged, judge_cases
+from compmath.judging.pipeline import Judged, _check_keys, judge_cases
 from compmath.judging.report import LabReport, Outcome
 
 BATCH = 12  # labs at most in one batch: the cores stay busy until the end
@@ -46,9 +46,8 @@ Unpacked = dict[str, "LabReport | None"]  # a case's report from its batch; None
 def judge_batched(cases: Sequence[Case], *, jobs: int) -> Judged:
     """What `judge_cases(cases, jobs=jobs)` gives (reports in the cases' order, the
     protections missing), with the cases of each class batched where that is safe."""
+    _check_keys(cases)  # the same refusals as judge_cases: a key twice, a missing oracle
     order = [c.key for c in cases]
-    if len(set(order)) != len(order):
-        raise ValueError("judge_batched: two cases share a key")
     by_key = {c.key: c for c in cases}
     linked = [c for c in cases if isinstance(c, Ready) and isinstance(c.expected, Reference)]
     direct = [c for c in cases if c not in linked]
