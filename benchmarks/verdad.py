@@ -16,7 +16,9 @@ Each student hands in, for each class, one kind of lab.py (drawn per student and
 - wrong in one hole, the others right: a common error the class declares as a mutant (`sutil`),
   the values at the defaults written by hand (`fijo`), a syntax error (`sintaxis`), the hole's
   closing marker deleted (`marcas`), or an attack (`hostil`: hangs, floods stdout, writes into
-  the other students' files, exits; one student per attack in turn, in their first class);
+  the other students' files, exits: one student in 25, the attacks in turn, in their first
+  class); values by hand past LITERAL_BYTES are not used (a lab.py past 512 KiB is refused
+  whole by grade, every hole with it: its policy, not a verdict on the holes);
 - nothing: an empty file (`vacio`), no file (`falta`), bytes that are not text (`no_python`).
 
 The truth does not come from compmath's judge: every rewritten, declared-mutant and hand-written

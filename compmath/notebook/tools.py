@@ -65,8 +65,10 @@ def _tolerance(tol: Tolerance) -> dict[str, float]:
     return {"atol": tol.atol, "rtol": tol.rtol}
 
 
+@cache
 def class_source(name: str) -> str:
-    """One class of the tools (rules.py or checker.py) as text, e.g. the recorder's codec."""
+    """One class of the tools (rules.py or checker.py) as text, e.g. the recorder's codec (read
+    once per process, as tools_source: every notebook and every recording's cache key asks)."""
     for path in SOURCES:
         source = path.read_text(encoding="utf-8")
         for node in ast.parse(source).body:
