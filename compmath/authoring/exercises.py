@@ -21,9 +21,9 @@ from compmath.course.records import Tolerance
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError, Problem
 from compmath.holes.regions import HoleError, Region, exercise_source, solution_regions, splice
+from compmath.judging.batched import judge_batched
 from compmath.judging.case import Broken, Case, Ready, Reference, variant
 from compmath.judging.case import prepare as prepare_case
-from compmath.judging.pipeline import judge_cases
 from compmath.judging.report import LabReport, Outcome
 from compmath.wording import quoted
 
@@ -229,7 +229,7 @@ def exercise_problems(
             for one in found:
                 variants[one.key] = one
                 cases.append(_case(base, one, Path(tmp), timeout))
-        judged = judge_cases(cases, jobs=jobs).result().by_key()
+        judged = judge_batched(cases, jobs=jobs).by_key()
     for key, one in variants.items():
         problems += _verdict(one, judged[key])
     return problems

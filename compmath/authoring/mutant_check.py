@@ -13,7 +13,7 @@ a score: the share of its standard mutants rejected or marked equivalent in clas
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +31,7 @@ from compmath.holes.mutants import (
     standard,
     without_comment,
 )
-from compmath.holes.runs import Results, reference_key, run_batch
+from compmath.holes.runs import Results, reference_key
 from compmath.holes.variants import Variant, variants_of
 from compmath.judging.report import LabReport, Outcome
 
@@ -282,18 +282,6 @@ def _prepare(cls: ClassInfo, literal: dict[int, tuple[str, ...]]) -> _Class | No
     return _Class(cls, tag, variants_of(cls), made, solution, asserted(snapshot[1]))
 
 
-def _run(
-    wanted: Mapping[str, tuple[ClassInfo, Program | None, Variant]],
-    timeout: float,
-    jobs: int,
-    memo: dict[str, LabReport],
-    results: Results,
-    limits: Mapping[str, float] | None = None,
-) -> None:
-    if wanted:
-        run_batch(wanted, timeout=timeout, jobs=jobs, memo=memo, into=results, limits=limits)
-
-
 def _limits(prepared: list[_Class], results: Results) -> dict[str, float]:
     """Each class's limit for a mutant: 40 times its slowest reference run, within
     [MUTANT_FLOOR, MUTANT_TIMEOUT] (a mutant that loops costs little; the load slows the
@@ -309,6 +297,7 @@ def _limits(prepared: list[_Class], results: Results) -> dict[str, float]:
 
 def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     """Run every class's mutants; what each class's say, by class id."""
+    from compmath.authoring.mutant_batch import run_mutants
     from compmath.holes.mutation import captured_values
 
     literal, failed = captured_values(classes, REFERENCE_TIMEOUT, jobs)
@@ -316,7 +305,7 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     memo: dict[str, LabReport] = {}
     results = Results()
     references = {one.reference(v): (one.cls, None, v) for one in prepared for v in one.variants}
-    _run(references, REFERENCE_TIMEOUT, jobs, memo, results)
+    run_mutants(references, timeout=REFERENCE_TIMEOUT, jobs=jobs, memo=memo, into=results)
     checked = {one.cls.id: _references(one, results, memo) for one in prepared}
     first = {
         program.key(v): (one.cls, program, v)
@@ -325,7 +314,7 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
         for v in one.runs(mutant)[:1]
     }
     limits = _limits(prepared, results)
-    _run(first, MUTANT_TIMEOUT, jobs, memo, results, limits)
+    run_mutants(first, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
     later = {
         program.key(v): (one.cls, program, v)
         for one in prepared
@@ -333,7 +322,7 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
         if one.runs(mutant) and _passes(results.reports.get(program.key(one.runs(mutant)[0])))
         for v in one.runs(mutant)[1:]
     }
-    _run(later, MUTANT_TIMEOUT, jobs, memo, results, limits)
+    run_mutants(later, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
     for one in prepared:
         _verdicts(one, results, checked[one.cls.id])
     for problem in failed:

@@ -119,10 +119,8 @@ def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
         used = _mapped() if request.memory > 0 and found.rlimit else 0
         if used and request.memory <= used:  # the limit leaves the lab no room at all
             result = ChildResult(ReplyState.LIMIT_TOO_LOW, message=f"{used / 1024**2:.0f} MiB")
-        elif isinstance(code, Exception):
-            raise code
         else:
-            result = _run_lab(request, code)
+            result = lab_result(request, code)
     except SystemExit as exc:
         result = _exit_result(exc)
     except BaseException as exc:
@@ -136,6 +134,20 @@ def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
             pass
     _write_result(result)
     os._exit(0)
+
+
+def lab_result(request: LabRequest, code: CodeType | Exception) -> ChildResult | None:
+    """Run the lab whose code is `code` (or the exception compiling it raised) in this process,
+    and describe how it ended (None: not even the memory to say so). Also what
+    execution.batch runs in each fork of a batch's process."""
+    try:
+        if isinstance(code, Exception):
+            raise code
+        return _run_lab(request, code)
+    except SystemExit as exc:
+        return _exit_result(exc)
+    except BaseException as exc:
+        return _describe_safely(exc)
 
 
 def _mapped() -> int:

@@ -103,8 +103,8 @@ def captured_values(
     import tempfile
 
     from compmath.course.tree import load_course
+    from compmath.judging.batched import judge_batched
     from compmath.judging.case import Broken, Explore, prepare, variant
-    from compmath.judging.pipeline import judge_cases
 
     classes = [c for c in classes if _has_holes(c)]
     problems: list[Problem] = []
@@ -125,7 +125,7 @@ def captured_values(
             cases.append(variant(base, key=key, lab=lab, expected=Explore()))
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
         # is in the report all the same
-        reports = judge_cases(cases, jobs=jobs).result().by_key()
+        reports = judge_batched(cases, jobs=jobs).by_key()
     captured: dict[str, dict[int, tuple[str, ...]]] = {}
     for cls in classes:
         report = reports.get(f"captura/{cls.id}")

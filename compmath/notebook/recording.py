@@ -24,10 +24,14 @@ import json
 import tempfile
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
+
+if TYPE_CHECKING:
+    from compmath.judging.case import Case
+    from compmath.judging.report import LabReport
 from compmath.holes.graft import course_lab, course_tag
 from compmath.holes.mutation import assigned
 from compmath.holes.regions import Region
@@ -212,44 +216,107 @@ def _cache_path(cls: ClassInfo) -> Path:
     return cache_dir() / CACHE_FOLDER / f"{cls.id}-{digest.hexdigest()[:20]}.json"
 
 
-def recordings(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The recordings of the course's lab at each of `variants` (in order), from the cache or
-    run now; CompmathError when the course's lab fails at one of them."""
+def _cached(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     from compmath.cache import read_json
 
     cached = _cache_path(cls)
     found = read_json(str(cached.relative_to(cached.parent.parent)))
-    if isinstance(found, list) and len(found) == len(variants):
-        return found
-    made = _record(cls, variants)
+    return found if isinstance(found, list) and len(found) == len(variants) else None
+
+
+def _keep(cls: ClassInfo, made: list[dict[str, Any]]) -> None:
     try:
         from compmath.atomic import write_atomic
 
+        cached = _cache_path(cls)
         cached.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(cached, json.dumps(made, sort_keys=True), durable=False)
     except OSError:
         pass  # an unwritable cache only costs time
+
+
+def recordings(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The recordings of the course's lab at each of `variants` (in order), from the cache or
+    run now; CompmathError when the course's lab fails at one of them."""
+    found = _cached(cls, variants)
+    if found is not None:
+        return found
+    made = _record(cls, variants)
+    _keep(cls, made)
     return made
 
 
-def _record(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def record_all(wanted: list[tuple[ClassInfo, list[dict[str, Any]]]]) -> None:
+    """Record, in one run over every core, each (class, variants) the cache lacks, and keep
+    what recorded (a class whose lab fails is left to `recordings`, which says why): lint
+    building every class's notebook on a cold cache waits for no class's labs alone."""
+    import os
+
+    from compmath.judging.pipeline import judge_cases
+
+    pending = []
+    with tempfile.TemporaryDirectory(prefix="compmath-cuaderno-") as folder:
+        cases: list[Case] = []
+        for cls, variants in wanted:
+            if _cached(cls, variants) is not None:
+                continue
+            try:
+                cases += _cases(cls, variants, Path(folder) / cls.id)
+            except (CompmathError, OSError, SyntaxError, ValueError):
+                continue  # `recordings` says why, class by class
+            pending.append((cls, variants))
+        if not cases:
+            return
+        # one lab process each: a recording runs the whole lab, instrumented (not a quick lab
+        # to batch); every class's at once keeps each core busy to the end
+        reports = judge_cases(cases, jobs=os.cpu_count() or 1).result().by_key()
+    for cls, variants in pending:
+        try:
+            made = _made(cls, variants, [reports[_key(cls, i)] for i in range(len(variants))])
+        except (CompmathError, KeyError):
+            continue
+        _keep(cls, made)
+
+
+def _key(cls: ClassInfo, index: int) -> str:
+    return f"grabacion/{cls.id}/{index}"
+
+
+def _cases(cls: ClassInfo, variants: list[dict[str, Any]], folder: Path) -> list[Case]:
+    """The instrumented lab of `cls` at each variant, written into `folder`."""
     from compmath.course.tree import load_course
     from compmath.judging.case import Broken, Explore, prepare, variant
-    from compmath.judging.pipeline import judge_cases
 
     base = prepare(load_course(cls.root), cls)
     if isinstance(base, Broken):
         raise base.problem
+    lab = folder / "lab.py"
+    folder.mkdir(parents=True, exist_ok=True)
+    lab.write_text(recording_source(cls), encoding="utf-8")
+    return [
+        variant(base, key=_key(cls, i), lab=lab, params=dict(p), expected=Explore())
+        for i, p in enumerate(variants)
+    ]
+
+
+def _record(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    import os
+
+    from compmath.judging.pipeline import judge_cases
+
     with tempfile.TemporaryDirectory(prefix="compmath-cuaderno-") as folder:
-        lab = Path(folder) / "lab.py"
-        lab.write_text(recording_source(cls), encoding="utf-8")
-        cases = [
-            variant(base, key=f"grabacion/{i}", lab=lab, params=dict(p), expected=Explore())
-            for i, p in enumerate(variants)
-        ]
+        cases = _cases(cls, variants, Path(folder))
         # the instrumented lab returns text, not its outputs: the schema refuses it, the text
-        # is in the report all the same (as lint's mutation check reads it)
-        reports = judge_cases(cases, jobs=1).result().reports
+        # is in the report all the same (as lint's mutation check reads it); the variants
+        # side by side
+        reports = judge_cases(cases, jobs=os.cpu_count() or 1).result().reports
+    return _made(cls, variants, reports)
+
+
+def _made(
+    cls: ClassInfo, variants: list[dict[str, Any]], reports: list[LabReport]
+) -> list[dict[str, Any]]:
+    """The recordings in `reports`; CompmathError naming the first variant that failed."""
     made = []
     for params, report in zip(variants, reports):
         text = (report.outputs or {}).get("grabacion")

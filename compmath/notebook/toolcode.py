@@ -31,8 +31,10 @@ def tools_source() -> str:
     return "\n\n\n".join([f"{TITLE}\n{FUTURE}\n\n" + "\n".join(sorted(imports)), *bodies])
 
 
+@cache
 def class_source(name: str) -> str:
-    """One class of the tools (rules.py or checker.py) as text, e.g. the recorder's codec."""
+    """One class of the tools (rules.py or checker.py) as text, e.g. the recorder's codec (read
+    once per process, as tools_source: every notebook and every recording's cache key asks)."""
     for path in SOURCES:
         source = path.read_text(encoding="utf-8")
         for node in ast.parse(source).body:

@@ -299,6 +299,11 @@ def stale_notebooks(course: Course) -> list[tuple[Path, str, str]]:
 
     if not (course.root / FOLDER).is_dir() and colab_url(course, "") is None:
         return []
+    from compmath.notebook.recording import record_all
+    from compmath.notebook.tools import variants
+
+    practising = [c for c in course.classes if any(p for _, p in course_notebooks(c))]
+    record_all([(c, variants(c)) for c in practising])  # every class's labs at once
     found = []
     for cls in course.classes:
         for path, practice in course_notebooks(cls):

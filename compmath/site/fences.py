@@ -47,7 +47,10 @@ def _scaled(box: Box, scale: float) -> Box:
 
 
 def _box(node: ElementTree.Element, display: bool) -> Box:
-    """The height and depth of `node` at the formula's size (its scripts already scaled)."""
+    """The height and depth of `node` at the formula's size (its scripts already scaled).
+
+    Complexity D, on purpose: one branch per element, each TeX's rule for its box, read
+    together as TeX's appendix G is."""
     tag, kids = node.tag, list(node)
     if node.get("displaystyle") is not None:
         display = node.get("displaystyle") == "true"
