@@ -54,8 +54,14 @@ def timed(command: list[str], tree: Path | None = None) -> float:
     started = time.perf_counter()
     # Started in the tree it measures: an older worker (without -P) would otherwise import
     # this tree's compmath from the current folder; the course is this tree's (--root).
-    subprocess.run(command, cwd=tree or ROOT, env=env, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(
+        command,
+        cwd=tree or ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
     return time.perf_counter() - started
 
 
@@ -80,28 +86,39 @@ def main() -> None:
     args = parser.parse_args()
     before = args.before.resolve()
     for tree in (ROOT, before):
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "compmath")],
-                       check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(tree / "compmath")],
+            check=True,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""},
+        )
     # -P: `-m` would otherwise put the current folder (this tree) first on the import path,
     # and both sides would run this tree's compmath whatever PYTHONPATH says
     cm = [sys.executable, "-P", "-m", "compmath.entry"]
-    run = alternately({
-        "run antes": ([*cm, "run", "323", "--root", str(ROOT)], before),
-        "run ahora": ([*cm, "run", "323", "--root", str(ROOT)], ROOT),
-        "lab.py": ([sys.executable, str(LAB_323)], None),
-    }, args.repeat)
-    check = alternately({
-        "check antes": ([*cm, "check", "--root", str(ROOT)], before),
-        "check ahora": ([*cm, "check", "--root", str(ROOT)], ROOT),
-        "suelo": ([sys.executable, "-c", FLOOR, str(ROOT)], None),
-    }, args.repeat)
+    run = alternately(
+        {
+            "run antes": ([*cm, "run", "323", "--root", str(ROOT)], before),
+            "run ahora": ([*cm, "run", "323", "--root", str(ROOT)], ROOT),
+            "lab.py": ([sys.executable, str(LAB_323)], None),
+        },
+        args.repeat,
+    )
+    check = alternately(
+        {
+            "check antes": ([*cm, "check", "--root", str(ROOT)], before),
+            "check ahora": ([*cm, "check", "--root", str(ROOT)], ROOT),
+            "suelo": ([sys.executable, "-c", FLOOR, str(ROOT)], None),
+        },
+        args.repeat,
+    )
     lab = per_lab(before, ROOT, args.repeat)
     for when in ("antes", "ahora"):
-        print(f"{when}: run 323 ÷ python lab.py = {run['run ' + when] / run['lab.py']:.2f} "
-              f"({run['run ' + when]:.3f} s / {run['lab.py']:.3f} s); "
-              f"check ÷ suelo = {check['check ' + when] / check['suelo']:.2f} "
-              f"({check['check ' + when]:.3f} s / {check['suelo']:.3f} s); "
-              f"un laboratorio en serie {lab[when] * 1000:.1f} ms")
+        print(
+            f"{when}: run 323 ÷ python lab.py = {run['run ' + when] / run['lab.py']:.2f} "
+            f"({run['run ' + when]:.3f} s / {run['lab.py']:.3f} s); "
+            f"check ÷ suelo = {check['check ' + when] / check['suelo']:.2f} "
+            f"({check['check ' + when]:.3f} s / {check['suelo']:.3f} s); "
+            f"un laboratorio en serie {lab[when] * 1000:.1f} ms"
+        )
 
 
 def per_lab(before: Path, now: Path, repeat: int) -> dict[str, float]:
@@ -109,11 +126,19 @@ def per_lab(before: Path, now: Path, repeat: int) -> dict[str, float]:
     times: dict[str, list[float]] = {"antes": [], "ahora": []}
     for _ in range(max(1, repeat // 2)):
         for when, tree in (("antes", before), ("ahora", now)):
-            env = {**os.environ, "PYTHONPATH": str(tree),
-                   "COMPMATH_CACHE": f"/tmp/cm-bench-cache-{tree.name}"}
-            out = subprocess.run([sys.executable, "-P", "-c", PER_LAB, str(TRIVIAL / "lab.py"),
-                                  "40"], cwd=tree, env=env, capture_output=True, text=True,
-                                 check=True).stdout
+            env = {
+                **os.environ,
+                "PYTHONPATH": str(tree),
+                "COMPMATH_CACHE": f"/tmp/cm-bench-cache-{tree.name}",
+            }
+            out = subprocess.run(
+                [sys.executable, "-P", "-c", PER_LAB, str(TRIVIAL / "lab.py"), "40"],
+                cwd=tree,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
             times[when].append(float(out.split()[-1]))
     return {when: statistics.median(values) for when, values in times.items()}
 

@@ -172,8 +172,13 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
 def make_lab(fake_course: Path) -> Callable[..., Path]:
     """Write a one-off lab `NNN-slug` into the fake course; return the course root."""
 
-    def write(number: int, source: str, expected: dict | None = None,
-              schema: dict | None = SIMPLE_SCHEMA, slug: str = "ad-hoc") -> Path:
+    def write(
+        number: int,
+        source: str,
+        expected: dict | None = None,
+        schema: dict | None = SIMPLE_SCHEMA,
+        slug: str = "ad-hoc",
+    ) -> Path:
         folder = fake_course / "classes" / FAKE_PART / f"{number}-{slug}"
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "lab.py").write_text(textwrap.dedent(source), encoding="utf-8")

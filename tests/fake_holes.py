@@ -16,8 +16,9 @@ def with_hole_901(fake: Path, code: str) -> str:
     source = splice(exercise_source(lab, [h.task for h in cls.meta.holes]), lab, {1})
     indent = solution_regions(lab)[0].indent
     body = "\n".join(indent + line for line in code.splitlines())
-    return re.sub(r"^\s*raise NotImplementedError\(\"hueco 1 .*$", lambda _: body, source,
-                  flags=re.M)
+    return re.sub(
+        r"^\s*raise NotImplementedError\(\"hueco 1 .*$", lambda _: body, source, flags=re.M
+    )
 
 
 def hand_in_901(fake: Path, entregas: Path, student: str, code: str) -> Path:

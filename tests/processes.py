@@ -61,11 +61,18 @@ def processes() -> Iterator[Process]:
             fields = stat[1].split()
             argv = [a for a in _read(f"/proc/{entry}/cmdline").split(b"\0") if a]
             comm = stat[0].split(b"(", 1)[-1]
-            yield Process(int(entry), int(fields[1]), fields[0].decode(), argv,
-                          _read(f"/proc/{entry}/environ"), comm)
+            yield Process(
+                int(entry),
+                int(fields[1]),
+                fields[0].decode(),
+                argv,
+                _read(f"/proc/{entry}/environ"),
+                comm,
+            )
         return
-    table = subprocess.run(["ps", "-axwwE", "-o", "pid=,ppid=,stat=,command="],
-                           capture_output=True, check=False).stdout
+    table = subprocess.run(
+        ["ps", "-axwwE", "-o", "pid=,ppid=,stat=,command="], capture_output=True, check=False
+    ).stdout
     for row in table.splitlines():
         pid, ppid, state, *rest = row.split(maxsplit=3) + [b""]
         words = rest[0].split()

@@ -33,55 +33,150 @@ def _edit(text: str, old: str, new: str) -> str:
 # case id -> (file, how to rewrite its text, phrases of the error)
 CASES = {
     "class-vacio": (CLASS, lambda t: "", ["901-pasa/class.toml", "está vacío"]),
-    "class-no-toml": (CLASS, lambda t: 'numero = 901\ntitulo = "sin cerrar\n',
-                      ["901-pasa/class.toml", "no es TOML válido", "falta la comilla de cierre",
-                       "línea 2, columna 21"]),
-    "class-clave-repetida": (CLASS, lambda t: _edit(t, "numero = 901\n", "numero = 901\nnumero = 901\n"),
-                             ["901-pasa/class.toml", "no es TOML válido", "está repetida"]),
-    "class-sin-igual": (CLASS, lambda t: _edit(t, 'demo = "pasa"', 'demo "pasa"'),
-                        ["901-pasa/class.toml", "falta «=» después de la clave", "línea 3, columna 6"]),
-    "class-numero-texto": (CLASS, lambda t: _edit(t, "numero = 901", 'numero = "x"'),
-                           ["901-pasa/class.toml no cumple su esquema", "numero", "entero"]),
-    "class-decimales-texto": (CLASS, lambda t: 'decimales = "x"\n' + t,
-                              ["901-pasa/class.toml no cumple su esquema", "decimales"]),
-    "class-titulo-lista": (CLASS, lambda t: _edit(t, 'titulo = "Un laboratorio que pasa"', "titulo = [1]"),
-                           ["901-pasa/class.toml no cumple su esquema", "titulo"]),
-    "class-salidas-texto": (CLASS, lambda t: (t.split("[[salidas]]")[0] + 'salidas = "n"\n'
-                                                + "[[bibliografia]]" + t.split("[[bibliografia]]")[1]),
-                            ["901-pasa/class.toml no cumple su esquema", "salidas"]),
-    "class-otro-numero": (CLASS, lambda t: _edit(t, "numero = 901", "numero = 999"),
-                          ["901-pasa/class.toml dice numero = 999", "901-pasa"]),
-    "class-tolerancia-de-nada": (CLASS, lambda t: t + '\n[[salidas]]\nnombre = "fantasma"\n'
-                                 'descripcion = "no existe"\ntolerancia = { atol = 0.1 }\n',
-                                 ["901-pasa/class.toml declara tolerancia para «fantasma»"]),
+    "class-no-toml": (
+        CLASS,
+        lambda t: 'numero = 901\ntitulo = "sin cerrar\n',
+        [
+            "901-pasa/class.toml",
+            "no es TOML válido",
+            "falta la comilla de cierre",
+            "línea 2, columna 21",
+        ],
+    ),
+    "class-clave-repetida": (
+        CLASS,
+        lambda t: _edit(t, "numero = 901\n", "numero = 901\nnumero = 901\n"),
+        ["901-pasa/class.toml", "no es TOML válido", "está repetida"],
+    ),
+    "class-sin-igual": (
+        CLASS,
+        lambda t: _edit(t, 'demo = "pasa"', 'demo "pasa"'),
+        ["901-pasa/class.toml", "falta «=» después de la clave", "línea 3, columna 6"],
+    ),
+    "class-numero-texto": (
+        CLASS,
+        lambda t: _edit(t, "numero = 901", 'numero = "x"'),
+        ["901-pasa/class.toml no cumple su esquema", "numero", "entero"],
+    ),
+    "class-decimales-texto": (
+        CLASS,
+        lambda t: 'decimales = "x"\n' + t,
+        ["901-pasa/class.toml no cumple su esquema", "decimales"],
+    ),
+    "class-titulo-lista": (
+        CLASS,
+        lambda t: _edit(t, 'titulo = "Un laboratorio que pasa"', "titulo = [1]"),
+        ["901-pasa/class.toml no cumple su esquema", "titulo"],
+    ),
+    "class-salidas-texto": (
+        CLASS,
+        lambda t: (
+            t.split("[[salidas]]")[0]
+            + 'salidas = "n"\n'
+            + "[[bibliografia]]"
+            + t.split("[[bibliografia]]")[1]
+        ),
+        ["901-pasa/class.toml no cumple su esquema", "salidas"],
+    ),
+    "class-otro-numero": (
+        CLASS,
+        lambda t: _edit(t, "numero = 901", "numero = 999"),
+        ["901-pasa/class.toml dice numero = 999", "901-pasa"],
+    ),
+    "class-tolerancia-de-nada": (
+        CLASS,
+        lambda t: (
+            t + '\n[[salidas]]\nnombre = "fantasma"\n'
+            'descripcion = "no existe"\ntolerancia = { atol = 0.1 }\n'
+        ),
+        ["901-pasa/class.toml declara tolerancia para «fantasma»"],
+    ),
     "part-vacio": (PART, lambda t: "", ["part.toml", "está vacío"]),
-    "part-no-toml": (PART, lambda t: "numero = 90\n[[plan]\n", ["part.toml", "no es TOML válido", "línea 2"]),
-    "part-plan-texto": (PART, lambda t: t.split("[[plan]]")[0] + 'plan = "x"\n',
-                        ["part.toml no cumple su esquema", "plan", "lista"]),
-    "part-plan-numeros": (PART, lambda t: t.split("[[plan]]")[0] + "plan = [901, 902]\n",
-                          ["part.toml no cumple su esquema", "plan"]),
-    "part-titulo-lista": (PART, lambda t: _edit(t, 'titulo = "Curso de prueba"', 'titulo = ["a"]'),
-                          ["part.toml no cumple su esquema", "titulo"]),
-    "part-otro-numero": (PART, lambda t: _edit(t, "numero = 90\n", "numero = 91\n"),
-                         ["part.toml dice numero = 91", "part-90"]),
-    "esquema-vacio": (SCHEMA, lambda t: "", ["901-pasa.schema.json", "no es JSON válido", "línea 1"]),
-    "esquema-no-json": (SCHEMA, lambda t: '{\n  "type": "object",\n  vaya\n}\n',
-                        ["901-pasa.schema.json", "no es JSON válido", "nombre de una clave entre comillas",
-                         "línea 3, columna 3"]),
-    "esquema-sin-coma": (SCHEMA, lambda t: '{\n  "type": "object"\n  "required": []\n}\n',
-                         ["901-pasa.schema.json", "falta una coma", "línea 3, columna 3"]),
-    "esquema-lista": (SCHEMA, lambda t: "[]\n", ["901-pasa.schema.json no es un JSON Schema válido"]),
-    "esquema-tipo-inventado": (SCHEMA, lambda t: '{"type": "objeto"}', ["901-pasa.schema.json no es un JSON Schema válido"]),
-    "esquema-ref-a-nada": (SCHEMA, lambda t: '{"$ref": "#/$defs/nada"}',
-                           ["901-pasa.schema.json no se puede aplicar", "nada"]),
-    "instantanea-vacia": (SNAPSHOT, lambda t: "", ["901-pasa/expected.json", "está vacío", "compmath update 901"]),
-    "instantanea-no-json": (SNAPSHOT, lambda t: '{\n  "n": 4,\n', ["901-pasa/expected.json", "corrupta",
-                                                                 "línea 2, columna 10"]),
-    "instantanea-coma-final": (SNAPSHOT, lambda t: '{\n  "n": 4,\n}\n',
-                               ["901-pasa/expected.json", "corrupta", "coma sobrante antes de «}»", "línea 3, columna 1"]),
-    "instantanea-lista": (SNAPSHOT, lambda t: "[1, 2]\n", ["901-pasa/expected.json", "no es un objeto JSON"]),
-    "instantanea-nan": (SNAPSHOT, lambda t: _edit(t, '"mitad": 2.0', '"mitad": NaN'),
-                        ["901-pasa/expected.json", "nan en salida.mitad", "regenéralo: compmath update 901"]),
+    "part-no-toml": (
+        PART,
+        lambda t: "numero = 90\n[[plan]\n",
+        ["part.toml", "no es TOML válido", "línea 2"],
+    ),
+    "part-plan-texto": (
+        PART,
+        lambda t: t.split("[[plan]]")[0] + 'plan = "x"\n',
+        ["part.toml no cumple su esquema", "plan", "lista"],
+    ),
+    "part-plan-numeros": (
+        PART,
+        lambda t: t.split("[[plan]]")[0] + "plan = [901, 902]\n",
+        ["part.toml no cumple su esquema", "plan"],
+    ),
+    "part-titulo-lista": (
+        PART,
+        lambda t: _edit(t, 'titulo = "Curso de prueba"', 'titulo = ["a"]'),
+        ["part.toml no cumple su esquema", "titulo"],
+    ),
+    "part-otro-numero": (
+        PART,
+        lambda t: _edit(t, "numero = 90\n", "numero = 91\n"),
+        ["part.toml dice numero = 91", "part-90"],
+    ),
+    "esquema-vacio": (
+        SCHEMA,
+        lambda t: "",
+        ["901-pasa.schema.json", "no es JSON válido", "línea 1"],
+    ),
+    "esquema-no-json": (
+        SCHEMA,
+        lambda t: '{\n  "type": "object",\n  vaya\n}\n',
+        [
+            "901-pasa.schema.json",
+            "no es JSON válido",
+            "nombre de una clave entre comillas",
+            "línea 3, columna 3",
+        ],
+    ),
+    "esquema-sin-coma": (
+        SCHEMA,
+        lambda t: '{\n  "type": "object"\n  "required": []\n}\n',
+        ["901-pasa.schema.json", "falta una coma", "línea 3, columna 3"],
+    ),
+    "esquema-lista": (
+        SCHEMA,
+        lambda t: "[]\n",
+        ["901-pasa.schema.json no es un JSON Schema válido"],
+    ),
+    "esquema-tipo-inventado": (
+        SCHEMA,
+        lambda t: '{"type": "objeto"}',
+        ["901-pasa.schema.json no es un JSON Schema válido"],
+    ),
+    "esquema-ref-a-nada": (
+        SCHEMA,
+        lambda t: '{"$ref": "#/$defs/nada"}',
+        ["901-pasa.schema.json no se puede aplicar", "nada"],
+    ),
+    "instantanea-vacia": (
+        SNAPSHOT,
+        lambda t: "",
+        ["901-pasa/expected.json", "está vacío", "compmath update 901"],
+    ),
+    "instantanea-no-json": (
+        SNAPSHOT,
+        lambda t: '{\n  "n": 4,\n',
+        ["901-pasa/expected.json", "corrupta", "línea 2, columna 10"],
+    ),
+    "instantanea-coma-final": (
+        SNAPSHOT,
+        lambda t: '{\n  "n": 4,\n}\n',
+        ["901-pasa/expected.json", "corrupta", "coma sobrante antes de «}»", "línea 3, columna 1"],
+    ),
+    "instantanea-lista": (
+        SNAPSHOT,
+        lambda t: "[1, 2]\n",
+        ["901-pasa/expected.json", "no es un objeto JSON"],
+    ),
+    "instantanea-nan": (
+        SNAPSHOT,
+        lambda t: _edit(t, '"mitad": 2.0', '"mitad": NaN'),
+        ["901-pasa/expected.json", "nan en salida.mitad", "regenéralo: compmath update 901"],
+    ),
 }
 
 
@@ -104,7 +199,9 @@ def test_run_names_the_broken_file_and_exits_2(cli, fake_course: Path, case: str
         result = cli("run", "901", "--root", str(fake_course), *extra)
         assert result.code == 2, result.out + result.err
         assert "Traceback" not in result.out + result.err
-        shown = one_line(result.err if not extra else json.loads(result.out)["clases"][0]["mensaje"])
+        shown = one_line(
+            result.err if not extra else json.loads(result.out)["clases"][0]["mensaje"]
+        )
         if not extra:
             assert result.err.startswith("error: ")
         for phrase in CASES[case][2]:
@@ -116,7 +213,9 @@ def test_run_names_the_broken_file_and_exits_2(cli, fake_course: Path, case: str
 @pytest.mark.lento  # seconds: out of the quick loop
 def test_check_reports_configuracion_and_runs_the_others(cli, fake_course: Path, case: str) -> None:
     path, broken = break_file(fake_course, case)
-    result = cli("check", "901", "902", "906", "--root", str(fake_course), "--json", "--timeout", "10")
+    result = cli(
+        "check", "901", "902", "906", "--root", str(fake_course), "--json", "--timeout", "10"
+    )
     assert result.code == 2, result.out + result.err
     assert "Traceback" not in result.err
     classes = {c["numero"]: c for c in json.loads(result.out)["clases"]}
@@ -135,7 +234,9 @@ def test_check_text_summary_with_a_broken_class(cli, fake_course: Path) -> None:
     break_file(fake_course, "class-no-toml")
     result = cli("check", "901", "906", "--root", str(fake_course))
     assert result.code == 2
-    assert "3 laboratorios" not in result.out and "2 laboratorios: 1 correcto, 1 falla" in result.out
+    assert (
+        "3 laboratorios" not in result.out and "2 laboratorios: 1 correcto, 1 falla" in result.out
+    )
     assert "no es TOML válido" in one_line(result.out)
     assert "siguiente: compmath run 901" in result.out
 
@@ -172,8 +273,9 @@ def test_no_english_from_the_parsers_reaches_the_user(cli, fake_course: Path, ca
 
 @pytest.mark.parametrize("case", ["class-no-toml", "esquema-no-json", "instantanea-no-json"])
 @pytest.mark.parametrize("width", [60, 80, 120])
-def test_a_parse_error_shows_its_line_and_a_caret(cli, fake_course: Path, monkeypatch, case: str,
-                                                  width: int) -> None:
+def test_a_parse_error_shows_its_line_and_a_caret(
+    cli, fake_course: Path, monkeypatch, case: str, width: int
+) -> None:
     monkeypatch.setenv("COLUMNS", str(width))
     break_file(fake_course, case)
     err = cli("run", "901", "--root", str(fake_course)).err
@@ -192,7 +294,9 @@ def test_a_parse_error_shows_its_line_and_a_caret(cli, fake_course: Path, monkey
 
 @pytest.mark.parametrize("case", [c for c in CASES if CASES[c][0] == CLASS])
 @pytest.mark.lento  # seconds: out of the quick loop
-def test_list_shows_a_broken_class_as_rota_and_says_why_with_v(cli, fake_course: Path, case: str) -> None:
+def test_list_shows_a_broken_class_as_rota_and_says_why_with_v(
+    cli, fake_course: Path, case: str
+) -> None:
     break_file(fake_course, case)
     out = cli("list", "--root", str(fake_course)).out
     row = next(ln for ln in out.splitlines() if ln.startswith("901 "))
@@ -210,17 +314,39 @@ def test_list_shows_a_broken_class_as_rota_and_says_why_with_v(cli, fake_course:
 # lab source -> (the Spanish cause, the line it names)
 SYNTAX = {
     "parentesis": ("def run() -> dict:\n    return {'n': (2}\n", "«}» no cierra el «(» abierto", 2),
-    "sin-cerrar": ("def run() -> dict:\n    x = (1,\n    return {}\n", "«(» se abrió y no se cerró nunca", 2),
+    "sin-cerrar": (
+        "def run() -> dict:\n    x = (1,\n    return {}\n",
+        "«(» se abrió y no se cerró nunca",
+        2,
+    ),
     "dos-puntos": ("def run() -> dict\n    return {}\n", "falta «:»", 1),
     "sangria": ("def run() -> dict:\n    x = 1\n      return {}\n", "sangría inesperada", 3),
-    "desangrado": ("def run() -> dict:\n    if True:\n        x = 1\n      return {}\n",
-                   "la sangría no coincide con la de ningún bloque exterior", 4),
-    "bloque": ("def run() -> dict:\n    if True:\n    return {}\n",
-               "falta el bloque sangrado después del «if» de la línea 2", 3),
+    "desangrado": (
+        "def run() -> dict:\n    if True:\n        x = 1\n      return {}\n",
+        "la sangría no coincide con la de ningún bloque exterior",
+        4,
+    ),
+    "bloque": (
+        "def run() -> dict:\n    if True:\n    return {}\n",
+        "falta el bloque sangrado después del «if» de la línea 2",
+        3,
+    ),
     "texto": ("def run() -> dict:\n    return {'n': 'abc}\n", "texto sin cerrar", 2),
-    "coma": ("def run() -> dict:\n    return {'n': [1 2]}\n", "sintaxis no válida: ¿falta una coma?", 2),
-    "asignar": ("def run() -> dict:\n    f() = 3\n    return {}\n", "no se puede asignar a una llamada a función", 2),
-    "cerrar-de-mas": ("def run() -> dict:\n    return {'n': 1})\n", "«)» cierra algo que no se abrió", 2),
+    "coma": (
+        "def run() -> dict:\n    return {'n': [1 2]}\n",
+        "sintaxis no válida: ¿falta una coma?",
+        2,
+    ),
+    "asignar": (
+        "def run() -> dict:\n    f() = 3\n    return {}\n",
+        "no se puede asignar a una llamada a función",
+        2,
+    ),
+    "cerrar-de-mas": (
+        "def run() -> dict:\n    return {'n': 1})\n",
+        "«)» cierra algo que no se abrió",
+        2,
+    ),
 }
 
 
@@ -241,8 +367,9 @@ def test_a_syntax_error_in_a_lab_is_told_in_spanish(cli, make_lab, monkeypatch, 
 
 
 @pytest.mark.parametrize("width", [40, 120])
-def test_a_syntax_error_is_drawn_from_its_fields_at_the_screen_width(cli, make_lab, monkeypatch,
-                                                                      width: int) -> None:
+def test_a_syntax_error_is_drawn_from_its_fields_at_the_screen_width(
+    cli, make_lab, monkeypatch, width: int
+) -> None:
     """The place travels as fields (line, column, text), so a narrow screen wraps the line
     and keeps the caret under the column the error names, inside the width."""
     padding = "x" * 70
@@ -269,7 +396,8 @@ def run() -> dict:
 
 @pytest.mark.parametrize("line", [0, -3, 7])
 def test_a_lab_that_forges_a_syntax_error_place_gets_no_more_than_its_own_line(
-        cli, make_lab, monkeypatch, line: int) -> None:
+    cli, make_lab, monkeypatch, line: int
+) -> None:
     """A lab writes its own reply claiming a syntax error at a line that is no place, or with
     a line of 100,000 characters, an escape sequence and a second line: no place is drawn for
     a line below 1, the text is cut to one line of 400 characters and escapes are shown."""
@@ -304,15 +432,25 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 
 
 @pytest.mark.lento  # a Python start per lab
-@pytest.mark.parametrize("lab", sorted(REPO.glob("classes/*/*/lab.py")), ids=lambda p: p.parent.name[:3])
+@pytest.mark.parametrize(
+    "lab", sorted(REPO.glob("classes/*/*/lab.py")), ids=lambda p: p.parent.name[:3]
+)
 def test_a_lab_run_without_compmath_says_how_to_install_it(lab: Path, tmp_path: Path) -> None:
     """`python lab.py` where compmath cannot be imported: one Spanish line, exit 1."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, "-c", BLOCK_COMPMATH, str(lab)], capture_output=True,
-                          text=True, cwd=tmp_path, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCK_COMPMATH, str(lab)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 1
     assert done.stdout == ""
-    assert done.stderr == "error: falta compmath; instálalo en la raíz del curso: pip install -e .\n"
+    assert (
+        done.stderr == "error: falta compmath; instálalo en la raíz del curso: pip install -e .\n"
+    )
 
 
 def _raised(source: str) -> BaseException:

@@ -19,10 +19,10 @@ from tests.conftest import SIMPLE_SCHEMA
 from tests.fake_holes import hand_in_901
 
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
-HUGE = '''\
+HUGE = """\
 def run() -> dict:
     return {"n": 4, "mitad": 2.0, "vector": ["0" * SIZE]}
-'''
+"""
 
 
 def test_a_result_past_its_bound_is_refused_unparsed() -> None:
@@ -38,15 +38,25 @@ def test_cheap_bounds_come_before_the_full_validation() -> None:
     issue = bound_issue(SIMPLE_SCHEMA, {"n": 4, "mitad": 2.0, "vector": numbers})
     assert issue is not None and issue.rule == "maxItems" and issue.path == "salida.vector"
     assert "tiene más de 10 elementos" in issue.message
-    nested = {"$defs": {"t": {"type": "string", "maxLength": 3}},
-              "type": "object", "properties": {"a": {"type": "array", "items": {"$ref": "#/$defs/t"}}}}
+    nested = {
+        "$defs": {"t": {"type": "string", "maxLength": 3}},
+        "type": "object",
+        "properties": {"a": {"type": "array", "items": {"$ref": "#/$defs/t"}}},
+    }
     found = bound_issue(nested, {"a": ["ab", "abcd"]})
     assert found is not None and found.path == "salida.a[1]" and found.rule == "maxLength"
     assert bound_issue(nested, {"a": ["ab", "abc"]}) is None
     text = json.dumps(SIMPLE_SCHEMA)
     big = {"n": 4, "mitad": 2.0, "vector": numbers}
-    issues = validate(text, SIMPLE_SCHEMA, big, json.dumps(big), "x", use_cache=False,
-                      deadline=time.monotonic() + 60)
+    issues = validate(
+        text,
+        SIMPLE_SCHEMA,
+        big,
+        json.dumps(big),
+        "x",
+        use_cache=False,
+        deadline=time.monotonic() + 60,
+    )
     assert [i.rule for i in issues] == ["maxItems"]
 
 
@@ -54,16 +64,31 @@ def test_a_lab_s_validation_stops_at_the_first_error_and_at_its_deadline() -> No
     text = json.dumps(SIMPLE_SCHEMA)
     wrong = {"n": -1, "mitad": "a", "vector": ["b"], "sobra": 1}
     every = validate(text, SIMPLE_SCHEMA, wrong, "", "x", use_cache=False)
-    small = validate(text, SIMPLE_SCHEMA, wrong, "", "x", use_cache=False,
-                     deadline=time.monotonic() + 60)  # a screen's worth: every rule named
+    small = validate(
+        text, SIMPLE_SCHEMA, wrong, "", "x", use_cache=False, deadline=time.monotonic() + 60
+    )  # a screen's worth: every rule named
     padded = {**wrong, "relleno": "x" * (SMALL + 1)}
-    first = validate(text, SIMPLE_SCHEMA, padded, json.dumps(padded), "x", use_cache=False,
-                     deadline=time.monotonic() + 60)
+    first = validate(
+        text,
+        SIMPLE_SCHEMA,
+        padded,
+        json.dumps(padded),
+        "x",
+        use_cache=False,
+        deadline=time.monotonic() + 60,
+    )
     assert len(every) == 4 and small == every and len(first) == 1
     schema = {"type": "array", "items": {"type": "number"}}
     with pytest.raises(OverBudget):
-        validate(json.dumps(schema), schema, [0.0] * 100_000, "", "x", use_cache=False,
-                 deadline=time.monotonic() - 1)
+        validate(
+            json.dumps(schema),
+            schema,
+            [0.0] * 100_000,
+            "",
+            "x",
+            use_cache=False,
+            deadline=time.monotonic() - 1,
+        )
 
 
 @pytest.mark.lento  # a 200 MB result is written by a real lab
@@ -90,11 +115,22 @@ def test_grade_refuses_a_hole_s_40_mb_result_and_grades_the_honest_student(
     hand_in_901(fake_course, entregas, "ana", "mitad = n * escala")
     hand_in_901(fake_course, entregas, "hugo", 'mitad = "0" * 40_000_000')
     out = tmp_path / "notas"
-    result = cli("grade", str(entregas), "--root", str(fake_course), "--clases", "901",
-                 "--out", str(out), "--timeout", "30")
+    result = cli(
+        "grade",
+        str(entregas),
+        "--root",
+        str(fake_course),
+        "--clases",
+        "901",
+        "--out",
+        str(out),
+        "--timeout",
+        "30",
+    )
     assert result.code == 0, result.err
-    records = {s: json.loads((out / "alumnos" / f"{s}.json").read_text("utf-8"))
-               for s in ("ana", "hugo")}
+    records = {
+        s: json.loads((out / "alumnos" / f"{s}.json").read_text("utf-8")) for s in ("ana", "hugo")
+    }
     ana, hugo = (records[s]["clases"][0]["huecos"][0] for s in ("ana", "hugo"))
     assert ana["obtenidos"] == 1 and ana["estado"] == "bien"
     assert hugo["obtenidos"] == 0 and hugo["estado"] == "falla"

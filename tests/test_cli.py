@@ -23,13 +23,16 @@ def test_run_passing_lab(cli, fake_course: Path) -> None:
     assert "3/3 salidas coinciden con la instantánea · esquema válido" in result.out
 
 
-@pytest.mark.parametrize(("name", "phrase"), [
-    ("902", "ZeroDivisionError: división entre cero"),
-    ("903", "clave no permitida «sobra»"),
-    ("904", "salida.mitad: esperado 1,5, obtenido 1,6"),
-    ("907", "salida.vector[1] es NaN"),
-    ("908", "run() devolvió list, no un dict"),
-])
+@pytest.mark.parametrize(
+    ("name", "phrase"),
+    [
+        ("902", "ZeroDivisionError: división entre cero"),
+        ("903", "clave no permitida «sobra»"),
+        ("904", "salida.mitad: esperado 1,5, obtenido 1,6"),
+        ("907", "salida.vector[1] es NaN"),
+        ("908", "run() devolvió list, no un dict"),
+    ],
+)
 def test_run_failing_labs_exit_1(cli, fake_course: Path, name: str, phrase: str) -> None:
     before = snapshots(fake_course)
     result = cli("run", name, "--root", str(fake_course))
@@ -95,24 +98,42 @@ def test_exploration_is_validated_not_compared(cli, fake_course: Path) -> None:
     assert snapshots(fake_course) == before
 
 
-@pytest.mark.parametrize(("args", "phrases"), [
-    (["run", "999"], ["error: no existe la clase «999»", "¿quisiste decir", "prueba: compmath list"]),
-    (["run", "abc"], ["error: no existe la clase «abc»", "prueba: compmath list"]),
-    (["run", "901", "--set", "n=x"], ["parámetro n (int: entero)", "ejemplo: --set n=4"]),
-    (["run", "901", "--set", "nope=1"], ["no tiene el parámetro «nope»", "n (int), escala (float)"]),
-    (["run", "901", "--set", "n"], ["NOMBRE=VALOR"]),
-    (["run", "909"], ["no existe la clase «909»"]),
-    (["check", "--part", "3"], ["error: no hay parte 3; partes del curso: 90\n",
-                                "prueba: compmath list --part 90"]),
-    (["list", "--part", "17"], ["error: no hay parte 17; partes del curso: 90\n",
-                                "prueba: compmath list --part 90"]),
-    (["run", "901", "--set", "escala=0,5"], ["escala (float: real)",
-                                             "escribe el decimal con punto: --set escala=0.5"]),
-    (["run", "901", "--memory", "0,5"], ["«0,5» no es un número real: escribe el decimal con punto (0.5)"]),
-    (["run", "901", "902"], ["argumentos de más: 902", "para varias: compmath check 901 902"]),
-    (["run", "901", "extra"], ["argumentos de más: extra", "prueba: compmath run --help"]),
-    (["update"], ["indica las clases o --all"]),
-])
+@pytest.mark.parametrize(
+    ("args", "phrases"),
+    [
+        (
+            ["run", "999"],
+            ["error: no existe la clase «999»", "¿quisiste decir", "prueba: compmath list"],
+        ),
+        (["run", "abc"], ["error: no existe la clase «abc»", "prueba: compmath list"]),
+        (["run", "901", "--set", "n=x"], ["parámetro n (int: entero)", "ejemplo: --set n=4"]),
+        (
+            ["run", "901", "--set", "nope=1"],
+            ["no tiene el parámetro «nope»", "n (int), escala (float)"],
+        ),
+        (["run", "901", "--set", "n"], ["NOMBRE=VALOR"]),
+        (["run", "909"], ["no existe la clase «909»"]),
+        (
+            ["check", "--part", "3"],
+            ["error: no hay parte 3; partes del curso: 90\n", "prueba: compmath list --part 90"],
+        ),
+        (
+            ["list", "--part", "17"],
+            ["error: no hay parte 17; partes del curso: 90\n", "prueba: compmath list --part 90"],
+        ),
+        (
+            ["run", "901", "--set", "escala=0,5"],
+            ["escala (float: real)", "escribe el decimal con punto: --set escala=0.5"],
+        ),
+        (
+            ["run", "901", "--memory", "0,5"],
+            ["«0,5» no es un número real: escribe el decimal con punto (0.5)"],
+        ),
+        (["run", "901", "902"], ["argumentos de más: 902", "para varias: compmath check 901 902"]),
+        (["run", "901", "extra"], ["argumentos de más: extra", "prueba: compmath run --help"]),
+        (["update"], ["indica las clases o --all"]),
+    ],
+)
 @pytest.mark.lento  # seconds: out of the quick loop
 def test_usage_errors_exit_2_in_one_spanish_line(cli, fake_course: Path, args, phrases) -> None:
     result = cli(*args, "--root", str(fake_course))
@@ -145,7 +166,9 @@ def test_corrupt_snapshot_and_broken_schema_exit_2(cli, fake_course: Path) -> No
     assert result.code == 2 and "instantánea" in result.err and "corrupta" in result.err
     assert "compmath update 901" in result.err
     assert snap.read_text() == '{"n": 4,'
-    shutil.copy(REPO / "tests" / "fake_course" / "classes" / FAKE_PART / "901-pasa" / "expected.json", snap)
+    shutil.copy(
+        REPO / "tests" / "fake_course" / "classes" / FAKE_PART / "901-pasa" / "expected.json", snap
+    )
     schema = fake_course / "schemas" / "901-pasa.schema.json"
     schema.write_text("{ not json", encoding="utf-8")
     result = cli("run", "901", "--root", str(fake_course))
@@ -157,8 +180,11 @@ def test_corrupt_snapshot_and_broken_schema_exit_2(cli, fake_course: Path) -> No
 
 def test_tolerance_typo_in_class_toml_is_an_error(cli, fake_course: Path) -> None:
     meta = fake_course / "classes" / FAKE_PART / "901-pasa" / "class.toml"
-    meta.write_text(meta.read_text().replace(
-        'nombre = "mitad"', 'nombre = "mitad"\ntolerancia = { atoll = 0.1 }'))
+    meta.write_text(
+        meta.read_text().replace(
+            'nombre = "mitad"', 'nombre = "mitad"\ntolerancia = { atoll = 0.1 }'
+        )
+    )
     result = cli("run", "901", "--root", str(fake_course))
     assert result.code == 2 and "class.toml no cumple su esquema" in result.err
 
@@ -166,8 +192,11 @@ def test_tolerance_typo_in_class_toml_is_an_error(cli, fake_course: Path) -> Non
 def test_declared_tolerance_is_used(cli, fake_course: Path) -> None:
     meta_src = (fake_course / "classes" / FAKE_PART / "901-pasa" / "class.toml").read_text()
     folder = fake_course / "classes" / FAKE_PART / "904-deriva"
-    (folder / "class.toml").write_text(meta_src.replace("numero = 901", "numero = 904").replace(
-        'nombre = "mitad"', 'nombre = "mitad"\ntolerancia = { atol = 0.2 }'))
+    (folder / "class.toml").write_text(
+        meta_src.replace("numero = 901", "numero = 904").replace(
+            'nombre = "mitad"', 'nombre = "mitad"\ntolerancia = { atol = 0.2 }'
+        )
+    )
     assert cli("run", "904", "--root", str(fake_course)).code == 0
 
 
@@ -212,7 +241,9 @@ def test_update_writes_atomically_and_only_when_changed(cli, make_lab) -> None:
     snap = root / "classes" / FAKE_PART / "950-ad-hoc" / "expected.json"
     first = cli("update", "950", "--root", str(root))
     assert first.code == 0 and "escrita" in first.out
-    assert snap.read_text() == '{\n  "n": 1,\n  "mitad": 0.5,\n  "vector": [\n    0.333333\n  ]\n}\n'
+    assert (
+        snap.read_text() == '{\n  "n": 1,\n  "mitad": 0.5,\n  "vector": [\n    0.333333\n  ]\n}\n'
+    )
     stamp = snap.stat().st_mtime_ns
     second = cli("update", "950", "--root", str(root))
     assert "sin cambios" in second.out and snap.stat().st_mtime_ns == stamp
@@ -252,34 +283,61 @@ def test_list_shows_pending_classes_without_running_labs(cli, fake_course: Path)
 def test_python_lab_py_prints_the_snapshot_and_takes_set() -> None:
     folder = REPO / "tests" / "fake_course" / "classes" / FAKE_PART / "901-pasa"
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    out = subprocess.run([sys.executable, str(folder / "lab.py")], capture_output=True,
-                         text=True, env=env, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(folder / "lab.py")],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     assert out == (folder / "expected.json").read_text()
-    explored = subprocess.run([sys.executable, str(folder / "lab.py"), "--set", "n=2"],
-                              capture_output=True, text=True, env=env, check=True).stdout
+    explored = subprocess.run(
+        [sys.executable, str(folder / "lab.py"), "--set", "n=2"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     assert json.loads(explored)["n"] == 2
-    bad = subprocess.run([sys.executable, str(folder / "lab.py"), "--set", "n=x"],
-                         capture_output=True, text=True, env=env)
+    bad = subprocess.run(
+        [sys.executable, str(folder / "lab.py"), "--set", "n=x"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert bad.returncode == 2 and "parámetro n (int: entero)" in bad.stderr
 
 
 def test_outputs_in_another_order_are_named(cli, make_lab) -> None:
     """Same keys as the snapshot, another order: the screen says so instead of a silent ✗."""
-    root = make_lab(952, """
+    root = make_lab(
+        952,
+        """
         def run() -> dict:
             return {"mitad": 0.5, "n": 1, "vector": []}
-    """, expected={"n": 1, "mitad": 0.5, "vector": []})
+    """,
+        expected={"n": 1, "mitad": 0.5, "vector": []},
+    )
     result = cli("run", "952", "--root", str(root))
     assert result.code == 1
-    assert "las salidas llegan en otro orden que en la instantánea: esperado n, mitad, vector; " \
-           "obtenido mitad, n, vector" in result.out
+    assert (
+        "las salidas llegan en otro orden que en la instantánea: esperado n, mitad, vector; "
+        "obtenido mitad, n, vector" in result.out
+    )
     assert "otro orden de salidas" in result.out
 
 
-def test_a_worker_started_far_from_the_repository_finds_compmath(fake_course: Path, tmp_path: Path) -> None:
+def test_a_worker_started_far_from_the_repository_finds_compmath(
+    fake_course: Path, tmp_path: Path
+) -> None:
     """The worker is a `python -S -m` child: it must import compmath from wherever it starts."""
-    done = subprocess.run([sys.executable, "-m", "compmath.entry", "run", "901", "--root", str(fake_course)],
-                          cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    done = subprocess.run(
+        [sys.executable, "-m", "compmath.entry", "run", "901", "--root", str(fake_course)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3/3 salidas coinciden con la instantánea" in done.stdout
 
@@ -287,8 +345,10 @@ def test_a_worker_started_far_from_the_repository_finds_compmath(fake_course: Pa
 def test_a_command_option_before_the_command_says_where_it_goes(cli, fake_course: Path) -> None:
     result = cli("--root", str(fake_course), "list")
     assert result.code == 2
-    assert result.err.splitlines() == ["error: la opción --root es de las órdenes, no de compmath",
-                                       "ponla después de la orden: compmath list --root …"]
+    assert result.err.splitlines() == [
+        "error: la opción --root es de las órdenes, no de compmath",
+        "ponla después de la orden: compmath list --root …",
+    ]
     assert cli("--bogus", "list").err.startswith("error: opción desconocida --bogus")
 
 
@@ -310,12 +370,17 @@ def test_run_help_says_v_also_shows_whole_values(cli) -> None:  # as docs/refere
 
 
 def test_new_ends_with_the_next_commands_one_a_line(cli, fake_course: Path) -> None:
-    result = cli("new", "911", "otra-clase", "--title", "Otra", "--part", "90", "--root", str(fake_course))
+    result = cli(
+        "new", "911", "otra-clase", "--title", "Otra", "--part", "90", "--root", str(fake_course)
+    )
     assert result.code == 0, result.err
     lines = result.out.splitlines()
     start = lines.index("siguiente: escribe lab.py, class.toml y README.md; luego:")
-    assert [s.strip() for s in lines[start + 1:start + 4]] == [
-        "compmath update 911", "compmath run 911", "compmath lint"]
+    assert [s.strip() for s in lines[start + 1 : start + 4]] == [
+        "compmath update 911",
+        "compmath run 911",
+        "compmath lint",
+    ]
 
 
 def test_a_closed_range_reads_from_to(cli) -> None:

@@ -17,8 +17,10 @@ def test_number_beyond_tolerance_reports_error_and_tolerance() -> None:
 
 
 def test_bool_never_equals_int_and_int_is_exact() -> None:
-    kinds = {d.path: d.kind for d in compare({"b": True, "i": 3, "f": 2.0},
-                                             {"b": 1, "i": 4, "f": 2}, TOL)}
+    kinds = {
+        d.path: d.kind
+        for d in compare({"b": True, "i": 3, "f": 2.0}, {"b": 1, "i": 4, "f": 2}, TOL)
+    }
     assert kinds == {"salida.b": "tipo", "salida.i": "valor", "salida.f": "tipo"}
 
 
@@ -31,8 +33,11 @@ def test_declared_tolerance_applies_to_integers() -> None:
 def test_missing_extra_and_length() -> None:
     diffs = compare({"a": 1, "b": [1, 2], "c": {"x": 1}}, {"b": [1], "c": {"y": 1}, "d": 0}, TOL)
     assert [(d.path, d.kind) for d in diffs] == [
-        ("salida.a", "falta"), ("salida.b", "longitud"), ("salida.c.x", "falta"),
-        ("salida.c.y", "sobra"), ("salida.d", "sobra"),
+        ("salida.a", "falta"),
+        ("salida.b", "longitud"),
+        ("salida.c.x", "falta"),
+        ("salida.c.y", "sobra"),
+        ("salida.d", "sobra"),
     ]
 
 
@@ -44,4 +49,6 @@ def test_strings_exact_and_order() -> None:
 
 def test_per_output_tolerance() -> None:
     loose = {"mc": Tolerance(atol=0.01, declared=True)}
-    assert compare({"mc": 0.5, "x": 0.5}, {"mc": 0.505, "x": 0.505}, TOL, loose)[0].path == "salida.x"
+    assert (
+        compare({"mc": 0.5, "x": 0.5}, {"mc": 0.505, "x": 0.505}, TOL, loose)[0].path == "salida.x"
+    )

@@ -21,7 +21,7 @@ RAW = (
     "\u202e",
     "\x9b31m",
 )
-CONTROLLING = '''\
+CONTROLLING = """\
 import sys
 
 
@@ -30,16 +30,16 @@ def run() -> dict:
     print("\\x1b[2J\\x1b[H3/3 salidas coinciden", file=sys.stderr)
     return {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0],
             "\\x1b[2J\\x1b[Hclave": "\\u202eetla\\r\\x9b31m"}
-'''
-RAISING = '''\
+"""
+RAISING = """\
 def run() -> dict:
     raise ValueError("\\x1b[2J\\x1b[H3/3 salidas coinciden con la instantánea\\x07")
-'''
-PRACTICE = '''\
+"""
+PRACTICE = """\
 def run(**kwargs) -> dict:
     print("\\x1b]0;pwned\\x07\\x1b]52;c;cHduZWQ=\\x07")
     raise ValueError("\\x1b[2J\\x1b[H3/3 salidas coinciden\\x07\\u202e")
-'''
+"""
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
 SCHEMA = {"type": "object"}  # the extra key is a difference, not a schema issue
 

@@ -18,12 +18,18 @@ from compmath.course.records import Tolerance
 from compmath.judging.compare import compare
 from tests.conftest import FAKE, FAKE_PART, REPO
 
-DIFF_SCHEMA = json.loads((REPO / "compmath" / "contracts" / "diff.schema.json").read_text(encoding="utf-8"))
+DIFF_SCHEMA = json.loads(
+    (REPO / "compmath" / "contracts" / "diff.schema.json").read_text(encoding="utf-8")
+)
 
 
 def git(root: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false",
-                    *args], cwd=root, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
 
 
 def commit(root: Path, message: str = "cambio") -> None:
@@ -88,7 +94,9 @@ def test_value_beyond_tolerance_is_real(cli, repo: Path) -> None:
     result = cli("diff", "--root", str(repo))
     assert result.code == 0
     assert "901 Un laboratorio que pasa" in result.out
-    assert re.search(r"mitad +cambia el valor +salida\.mitad +2,0 +2,5 +0,5 +25 % +✗ real", result.out)
+    assert re.search(
+        r"mitad +cambia el valor +salida\.mitad +2,0 +2,5 +0,5 +25 % +✗ real", result.out
+    )
     assert "sin cambios: 7 clases" in result.out and "hay cambios reales" in result.out
 
 
@@ -115,9 +123,13 @@ def test_worst_element_is_the_one_beyond_tolerance(cli, repo: Path) -> None:
 
 def test_class_toml_tolerance_is_used(cli, repo: Path) -> None:
     toml = snap(repo, "901-pasa").parent / "class.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace(
-        'donde_se_usa = "En los tests del ejecutor."',
-        'donde_se_usa = "En los tests del ejecutor."\ntolerancia = { atol = 0.1 }'), encoding="utf-8")
+    toml.write_text(
+        toml.read_text(encoding="utf-8").replace(
+            'donde_se_usa = "En los tests del ejecutor."',
+            'donde_se_usa = "En los tests del ejecutor."\ntolerancia = { atol = 0.1 }',
+        ),
+        encoding="utf-8",
+    )
     edit(repo, "901-pasa", set_key("mitad", 2.05))
     (change,) = by_class(as_json(cli, repo))[901]["salidas"]
     assert change["real"] is False and change["tolerancia"] > 0.1
@@ -133,7 +145,11 @@ def test_added_removed_type_and_shape(cli, repo: Path) -> None:
     edit(repo, "906-imprime", change)
     outputs = {o["salida"]: o for o in by_class(as_json(cli, repo))[906]["salidas"]}
     assert {k: o["cambio"] for k, o in outputs.items()} == {
-        "n": "eliminada", "mitad": "tipo", "vector": "forma", "extra": "nueva"}
+        "n": "eliminada",
+        "mitad": "tipo",
+        "vector": "forma",
+        "extra": "nueva",
+    }
     assert (outputs["vector"]["antes"], outputs["vector"]["despues"]) == ([1.0], [1.0, 2.0])
     assert outputs["vector"]["detalle"] == "longitud 1 → 2"
     assert all(o["real"] for o in outputs.values())
@@ -164,12 +180,17 @@ def test_reordered_outputs_are_a_real_change(cli, repo: Path) -> None:
 
 def test_after_update_diff_names_what_moved(cli, repo: Path) -> None:
     lab = snap(repo, "901-pasa").parent / "lab.py"
-    lab.write_text(lab.read_text(encoding="utf-8").replace("escala: float = 0.5", "escala: float = 0.75"),
-                   encoding="utf-8")
+    lab.write_text(
+        lab.read_text(encoding="utf-8").replace("escala: float = 0.5", "escala: float = 0.75"),
+        encoding="utf-8",
+    )
     assert cli("update", "901", "--root", str(repo)).code == 0
     document = as_json(cli, repo)
-    assert [(c["numero"], [o["ruta"] for o in c["salidas"]]) for c in document["clases"]
-            if c["estado"] != "sin_cambios"] == [(901, ["salida.mitad"])]
+    assert [
+        (c["numero"], [o["ruta"] for o in c["salidas"]])
+        for c in document["clases"]
+        if c["estado"] != "sin_cambios"
+    ] == [(901, ["salida.mitad"])]
     assert document["clases"][0]["salidas"][0]["despues"] == 3.0
 
 
@@ -196,8 +217,10 @@ def test_corrupt_snapshot_at_base_exit_2(cli, repo: Path) -> None:
     result = cli("diff", "--root", str(repo))
     assert result.code == 2
     first = result.err.splitlines()[0]
-    assert first.startswith("error: la instantánea classes/part-90-curso-de-prueba/"
-                            "903-forma-erronea/expected.json en la revisión HEAD (")
+    assert first.startswith(
+        "error: la instantánea classes/part-90-curso-de-prueba/"
+        "903-forma-erronea/expected.json en la revisión HEAD ("
+    )
     assert "no es JSON válido" in first and "compmath diff --base REV" in result.err
     assert cli("diff", "--root", str(repo), "--base", "HEAD~1").code == 0
 
@@ -222,7 +245,7 @@ def test_markdown_is_one_clean_table(cli, repo: Path) -> None:
     rows = [re.split(r"(?<!\\)\|", lines[i])[1:-1] for i in table]
     assert {len(cells) for cells in rows} == {9}
     assert rows[1][0].strip() == "---" and len(rows) == 2 + 3
-    assert "`\"a\\|b\"`" in result.out
+    assert '`"a\\|b"`' in result.out
     assert "| **real (> tol 2,5·10⁻⁶)** |" in result.out
     assert "sin cambios: 5 clases (903, 905, 906, 907, 908)" in result.out
 
@@ -234,8 +257,14 @@ def test_json_is_valid_against_its_schema(cli, repo: Path) -> None:
     shutil.rmtree(snap(repo, "902-lanza").parent)
     document = as_json(cli, repo)
     Draft202012Validator(DIFF_SCHEMA).validate(document)
-    assert document["resumen"] == {"clases": 8, "cambiadas": 2, "nuevas": 0, "eliminadas": 1,
-                                   "sin_cambios": 5, "solo_ruido": 1}
+    assert document["resumen"] == {
+        "clases": 8,
+        "cambiadas": 2,
+        "nuevas": 0,
+        "eliminadas": 1,
+        "sin_cambios": 5,
+        "solo_ruido": 1,
+    }
     broken = document | {"resumen": {}}
     assert not Draft202012Validator(DIFF_SCHEMA).is_valid(broken)
 
@@ -260,10 +289,17 @@ def test_format_errors(cli, repo: Path) -> None:
 def test_compare_lists_changes_within_tolerance_only_when_asked() -> None:
     tol = Tolerance()
     assert compare({"a": [1.0, 2.0]}, {"a": [1.0 + 5e-7, 2.5]}, tol) == [
-        d for d in compare({"a": [1.0, 2.0]}, {"a": [1.0 + 5e-7, 2.5]}, tol, include_within=True)
-        if not d.within]
+        d
+        for d in compare({"a": [1.0, 2.0]}, {"a": [1.0 + 5e-7, 2.5]}, tol, include_within=True)
+        if not d.within
+    ]
     noise, real = compare({"a": [1.0, 2.0]}, {"a": [1.0 + 5e-7, 2.5]}, tol, include_within=True)
-    assert (noise.path, noise.within, real.path, real.within) == ("salida.a[0]", True, "salida.a[1]", False)
+    assert (noise.path, noise.within, real.path, real.within) == (
+        "salida.a[0]",
+        True,
+        "salida.a[1]",
+        False,
+    )
     assert compare({"a": 1.0}, {"a": 1.0}, tol, include_within=True) == []
 
 
@@ -280,12 +316,19 @@ def test_a_change_of_shape_and_of_values_are_both_reported(cli, repo: Path) -> N
     """An output that gains an element AND moves its values: the values are not lost."""
     edit(repo, "901-pasa", set_key("vector", [0.5, 0.833333, 1.166667, 1.5, 9.0]))
     shape, values = by_class(as_json(cli, repo))[901]["salidas"]
-    assert (shape["salida"], shape["cambio"], shape["detalle"]) == ("vector", "forma", "longitud 4 → 5")
+    assert (shape["salida"], shape["cambio"], shape["detalle"]) == (
+        "vector",
+        "forma",
+        "longitud 4 → 5",
+    )
     assert (values["salida"], values["cambio"]) == ("vector", "valor")
     assert values["elementos_cambiados"] == 4 and values["fuera_de_tolerancia"] == 4
     assert values["ruta"] == "salida.vector[0]" and values["cambio_absoluto"] == 0.5
     out = cli("diff", "--root", str(repo)).out
-    assert "cambia la forma: longitud 4 → 5" in out and "cambia el valor: 4 de 4 elementos cambian" in out
+    assert (
+        "cambia la forma: longitud 4 → 5" in out
+        and "cambia el valor: 4 de 4 elementos cambian" in out
+    )
 
 
 def test_all_lists_every_changed_element(cli, repo: Path, monkeypatch) -> None:
@@ -294,7 +337,10 @@ def test_all_lists_every_changed_element(cli, repo: Path, monkeypatch) -> None:
     Draft202012Validator(DIFF_SCHEMA).validate(document)
     (change,) = by_class(document)[901]["salidas"]
     assert [(e["ruta"], e["real"]) for e in change["elementos"]] == [
-        ("salida.vector[0]", False), ("salida.vector[2]", True), ("salida.vector[3]", True)]
+        ("salida.vector[0]", False),
+        ("salida.vector[2]", True),
+        ("salida.vector[3]", True),
+    ]
     assert "elementos" not in by_class(as_json(cli, repo))[901]["salidas"][0]
     for width in ("70", "200"):
         monkeypatch.setenv("COLUMNS", width)

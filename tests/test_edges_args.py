@@ -16,22 +16,29 @@ from tests.conftest import FAKE_PART, error_lines, no_traceback
 
 
 @pytest.mark.parametrize("command", ["run", "check", "update"])
-@pytest.mark.parametrize(("option", "value", "allowed"), [
-    ("--memory", "nan", "de 0,1 a 1024 GiB"),
-    ("--memory", "inf", "de 0,1 a 1024 GiB"),
-    ("--memory", "1e300", "de 0,1 a 1024 GiB"),
-    ("--memory", "0", "de 0,1 a 1024 GiB"),
-    ("--timeout", "inf", "de 0,1 a 86400 s"),
-    ("--timeout", "nan", "de 0,1 a 86400 s"),
-    ("--timeout", "-1", "de 0,1 a 86400 s"),
-])
+@pytest.mark.parametrize(
+    ("option", "value", "allowed"),
+    [
+        ("--memory", "nan", "de 0,1 a 1024 GiB"),
+        ("--memory", "inf", "de 0,1 a 1024 GiB"),
+        ("--memory", "1e300", "de 0,1 a 1024 GiB"),
+        ("--memory", "0", "de 0,1 a 1024 GiB"),
+        ("--timeout", "inf", "de 0,1 a 86400 s"),
+        ("--timeout", "nan", "de 0,1 a 86400 s"),
+        ("--timeout", "-1", "de 0,1 a 86400 s"),
+    ],
+)
 @pytest.mark.lento  # seconds: out of the quick loop
-def test_limits_are_finite_numbers_in_range(cli, fake_course, command, option, value, allowed) -> None:
+def test_limits_are_finite_numbers_in_range(
+    cli, fake_course, command, option, value, allowed
+) -> None:
     before = {p: p.read_bytes() for p in fake_course.rglob("expected.json")}
     result = cli(command, "901", option, value, "--root", str(fake_course))
     assert result.code == 2
-    assert error_lines(result) == [f"error: valor no válido para {option}: "
-                                   f"{float(value):g} (debe ser un número finito {allowed})"]
+    assert error_lines(result) == [
+        f"error: valor no válido para {option}: "
+        f"{float(value):g} (debe ser un número finito {allowed})"
+    ]
     assert f"compmath {command} --help" in no_traceback(result)
     assert {p: p.read_bytes() for p in fake_course.rglob("expected.json")} == before
 
@@ -47,8 +54,10 @@ REPORT_PATHS = {
     "carpeta": (lambda tmp: str(tmp), "es una carpeta, no un archivo normal"),
     "carpeta-que-falta": (lambda tmp: str(tmp / "no" / "r.xml"), "la carpeta no existe"),
     "vacia": (lambda tmp: "", None),
-    "fifo": (lambda tmp: (os.mkfifo(tmp / "f"), str(tmp / "f"))[1],
-             "es un archivo especial, no un archivo normal"),
+    "fifo": (
+        lambda tmp: (os.mkfifo(tmp / "f"), str(tmp / "f"))[1],
+        "es un archivo especial, no un archivo normal",
+    ),
     "dev-zero": (lambda tmp: "/dev/zero", "es un archivo especial, no un archivo normal"),
 }
 
@@ -56,19 +65,31 @@ REPORT_PATHS = {
 @pytest.mark.parametrize("as_json", [False, True], ids=["texto", "json"])
 @pytest.mark.parametrize("case", REPORT_PATHS)
 @pytest.mark.lento  # seconds: out of the quick loop
-def test_an_unwritable_report_comes_after_the_summary(cli, fake_course, tmp_path, case, as_json) -> None:
+def test_an_unwritable_report_comes_after_the_summary(
+    cli, fake_course, tmp_path, case, as_json
+) -> None:
     make, reason = REPORT_PATHS[case]
     path = make(tmp_path)
-    result = cli("check", "901", "--junit-xml", path, "--root", str(fake_course),
-                 *(["--json"] if as_json else []))
+    result = cli(
+        "check",
+        "901",
+        "--junit-xml",
+        path,
+        "--root",
+        str(fake_course),
+        *(["--json"] if as_json else []),
+    )
     text = no_traceback(result)
     assert result.code == 2
     if as_json:
         assert json.loads(result.out)["resumen"]["correctos"] == 1
     else:
         assert "1 laboratorio: todos coinciden con su instantánea" in result.out
-    expected = (f"error: no se puede escribir el informe JUnit en {path}: {reason}" if reason
-                else "error: --junit-xml recibió una ruta vacía")
+    expected = (
+        f"error: no se puede escribir el informe JUnit en {path}: {reason}"
+        if reason
+        else "error: --junit-xml recibió una ruta vacía"
+    )
     assert error_lines(result) == [expected]
     assert "compmath check --junit-xml informe-labs.xml" in text
 
@@ -91,8 +112,9 @@ def test_a_report_symlink_is_followed_and_kept(cli, fake_course: Path, tmp_path:
 
 @pytest.mark.parametrize("command", ["run", "check", "update"])
 @pytest.mark.parametrize("kind", ["falta", "archivo"])
-def test_a_missing_tmpdir_is_an_environment_error(cli, fake_course, tmp_path, monkeypatch,
-                                                  command, kind) -> None:
+def test_a_missing_tmpdir_is_an_environment_error(
+    cli, fake_course, tmp_path, monkeypatch, command, kind
+) -> None:
     folder = tmp_path / "tmp-que-no-esta"
     if kind == "archivo":
         folder.write_text("")

@@ -110,7 +110,9 @@ def test_update_on_a_full_disk_keeps_the_old_snapshot(cli, full_disk: Path) -> N
 
 
 @pytest.mark.parametrize("disk", ["solo-lectura", "lleno"])
-def test_new_that_cannot_write_leaves_the_course_as_it_was(cli, fake_course, monkeypatch, disk) -> None:
+def test_new_that_cannot_write_leaves_the_course_as_it_was(
+    cli, fake_course, monkeypatch, disk
+) -> None:
     files = sorted(p.relative_to(fake_course) for p in fake_course.rglob("*"))
     part = (fake_course / "classes" / FAKE_PART / "part.toml").read_bytes()
     args = ("new", "950", "nueva", "--title", "Nueva", "--part", "90", "--root", str(fake_course))
@@ -144,7 +146,9 @@ def test_a_snapshot_that_is_not_a_file(cli, fake_course: Path, monkeypatch, kind
     assert "2 laboratorios: 1 correcto, 1 falla" in no_traceback(check)
     update = cli("update", "901", *root)
     assert update.code == 2
-    assert error_lines(update) == [f"error: no se puede escribir {shown}: {what}, no un archivo normal"]
+    assert error_lines(update) == [
+        f"error: no se puede escribir {shown}: {what}, no un archivo normal"
+    ]
 
 
 def test_diff_names_a_snapshot_folder_in_the_working_tree(cli, fake_course, monkeypatch) -> None:
@@ -156,8 +160,10 @@ def test_diff_names_a_snapshot_folder_in_the_working_tree(cli, fake_course, monk
     snapshot.mkdir()
     result = cli("diff", "--root", str(fake_course))
     assert result.code == 2
-    assert error_lines(result) == [f"error: no se puede leer classes/{FAKE_PART}/901-pasa/"
-                                   "expected.json del árbol de trabajo: es una carpeta, no un archivo normal"]
+    assert error_lines(result) == [
+        f"error: no se puede leer classes/{FAKE_PART}/901-pasa/"
+        "expected.json del árbol de trabajo: es una carpeta, no un archivo normal"
+    ]
     assert "compmath update 901" in no_traceback(result)
 
 
@@ -178,8 +184,15 @@ for i in range(300):
 def test_two_writers_cleaning_one_folder_never_delete_each_others_temporaries(tmp_path) -> None:
     target = tmp_path / "expected.json"
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    writers = [subprocess.Popen([sys.executable, "-c", RACE, str(target), name], env=env,
-                                stderr=subprocess.PIPE, text=True) for name in ("a", "b")]
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACE, str(target), name],
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("a", "b")
+    ]
     errors = [w.communicate(timeout=120)[1] for w in writers]
     assert [w.returncode for w in writers] == [0, 0], errors
     assert target.read_text().split()[1] == "299"
@@ -234,14 +247,34 @@ def test_new_files_follow_the_umask(cli, fake_course: Path, tmp_path: Path) -> N
     old = os.umask(0o027)
     try:
         assert cli("update", "904", "--root", str(fake_course)).code == 0
-        assert cli("check", "901", "--junit-xml", str(tmp_path / "r.xml"),
-                   "--root", str(fake_course)).code == 0
-        assert cli("new", "950", "nueva", "--title", "Nueva", "--part", "90",
-                   "--root", str(fake_course)).code == 0
+        assert (
+            cli(
+                "check", "901", "--junit-xml", str(tmp_path / "r.xml"), "--root", str(fake_course)
+            ).code
+            == 0
+        )
+        assert (
+            cli(
+                "new",
+                "950",
+                "nueva",
+                "--title",
+                "Nueva",
+                "--part",
+                "90",
+                "--root",
+                str(fake_course),
+            ).code
+            == 0
+        )
     finally:
         os.umask(old)
-    written = [fake_course / DRIFTS / "expected.json", tmp_path / "r.xml",
-               fake_course / "classes" / FAKE_PART / "950-nueva" / "lab.py",
-               fake_course / "schemas" / "950-nueva.schema.json"]
+    written = [
+        fake_course / DRIFTS / "expected.json",
+        tmp_path / "r.xml",
+        fake_course / "classes" / FAKE_PART / "950-nueva" / "lab.py",
+        fake_course / "schemas" / "950-nueva.schema.json",
+    ]
     assert {p.name: p.stat().st_mode & 0o777 for p in written} == dict.fromkeys(
-        (p.name for p in written), 0o640)
+        (p.name for p in written), 0o640
+    )

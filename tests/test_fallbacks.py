@@ -26,9 +26,16 @@ pytestmark = [
     ),
 ]
 
-EXPECTED = {"901-pasa": "coincide", "902-lanza": "excepcion", "903-forma-erronea": "esquema_invalido",
-            "904-deriva": "difiere", "905-cuelga": "tiempo_agotado", "906-imprime": "coincide",
-            "907-nan": "no_representable", "908-no-dict": "no_representable"}
+EXPECTED = {
+    "901-pasa": "coincide",
+    "902-lanza": "excepcion",
+    "903-forma-erronea": "esquema_invalido",
+    "904-deriva": "difiere",
+    "905-cuelga": "tiempo_agotado",
+    "906-imprime": "coincide",
+    "907-nan": "no_representable",
+    "908-no-dict": "no_representable",
+}
 NOTICE = "aviso: protecciones ausentes en este sistema"
 
 
@@ -38,7 +45,9 @@ def without(monkeypatch: pytest.MonkeyPatch, names: str) -> str:
 
 
 @pytest.mark.parametrize("facility", FACILITIES)
-def test_each_fallback_still_judges_and_says_so_once(cli, fake_course, monkeypatch, facility) -> None:
+def test_each_fallback_still_judges_and_says_so_once(
+    cli, fake_course, monkeypatch, facility
+) -> None:
     marker = without(monkeypatch, facility)
     run = cli("run", "901", "--root", str(fake_course))
     assert run.code == 0 and run.err.count(NOTICE) == 1, run.err
@@ -53,10 +62,13 @@ def test_each_fallback_still_judges_and_says_so_once(cli, fake_course, monkeypat
     assert leftovers(marker) == []
 
 
-@pytest.mark.parametrize(("off", "names"), [
-    ("landlock", ("mata-al-trabajador", "detiene-al-trabajador", "escapa")),
-    ("pidns", ("mata-al-trabajador", "detiene-al-trabajador", "escapa")),
-])
+@pytest.mark.parametrize(
+    ("off", "names"),
+    [
+        ("landlock", ("mata-al-trabajador", "detiene-al-trabajador", "escapa")),
+        ("pidns", ("mata-al-trabajador", "detiene-al-trabajador", "escapa")),
+    ],
+)
 def test_one_protection_off_the_other_still_holds(cli, make_lab, monkeypatch, off, names) -> None:
     """Without Landlock, the namespace hides the worker; without the namespace, Landlock (ABI 6)
     refuses the signal and the subreaper ends the escaping chain."""
@@ -71,7 +83,9 @@ def test_one_protection_off_the_other_still_holds(cli, make_lab, monkeypatch, of
         assert leftovers(marker) == []
 
 
-def test_without_landlock_course_writes_are_caught_after_the_run(cli, make_lab, monkeypatch) -> None:
+def test_without_landlock_course_writes_are_caught_after_the_run(
+    cli, make_lab, monkeypatch
+) -> None:
     without(monkeypatch, "landlock,mountns")
     root, class_id = hostile(make_lab, "reescribe-el-curso")
     report = json.loads(cli("run", class_id, "--root", str(root), "--json").out)["clases"][0]
@@ -79,10 +93,14 @@ def test_without_landlock_course_writes_are_caught_after_the_run(cli, make_lab, 
     assert "el laboratorio modificó" in report["mensaje"]
 
 
-def test_without_an_enforced_limit_memory_is_judged_when_the_lab_ends(cli, make_lab, monkeypatch) -> None:
+def test_without_an_enforced_limit_memory_is_judged_when_the_lab_ends(
+    cli, make_lab, monkeypatch
+) -> None:
     without(monkeypatch, "rlimit")
-    source = ("import numpy as np\ndef run() -> dict:\n    datos = np.ones(40_000_000)\n"
-              f"    return {GOOD!r}\n")
+    source = (
+        "import numpy as np\ndef run() -> dict:\n    datos = np.ones(40_000_000)\n"
+        f"    return {GOOD!r}\n"
+    )
     root = make_lab(967, source, expected=GOOD, slug="memoria-sin-limite")
     result = cli("run", "967", "--root", str(root), "--memory", "0.2")
     assert result.code == 1
@@ -97,12 +115,31 @@ HANGS = "import time\ndef run() -> dict:\n    time.sleep(300)\n    return {}\n"
 def test_without_prctl_a_lab_dies_with_its_worker(make_lab, monkeypatch) -> None:
     """No parent-death signal: the supervisor's lifeline thread takes the lab down instead."""
     marker = without(monkeypatch, "prctl")
-    root = make_lab(968, HANGS + "import subprocess\nsubprocess.Popen(['sleep', '300'])\n",
-                    expected=GOOD, slug="cuelga")
+    root = make_lab(
+        968,
+        HANGS + "import subprocess\nsubprocess.Popen(['sleep', '300'])\n",
+        expected=GOOD,
+        slug="cuelga",
+    )
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.Popen([sys.executable, "-m", "compmath.entry", "run", "968", "--root",
-                             str(root), "--timeout", "300"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "compmath.entry",
+            "run",
+            "968",
+            "--root",
+            str(root),
+            "--timeout",
+            "300",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         first = running_sleep(marker, proc)
         os.kill(worker_of(marker, proc), signal.SIGKILL)
@@ -128,13 +165,15 @@ def running_sleep(marker: str, proc: subprocess.Popen) -> int:
 
 def worker_of(marker: str, proc: subprocess.Popen) -> int:
     """The worker of the runner `proc` (its child)."""
-    return next(pid for pid in leftovers(marker, [proc.pid], patience=0)
-                if parent_of(pid) == proc.pid)
+    return next(
+        pid for pid in leftovers(marker, [proc.pid], patience=0) if parent_of(pid) == proc.pid
+    )
 
 
 @pytest.mark.parametrize("off", ["", "seccomp,netns", "mountns,env", ",".join(FACILITIES)])
-def test_junit_names_the_missing_protections_as_json_does(cli, fake_course, monkeypatch,
-                                                          tmp_path, off) -> None:
+def test_junit_names_the_missing_protections_as_json_does(
+    cli, fake_course, monkeypatch, tmp_path, off
+) -> None:
     import xml.etree.ElementTree as ET
 
     import jsonschema
@@ -144,7 +183,9 @@ def test_junit_names_the_missing_protections_as_json_does(cli, fake_course, monk
     result = cli("check", "901", "--root", str(fake_course), "--json", "--junit-xml", str(junit))
     document = json.loads(result.out)
     missing = document["protecciones_ausentes"]
-    jsonschema.validate(document, json.loads((REPO / "compmath" / "contracts" / "report.schema.json").read_text()))
+    jsonschema.validate(
+        document, json.loads((REPO / "compmath" / "contracts" / "report.schema.json").read_text())
+    )
     assert set(off.split(",")) - {""} <= set(missing)
     assert result.err.count(NOTICE) == (1 if missing else 0)
     for name in missing:

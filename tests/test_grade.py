@@ -190,7 +190,9 @@ def test_a_class_of_honest_and_hostile_students(cli, tmp_path: Path) -> None:
     )
     assert rows[1] == "ana,1,1,2,1,1,2,4,4" and rows[2] == "beto,1,0,1,0,0,0,1,4"
     report = json.loads((out / "informe.json").read_text("utf-8"))
-    jsonschema.validate(report, json.loads((REPO / "compmath" / "contracts" / "grade.schema.json").read_text()))
+    jsonschema.validate(
+        report, json.loads((REPO / "compmath" / "contracts" / "grade.schema.json").read_text())
+    )
     feedback = (out / "comentarios" / "carla.md").read_text("utf-8")
     assert "**Nota: 3 de 4 puntos.**" in feedback and "✗ Hueco 1 (1 punto): mal" in feedback
     assert "Motivo:" in feedback and "esperado" in feedback
@@ -298,9 +300,13 @@ def test_shards_merged_equal_one_run(cli, tmp_path: Path, monkeypatch: pytest.Mo
     late = tmp_path / "f2-con-una-nueva"
     shutil.copytree(shards[1], late)
     share = json.loads((late / "fragmento.json").read_text("utf-8"))
-    (late / "fragmento.json").write_text(json.dumps({**share, "entregas": [*share["entregas"], "zoe"]}))
+    (late / "fragmento.json").write_text(
+        json.dumps({**share, "entregas": [*share["entregas"], "zoe"]})
+    )
     short = cli("grade", "merge", str(shards[0]), str(late), "--out", str(tmp_path / "media"))
-    assert error_lines(short) == ["error: ningún fragmento corrigió a 1 alumno de las entregas: zoe"]
+    assert error_lines(short) == [
+        "error: ningún fragmento corrigió a 1 alumno de las entregas: zoe"
+    ]
     (late / "fragmento.json").write_text(json.dumps({**share, "fragmento": "2/3"}))
     split = cli("grade", "merge", str(shards[0]), str(late), "--out", str(tmp_path / "media"))
     assert error_lines(split) == ["error: los fragmentos son de repartos distintos: 1/2, 2/3"]

@@ -27,11 +27,23 @@ def test_credit_is_all_or_nothing_unless_the_class_asks_for_proportional(
     found = {}
     for credit in ("", "proporcional"):
         if credit:
-            text = toml.read_text("utf-8").replace("[practica]\n", f'[practica]\ncredito = "{credit}"\n')
+            text = toml.read_text("utf-8").replace(
+                "[practica]\n", f'[practica]\ncredito = "{credit}"\n'
+            )
             toml.write_text(text, encoding="utf-8")
         out = tmp_path / f"notas-{credit or 'defecto'}"
-        result = cli("grade", str(entregas), "--root", str(fake_course), "--clases", "901",
-                     "--out", str(out), "--timeout", "30")
+        result = cli(
+            "grade",
+            str(entregas),
+            "--root",
+            str(fake_course),
+            "--clases",
+            "901",
+            "--out",
+            str(out),
+            "--timeout",
+            "30",
+        )
         assert result.code == 0, result.err
         report = json.loads((out / "informe.json").read_text("utf-8"))
         jsonschema.validate(report, schema)

@@ -45,7 +45,9 @@ from tests.test_grade import AS_IT_CAN, C323, solved
 
 MADRID = dt.timezone(dt.timedelta(hours=1))  # December in Madrid
 DUE = dt.datetime(2026, 12, 15, 23, 59, tzinfo=MADRID)
-GRADE_SCHEMA = json.loads((REPO / "compmath" / "contracts" / "grade.schema.json").read_text("utf-8"))
+GRADE_SCHEMA = json.loads(
+    (REPO / "compmath" / "contracts" / "grade.schema.json").read_text("utf-8")
+)
 REL = C323.lab.relative_to(REPO)
 
 
@@ -111,7 +113,9 @@ def test_dates_without_a_zone_need_one_and_bad_ones_are_one_spanish_line() -> No
         parse_time("31/02/2026", MADRID, end_of_day=True, what="prorrogas.csv, línea 2")
     with pytest.raises(CompmathError, match="cierre es anterior"):
         policy_of(per_day(cierre=at(-1)))
-    long = parse_time("miércoles, 16 de diciembre de 2026, 10:05", MADRID, end_of_day=False, what="x")
+    long = parse_time(
+        "miércoles, 16 de diciembre de 2026, 10:05", MADRID, end_of_day=False, what="x"
+    )
     assert long == dt.datetime(2026, 12, 16, 10, 5, tzinfo=MADRID)
     github = parse_time("2026-12-16T09:05:00.123Z", None, end_of_day=False, what="x")
     assert github == dt.datetime(2026, 12, 16, 10, 5, tzinfo=MADRID)
@@ -145,7 +149,7 @@ def test_moodles_worksheet_gives_the_submission_times(tmp_path: Path) -> None:
     sheet = tmp_path / "hoja.csv"
     sheet.write_text(
         "Identificador,Nombre completo,Estado,Última modificación (entrega)\n"
-        "Participante 101,Ana,Enviado,\"martes, 15 de diciembre de 2026, 23:10\"\n"
+        'Participante 101,Ana,Enviado,"martes, 15 de diciembre de 2026, 23:10"\n'
         "Participante 102,Luis,Sin entrega,-\n",
         encoding="utf-8",
     )
@@ -313,7 +317,7 @@ def course_with_deadline(tmp_path: Path, table: str) -> Path:
 @pytest.mark.lento
 def test_grade_writes_the_deduction_apart_and_the_feedback_line(cli, tmp_path: Path) -> None:
     table = (
-        'fecha = 2026-12-15T23:59:00+01:00\ndescuento_por_dia = 10\n'
+        "fecha = 2026-12-15T23:59:00+01:00\ndescuento_por_dia = 10\n"
         'cierre = 2026-12-20T23:59:00+01:00\nprorrogas = "prorrogas.csv"\n'
     )
     root = course_with_deadline(tmp_path, table)
@@ -337,8 +341,9 @@ def test_grade_writes_the_deduction_apart_and_the_feedback_line(cli, tmp_path: P
     broken = tmp_path / "rotas.csv"
     broken.write_text("alumno,entregado_en\nana,15/13/2026\n", encoding="utf-8")
     refused = cli(*args, "--entregado-en", str(broken))
-    assert refused.code == 2 and "rotas.csv, línea 2: «15/13/2026» no es una fecha" in (
-        error_lines(refused)[0]
+    assert (
+        refused.code == 2
+        and "rotas.csv, línea 2: «15/13/2026» no es una fecha" in (error_lines(refused)[0])
     )
     assert not (out / "notas.csv").exists()  # refused before anything was graded
     done = cli(*args, "--entregado-en", str(dates))

@@ -20,7 +20,7 @@ from tests.test_grade import C323, grade, hand_in, holes_of, record, solved, wit
 
 # The copier's hole 1 of 323 (inside frecuencias(d), which must set omega): every way it knows
 # to find someone else's answer, each printed as it is tried; the first one that works is used.
-THIEF = '''\
+THIEF = """\
 import glob, marshal, os, re, textwrap
 def _intento(nombre, ruta):
     try:
@@ -79,7 +79,7 @@ if omega is None:
     _espacio = dict(globals(), i=i, d=d)
     exec(_codigo, _espacio)
     omega = _espacio["omega"]
-'''
+"""
 
 
 def thief(copied: Path, out: Path, *, anywhere: bool) -> str:

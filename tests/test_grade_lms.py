@@ -36,7 +36,9 @@ from tests.test_grade import C323, solved, with_hole
 
 DATA = Path(__file__).parent / "data"
 REL = C323.lab.relative_to(REPO)  # classes/…/323-…/lab.py, the course layout
-GRADE_SCHEMA = json.loads((REPO / "compmath" / "contracts" / "grade.schema.json").read_text("utf-8"))
+GRADE_SCHEMA = json.loads(
+    (REPO / "compmath" / "contracts" / "grade.schema.json").read_text("utf-8")
+)
 CLASSROOM50 = json.loads((DATA / "classroom50-result-v1.schema.json").read_text("utf-8"))
 GRADESCOPE = json.loads((DATA / "gradescope-results.schema.json").read_text("utf-8"))
 WORKSHEET_ES = [  # Moodle's es strings for the gradingtable.php download columns

@@ -96,9 +96,7 @@ def test_the_page_escapes_every_student_text() -> None:
     assert not re.search(r"https?://", page)  # offline: nothing loaded from outside
 
 
-def test_earlier_terms_are_compared_and_only_what_involves_this_term_is_kept(
-    tmp_path, cli
-) -> None:
+def test_earlier_terms_are_compared_and_only_what_involves_this_term_is_kept(tmp_path, cli) -> None:
     """`--archivo`: a student copying an earlier term's hole (renamed) is paired with it;
     two earlier students alike are no news; the earlier term is read from its grading's
     huecos/ or from its submissions folder, and a grading without holes is one Spanish line."""

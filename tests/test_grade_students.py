@@ -188,7 +188,9 @@ def test_nothing_of_the_course_comes_back_and_two_gradings_are_the_same_bytes(
 def _book(students: list[str]) -> Gradebook:
     spec = ClassSpec(C323.id, 323, "t", (1.0,), ("x",))
     grades = [
-        StudentGrade(s, "0" * 64, (ClassGrade(C323.id, (HoleGrade(1, 1.0, 1.0, HoleStatus.RIGHT, ""),)),))
+        StudentGrade(
+            s, "0" * 64, (ClassGrade(C323.id, (HoleGrade(1, 1.0, 1.0, HoleStatus.RIGHT, ""),)),)
+        )
         for s in students
     ]
     return Gradebook("f" * 64, [spec], grades)

@@ -85,8 +85,9 @@ def many_members(path: Path, members: int, declared: int | None = None) -> None:
         size = len(record) * members
         count = members if declared is None else declared
         if count > 0xFFFF:  # zip64: its end record and the locator that points to it
-            handle.write(struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count,
-                                     count, size, 0))
+            handle.write(
+                struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, size, 0)
+            )
             handle.write(struct.pack("<4sLQL", b"PK\x06\x07", 0, size, 1))
         low = min(count, 0xFFFF)
         handle.write(struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, low, low, size, 0, 0))
@@ -108,9 +109,10 @@ def test_a_zip_of_3_million_members_is_refused_from_its_end_record(tmp_path, mon
     lying = tmp_path / "miente.zip"
     many_members(lying, 100_000, declared=10)  # says 10, holds 100,000 records
     assert submissions._declared(lying) == (10, 4_700_000)
-    assert "el índice del .zip ocupa 4,48 MiB, más de 4 MiB: no se abre" in read_submission(
-        "miente", lying, [C323]
-    ).notes
+    assert (
+        "el índice del .zip ocupa 4,48 MiB, más de 4 MiB: no se abre"
+        in read_submission("miente", lying, [C323]).notes
+    )
 
 
 @pytest.mark.lento  # two gradings of a small class, one of them in two shards
@@ -135,8 +137,19 @@ def test_a_deep_or_unreadable_submission_scores_0_and_the_class_is_graded(
             for shard in shards:
                 out = tmp_path / f"notas-{shard or 'todo'}".replace("/", "de")
                 extra = ["--shard", shard] if shard else []
-                result = cli("grade", str(entregas), "--root", str(fake_course), "--clases",
-                             "901", "--out", str(out), "--timeout", "30", *extra)
+                result = cli(
+                    "grade",
+                    str(entregas),
+                    "--root",
+                    str(fake_course),
+                    "--clases",
+                    "901",
+                    "--out",
+                    str(out),
+                    "--timeout",
+                    "30",
+                    *extra,
+                )
                 assert result.code == 0 and "Traceback" not in result.err, result.err
                 assert (out / "notas.csv").exists()
                 for record in (out / "alumnos").iterdir():

@@ -124,7 +124,9 @@ def test_escapes() -> None:
 
 @pytest.mark.parametrize("width", [60, 120])
 def test_the_screen_fits_any_width(width: int) -> None:
-    lines = plain_text(lay_out(summary_blocks(class_summary(book().specs, book().grades)), width)).splitlines()
+    lines = plain_text(
+        lay_out(summary_blocks(class_summary(book().specs, book().grades)), width)
+    ).splitlines()
     assert all(len(t) <= width for t in lines)
     assert "37,5 % (3 alumnos) falla «codificaciones»" in " ".join(" ".join(lines).split())
 

@@ -57,8 +57,9 @@ def test_feedback_speaks_to_the_student(
 
 @pytest.mark.parametrize("width", [60, 120])
 @pytest.mark.parametrize("where", ["aqui", "lejos"])
-def test_the_summary_never_cuts_a_path_in_a_word(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 where: str, width: int) -> None:
+def test_the_summary_never_cuts_a_path_in_a_word(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, width: int
+) -> None:
     """A long output folder is shown relative to the current folder, or absolute when far
     from it, each path on lines of its own: too wide, it goes on after a `/` or a `-` with a
     backslash (pasted, the shell joins it back), never cut inside a word."""

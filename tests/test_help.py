@@ -12,10 +12,32 @@ import typer.main
 from compmath.cli import app, completion
 from tests.conftest import REPO
 
-ENGLISH = ("Usage", "Options", "Arguments", "Commands", "Show this message", "[required]",
-           "default:", "[default", "x>=", "<=x", "x<=", "range>", "Missing", "Got unexpected",
-           "Try '", "Error:", "No such", "Did you mean", "does not", "requires", "is not",
-           "Invalid value", "unexpected", "Aborted")
+ENGLISH = (
+    "Usage",
+    "Options",
+    "Arguments",
+    "Commands",
+    "Show this message",
+    "[required]",
+    "default:",
+    "[default",
+    "x>=",
+    "<=x",
+    "x<=",
+    "range>",
+    "Missing",
+    "Got unexpected",
+    "Try '",
+    "Error:",
+    "No such",
+    "Did you mean",
+    "does not",
+    "requires",
+    "is not",
+    "Invalid value",
+    "unexpected",
+    "Aborted",
+)
 CUT = re.compile(r"\w\.\.\.")  # a description cut short: `salidas,...` (not `[CLASE]...`)
 
 
@@ -40,8 +62,17 @@ COMMANDS = every_command()
 
 def test_the_walk_finds_every_command_and_subcommand() -> None:
     names = {" ".join(path) for path in COMMANDS}
-    assert {"run", "check", "site", "notebook", "practice", "practice start", "practice check",
-            "practice list", "practice reset"} <= names
+    assert {
+        "run",
+        "check",
+        "site",
+        "notebook",
+        "practice",
+        "practice start",
+        "practice check",
+        "practice list",
+        "practice reset",
+    } <= names
     assert {info.name for info in app.registered_commands} <= names
 
 
@@ -52,9 +83,15 @@ def test_app_help_lists_every_command_with_its_whole_sentence(cli) -> None:
     for info in app.registered_commands:
         first = inspect.cleandoc(info.callback.__doc__ or "").split("\n\n")[0]
         assert first.replace("\n", " ") in result.out.replace("\n", " "), info.name
-    for phrase in ("Órdenes:", "Opciones:", "--version", "--color / --no-color",
-                   "--install-completion", "Muestra esta ayuda y sale.",
-                   "Ayuda de cada orden: compmath ORDEN --help"):
+    for phrase in (
+        "Órdenes:",
+        "Opciones:",
+        "--version",
+        "--color / --no-color",
+        "--install-completion",
+        "Muestra esta ayuda y sale.",
+        "Ayuda de cada orden: compmath ORDEN --help",
+    ):
         assert phrase in result.out
     no_english(result.out)
     assert cli().out == result.out  # no arguments: the same help, exit 0
@@ -109,32 +146,60 @@ def test_a_command_registered_without_the_spanish_class_is_spanish_anyway() -> N
 def test_option_details_are_spanish(cli) -> None:
     out = " ".join(cli("run", "--help").out.split())
     assert "CLASE Número, id, slug o ruta (obligatorio)." in out
-    assert "--timeout SEGUNDOS Segundos máximos por laboratorio, de 0,1 a 86400 s (por defecto: 60)." in out
+    assert (
+        "--timeout SEGUNDOS Segundos máximos por laboratorio, de 0,1 a 86400 s (por defecto: 60)."
+        in out
+    )
     assert "--set NOMBRE=VALOR Cambia un parámetro del laboratorio (se puede repetir)." in out
     check = " ".join(cli("check", "--help").out.split())
-    assert "-j, --jobs N Laboratorios en paralelo (por defecto: uno por núcleo; al menos 1)." in check
+    assert (
+        "-j, --jobs N Laboratorios en paralelo (por defecto: uno por núcleo; al menos 1)." in check
+    )
 
 
-@pytest.mark.parametrize(("args", "message", "hint"), [
-    (["new", "341", "x"], "error: falta la opción --title", "prueba: compmath new --help"),
-    (["run"], "error: falta el argumento CLASE", "prueba: compmath run --help"),
-    (["run", "323", "extra"], "error: argumentos de más: extra", "prueba: compmath run --help"),
-    (["run", "323", "--timeout", "0"],
-     "error: valor no válido para --timeout: 0 (debe ser un número finito de 0,1 a 86400 s)",
-     "prueba: compmath run --help"),
-    (["run", "323", "--timeout", "x"],
-     "error: valor no válido para --timeout: «x» no es un número real", "prueba: compmath run --help"),
-    (["check", "--jobs", "0"], "error: valor no válido para --jobs: 0 (debe ser al menos 1)",
-     "prueba: compmath check --help"),
-    (["run", "323", "--set"], "error: la opción --set necesita un valor", "prueba: compmath run --help"),
-    (["diff", "--fail-on-change=1"], "error: la opción --fail-on-change no lleva valor",
-     "prueba: compmath diff --help"),
-    (["run", "323", "--jsn"], "error: opción desconocida --jsn", "prueba: compmath run --help"),
-    (["rn", "323"], "error: no existe la orden «rn»", "prueba: compmath --help"),
-    (["run", "323", "--no-color"], "error: la opción --no-color es de compmath, no de la orden run",
-     "ponla antes de la orden: compmath --no-color run …"),
-])
-def test_parser_errors_name_the_commands_own_help(cli, args: list[str], message: str, hint: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message", "hint"),
+    [
+        (["new", "341", "x"], "error: falta la opción --title", "prueba: compmath new --help"),
+        (["run"], "error: falta el argumento CLASE", "prueba: compmath run --help"),
+        (["run", "323", "extra"], "error: argumentos de más: extra", "prueba: compmath run --help"),
+        (
+            ["run", "323", "--timeout", "0"],
+            "error: valor no válido para --timeout: 0 (debe ser un número finito de 0,1 a 86400 s)",
+            "prueba: compmath run --help",
+        ),
+        (
+            ["run", "323", "--timeout", "x"],
+            "error: valor no válido para --timeout: «x» no es un número real",
+            "prueba: compmath run --help",
+        ),
+        (
+            ["check", "--jobs", "0"],
+            "error: valor no válido para --jobs: 0 (debe ser al menos 1)",
+            "prueba: compmath check --help",
+        ),
+        (
+            ["run", "323", "--set"],
+            "error: la opción --set necesita un valor",
+            "prueba: compmath run --help",
+        ),
+        (
+            ["diff", "--fail-on-change=1"],
+            "error: la opción --fail-on-change no lleva valor",
+            "prueba: compmath diff --help",
+        ),
+        (["run", "323", "--jsn"], "error: opción desconocida --jsn", "prueba: compmath run --help"),
+        (["rn", "323"], "error: no existe la orden «rn»", "prueba: compmath --help"),
+        (
+            ["run", "323", "--no-color"],
+            "error: la opción --no-color es de compmath, no de la orden run",
+            "ponla antes de la orden: compmath --no-color run …",
+        ),
+    ],
+)
+def test_parser_errors_name_the_commands_own_help(
+    cli, args: list[str], message: str, hint: str
+) -> None:
     result = cli(*args)
     assert result.code == 2
     assert result.err.startswith(message + "\n"), result.err
@@ -154,16 +219,19 @@ def test_version(cli) -> None:
     assert result.code == 0 and result.out == f"compmath {__version__}\n"
 
 
-@pytest.mark.parametrize(("env", "args", "coloured"), [
-    ({}, ["list"], False),                              # a pipe
-    ({"FORCE_COLOR": "1"}, ["list"], True),
-    ({"FORCE_COLOR": "1"}, ["--no-color", "list"], False),
-    ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, ["list"], False),
-    ({}, ["--color", "list"], True),
-    ({"NO_COLOR": "1"}, ["--color", "list"], True),      # the option wins over the environment
-    ({"FORCE_COLOR": "1"}, ["show", "323", "--plain"], False),
-    ({"FORCE_COLOR": "1"}, ["--color", "check", "321", "--plain"], False),
-])
+@pytest.mark.parametrize(
+    ("env", "args", "coloured"),
+    [
+        ({}, ["list"], False),  # a pipe
+        ({"FORCE_COLOR": "1"}, ["list"], True),
+        ({"FORCE_COLOR": "1"}, ["--no-color", "list"], False),
+        ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, ["list"], False),
+        ({}, ["--color", "list"], True),
+        ({"NO_COLOR": "1"}, ["--color", "list"], True),  # the option wins over the environment
+        ({"FORCE_COLOR": "1"}, ["show", "323", "--plain"], False),
+        ({"FORCE_COLOR": "1"}, ["--color", "check", "321", "--plain"], False),
+    ],
+)
 @pytest.mark.lento  # seconds: out of the quick loop
 def test_colour_follows_options_then_environment(cli, monkeypatch, env, args, coloured) -> None:
     monkeypatch.delenv("NO_COLOR")
@@ -194,7 +262,9 @@ def test_completion_of_commands_numbers_and_slugs(cli, monkeypatch, capsys) -> N
     assert "--timeout" in complete("compmath run 323 --ti")
 
 
-def test_install_completion_writes_the_script_and_says_where(cli, tmp_path: Path, monkeypatch) -> None:
+def test_install_completion_writes_the_script_and_says_where(
+    cli, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setattr(completion, "detect_shell", lambda: "bash")
     result = cli("--install-completion")

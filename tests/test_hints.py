@@ -18,8 +18,17 @@ import pytest
 from tests.conftest import REPO
 
 COMMAND = re.compile(r": (compmath(?: [^\s;)]+)*)")
-PLACEHOLDERS = {"RUTA": "{ruta}", "CARPETA": "{carpeta}", "NUMERO": "101", "SLUG": "hola",
-                "TÍTULO": "Hola", "T": "Hola", "N": "1", "ID": "ana", "RUTA.toml": "v.toml"}
+PLACEHOLDERS = {
+    "RUTA": "{ruta}",
+    "CARPETA": "{carpeta}",
+    "NUMERO": "101",
+    "SLUG": "hola",
+    "TÍTULO": "Hola",
+    "T": "Hola",
+    "N": "1",
+    "ID": "ana",
+    "RUTA.toml": "v.toml",
+}
 
 
 def _text(node: ast.AST) -> str | None:
@@ -47,8 +56,11 @@ def hint_commands() -> list[tuple[str, str]]:
             if isinstance(node, ast.JoinedStr):
                 pieces.update(id(v) for v in node.values)
             text = None if id(node) in pieces else _text(node)
-            if not text or not ("--root" in text or "prueba: compmath" in text
-                                or re.search(r"ejecuta.*compmath", text)):
+            if not text or not (
+                "--root" in text
+                or "prueba: compmath" in text
+                or re.search(r"ejecuta.*compmath", text)
+            ):
                 continue
             for line in text.splitlines():
                 for command in COMMAND.findall(line.strip()):
@@ -81,13 +93,17 @@ def _hints(result) -> list[str]:
 
 
 @pytest.mark.parametrize("how", ["--root", "COMPMATH_ROOT", "cwd"])
-def test_the_hints_of_a_missing_course_work_when_followed(cli, tmp_path: Path, monkeypatch, how) -> None:
+def test_the_hints_of_a_missing_course_work_when_followed(
+    cli, tmp_path: Path, monkeypatch, how
+) -> None:
     empty = tmp_path / "vacia"
     empty.mkdir()
     monkeypatch.chdir(empty)
     if how == "COMPMATH_ROOT":
         monkeypatch.setenv("COMPMATH_ROOT", str(empty))
-    refused = cli("new", "101", "hola", "--title", "Hola", *(["--root", "."] if how == "--root" else []))
+    refused = cli(
+        "new", "101", "hola", "--title", "Hola", *(["--root", "."] if how == "--root" else [])
+    )
     assert refused.code == 2
     commands = [c for line in _hints(refused) for c in COMMAND.findall(line)]
     assert any(c.startswith("compmath init") for c in commands), refused.err

@@ -62,7 +62,9 @@ def attempt(action):
     except OSError:
         return False
 '''
-FORGE = FIND + '''
+FORGE = (
+    FIND
+    + '''
 
 def run() -> dict:
     """Write an "ok" reply for every class into the worker's channel, then kill the worker."""
@@ -86,15 +88,21 @@ def run() -> dict:
     time.sleep(0.5)
     return {"n": 0, "mitad": 0.0, "vector": []}
 '''
-SIGNAL_WORKER = FIND + '''
+)
+SIGNAL_WORKER = (
+    FIND
+    + """
 
 def run() -> dict:
     for pid in workers()[-1:]:  # the worker itself
         attempt(lambda: os.kill(pid, signal.{signal}))
     time.sleep(0.5)
     return GOOD_VALUES
-'''.replace("GOOD_VALUES", repr(GOOD))
-REWRITE = FIND + '''
+""".replace("GOOD_VALUES", repr(GOOD))
+)
+REWRITE = (
+    FIND
+    + '''
 
 def run() -> dict:
     """Make the course agree with a wrong answer: its own snapshot, another's, its schema."""
@@ -107,7 +115,10 @@ def run() -> dict:
     time.sleep(0.3)
     return {"n": 0, "mitad": 0.0, "vector": []}
 '''
-POISON = FIND + '''
+)
+POISON = (
+    FIND
+    + '''
 from importlib.util import source_hash
 
 from compmath.cache import cache_dir
@@ -131,7 +142,10 @@ def run() -> dict:
     print("veredicto:", verdict.exists(), "bytecode:", target.exists())
     return invalid
 '''
-ESCAPE = FIND + '''
+)
+ESCAPE = (
+    FIND
+    + '''
 
 def run() -> dict:
     """A chain that forks, exits and starts a new session, generation after generation."""
@@ -148,6 +162,7 @@ def run() -> dict:
     time.sleep(0.3)
     return GOOD_VALUES
 '''.replace("GOOD_VALUES", repr(GOOD))
+)
 
 
 @dataclass(frozen=True)
@@ -166,14 +181,28 @@ FAILS_ITS_OWN = ("difiere", ["3 diferencias"])
 PASSES = ("coincide", [])
 ATTACKS = {
     "falsifica-respuestas": Attack(960, FORGE, "senalar", (FAILS_ITS_OWN, LOST_TWICE)),
-    "mata-al-trabajador": Attack(961, SIGNAL_WORKER.replace("{signal}", "SIGKILL"), "senalar",
-                                 (PASSES, LOST_TWICE)),
-    "detiene-al-trabajador": Attack(962, SIGNAL_WORKER.replace("{signal}", "SIGSTOP"), "senalar",
-                                    (PASSES, LOST_TWICE)),
-    "reescribe-el-curso": Attack(963, REWRITE, "escribir", (FAILS_ITS_OWN, (
-        "modifico_el_curso",
-        ["el laboratorio modificó", "901-pasa/expected.json", "963-reescribe-el-curso.schema.json"],
-    ))),
+    "mata-al-trabajador": Attack(
+        961, SIGNAL_WORKER.replace("{signal}", "SIGKILL"), "senalar", (PASSES, LOST_TWICE)
+    ),
+    "detiene-al-trabajador": Attack(
+        962, SIGNAL_WORKER.replace("{signal}", "SIGSTOP"), "senalar", (PASSES, LOST_TWICE)
+    ),
+    "reescribe-el-curso": Attack(
+        963,
+        REWRITE,
+        "escribir",
+        (
+            FAILS_ITS_OWN,
+            (
+                "modifico_el_curso",
+                [
+                    "el laboratorio modificó",
+                    "901-pasa/expected.json",
+                    "963-reescribe-el-curso.schema.json",
+                ],
+            ),
+        ),
+    ),
     "envenena-caches": Attack(964, POISON, "", (("esquema_invalido", ["salida.n"]),) * 2),
     "escapa": Attack(965, ESCAPE, "", (PASSES, PASSES)),
 }
@@ -223,8 +252,9 @@ def test_run_tells_the_truth_about_a_hostile_lab(cli, make_lab, mode, marker, na
 @pytest.mark.parametrize("name", list(ATTACKS))
 def test_check_keeps_the_labs_beside_it_true(cli, make_lab, mode, marker, name) -> None:
     root, class_id = hostile(make_lab, name)
-    result = cli("check", class_id, *BESIDE, "--root", str(root), "--json", "--timeout", "10",
-                 "--jobs", "2")
+    result = cli(
+        "check", class_id, *BESIDE, "--root", str(root), "--json", "--timeout", "10", "--jobs", "2"
+    )
     assert result.code == 1
     document = json.loads(result.out)
     missing = document["protecciones_ausentes"]
@@ -240,7 +270,9 @@ def test_check_keeps_the_labs_beside_it_true(cli, make_lab, mode, marker, name) 
     assert leftovers(marker) == []
 
 
-def test_rewritten_course_files_are_named_and_update_writes_nothing(cli, make_lab, monkeypatch) -> None:
+def test_rewritten_course_files_are_named_and_update_writes_nothing(
+    cli, make_lab, monkeypatch
+) -> None:
     """Without Landlock the lab's writes land: they are reported, and `update` keeps its hands off."""
     monkeypatch.setenv("COMPMATH_SIN", "landlock,mountns")
     fresh_marker(monkeypatch)

@@ -89,7 +89,7 @@ def check_beside(cli, root: Path, class_id: str) -> tuple[dict[str, str], dict, 
     return outcomes, reports[class_id], document["protecciones_ausentes"]
 
 
-ASK = '''\
+ASK = """\
 import os, socket
 
 TARGET = {target!r}
@@ -108,7 +108,7 @@ def run() -> dict:
     except TypeError:
         print("sin socket")
     return {wrong!r}
-'''
+"""
 SOCKETS = {  # how the lab finds the server, and what must be missing for it to reach it
     "ruta": ("{path!r}", {"seccomp"}),
     "variable-tmux": ('(os.environ.get("TMUX") or ",").split(",")[0] or None', {"seccomp", "env"}),
@@ -117,10 +117,22 @@ SOCKETS = {  # how the lab finds the server, and what must be missing for it to 
 }
 
 
-@pytest.mark.parametrize("off", ["", "seccomp", "env", "seccomp,env", "landlock,mountns",
-                                 "seccomp,netns", "seccomp,netns,landlock"])
+@pytest.mark.parametrize(
+    "off",
+    [
+        "",
+        "seccomp",
+        "env",
+        "seccomp,env",
+        "landlock,mountns",
+        "seccomp,netns",
+        "seccomp,netns,landlock",
+    ],
+)
 @pytest.mark.parametrize("how", list(SOCKETS))
-def test_a_socket_helper_outside_is_out_of_reach(cli, make_lab, monkeypatch, helper, how, off) -> None:
+def test_a_socket_helper_outside_is_out_of_reach(
+    cli, make_lab, monkeypatch, helper, how, off
+) -> None:
     switch_off(monkeypatch, off)
     monkeypatch.setenv("TMUX", f"{helper.path},4242,0")
     slug = f"pide-a-tmux-{how}"
@@ -141,7 +153,7 @@ def test_a_socket_helper_outside_is_out_of_reach(cli, make_lab, monkeypatch, hel
         assert "pedido" not in report["stdout"]
 
 
-NETWORK = '''\
+NETWORK = """\
 import socket
 
 
@@ -169,7 +181,7 @@ def run() -> dict:
         print("escucha", exc.errno)
     print("enviado:", said)
     return {good!r}
-'''
+"""
 
 
 @pytest.mark.parametrize("off", ["", "seccomp", "netns", "seccomp,netns"])
@@ -201,7 +213,7 @@ def test_no_network_reaches_a_listener_on_localhost(cli, make_lab, monkeypatch, 
         udp.close()
 
 
-METADATA = '''\
+METADATA = """\
 import os
 
 
@@ -217,7 +229,7 @@ def run() -> dict:
         except OSError as exc:
             print(name, "rechazado", exc.errno)
     return {good!r}
-'''
+"""
 
 
 @pytest.mark.parametrize("off", ["", "mountns", "landlock", "landlock,mountns"])
@@ -227,8 +239,9 @@ def test_metadata_outside_the_folder_stays(cli, make_lab, monkeypatch, tmp_path,
     outside.write_text("intacto")
     os.chmod(outside, 0o644)
     before = outside.stat()
-    root = make_lab(992, METADATA.format(path=str(outside), good=GOOD), expected=GOOD,
-                    slug="metadatos")
+    root = make_lab(
+        992, METADATA.format(path=str(outside), good=GOOD), expected=GOOD, slug="metadatos"
+    )
     outcomes, report, missing = check_beside(cli, root, "992-metadatos")
     after = outside.stat()
     if "mountns" in missing:  # Landlock has no right for metadata: these land without it
@@ -248,7 +261,7 @@ SECRETS = {
     "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/s3cr3t/bus",
     "DOCKER_HOST": "unix:///var/run/s3cr3t.sock",
 }
-SNOOP = '''\
+SNOOP = """\
 import os
 
 
@@ -267,7 +280,7 @@ def run() -> dict:
                 pass
     print("encontrado:", sorted(found))
     return GOOD
-'''.replace("GOOD", repr(GOOD))
+""".replace("GOOD", repr(GOOD))
 
 
 @pytest.mark.parametrize("off", ["", "env", "landlock", "landlock,mountns", "env,landlock,pidns"])

@@ -19,7 +19,7 @@ pytestmark = [
     pytest.mark.skipif(not LINUX, reason="las capas que se prueban son de Linux"),
 ]
 
-NESTED = '''\
+NESTED = """\
 import os
 
 
@@ -36,14 +36,19 @@ def run() -> dict:
     except OSError as exc:
         print("rechazado", exc.errno)
     return GOOD
-'''.replace("GOOD", repr(GOOD))
+""".replace("GOOD", repr(GOOD))
 BESIDE = {"901-pasa": "coincide", "902-lanza": "excepcion", "904-deriva": "difiere"}
 
 
 @pytest.mark.lento
-@pytest.mark.parametrize(("where", "off"), [
-    ("TMPDIR", ""), ("TMPDIR", "mountns"), ("COMPMATH_PYCACHE", "landlock,mountns"),
-])
+@pytest.mark.parametrize(
+    ("where", "off"),
+    [
+        ("TMPDIR", ""),
+        ("TMPDIR", "mountns"),
+        ("COMPMATH_PYCACHE", "landlock,mountns"),
+    ],
+)
 def test_3000_nested_folders_leave_later_runs_alone(cli, make_lab, monkeypatch, where, off) -> None:
     """shutil.rmtree would raise RecursionError: in the worker, killing it (and every later
     worker whose idle sweep reached the folder); in the runner, purging a cache an unconfined
@@ -60,7 +65,7 @@ def test_3000_nested_folders_leave_later_runs_alone(cli, make_lab, monkeypatch, 
     assert leftovers(marker) == []
 
 
-STORM = '''\
+STORM = """\
 import os, time
 
 
@@ -77,7 +82,7 @@ def run() -> dict:
         children += 1
     print("hijos:", children)
     return GOOD
-'''.replace("GOOD", repr(GOOD))
+""".replace("GOOD", repr(GOOD))
 
 
 @pytest.mark.parametrize("off", ["", "pidns"])
@@ -96,7 +101,7 @@ def test_a_fork_storm_stops_at_the_labs_process_limit(cli, make_lab, monkeypatch
     assert leftovers(marker) == []
 
 
-BOMB = '''\
+BOMB = """\
 import os
 
 
@@ -120,7 +125,7 @@ def run() -> dict:
                 print("denso:", exc.errno)
         print("MiB:", written >> 20)
     return GOOD
-'''.replace("GOOD", repr(GOOD))
+""".replace("GOOD", repr(GOOD))
 
 
 @pytest.mark.parametrize("off", ["", "rlimit", "mountns", "rlimit,mountns"])

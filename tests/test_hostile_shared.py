@@ -34,8 +34,9 @@ HOST_IPC = os.readlink("/proc/self/ns/ipc") if LINUX else ""
 
 def outcomes_of(cli, root: Path, *classes: str, jobs: int = 1) -> tuple[dict, dict, list[str]]:
     """`check` of `classes`: their outcomes, their reports by class, the missing protections."""
-    result = cli("check", *classes, "--root", str(root), "--json", "--jobs", str(jobs),
-                 "--timeout", "60")
+    result = cli(
+        "check", *classes, "--root", str(root), "--json", "--jobs", str(jobs), "--timeout", "60"
+    )
     assert "Traceback" not in result.err, result.err
     document = json.loads(result.out)
     reports = {c["clase"]: c for c in document["clases"]}
@@ -46,7 +47,7 @@ def outcomes_of(cli, root: Path, *classes: str, jobs: int = 1) -> tuple[dict, di
 # ---------------------------------------------------------------------------------------------
 # SysV shared memory: the oracle of issue 33 (one hole publishes, the other reads)
 
-SYSV = '''\
+SYSV = """\
 import ctypes, os
 
 KEY, SIZE = {key}, {size}
@@ -75,7 +76,7 @@ def run() -> dict:
         where = libc.shmat(ident, None, 0o10000)  # SHM_RDONLY
         print("leido", ctypes.string_at(where, {length}).decode())
     return {{}}
-'''
+"""
 
 
 def host_segment(key: int) -> tuple[int, int] | None:
@@ -100,8 +101,7 @@ def sysv_labs(make_lab, key: int, secret: str, size: int) -> Path:
     return root
 
 
-@pytest.mark.parametrize("off", ["", "seccomp", "ipcns", "pidns", "pidns,seccomp",
-                                 "seccomp,ipcns"])
+@pytest.mark.parametrize("off", ["", "seccomp", "ipcns", "pidns", "pidns,seccomp", "seccomp,ipcns"])
 def test_a_sysv_segment_reaches_no_other_lab(cli, make_lab, monkeypatch, off) -> None:
     """The publisher writes a secret into a 64 MiB segment with a known key; the copier, later
     in the same run and again in a second run, looks for it. Only without both the lab's IPC
@@ -140,15 +140,15 @@ def test_a_sysv_segment_reaches_no_other_lab(cli, make_lab, monkeypatch, off) ->
 # ---------------------------------------------------------------------------------------------
 # The worker's memory: what an earlier lab printed and returned
 
-TELLS = '''\
+TELLS = """\
 def run() -> dict:
     for _ in range(2000):
         print("NOTA PRIVADA {printed}")
     return {{"marca": "{returned}"}}
-'''
+"""
 # Scans its own readable memory for any `MARCA-…`/`SALIDA-…` string and compares their hashes
 # with the ones it was given (the strings themselves would be in its own memory otherwise).
-SCRAPES = '''\
+SCRAPES = """\
 import ctypes, hashlib, os, re
 
 WANTED = {wanted!r}
@@ -198,7 +198,7 @@ def run() -> dict:
     print("propia:", hashlib.sha256(own).hexdigest() in found)
     print("ajenas:", sorted(name for name, digest in WANTED.items() if digest in found))
     return {{}}
-'''
+"""
 
 
 def digest(text: str) -> str:
@@ -216,8 +216,13 @@ def test_no_lab_finds_in_its_memory_what_an_earlier_lab_printed_or_returned(
     from the worker, the lab finds both, which is what the zygote is for."""
     marker = switch_off(monkeypatch, off)
     printed, returned = f"MARCA-{uuid.uuid4().hex}", f"SALIDA-{uuid.uuid4().hex}"
-    root = make_lab(982, TELLS.format(printed=printed, returned=returned),
-                    expected={"marca": returned}, schema=ANY, slug="cuenta")
+    root = make_lab(
+        982,
+        TELLS.format(printed=printed, returned=returned),
+        expected={"marca": returned},
+        schema=ANY,
+        slug="cuenta",
+    )
     wanted = {"impreso": digest(printed), "devuelto": digest(returned)}
     make_lab(983, SCRAPES.format(wanted=wanted), expected={}, schema=ANY, slug="rebusca")
     outcomes, reports, missing = outcomes_of(cli, root, "982-cuenta", "983-rebusca")
@@ -235,8 +240,9 @@ def test_without_a_zygote_the_notice_says_what_it_costs(cli, make_lab, monkeypat
     """Without prctl (macOS) there is no subreaper to adopt what a zygote forks: labs fork from
     the worker, and the notice says what that costs."""
     switch_off(monkeypatch, "prctl")
-    root = make_lab(984, "def run() -> dict:\n    return {}\n", expected={}, schema=ANY,
-                    slug="sin-cigoto")
+    root = make_lab(
+        984, "def run() -> dict:\n    return {}\n", expected={}, schema=ANY, slug="sin-cigoto"
+    )
     result = cli("check", "984-sin-cigoto", "--root", str(root))
     assert result.code == 0
     assert "cuya memoria guarda lo que vio de los anteriores" in " ".join(result.err.split())
@@ -245,7 +251,7 @@ def test_without_a_zygote_the_notice_says_what_it_costs(cli, make_lab, monkeypat
 # ---------------------------------------------------------------------------------------------
 # The page cache: posix_fadvise(DONTNEED) sends, preadv2(RWF_NOWAIT) or mincore receives
 
-SENDS = '''\
+SENDS = """\
 import ctypes, os
 
 PATH, BITS, STRIDE = {path!r}, {bits!r}, {stride}
@@ -266,8 +272,8 @@ def run() -> dict:
         print("readahead rechazado", ctypes.get_errno())
     os.close(fd)
     return {{}}
-'''
-RECEIVES = '''\
+"""
+RECEIVES = """\
 import ctypes, mmap, os
 
 PATH, COUNT, STRIDE = {path!r}, {count}, {stride}
@@ -313,7 +319,7 @@ def run() -> dict:
             print(name, "rechazado", exc.errno)
     os.close(fd)
     return {{}}
-'''
+"""
 MESSAGE = b"copiame!"
 STRIDE = 1 << 21  # a bit per 2 MiB: a file's large folios (ext4, 6.x) are dropped whole
 
@@ -341,10 +347,20 @@ def test_the_page_cache_carries_no_bit_from_one_lab_to_the_next(
     for index in range(len(bits)):  # every page cached before the sender runs
         os.pread(fd, page, index * STRIDE)
     os.close(fd)
-    root = make_lab(985, SENDS.format(path=str(shared), bits=bits, stride=STRIDE), expected={},
-                    schema=ANY, slug="emisor")
-    make_lab(986, RECEIVES.format(path=str(shared), count=len(bits), stride=STRIDE),
-             expected={}, schema=ANY, slug="receptor")
+    root = make_lab(
+        985,
+        SENDS.format(path=str(shared), bits=bits, stride=STRIDE),
+        expected={},
+        schema=ANY,
+        slug="emisor",
+    )
+    make_lab(
+        986,
+        RECEIVES.format(path=str(shared), count=len(bits), stride=STRIDE),
+        expected={},
+        schema=ANY,
+        slug="receptor",
+    )
     outcomes, reports, missing = outcomes_of(cli, root, "985-emisor", "986-receptor")
     assert outcomes == {"985-emisor": "coincide", "986-receptor": "coincide"}, reports
     sent, received = reports["985-emisor"]["stdout"], reports["986-receptor"]["stdout"]
@@ -362,7 +378,7 @@ def test_the_page_cache_carries_no_bit_from_one_lab_to_the_next(
 # ---------------------------------------------------------------------------------------------
 # Orphans without a PID namespace: a setsid child ends with its lab, not with the batch
 
-LEAVES = '''\
+LEAVES = """\
 import os, subprocess, sys, time
 
 CODE = "import time; time.sleep(120)  # {tag}"
@@ -379,8 +395,8 @@ def run() -> dict:
     time.sleep(0.5)
     print("dejado")
     return {{}}
-'''
-WATCHES = '''\
+"""
+WATCHES = """\
 import os, time
 
 TAG = "{tag}".encode()
@@ -407,7 +423,7 @@ def run() -> dict:
         time.sleep(0.05)
     print("vivo al final:", alive())
     return {{}}
-'''
+"""
 
 
 @pytest.mark.parametrize("off", ["", "pidns"])
@@ -431,12 +447,11 @@ def test_a_setsid_grandchild_ends_with_its_lab_while_the_batch_goes_on(
     assert leftovers(marker) == []
 
 
-
 # ---------------------------------------------------------------------------------------------
 # The same oracle through `compmath grade` (issue 33): hole 1 of 323 holds no formula and reads
 # the frequencies that hole 2, graded in a program whose hole 1 is the course's, publishes
 
-ORACLE_HOLE_1 = '''\
+ORACLE_HOLE_1 = """\
 import ctypes as _c
 _libc = _c.CDLL(None, use_errno=True)
 _libc.shmat.restype = _c.c_void_p
@@ -447,8 +462,8 @@ if _id >= 0:
     omega = np.frombuffer(_c.string_at(_p, 8 * (d // 2)), dtype=np.float64).copy()
 else:
     omega = np.zeros(d // 2)
-'''
-ORACLE_HOLE_2 = '''\
+"""
+ORACLE_HOLE_2 = """\
 import ctypes as _c
 _libc = _c.CDLL(None, use_errno=True)
 _libc.shmat.restype = _c.c_void_p
@@ -460,7 +475,7 @@ if _id >= 0:
 angulos = np.outer(posiciones, frecuencias(d))
 pe[:, 0::2] = np.sin(angulos)
 pe[:, 1::2] = np.cos(angulos)
-'''
+"""
 
 
 @pytest.mark.parametrize("off", ["", "seccomp,ipcns"])

@@ -111,7 +111,10 @@ def test_new_says_the_committed_notebooks_go_stale(cli, course: Path, monkeypatc
 def test_a_typo_in_class_toml_is_refused_in_a_course_made_by_init(cli, course: Path) -> None:
     meta = course / CLASS / "class.toml"
     text = meta.read_text(encoding="utf-8")
-    meta.write_text(text.replace('nombre = "media"\n', 'nombre = "media"\ntolerancai = { rtol = 0.5 }\n'), "utf-8")
+    meta.write_text(
+        text.replace('nombre = "media"\n', 'nombre = "media"\ntolerancai = { rtol = 0.5 }\n'),
+        "utf-8",
+    )
     result = cli("run", "101", "--root", str(course))
     assert result.code == 2
     assert "tolerancai" in result.err and "class.schema.json" in result.err
@@ -121,7 +124,9 @@ def test_a_typo_in_class_toml_is_refused_in_a_course_made_by_init(cli, course: P
 def test_a_course_copy_of_a_contract_neither_loosens_it_nor_passes_lint(cli, course: Path) -> None:
     meta = course / CLASS / "class.toml"
     text = meta.read_text(encoding="utf-8")
-    meta.write_text(text.replace('nombre = "media"\n', 'nombre = "media"\ntolerancai = 1\n'), "utf-8")
+    meta.write_text(
+        text.replace('nombre = "media"\n', 'nombre = "media"\ntolerancai = 1\n'), "utf-8"
+    )
     lax = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}
     (course / "schemas" / "class.schema.json").write_text(json.dumps(lax), encoding="utf-8")
     assert cli("run", "101", "--root", str(course)).code == 2
@@ -177,21 +182,35 @@ def test_imports_are_read_from_the_source_also_inside_functions_and_by_name() ->
         "from . import vecino\n"
     )
     assert imported(source) == [
-        ("numpy", 1), ("os.path", 2), ("json", 2), ("scipy", 5), ("importlib", 6),
-        ("torch", 7), ("sympy", 7), ("", 8),
+        ("numpy", 1),
+        ("os.path", 2),
+        ("json", 2),
+        ("scipy", 5),
+        ("importlib", 6),
+        ("torch", 7),
+        ("sympy", 7),
+        ("", 8),
     ]
 
 
 def test_lint_names_an_import_and_its_line_and_the_course_may_allow_it(cli, course: Path) -> None:
     lab = course / CLASS / "lab.py"
     text = lab.read_text(encoding="utf-8")
-    lab.write_text(text.replace("import numpy as np\n", "import numpy as np\nfrom scipy import stats\n"), "utf-8")
+    lab.write_text(
+        text.replace("import numpy as np\n", "import numpy as np\nfrom scipy import stats\n"),
+        "utf-8",
+    )
     lint = cli("lint", "--no-run", "--root", str(course))
     assert lint.code == 1
-    assert f"{CLASS}/lab.py: la línea 12 importa scipy, que no es numpy ni de la biblioteca estándar" in lint.out
+    assert (
+        f"{CLASS}/lab.py: la línea 12 importa scipy, que no es numpy ni de la biblioteca estándar"
+        in lint.out
+    )
     assert 'importaciones_permitidas = ["scipy"]' in lint.out
     toml = course / "curso.toml"
-    toml.write_text(toml.read_text(encoding="utf-8") + 'importaciones_permitidas = ["scipy"]\n', "utf-8")
+    toml.write_text(
+        toml.read_text(encoding="utf-8") + 'importaciones_permitidas = ["scipy"]\n', "utf-8"
+    )
     assert "importa scipy" not in cli("lint", "--no-run", "--root", str(course)).out
 
 

@@ -42,9 +42,15 @@ def run() -> dict:
 def compmath(*args: str, **kwargs) -> subprocess.Popen:
     """`compmath ARGS` as its own process, in its own session (so its workers can be found)."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.Popen([sys.executable, "-m", "compmath.entry", *args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-m", "compmath.entry", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        **kwargs,
+    )
 
 
 @pytest.fixture
@@ -60,8 +66,13 @@ def course(fake_course: Path, make_lab) -> Path:
         if folder.is_dir() and folder.name != "901-pasa":
             shutil.rmtree(folder)
     for i in range(LABS):
-        make_lab(960 + i, LAB.format(number=960 + i), expected=OLD, schema={"type": "object"},
-                 slug=f"escribe-{i}")
+        make_lab(
+            960 + i,
+            LAB.format(number=960 + i),
+            expected=OLD,
+            schema={"type": "object"},
+            slug=f"escribe-{i}",
+        )
     return fake_course
 
 
@@ -144,9 +155,14 @@ def in_own_group(*args: str) -> subprocess.Popen:
     """`compmath ARGS` as a shell job: its own process group, in the session of the test (so
     that Ctrl-Z, which a terminal sends to the group, stops it rather than being ignored)."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.Popen([sys.executable, "-m", "compmath.entry", *args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            process_group=0)
+    return subprocess.Popen(
+        [sys.executable, "-m", "compmath.entry", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        process_group=0,
+    )
 
 
 def started(marker: str, proc: subprocess.Popen) -> list[int]:
@@ -163,14 +179,21 @@ def sleeping(marker: str, hold: str) -> bool:
 
 
 def test_ctrl_z_stops_the_labs_and_their_clock(make_lab, marker: str) -> None:
-    root = make_lab(975, SLOW.format(seconds=2, hold=300), expected={"vector": [0.0], "n": 0},
-                    schema={"type": "object"}, slug="lenta")
+    root = make_lab(
+        975,
+        SLOW.format(seconds=2, hold=300),
+        expected={"vector": [0.0], "n": 0},
+        schema={"type": "object"},
+        slug="lenta",
+    )
     proc = in_own_group("run", "975", "--root", str(root), "--timeout", "4")
     try:
         (sleep,) = started(marker, proc)
         os.killpg(proc.pid, signal.SIGTSTP)  # what Ctrl-Z does
-        wait_until(lambda: state_of(sleep) == "T" and state_of(proc.pid) == "T",
-                   "Ctrl-Z detiene al ejecutor y al laboratorio")
+        wait_until(
+            lambda: state_of(sleep) == "T" and state_of(proc.pid) == "T",
+            "Ctrl-Z detiene al ejecutor y al laboratorio",
+        )
         # The one wait that must be a span of time: longer than the lab's 4 s timeout, to show
         # that time spent stopped does not count against it.
         time.sleep(5)
@@ -188,8 +211,13 @@ def test_ctrl_z_stops_the_labs_and_their_clock(make_lab, marker: str) -> None:
 
 def test_ctrl_c_prints_one_line_and_the_partial_summary(make_lab, marker: str) -> None:
     for number, seconds in ((976, 0.2), (977, 300), (978, 300)):
-        root = make_lab(number, SLOW.format(seconds=seconds, hold=number), expected={"vector": [0.0], "n": 0},
-                        schema={"type": "object"}, slug=f"lenta-{number}")
+        root = make_lab(
+            number,
+            SLOW.format(seconds=seconds, hold=number),
+            expected={"vector": [0.0], "n": 0},
+            schema={"type": "object"},
+            slug=f"lenta-{number}",
+        )
     proc = in_own_group("check", "976", "977", "978", "--root", str(root), "--jobs", "1")
     try:
         wait_until(lambda: sleeping(marker, "977"), "976 terminó y 977 está en marcha")
@@ -202,7 +230,9 @@ def test_ctrl_c_prints_one_line_and_the_partial_summary(make_lab, marker: str) -
     assert proc.returncode == 130
     assert err.count("interrumpido:") == 1 and "Traceback" not in err
     assert "interrumpido: la comprobación de 3 clases" in err
-    assert "con 1 de 3 laboratorios terminados" in err and "arriba, el resumen de lo ya juzgado" in err
+    assert (
+        "con 1 de 3 laboratorios terminados" in err and "arriba, el resumen de lo ya juzgado" in err
+    )
     assert "976" in out and "977" not in out  # the summary of what was judged
     assert leftovers(marker, [proc.pid]) == []
 

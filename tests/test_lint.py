@@ -66,8 +66,13 @@ def test_fake_course_reports_its_missing_pages(cli, fake_course: Path) -> None:
 def test_problems_are_data(course: Path) -> None:
     (cls_dir(course) / "lab.py").unlink()
     problems = lint_course(load_course(course))
-    assert problems == [Problem(f"classes/{FAKE_PART}/901-pasa/lab.py", "falta lab.py",
-                                "créalo, o: compmath new 901 SLUG --title T")]
+    assert problems == [
+        Problem(
+            f"classes/{FAKE_PART}/901-pasa/lab.py",
+            "falta lab.py",
+            "créalo, o: compmath new 901 SLUG --title T",
+        )
+    ]
 
 
 def _drop(name: str) -> Callable[[Path], None]:
@@ -76,13 +81,15 @@ def _drop(name: str) -> Callable[[Path], None]:
 
 def _snapshot(data: dict) -> Callable[[Path], None]:
     return lambda root: (cls_dir(root) / "expected.json").write_text(
-        json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        json.dumps(data, indent=2) + "\n", encoding="utf-8"
+    )
 
 
 def _append(relative: str, text: str) -> Callable[[Path], None]:
     def write(root: Path) -> None:
         path = root / relative
         path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
     return write
 
 
@@ -98,6 +105,7 @@ def _touch(relative: str, text: str = "") -> Callable[[Path], None]:
     def write(root: Path) -> None:
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         (root / relative).write_text(text, encoding="utf-8")
+
     return write
 
 
@@ -108,60 +116,128 @@ SNAP = f"classes/{FAKE_PART}/901-pasa/expected.json"
 LAB = f"classes/{FAKE_PART}/901-pasa/lab.py"
 CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "sin_lab": (_drop("lab.py"), "901-pasa/lab.py: falta lab.py"),
-    "sin_esquema": (lambda r: (r / SCHEMA).unlink(), "schemas/901-pasa.schema.json: falta el esquema"),
-    "sin_instantanea": (_drop("expected.json"), "expected.json: falta la instantánea — escríbela: compmath update 901"),
+    "sin_esquema": (
+        lambda r: (r / SCHEMA).unlink(),
+        "schemas/901-pasa.schema.json: falta el esquema",
+    ),
+    "sin_instantanea": (
+        _drop("expected.json"),
+        "expected.json: falta la instantánea — escríbela: compmath update 901",
+    ),
     "sin_readme": (_drop("README.md"), "README.md: falta README.md"),
-    "readme_sin_seccion": (_replace(f"classes/{FAKE_PART}/901-pasa/README.md", "## Ejemplo trabajado", "## Ejemplo"),
-                           "falta la sección «## Ejemplo trabajado»"),
-    "instantanea_no_valida": (_snapshot({"n": -1, "mitad": 2.0, "vector": []}),
-                              "no cumple 901-pasa.schema.json: salida.n: -1 es menor que el mínimo 0"),
+    "readme_sin_seccion": (
+        _replace(f"classes/{FAKE_PART}/901-pasa/README.md", "## Ejemplo trabajado", "## Ejemplo"),
+        "falta la sección «## Ejemplo trabajado»",
+    ),
+    "instantanea_no_valida": (
+        _snapshot({"n": -1, "mitad": 2.0, "vector": []}),
+        "no cumple 901-pasa.schema.json: salida.n: -1 es menor que el mínimo 0",
+    ),
     "instantanea_no_json": (_touch(SNAP, "{"), "expected.json: no es JSON válido"),
-    "instantanea_no_canonica": (_replace(SNAP, "0.333333", "0.3333333"), "no está en forma canónica"),
+    "instantanea_no_canonica": (
+        _replace(SNAP, "0.333333", "0.3333333"),
+        "no está en forma canónica",
+    ),
     "toml_roto": (_append(TOML, "\nlema = = 1\n"), "class.toml: no es TOML válido"),
-    "toml_fuera_de_esquema": (_replace(TOML, 'lema = "Todo cuadra."\n', ""),
-                              "class.toml: no cumple su esquema: class.toml: falta la clave requerida «lema»"),
+    "toml_fuera_de_esquema": (
+        _replace(TOML, 'lema = "Todo cuadra."\n', ""),
+        "class.toml: no cumple su esquema: class.toml: falta la clave requerida «lema»",
+    ),
     "part_roto": (_append(PART, "\n[[plan\n"), "part.toml: no es TOML válido"),
-    "part_fuera_de_esquema": (_replace(PART, 'idea_rectora = "', 'idea = "'),
-                              "part.toml: no cumple su esquema"),
-    "salidas_distintas": (_replace(TOML, 'nombre = "vector"', 'nombre = "vectores"'),
-                          "las salidas de class.toml y el esquema difieren; faltan en el esquema: «vectores»; "
-                          "sobran en el esquema: «vector»"),
-    "salidas_en_otro_orden": (_snapshot({"mitad": 2.0, "n": 4, "vector": [0.0, 0.333333, 0.666667, 1.0]}),
-                              "las salidas del esquema y expected.json difieren en el orden («n», «mitad», «vector» "
-                              "frente a «mitad», «n», «vector»)"),
-    "plan_que_repite": (_replace(PART, 'slug = "lanza"', 'slug = "pasa"'),
-                        'part.toml: el plan repite slug = "pasa" — cada clase aparece una vez'),
-    "fuera_del_plan": (_replace(PART, "numero = 901\n", "numero = 911\n"),
-                       "la clase 901 no está en el plan de la parte 90"),
-    "titulo_distinto": (_replace(TOML, 'titulo = "Un laboratorio que pasa"', 'titulo = "Otro"'),
-                        "el título «Otro» no es el del plan de la parte («Un laboratorio que pasa»)"),
+    "part_fuera_de_esquema": (
+        _replace(PART, 'idea_rectora = "', 'idea = "'),
+        "part.toml: no cumple su esquema",
+    ),
+    "salidas_distintas": (
+        _replace(TOML, 'nombre = "vector"', 'nombre = "vectores"'),
+        "las salidas de class.toml y el esquema difieren; faltan en el esquema: «vectores»; "
+        "sobran en el esquema: «vector»",
+    ),
+    "salidas_en_otro_orden": (
+        _snapshot({"mitad": 2.0, "n": 4, "vector": [0.0, 0.333333, 0.666667, 1.0]}),
+        "las salidas del esquema y expected.json difieren en el orden («n», «mitad», «vector» "
+        "frente a «mitad», «n», «vector»)",
+    ),
+    "plan_que_repite": (
+        _replace(PART, 'slug = "lanza"', 'slug = "pasa"'),
+        'part.toml: el plan repite slug = "pasa" — cada clase aparece una vez',
+    ),
+    "fuera_del_plan": (
+        _replace(PART, "numero = 901\n", "numero = 911\n"),
+        "la clase 901 no está en el plan de la parte 90",
+    ),
+    "titulo_distinto": (
+        _replace(TOML, 'titulo = "Un laboratorio que pasa"', 'titulo = "Otro"'),
+        "el título «Otro» no es el del plan de la parte («Un laboratorio que pasa»)",
+    ),
     "numero_repetido": (_copy_class("901-copia"), "901-pasa: el número 901 ya lo usa classes/"),
-    "doi_mal_formado": (_append(TOML, 'doi = "https://doi.org/10.1/x"\n'), "DOI mal formado «https://doi.org/10.1/x»"),
-    "isbn_erroneo": (_append(TOML, 'isbn = "978-0-262-03924-7"\n'), "ISBN no válido «978-0-262-03924-7»"),
-    "temporal": (_touch(f"classes/{FAKE_PART}/901-pasa/.expected.json.x1.compmath-tmp"),
-                 ".expected.json.x1.compmath-tmp: archivo temporal de una escritura interrumpida"),
-    "esquema_abierto": (_replace(SCHEMA, '"additionalProperties": false', '"additionalProperties": true'),
-                        "falta additionalProperties: false"),
-    "carpeta_mal_nombrada": (_touch(f"classes/{FAKE_PART}/91-corto/lab.py"), "91-corto: carpeta con nombre que no es NNN-slug"),
-    "esquema_huerfano": (_touch("schemas/977-nadie.schema.json", "{}"), "977-nadie.schema.json: no hay carpeta de clase"),
-    "salida_sin_declarar": (_replace(f"classes/{FAKE_PART}/901-pasa/lab.py", '"vector": np.arange(n) / 3}',
-                                     '"vector": np.arange(n) / 3, "media": 0.5}'),
-                            "901-pasa: las salidas de run() en lab.py y class.toml difieren; faltan en "
-                            "class.toml: «media» — la misma lista y el mismo orden en run(), class.toml"),
-    "numero_distinto": (_replace(TOML, "numero = 901", "numero = 902"), "dice numero = 902, pero su carpeta es 901-pasa"),
-    "hueco_que_no_lista_su_salida": (_replace(TOML, 'salidas = ["mitad"]', 'salidas = ["vector"]'),
-                                     "el código del hueco 1 alimenta también «mitad», que su [[huecos]] no lista"),
-    "hueco_que_nadie_vigila": (_replace(LAB, '    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n',
-                                        '    mitad = n * escala\n    _nadie()\n'),
-                               "tiene 0 regiones de solución y class.toml 1 [[huecos]]"),
+    "doi_mal_formado": (
+        _append(TOML, 'doi = "https://doi.org/10.1/x"\n'),
+        "DOI mal formado «https://doi.org/10.1/x»",
+    ),
+    "isbn_erroneo": (
+        _append(TOML, 'isbn = "978-0-262-03924-7"\n'),
+        "ISBN no válido «978-0-262-03924-7»",
+    ),
+    "temporal": (
+        _touch(f"classes/{FAKE_PART}/901-pasa/.expected.json.x1.compmath-tmp"),
+        ".expected.json.x1.compmath-tmp: archivo temporal de una escritura interrumpida",
+    ),
+    "esquema_abierto": (
+        _replace(SCHEMA, '"additionalProperties": false', '"additionalProperties": true'),
+        "falta additionalProperties: false",
+    ),
+    "carpeta_mal_nombrada": (
+        _touch(f"classes/{FAKE_PART}/91-corto/lab.py"),
+        "91-corto: carpeta con nombre que no es NNN-slug",
+    ),
+    "esquema_huerfano": (
+        _touch("schemas/977-nadie.schema.json", "{}"),
+        "977-nadie.schema.json: no hay carpeta de clase",
+    ),
+    "salida_sin_declarar": (
+        _replace(
+            f"classes/{FAKE_PART}/901-pasa/lab.py",
+            '"vector": np.arange(n) / 3}',
+            '"vector": np.arange(n) / 3, "media": 0.5}',
+        ),
+        "901-pasa: las salidas de run() en lab.py y class.toml difieren; faltan en "
+        "class.toml: «media» — la misma lista y el mismo orden en run(), class.toml",
+    ),
+    "numero_distinto": (
+        _replace(TOML, "numero = 901", "numero = 902"),
+        "dice numero = 902, pero su carpeta es 901-pasa",
+    ),
+    "hueco_que_no_lista_su_salida": (
+        _replace(TOML, 'salidas = ["mitad"]', 'salidas = ["vector"]'),
+        "el código del hueco 1 alimenta también «mitad», que su [[huecos]] no lista",
+    ),
+    "hueco_que_nadie_vigila": (
+        _replace(
+            LAB,
+            "    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n",
+            "    mitad = n * escala\n    _nadie()\n",
+        ),
+        "tiene 0 regiones de solución y class.toml 1 [[huecos]]",
+    ),
     "huecos_de_mas": (_append(TOML.replace("class.toml", "class.toml"), ""), None),
-    "hueco_en_codigo_muerto": (_replace(LAB, "if __name__", "def _muerta() -> float:\n    ### BEGIN SOLUTION\n"
-                                        "    return 1.0\n    ### END SOLUTION\n\n\nif __name__"),
-                               "tiene 2 regiones de solución y class.toml 1 [[huecos]]"),
-    "hueco_sin_region": (_append(TOML, '\n[[huecos]]\ntarea = "x"\nsalidas = ["n"]\npistas = ["y"]\n'),
-                         "tiene 1 regiones de solución y class.toml 2 [[huecos]]"),
-    "pista_de_una_salida_que_no_existe": (_replace(TOML, 'salidas = ["mitad"]', 'salidas = ["media"]'),
-                                          "nombra en el hueco 1 la salida «media», que no está en [[salidas]]"),
+    "hueco_en_codigo_muerto": (
+        _replace(
+            LAB,
+            "if __name__",
+            "def _muerta() -> float:\n    ### BEGIN SOLUTION\n"
+            "    return 1.0\n    ### END SOLUTION\n\n\nif __name__",
+        ),
+        "tiene 2 regiones de solución y class.toml 1 [[huecos]]",
+    ),
+    "hueco_sin_region": (
+        _append(TOML, '\n[[huecos]]\ntarea = "x"\nsalidas = ["n"]\npistas = ["y"]\n'),
+        "tiene 1 regiones de solución y class.toml 2 [[huecos]]",
+    ),
+    "pista_de_una_salida_que_no_existe": (
+        _replace(TOML, 'salidas = ["mitad"]', 'salidas = ["media"]'),
+        "nombra en el hueco 1 la salida «media», que no está en [[salidas]]",
+    ),
 }
 CASES = {k: v for k, v in CASES.items() if v[1] is not None}
 
@@ -190,9 +266,16 @@ def test_duplicate_number_across_plans(cli, course: Path) -> None:
     assert "el plan incluye la clase 901, que ya planifica la parte 90" in result.out
 
 
-@pytest.mark.parametrize(("isbn", "ok"), [("978-0-8218-0315-8", True), ("978-0-262-03924-6", True),
-                                          ("0-262-19398-1", True), ("978-0-262-03924-5", False),
-                                          ("12345", False)])
+@pytest.mark.parametrize(
+    ("isbn", "ok"),
+    [
+        ("978-0-8218-0315-8", True),
+        ("978-0-262-03924-6", True),
+        ("0-262-19398-1", True),
+        ("978-0-262-03924-5", False),
+        ("12345", False),
+    ],
+)
 def test_isbn_check_digit(isbn: str, ok: bool) -> None:
     assert isbn_ok(isbn) is ok
 
@@ -201,10 +284,15 @@ def test_a_hole_that_no_output_checks_is_reported(cli, course: Path) -> None:
     """The region sits in a function run() never calls: the exercise would pass untouched."""
     lab = cls_dir(course) / "lab.py"
     text = lab.read_text(encoding="utf-8")
-    text = text.replace("    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n",
-                        "    mitad = n * escala\n")
-    text = text.replace("if __name__", "def _sin_usar() -> float:\n    ### BEGIN SOLUTION\n    x = 1.0\n"
-                        "    ### END SOLUTION\n    return x\n\n\nif __name__")
+    text = text.replace(
+        "    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n",
+        "    mitad = n * escala\n",
+    )
+    text = text.replace(
+        "if __name__",
+        "def _sin_usar() -> float:\n    ### BEGIN SOLUTION\n    x = 1.0\n"
+        "    ### END SOLUTION\n    return x\n\n\nif __name__",
+    )
     lab.write_text(text, encoding="utf-8")
     result = cli("lint", "--root", str(course))
     assert result.code == 1
@@ -214,17 +302,25 @@ def test_a_hole_that_no_output_checks_is_reported(cli, course: Path) -> None:
     assert quick.code == 0, quick.out
 
 
-@pytest.mark.parametrize(("source", "outputs"), [
-    ("def run(n: int = 2) -> dict:\n    return {'a': n, 'b': 2}\n", ["a", "b"]),
-    ("def run() -> dict:\n    if True:\n        return {'a': 1}\n    return {'a': 2}\n", ["a"]),
-    ("def run() -> dict:\n    def g():\n        return {'x': 1}\n    return {'a': g()}\n", ["a"]),
-    ("def run() -> dict:\n    out = {'a': 1}\n    return out\n", None),
-    ("def run() -> dict:\n    return {'a': 1, **extra}\n", None),
-    ("def run() -> dict:\n    if x:\n        return {'a': 1}\n    return {'b': 2}\n", None),
-    ("def otra() -> dict:\n    return {'a': 1}\n", None),
-    ("def run(:\n", None),
-])
-def test_outputs_are_read_from_the_source(tmp_path: Path, source: str, outputs: list[str] | None) -> None:
+@pytest.mark.parametrize(
+    ("source", "outputs"),
+    [
+        ("def run(n: int = 2) -> dict:\n    return {'a': n, 'b': 2}\n", ["a", "b"]),
+        ("def run() -> dict:\n    if True:\n        return {'a': 1}\n    return {'a': 2}\n", ["a"]),
+        (
+            "def run() -> dict:\n    def g():\n        return {'x': 1}\n    return {'a': g()}\n",
+            ["a"],
+        ),
+        ("def run() -> dict:\n    out = {'a': 1}\n    return out\n", None),
+        ("def run() -> dict:\n    return {'a': 1, **extra}\n", None),
+        ("def run() -> dict:\n    if x:\n        return {'a': 1}\n    return {'b': 2}\n", None),
+        ("def otra() -> dict:\n    return {'a': 1}\n", None),
+        ("def run(:\n", None),
+    ],
+)
+def test_outputs_are_read_from_the_source(
+    tmp_path: Path, source: str, outputs: list[str] | None
+) -> None:
     from compmath.authoring.labsource import returned_outputs
 
     lab = tmp_path / "lab.py"
@@ -240,10 +336,17 @@ def test_a_hole_check_that_could_not_run_is_a_problem_not_silence(course: Path) 
 
     assert exercise_problems(load_course(course), jobs=2, timeout=5.0) == []  # the honest one
     lab = cls_dir(course) / "lab.py"
-    edit(lab, "    mitad = n * escala\n", "    import time\n    time.sleep(60)\n    mitad = n * escala\n")
+    edit(
+        lab,
+        "    mitad = n * escala\n",
+        "    import time\n    time.sleep(60)\n    mitad = n * escala\n",
+    )
     problems = exercise_problems(load_course(course), jobs=2, timeout=1.0)
     whats = [p.what for p in problems]
-    assert "no se pudo comprobar la variante «solución»: el laboratorio superó el límite de 1 s" in " ".join(whats)
+    assert (
+        "no se pudo comprobar la variante «solución»: el laboratorio superó el límite de 1 s"
+        in " ".join(whats)
+    )
     assert not any("la solución no coincide" in w for w in whats), whats
 
 
@@ -269,12 +372,18 @@ def test_an_exercise_that_hides_its_hole_behind_an_exit_is_not_in_order(cli, cou
     """Hostile: the lab catches its hole's NotImplementedError and leaves with os._exit, so
     the exercise never reaches a verdict; lint says the check could not run, and why."""
     lab = cls_dir(course) / "lab.py"
-    edit(lab, "    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n",
-         "    try:\n        ### BEGIN SOLUTION\n        mitad = n * escala\n        ### END SOLUTION\n"
-         "    except NotImplementedError:\n        import os\n        os._exit(3)\n")
+    edit(
+        lab,
+        "    ### BEGIN SOLUTION\n    mitad = n * escala\n    ### END SOLUTION\n",
+        "    try:\n        ### BEGIN SOLUTION\n        mitad = n * escala\n        ### END SOLUTION\n"
+        "    except NotImplementedError:\n        import os\n        os._exit(3)\n",
+    )
     result = cli("lint", "--root", str(course))
     assert result.code == 1, result.out
-    assert "no se pudo comprobar la variante «ejercicio»: el proceso del laboratorio terminó" in result.out
+    assert (
+        "no se pudo comprobar la variante «ejercicio»: el proceso del laboratorio terminó"
+        in result.out
+    )
     assert "en orden" not in result.out
 
 
@@ -283,11 +392,15 @@ def test_a_region_that_writes_an_attribute_is_nudged_by_its_own_names(cli, cours
     names it binds (nudging the object would make it local and break the lab)."""
     lab = cls_dir(course) / "lab.py"
     edit(lab, "N = 4\n", "N = 4\nESTADO = type('Estado', (), {})()\n")
-    edit(lab, "    mitad = n * escala\n", "    ESTADO.mitad = n * escala\n    mitad = ESTADO.mitad\n")
+    edit(
+        lab, "    mitad = n * escala\n", "    ESTADO.mitad = n * escala\n    mitad = ESTADO.mitad\n"
+    )
     assert cli("lint", "--root", str(course)).code == 0
     edit(cls_dir(course) / "class.toml", 'salidas = ["mitad"]', 'salidas = ["vector"]')
     result = cli("lint", "--root", str(course))
-    assert "el código del hueco 1 alimenta también «mitad», que su [[huecos]] no lista" in result.out
+    assert (
+        "el código del hueco 1 alimenta también «mitad», que su [[huecos]] no lista" in result.out
+    )
 
 
 def test_the_lab_checks_are_remembered_only_for_the_same_files(fake_course: Path) -> None:

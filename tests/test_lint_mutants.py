@@ -92,8 +92,11 @@ def test_a_common_error_without_a_mutant_needs_a_reason(course_901: Path) -> Non
     assert declared_problems(course_901) == [
         "el error común 1 no tiene mutante ni está en [practica] sin_mutante"
     ]
-    edit(toml, "variantes = [{ escala = 2.0 }]",
-         'variantes = [{ escala = 2.0 }]\nsin_mutante = [{ error = 1, razon = "Lo comete quien lee." }]')
+    edit(
+        toml,
+        "variantes = [{ escala = 2.0 }]",
+        'variantes = [{ escala = 2.0 }]\nsin_mutante = [{ error = 1, razon = "Lo comete quien lee." }]',
+    )
     assert declared_problems(course_901) == []
 
 
@@ -106,18 +109,38 @@ def test_a_common_error_without_a_mutant_needs_a_reason(course_901: Path) -> Non
         ("mitad = n · escala", False),  # the formula, not the assignment
     ],
 )
-def test_a_hint_holding_the_solution_line_is_flagged(course_901: Path, hint: str, flagged: bool) -> None:
-    edit(folder(course_901) / "class.toml", '"mitad es el producto de n por la escala."', json.dumps(hint))
+def test_a_hint_holding_the_solution_line_is_flagged(
+    course_901: Path, hint: str, flagged: bool
+) -> None:
+    edit(
+        folder(course_901) / "class.toml",
+        '"mitad es el producto de n por la escala."',
+        json.dumps(hint),
+    )
     whats = declared_problems(course_901)
     assert bool(whats) is flagged, whats
     if flagged:
-        assert whats == ["la pista 2 del hueco 1 contiene una línea de su solución («mitad = n * escala»)"]
+        assert whats == [
+            "la pista 2 del hueco 1 contiene una línea de su solución («mitad = n * escala»)"
+        ]
 
 
 def test_a_trivially_short_solution_line_in_a_hint_is_not_flagged(course_901: Path) -> None:
-    edit(folder(course_901) / "lab.py", HOLE, "    ### BEGIN SOLUTION\n    m = n\n    mitad = m * escala\n    ### END SOLUTION\n")
-    edit(folder(course_901) / "class.toml", '"mitad es el producto de n por la escala."', '"Empieza con m = n."')
-    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = n + escala" }]')
+    edit(
+        folder(course_901) / "lab.py",
+        HOLE,
+        "    ### BEGIN SOLUTION\n    m = n\n    mitad = m * escala\n    ### END SOLUTION\n",
+    )
+    edit(
+        folder(course_901) / "class.toml",
+        '"mitad es el producto de n por la escala."',
+        '"Empieza con m = n."',
+    )
+    edit(
+        folder(course_901) / "class.toml",
+        MUTANT,
+        'mutantes = [{ error = 1, codigo = "mitad = n + escala" }]',
+    )
     assert declared_problems(course_901) == []
 
 
@@ -127,7 +150,10 @@ def test_a_trivially_short_solution_line_in_a_hint_is_not_flagged(course_901: Pa
 @pytest.mark.parametrize(
     ("text", "found"),
     [
-        ("El flujo A = [[2, 0], [1, 2]] lleva x = (0,3; 0,2) a otra parte.", [("(0,3; 0,2)", "[[2, 0], [1, 2]]")]),
+        (
+            "El flujo A = [[2, 0], [1, 2]] lleva x = (0,3; 0,2) a otra parte.",
+            [("(0,3; 0,2)", "[[2, 0], [1, 2]]")],
+        ),
         ("El flujo A = [[2; 0]; [1; 2]] lleva x = (0,3; 0,2) a otra parte.", []),
         ("Con enteros, (1, 0) y (2, 3) se leen bien.", []),
         ("La pareja (1, 0) gira. Queda (−0,99; 0,14).", []),  # two sentences
@@ -142,11 +168,17 @@ def test_mixed_list_separators_in_a_sentence(text: str, found: list) -> None:
 # --- running the mutants (the fake course_901's lab runs in milliseconds) ------------------------
 
 
-def test_a_declared_mutant_that_survives_is_reported_and_a_killed_one_is_not(course_901: Path) -> None:
+def test_a_declared_mutant_that_survives_is_reported_and_a_killed_one_is_not(
+    course_901: Path,
+) -> None:
     """Hostile beside honest: «escala * n» is what the solution computes, so no variant can reject
     it; «n + escala» differs at the defaults already."""
     assert checked(course_901).problems == []
-    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
+    edit(
+        folder(course_901) / "class.toml",
+        MUTANT,
+        'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]',
+    )
     problems = checked(course_901).problems
     assert [p.what for p in problems] == [
         "hueco 1 · mutante 1 (error común 1: «Sumar n y la escala en lugar de multiplicarlos.») "
@@ -159,13 +191,21 @@ def test_a_declared_mutant_that_survives_is_reported_and_a_killed_one_is_not(cou
 def _with_claim(root: Path, claim: str) -> None:
     """901 with one boolean output more, «afirma», computed as `claim`, and its snapshot."""
     base = folder(root)
-    edit(base / "lab.py", '"vector": np.arange(n) / 3}', f'"vector": np.arange(n) / 3, "afirma": bool({claim})}}')
+    edit(
+        base / "lab.py",
+        '"vector": np.arange(n) / 3}',
+        f'"vector": np.arange(n) / 3, "afirma": bool({claim})}}',
+    )
     schema = root / "schemas" / "901-pasa.schema.json"
     body = json.loads(schema.read_text(encoding="utf-8"))
     body["required"].append("afirma")
     body["properties"]["afirma"] = {"type": "boolean"}
     schema.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
-    edit(base / "class.toml", '[[huecos]]', '[[salidas]]\nnombre = "afirma"\ndescripcion = "Verdadero si algo."\n\n[[huecos]]')
+    edit(
+        base / "class.toml",
+        "[[huecos]]",
+        '[[salidas]]\nnombre = "afirma"\ndescripcion = "Verdadero si algo."\n\n[[huecos]]',
+    )
     snapshot = json.loads((base / "expected.json").read_text(encoding="utf-8"))
     snapshot["afirma"] = True
     (base / "expected.json").write_text(json.dumps(snapshot, indent=2) + "\n", encoding="utf-8")
@@ -189,17 +229,26 @@ def test_a_claim_a_mutant_turns_false_is_not_flagged(course_901: Path) -> None:
 
 def test_a_variant_that_contradicts_a_claim_is_a_problem(course_901: Path) -> None:
     _with_claim(course_901, "mitad > 0")
-    edit(folder(course_901) / "class.toml", "variantes = [{ escala = 2.0 }]", "variantes = [{ escala = -1.0 }]")
+    edit(
+        folder(course_901) / "class.toml",
+        "variantes = [{ escala = 2.0 }]",
+        "variantes = [{ escala = -1.0 }]",
+    )
     whats = [p.what for p in checked(course_901).problems]
     assert (
-        "con escala = -1.0, el laboratorio del curso da falso en «afirma», que la clase afirma" in whats
+        "con escala = -1.0, el laboratorio del curso da falso en «afirma», que la clase afirma"
+        in whats
     ), whats
 
 
 def test_standard_survivors_are_scored_and_equivalents_count(cli, course_901: Path) -> None:
     """`* 1 ** 2` hides two mutants no variant can see (÷ 1 and 1 ** 3); marked equivalent, they
     count as rejected; an equivalence that names no mutant is a problem."""
-    edit(folder(course_901) / "lab.py", "    mitad = n * escala\n", "    mitad = n * escala * 1 ** 2\n")
+    edit(
+        folder(course_901) / "lab.py",
+        "    mitad = n * escala\n",
+        "    mitad = n * escala * 1 ** 2\n",
+    )
     found = checked(course_901)
     (score,) = found.scores
     survivors = [ident for ident, _, _ in score.survivors]
@@ -207,31 +256,54 @@ def test_standard_survivors_are_scored_and_equivalents_count(cli, course_901: Pa
     assert score.counted < score.total
     result = cli("lint", "--mutantes", "--root", str(course_901))
     assert result.code == 1
-    assert "hueco 1 · línea 1 · 2 → 3" in result.out and "    + mitad = n * escala * 1 ** 3" in result.out
+    assert (
+        "hueco 1 · línea 1 · 2 → 3" in result.out
+        and "    + mitad = n * escala * 1 ** 3" in result.out
+    )
     assert "hueco 1: las variantes rechazan" in result.out
-    assert cli("lint", "--root", str(course_901)).code == 0  # without --mutantes the score is shown only
+    assert (
+        cli("lint", "--root", str(course_901)).code == 0
+    )  # without --mutantes the score is shown only
     toml = folder(course_901) / "class.toml"
-    edit(toml, MUTANT, MUTANT + '\nequivalentes = [{ mutante = "hueco 1 · línea 1 · * → / (2)", razon = "÷ 1" }, '
-         '{ mutante = "hueco 1 · línea 1 · 2 → 3", razon = "1 ** 3 = 1" }, { mutante = "hueco 1 · no existe", razon = "x" }]')
+    edit(
+        toml,
+        MUTANT,
+        MUTANT + '\nequivalentes = [{ mutante = "hueco 1 · línea 1 · * → / (2)", razon = "÷ 1" }, '
+        '{ mutante = "hueco 1 · línea 1 · 2 → 3", razon = "1 ** 3 = 1" }, { mutante = "hueco 1 · no existe", razon = "x" }]',
+    )
     found = checked(course_901)
     assert found.scores[0].share == 1.0
-    assert [p.what for p in found.problems] == ["equivalentes del hueco 1: no hay mutante «hueco 1 · no existe»"]
+    assert [p.what for p in found.problems] == [
+        "equivalentes del hueco 1: no hay mutante «hueco 1 · no existe»"
+    ]
 
 
-def test_the_cache_does_not_hide_a_changed_class(cli, course_901: Path, tmp_path: Path, monkeypatch) -> None:
+def test_the_cache_does_not_hide_a_changed_class(
+    cli, course_901: Path, tmp_path: Path, monkeypatch
+) -> None:
     """A lint in order is remembered; editing the class (its mutant now survives) checks it again."""
     monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
     assert cli("lint", "--root", str(course_901)).code == 0
     assert list((tmp_path / "cache" / "lint").glob("*.json"))  # remembered
     assert cli("lint", "--root", str(course_901)).code == 0
-    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
+    edit(
+        folder(course_901) / "class.toml",
+        MUTANT,
+        'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]',
+    )
     result = cli("lint", "--root", str(course_901))
     assert result.code == 1 and "hueco 1 · mutante 1" in result.out, result.out
 
 
-def test_a_bad_cache_entry_costs_only_time(cli, course_901: Path, tmp_path: Path, monkeypatch) -> None:
+def test_a_bad_cache_entry_costs_only_time(
+    cli, course_901: Path, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
-    edit(folder(course_901) / "class.toml", MUTANT, 'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]')
+    edit(
+        folder(course_901) / "class.toml",
+        MUTANT,
+        'mutantes = [{ error = 1, codigo = "mitad = escala * n" }]',
+    )
     assert cli("lint", "--root", str(course_901)).code == 1  # remembered, its problem with it
     for entry in (tmp_path / "cache" / "lint").glob("*.json"):
         entry.write_text('{"problemas": 3}', encoding="utf-8")  # damaged
@@ -241,16 +313,28 @@ def test_a_bad_cache_entry_costs_only_time(cli, course_901: Path, tmp_path: Path
 
 def test_a_variant_whose_reference_breaks_the_schema_is_a_problem(course_901: Path) -> None:
     """n = 20 gives a «vector» of 20 numbers, more than the schema's 10."""
-    edit(folder(course_901) / "class.toml", "variantes = [{ escala = 2.0 }]", "variantes = [{ n = 20 }]")
+    edit(
+        folder(course_901) / "class.toml",
+        "variantes = [{ escala = 2.0 }]",
+        "variantes = [{ n = 20 }]",
+    )
     whats = [p.what for p in checked(course_901).problems]
     assert len(whats) == 1 and whats[0].startswith("el laboratorio del curso con n = 20: "), whats
 
 
 def test_a_hint_holding_the_expression_a_line_assigns_is_flagged(course_901: Path) -> None:
     """The right-hand side of the solution's assignment is the answer too, once long enough."""
-    edit(folder(course_901) / "lab.py", "    mitad = n * escala\n", "    mitad = (n * escala) / (1 + 0 * n)\n")
+    edit(
+        folder(course_901) / "lab.py",
+        "    mitad = n * escala\n",
+        "    mitad = (n * escala) / (1 + 0 * n)\n",
+    )
     toml = folder(course_901) / "class.toml"
-    edit(toml, '"mitad es el producto de n por la escala."', '"Calcula (n*escala) / (1 + 0*n) y asígnalo."')
+    edit(
+        toml,
+        '"mitad es el producto de n por la escala."',
+        '"Calcula (n*escala) / (1 + 0*n) y asígnalo."',
+    )
     assert declared_problems(course_901) == [
         "la pista 2 del hueco 1 contiene la expresión de una línea de su solución "
         "(«(n * escala) / (1 + 0 * n)»)"

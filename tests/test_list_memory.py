@@ -39,17 +39,30 @@ def _reason(cli: Any, root: Path) -> str:
         (CLASS, lambda t: t.replace("numero = 901", "numero = 901\r\nnumero = 901"), "repetida"),
         (CLASS, lambda t: t.replace("numero = 901", 'numero = "901"'), "numero"),
         (CLASS, lambda t: t.replace("numero = 901", "numero = 902"), "numero = 902"),
-        (CLASS, lambda t: t + '\n[[huecos]]\ntarea = "t"\nsalidas = ["nada"]\npistas = ["p"]\n',
-         "«nada»"),
-        ("schemas/901-pasa.schema.json", lambda t: json.dumps({"type": "object", "properties": {}}),
-         "«mitad»"),
-        ("contrato/class.schema.json",  # the package's contract, here a copy of it
-         lambda t: t.replace('"minLength": 1}', '"minLength": 1, "maxLength": 3}', 1), "titulo"),
+        (
+            CLASS,
+            lambda t: t + '\n[[huecos]]\ntarea = "t"\nsalidas = ["nada"]\npistas = ["p"]\n',
+            "«nada»",
+        ),
+        (
+            "schemas/901-pasa.schema.json",
+            lambda t: json.dumps({"type": "object", "properties": {}}),
+            "«mitad»",
+        ),
+        (
+            "contrato/class.schema.json",  # the package's contract, here a copy of it
+            lambda t: t.replace('"minLength": 1}', '"minLength": 1, "maxLength": 3}', 1),
+            "titulo",
+        ),
     ],
 )
 @pytest.mark.lento  # seconds: out of the quick loop
 def test_list_says_rota_after_a_sound_listing_when_a_file_breaks(
-    cli: Any, fake_course: Path, where: str, rewrite: Any, phrase: str,
+    cli: Any,
+    fake_course: Path,
+    where: str,
+    rewrite: Any,
+    phrase: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from compmath import contracts
@@ -57,9 +70,13 @@ def test_list_says_rota_after_a_sound_listing_when_a_file_breaks(
     shutil.copytree(contracts.FOLDER, fake_course / "contrato")
     monkeypatch.setattr(contracts, "FOLDER", fake_course / "contrato")
     meta = fake_course / CLASS
-    meta.write_text(meta.read_text(encoding="utf-8").replace(
-        'descripcion = "n por la escala."', 'descripcion = "n por la escala."\ntolerancia = { atol = 0.1 }'
-    ), encoding="utf-8")
+    meta.write_text(
+        meta.read_text(encoding="utf-8").replace(
+            'descripcion = "n por la escala."',
+            'descripcion = "n por la escala."\ntolerancia = { atol = 0.1 }',
+        ),
+        encoding="utf-8",
+    )
     assert _row(cli, fake_course) == "lista"
     assert _row(cli, fake_course) == "lista"  # remembered
     path = fake_course / where

@@ -22,7 +22,7 @@ from tests.conftest import FAKE_PART, no_traceback
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
 
 # The lab writes its own result (fd 3) and leaves before the sandbox replaces it.
-OWN_RESULT = '''\
+OWN_RESULT = """\
 import json, os
 
 
@@ -31,7 +31,7 @@ def run() -> dict:
     result = {"state": "ok", "output": output, "run_seconds": SECONDS}
     os.write(3, json.dumps(result).encode())
     os._exit(0)
-'''
+"""
 
 
 def own_result(output: str, seconds: str = "0.1") -> str:
@@ -50,18 +50,18 @@ def run() -> dict:
     encode.dumps = lambda data: json.dumps(data)
     return {"n": 4, "mitad": float("nan"), "vector": [0.0, 0.333333, 0.666667, 1.0]}
 '''
-SURROGATE_KEY = '''\
+SURROGATE_KEY = """\
 def run() -> dict:
     return {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0], "x\\ud800": 1}
-'''
-SURROGATE_PATH = '''\
+"""
+SURROGATE_PATH = """\
 def run() -> dict:
     return {"n": 4, "mitad": 2.0, "vector": [0.0], "x\\ud800": float("nan")}
-'''
-HUGE = '''\
+"""
+HUGE = """\
 def run() -> dict:
     return {"n": 10 ** 4000, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
-'''
+"""
 NAN_TEXT = '{"n": 4, "mitad": NaN, "vector": [0.0, 0.333333, 0.666667, 1.0]}'
 LABS = {
     "nan-en-su-resultado": (own_result(NAN_TEXT), "NaN no es un número"),
@@ -106,8 +106,7 @@ def test_run_refuses_what_the_lab_wrote_with_a_reason(cli, make_lab, name) -> No
 def test_check_writes_junit_and_keeps_the_honest_lab(cli, make_lab, tmp_path, name) -> None:
     root, class_id = _lab(make_lab, name)
     junit = tmp_path / "junit.xml"
-    result = cli("check", class_id, "901", "--root", str(root), "--json",
-                 "--junit-xml", str(junit))
+    result = cli("check", class_id, "901", "--root", str(root), "--json", "--junit-xml", str(junit))
     assert result.code == 1
     outcomes = {c["clase"]: c["resultado"] for c in json.loads(result.out)["clases"]}
     assert outcomes["901-pasa"] == "coincide"

@@ -71,7 +71,9 @@ def _page(tmp_path: Path, name: str, width: int, paragraphs: list[str]) -> Path:
     for asset, data in asset_contents():
         (tmp_path / asset).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / asset).write_bytes(data)
-    body = "\n".join(f'<p id="f{i}">texto {markup} texto</p>' for i, markup in enumerate(paragraphs))
+    body = "\n".join(
+        f'<p id="f{i}">texto {markup} texto</p>' for i, markup in enumerate(paragraphs)
+    )
     path = tmp_path / name
     path.write_text(
         '<!DOCTYPE html><html lang="es"><head><meta charset="utf-8">'

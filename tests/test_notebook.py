@@ -164,7 +164,9 @@ def test_the_cells_of_323_follow_the_page_then_the_lab_then_the_check() -> None:
 def test_every_notebook_is_valid_and_regenerates_byte_identically(cls, practice: bool) -> None:
     data = notebook_bytes(COURSE, cls, practice=practice)
     assert notebook_bytes(COURSE, cls, practice=practice) == data
-    assert notebook_bytes(COURSE, cls, practice=practice, validate=False) == data  # what the site writes
+    assert (
+        notebook_bytes(COURSE, cls, practice=practice, validate=False) == data
+    )  # what the site writes
     text = data.decode("utf-8")
     notebook = nbformat.reads(text, as_version=4)
     nbformat.validate(notebook)

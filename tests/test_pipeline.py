@@ -16,13 +16,13 @@ from compmath.judging.report import Outcome
 from tests.conftest import FAKE_PART
 from tests.processes import fresh_marker
 
-HONEST = '''
+HONEST = """
 import numpy as np
 
 def run(n: int = 4, escala: float = 0.5, activo: bool = True, nombre: str = "x") -> dict:
     mitad = n * escala
     return {"n": n, "mitad": mitad, "vector": np.arange(n) / 3}
-'''
+"""
 
 
 def _ready(root: Path, number: int = 901) -> Ready:
@@ -47,17 +47,30 @@ def test_a_lab_outside_the_course_is_judged_against_a_reference_of_the_same_run(
     wrong = HONEST.replace("mitad = n * escala", "mitad = n * escala * 1.01")
     cases: list[Case] = [
         variant(base, key="referencia", params=params, expected=Explore()),
-        variant(base, key="honesto", lab=_lab(tmp_path, "a", HONEST), params=params,
-                expected=Reference("referencia")),
-        variant(base, key="erroneo", lab=_lab(tmp_path, "b", wrong), params=params,
-                expected=Reference("referencia")),
+        variant(
+            base,
+            key="honesto",
+            lab=_lab(tmp_path, "a", HONEST),
+            params=params,
+            expected=Reference("referencia"),
+        ),
+        variant(
+            base,
+            key="erroneo",
+            lab=_lab(tmp_path, "b", wrong),
+            params=params,
+            expected=Reference("referencia"),
+        ),
     ]
     judging = judge_cases(cases, jobs=2)
     seen = [(case.key, report.outcome) for case, report in judging]
     reports = judging.result().by_key()
     assert reports["referencia"].outcome == Outcome.EXPLORATION
-    assert reports["referencia"].outputs == {"n": 6, "mitad": 3.0, "vector": pytest.approx(
-        [0.0, 1 / 3, 2 / 3, 1.0, 4 / 3, 5 / 3], abs=1e-6)}
+    assert reports["referencia"].outputs == {
+        "n": 6,
+        "mitad": 3.0,
+        "vector": pytest.approx([0.0, 1 / 3, 2 / 3, 1.0, 4 / 3, 5 / 3], abs=1e-6),
+    }
     assert reports["honesto"].outcome == Outcome.MATCHES
     assert reports["erroneo"].outcome == Outcome.DIFFERS
     assert [d.output for d in reports["erroneo"].differences] == ["mitad"]
@@ -71,8 +84,9 @@ def test_a_reference_that_gives_nothing_fails_what_depends_on_it(
     raises = HONEST.replace("mitad = n * escala", "raise ValueError('sin referencia')")
     cases: list[Case] = [
         variant(base, key="referencia", lab=_lab(tmp_path, "r", raises), expected=Explore()),
-        variant(base, key="alumno", lab=_lab(tmp_path, "a", HONEST),
-                expected=Reference("referencia")),
+        variant(
+            base, key="alumno", lab=_lab(tmp_path, "a", HONEST), expected=Reference("referencia")
+        ),
     ]
     reports = judge_cases(cases, jobs=2).result().by_key()
     assert reports["referencia"].outcome == Outcome.EXCEPTION

@@ -69,7 +69,9 @@ def answer(space: workspace.Workspace, number: int, hole: int, code: str | None)
         code = "\n".join(solution_regions(course_lab)[hole - 1].body)
     region = student_regions(student)[hole - 1]
     lines = student.splitlines()
-    lines[region.begin + 1 : region.end] = textwrap.indent(textwrap.dedent(code), region.indent).splitlines()
+    lines[region.begin + 1 : region.end] = textwrap.indent(
+        textwrap.dedent(code), region.indent
+    ).splitlines()
     cls.lab.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return cls.lab
 
@@ -93,13 +95,19 @@ def test_every_lab_makes_an_exercise_with_one_to_three_holes(cls) -> None:
         assert set(hole.outputs) <= {o.name for o in cls.meta.outputs} and hole.hints
 
 
-@pytest.mark.parametrize(("source", "phrase"), [
-    ("def f():\n    ### BEGIN SOLUTION\n    x = 1\n", "se abre y no se cierra"),
-    ("### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n", "dentro del cuerpo de una función"),
-    ("def f():\n    ### BEGIN SOLUTION\n    # nada\n    ### END SOLUTION\n    return 1\n", "no contiene código"),
-    ("def f():\n    ### BEGIN SOLUTION\n    x = 1\n  ### END SOLUTION\n", "sangría"),
-    ("def f():\n    ### END SOLUTION\n", "sin su marca de apertura"),
-])
+@pytest.mark.parametrize(
+    ("source", "phrase"),
+    [
+        ("def f():\n    ### BEGIN SOLUTION\n    x = 1\n", "se abre y no se cierra"),
+        ("### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n", "dentro del cuerpo de una función"),
+        (
+            "def f():\n    ### BEGIN SOLUTION\n    # nada\n    ### END SOLUTION\n    return 1\n",
+            "no contiene código",
+        ),
+        ("def f():\n    ### BEGIN SOLUTION\n    x = 1\n  ### END SOLUTION\n", "sangría"),
+        ("def f():\n    ### END SOLUTION\n", "sin su marca de apertura"),
+    ],
+)
 def test_broken_markers_are_refused_with_the_line(source: str, phrase: str) -> None:
     with pytest.raises(HoleError, match=phrase):
         exercise_source(source, ["t"])
@@ -113,12 +121,15 @@ def test_start_writes_a_workspace_outside_the_course(space: workspace.Workspace)
     assert (space.root / "schemas" / "323-positional-encoding.schema.json").exists()
     progress = json.loads((space.root / "practica.json").read_text())
     assert progress["actual"] == "321-tokenizacion-bpe" and not any(
-        c["hecha"] for c in progress["clases"].values())
+        c["hecha"] for c in progress["clases"].values()
+    )
 
 
 def test_start_refuses_the_course_itself_and_a_used_folder(cli, tmp_path: Path) -> None:
     inside = cli("practice", "start", str(REPO / "practica"), "--root", str(REPO))
-    assert inside.code == 2 and "dentro del curso" in inside.err and not (REPO / "practica").exists()
+    assert (
+        inside.code == 2 and "dentro del curso" in inside.err and not (REPO / "practica").exists()
+    )
     (tmp_path / "usada").mkdir()
     (tmp_path / "usada" / "algo.txt").write_text("x")
     used = cli("practice", "start", str(tmp_path / "usada"), "--root", str(REPO))
@@ -140,8 +151,10 @@ def test_a_session_as_a_student_lives_it(space: workspace.Workspace) -> None:
     assert "✓ hueco 1 (bien)" in screens.last and "· hueco 2 (sin completar)" in screens.last
 
     # hole 2 written wrong (cosine and sine swapped): the first wrong output, with both values
-    wrong = ("    angulos = np.outer(posiciones, frecuencias(d))\n"
-             "    pe[:, 0::2] = np.cos(angulos)\n    pe[:, 1::2] = np.sin(angulos)")
+    wrong = (
+        "    angulos = np.outer(posiciones, frecuencias(d))\n"
+        "    pe[:, 0::2] = np.cos(angulos)\n    pe[:, 1::2] = np.sin(angulos)"
+    )
     session.saved(str(answer(space, 323, 2, wrong)))
     assert session.attempt is not None and not session.attempt.done
     assert "✗ hueco 2 (mal)" in screens.last and "✓ hueco 1 (bien)" in screens.last
@@ -150,13 +163,17 @@ def test_a_session_as_a_student_lives_it(space: workspace.Workspace) -> None:
 
     # a hint for the hole behind the first wrong output, then the next one
     session.key("p")
-    assert "pista 1 de" in screens.last and "del hueco 2" in screens.last and not screens.seen[-1][1]
+    assert (
+        "pista 1 de" in screens.last and "del hueco 2" in screens.last and not screens.seen[-1][1]
+    )
     session.key("p")
     assert "pista 2 de" in screens.last
     session.key("p")
     assert "pista 3 de 3" in screens.last
     session.key("p")  # no fourth hint: it says so instead of repeating «pista 3 de 3»
-    assert "pista 3 de 3" not in screens.last and "ya viste las 3 pistas del hueco 2" in screens.last
+    assert (
+        "pista 3 de 3" not in screens.last and "ya viste las 3 pistas del hueco 2" in screens.last
+    )
     # the solution is not shown before the class is done
     session.key("v")
     assert "cuando la clase está hecha" in screens.last
@@ -169,7 +186,9 @@ def test_a_session_as_a_student_lives_it(space: workspace.Workspace) -> None:
     assert saved["clases"]["323-positional-encoding"]["pistas_vistas"] == {"2": 3}
     assert not space.solution(session.current).exists()  # only [v] after done copies it in
     session.key("v")
-    assert "La solución del curso, hueco a hueco" in screens.last and "np.sin(angulos)" in screens.last
+    assert (
+        "La solución del curso, hueco a hueco" in screens.last and "np.sin(angulos)" in screens.last
+    )
     assert space.solution(session.current).read_text() == COURSE.resolve("323").lab.read_text()
 
     session.key("s")
@@ -179,7 +198,9 @@ def test_a_session_as_a_student_lives_it(space: workspace.Workspace) -> None:
     assert session.key("q") is False
 
 
-def test_reset_asks_then_puts_the_exercise_back_and_the_progress(space: workspace.Workspace) -> None:
+def test_reset_asks_then_puts_the_exercise_back_and_the_progress(
+    space: workspace.Workspace,
+) -> None:
     screens = Screens()
     session = Session(space, screens)
     session.current = space.course.resolve("324")
@@ -188,7 +209,10 @@ def test_reset_asks_then_puts_the_exercise_back_and_the_progress(space: workspac
     assert session.check().done and session.progress.classes["324-query-key-value"].done
     session.key("p")
     session.key("r")
-    assert "pulsa r otra vez" in screens.last and lab.read_text() != space.exercise(session.current).read_text()
+    assert (
+        "pulsa r otra vez" in screens.last
+        and lab.read_text() != space.exercise(session.current).read_text()
+    )
     session.key("r")
     assert lab.read_text() == space.exercise(session.current).read_text()
     assert "reiniciada" in screens.last
@@ -205,15 +229,22 @@ def test_practice_reset_command_resets_the_progress_too(cli, space: workspace.Wo
     done = json.loads((space.root / "practica.json").read_text())["clases"][cls.id]["hecha"]
     result = cli("practice", "reset", "330", "--dir", str(space.root))
     assert done is True and result.code == 0 and "sin hacer" in result.out
-    assert json.loads((space.root / "practica.json").read_text())["clases"][cls.id]["hecha"] is False
+    assert (
+        json.loads((space.root / "practica.json").read_text())["clases"][cls.id]["hecha"] is False
+    )
 
 
-@pytest.mark.parametrize(("code", "phrase"), [
-    ("    q = (", "«(» se abrió y no se cerró nunca"),
-    ("    while True:\n        pass", "superó el límite"),
-])
+@pytest.mark.parametrize(
+    ("code", "phrase"),
+    [
+        ("    q = (", "«(» se abrió y no se cerró nunca"),
+        ("    while True:\n        pass", "superó el límite"),
+    ],
+)
 @pytest.mark.lento  # seconds: out of the quick loop
-def test_a_broken_answer_is_a_verdict_not_a_crash(space: workspace.Workspace, code: str, phrase: str) -> None:
+def test_a_broken_answer_is_a_verdict_not_a_crash(
+    space: workspace.Workspace, code: str, phrase: str
+) -> None:
     cls = space.course.resolve("325")
     space.reset(cls)
     answer(space, 325, 1, code)
@@ -254,13 +285,18 @@ def test_the_watch_loop_rechecks_on_save_and_answers_keys(space: workspace.Works
     loop.start()
     try:
         deadline = time.monotonic() + 20
-        while not any("Práctica · 327" in s for s, _ in screens.seen) and time.monotonic() < deadline:
+        while (
+            not any("Práctica · 327" in s for s, _ in screens.seen) and time.monotonic() < deadline
+        ):
             time.sleep(0.05)
         time.sleep(0.3)  # the watcher is up
         before = len(screens.seen)
         for hole in range(1, len(cls.meta.holes) + 1):
             answer(space, 327, hole, None)
-        while not any("¡Clase hecha!" in s for s, _ in screens.seen[before:]) and time.monotonic() < deadline:
+        while (
+            not any("¡Clase hecha!" in s for s, _ in screens.seen[before:])
+            and time.monotonic() < deadline
+        ):
             time.sleep(0.05)
         assert any("¡Clase hecha!" in s for s, _ in screens.seen[before:])
         os.write(write, b"l\nq\n")
@@ -276,7 +312,9 @@ def test_the_student_can_run_the_exercise_like_any_lab(cli, space: workspace.Wor
     cls = space.course.resolve("328")
     space.reset(cls)
     result = cli("run", "328", "--root", str(space.root))
-    assert result.code == 1 and re.search(r"NotImplementedError: hueco \d sin completar", result.out)
+    assert result.code == 1 and re.search(
+        r"NotImplementedError: hueco \d sin completar", result.out
+    )
 
 
 @pytest.mark.parametrize("cls", COURSE.classes, ids=[c.id for c in COURSE.classes])
@@ -341,7 +379,9 @@ def test_a_new_save_ends_the_labs_of_the_check_it_replaces(space: workspace.Work
     hanging = wait_until(labs_running, "los laboratorios del hueco que no termina, en marcha")
     answer(space, 323, 1, None)
     loop.start_check()
-    wait_until(lambda: not hanging & labs_running(), "los laboratorios del chequeo viejo, terminados")
+    wait_until(
+        lambda: not hanging & labs_running(), "los laboratorios del chequeo viejo, terminados"
+    )
     verdict = next_check(events, loop)
     assert verdict.generation == loop.generation == 3 and verdict.attempt.done  # none from 2
     assert "323" in screens.last

@@ -84,8 +84,9 @@ def test_the_summary_names_the_wrong_hole_before_an_open_one(width: int, tmp_pat
     assert "corrige el hueco 1 (mal) · [p] pista" in lines, lines
     assert not any(t.startswith("falta el hueco") for t in lines), lines  # it said «2» here
     (why,) = [t for t in screen(check_blocks([wrong], progress_of(wrong)), None) if "321" in t]
-    assert why.endswith("— hueco 1: con los parámetros por defecto: salida.fusiones[0][0]: "
-                        "esperado «e»")
+    assert why.endswith(
+        "— hueco 1: con los parámetros por defecto: salida.fusiones[0][0]: esperado «e»"
+    )
     # the honest one: nothing written yet, the first open hole is what is left
     untouched = constructed(*[(HoleStatus.OPEN, "")] * 3)
     lines = screen(attempt_blocks(untouched, progress_of(untouched), tmp_path / "lab.py"), width)
@@ -95,7 +96,9 @@ def test_the_summary_names_the_wrong_hole_before_an_open_one(width: int, tmp_pat
 def test_the_summary_and_the_hint_name_the_same_hole() -> None:
     """Wrong before failing before open, whatever their order: [p] helps with what it names."""
     attempt = constructed(
-        (HoleStatus.OPEN, ""), (HoleStatus.FAILS, "lanzó ZeroDivisionError"), (HoleStatus.WRONG, "x")
+        (HoleStatus.OPEN, ""),
+        (HoleStatus.FAILS, "lanzó ZeroDivisionError"),
+        (HoleStatus.WRONG, "x"),
     )
     lines = screen(attempt_blocks(attempt, progress_of(attempt), Path("lab.py")), 60)
     assert "corrige el hueco 3 (mal) · [p] pista" in lines
@@ -120,8 +123,9 @@ def wrong_323() -> Attempt:
     return attempt
 
 
-def session_at(space: workspace.Workspace, width: int | None, rows: int | None,
-               screens: list[list[str]]) -> Session:
+def session_at(
+    space: workspace.Workspace, width: int | None, rows: int | None, screens: list[list[str]]
+) -> Session:
     def show(blocks: list[Block], fresh: bool) -> None:
         if fresh:
             screens.append(screen(blocks, width))
@@ -171,15 +175,18 @@ def test_a_failing_holes_traceback_folds_to_its_innermost_frame(width: int) -> N
     trace = "\n".join(
         f"lab.py, línea {n} (función f{n})\n  x{n} = f{n + 1}()" for n in range(40, 43)
     )
-    failing = HoleVerdict(1, C321.meta.holes[0], HoleStatus.FAILS, "lanzó RecursionError",
-                          traceback=trace)
+    failing = HoleVerdict(
+        1, C321.meta.holes[0], HoleStatus.FAILS, "lanzó RecursionError", traceback=trace
+    )
     attempt = Attempt(C321, (failing, *constructed(*[(HoleStatus.OPEN, "")] * 3).holes[1:]), ())
-    folded = screen(attempt_blocks(attempt, progress_of(attempt), Path("l.py"), details=False),
-                    width)
+    folded = screen(
+        attempt_blocks(attempt, progress_of(attempt), Path("l.py"), details=False), width
+    )
     whole = screen(attempt_blocks(attempt, progress_of(attempt), Path("l.py")), width)
     assert "      ▸ 4 líneas más de la traza · [o] las despliega" in folded
     assert [t for t in folded if t.startswith("      en ")] == [
-        "      en lab.py, línea 42 (función f42)", "      en   x42 = f43()"
+        "      en lab.py, línea 42 (función f42)",
+        "      en   x42 = f43()",
     ]
     assert sum(t.startswith("      en ") for t in whole) == 6 and len(whole) > len(folded)
 
@@ -253,8 +260,9 @@ def test_honest_files_have_no_syntax_error(judged: Judged) -> None:
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("name", ["above_raise", "inside", "outside", "outside_solved"])
-def test_the_screens_say_the_syntax_error_first_with_its_line(judged: Judged, name: str,
-                                                              width: int) -> None:
+def test_the_screens_say_the_syntax_error_first_with_its_line(
+    judged: Judged, name: str, width: int
+) -> None:
     _, attempt = judged[name]
     assert attempt.syntax is not None
     line = attempt.syntax.line
@@ -295,8 +303,10 @@ def test_grading_feedback_says_a_syntax_error_outside_the_holes(
     notes = tmp_path / "notas"
     feedback = {p.stem: p.read_text("utf-8") for p in (notes / "comentarios").iterdir()}
     line = line_of(files["outside_solved"], OUTSIDE)
-    assert f"Fuera de los huecos, error de sintaxis en la línea {line} de tu lab.py" in feedback[
-        "fuera"]
+    assert (
+        f"Fuera de los huecos, error de sintaxis en la línea {line} de tu lab.py"
+        in feedback["fuera"]
+    )
     above = line_of(files["above_raise"], ABOVE_RAISE)
     assert f"error de sintaxis en la línea {above} de tu lab.py" in feedback["arriba"]
     assert "error de sintaxis" not in feedback["honesta"]
@@ -326,7 +336,9 @@ def test_the_receipt_says_a_syntax_error_outside_the_holes(judged: Judged, width
         lines[name] = " ".join(" ".join(shown).split())
     slip = judged["outside_solved"][1].syntax
     assert slip is not None
-    assert f"✗ fuera de los huecos, {slip.message}: no cuenta, pero Python no puede" in lines[
-        "outside_solved"]
+    assert (
+        f"✗ fuera de los huecos, {slip.message}: no cuenta, pero Python no puede"
+        in lines["outside_solved"]
+    )
     assert "error de sintaxis" not in lines["solved"]
     assert "fuera de los huecos, error" not in lines["above_raise"]  # its hole says it

@@ -64,8 +64,10 @@ def test_a_hole_keeps_its_number_and_the_marks_their_brackets(width: int) -> Non
     """«hueco 1» never ends a line at «hueco», and `[· ✓ ✗]` never splits inside."""
     from compmath.present.layout import wrap_words
 
-    for text in ("✗ 324 Query, Key y Value [· · ✓] — falta el hueco 1: calcula las proyecciones",
-                 "[✓ · ✗] y el hueco 12 sigue sin completar en esta variante"):
+    for text in (
+        "✗ 324 Query, Key y Value [· · ✓] — falta el hueco 1: calcula las proyecciones",
+        "[✓ · ✗] y el hueco 12 sigue sin completar en esta variante",
+    ):
         lines = wrap_words(text, width)
         assert " ".join(lines) == text
         assert not any(ln.endswith((" hueco", "[·")) for ln in lines), lines

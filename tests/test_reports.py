@@ -20,9 +20,14 @@ def test_check_json_validates_against_report_schema(cli, fake_course: Path) -> N
     jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(report)
     outcomes = {c["clase"]: c["resultado"] for c in report["clases"]}
     assert outcomes == {
-        "901-pasa": "coincide", "902-lanza": "excepcion", "903-forma-erronea": "esquema_invalido",
-        "904-deriva": "difiere", "905-cuelga": "tiempo_agotado", "906-imprime": "coincide",
-        "907-nan": "no_representable", "908-no-dict": "no_representable",
+        "901-pasa": "coincide",
+        "902-lanza": "excepcion",
+        "903-forma-erronea": "esquema_invalido",
+        "904-deriva": "difiere",
+        "905-cuelga": "tiempo_agotado",
+        "906-imprime": "coincide",
+        "907-nan": "no_representable",
+        "908-no-dict": "no_representable",
     }
     assert report["resumen"]["fallidos"] == 6 and result.code == 1
     by_class = {c["clase"]: c for c in report["clases"]}
@@ -37,8 +42,11 @@ def test_run_json_has_the_same_shape(cli, fake_course: Path) -> None:
     result = cli("run", "901", "--root", str(fake_course), "--json")
     report = json.loads(result.out)
     jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(report)
-    assert report["clases"][0]["salidas"] == {"n": 4, "mitad": 2.0,
-                                              "vector": [0.0, 0.333333, 0.666667, 1.0]}
+    assert report["clases"][0]["salidas"] == {
+        "n": 4,
+        "mitad": 2.0,
+        "vector": [0.0, 0.333333, 0.666667, 1.0],
+    }
 
 
 @pytest.mark.lento  # seconds: out of the quick loop
@@ -57,8 +65,11 @@ def test_junit_xml_is_valid_and_carries_differences(cli, fake_course: Path, tmp_
 
 def test_junit_text_survives_control_characters(make_lab, cli, tmp_path: Path) -> None:
     xmlschema = pytest.importorskip("xmlschema")
-    root = make_lab(951, "import os\ndef run() -> dict:\n    print('a\\x00b\\x1b[31m')\n"
-                         "    return {'n': 1, 'mitad': 0.5, 'vector': []}\n")
+    root = make_lab(
+        951,
+        "import os\ndef run() -> dict:\n    print('a\\x00b\\x1b[31m')\n"
+        "    return {'n': 1, 'mitad': 0.5, 'vector': []}\n",
+    )
     target = tmp_path / "informe.xml"
     cli("check", "951", "--root", str(root), "--junit-xml", str(target))
     xmlschema.XMLSchema(str(REPO / "tests" / "data" / "junit-10.xsd")).validate(str(target))

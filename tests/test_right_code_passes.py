@@ -43,16 +43,24 @@ def test_a_number_s_representation_counts_only_where_the_class_says_so() -> None
     (lesson,) = compare({"k": 2}, {"k": 2.0}, TOL, {"k": STRICT}, loose=True)
     assert lesson.kind == "tipo" and lesson.lesson
     said = describe_difference(lesson)
-    assert said == ("salida.k: esperado 2, obtenido 2,0 · el tipo es parte de la lección: "
-                    "devuelve un entero: int(x), o .astype(int) en un array")
+    assert said == (
+        "salida.k: esperado 2, obtenido 2,0 · el tipo es parte de la lección: "
+        "devuelve un entero: int(x), o .astype(int) en un array"
+    )
     (real,) = compare({"x": 0.5 * 4}, {"x": 2}, STRICT, loose=True)
     assert "devuelve un real: float(x)" in describe_difference(real)
 
 
 def test_tipo_estricto_is_read_from_class_toml_and_checked_by_its_schema() -> None:
-    data = {"numero": 1, "titulo": "t", "tolerancia": {"tipo_estricto": True},
-            "salidas": [{"nombre": "a", "descripcion": "d", "tolerancia": {"tipo_estricto": False}},
-                        {"nombre": "b", "descripcion": "d", "tolerancia": {"atol": 0.1}}]}
+    data = {
+        "numero": 1,
+        "titulo": "t",
+        "tolerancia": {"tipo_estricto": True},
+        "salidas": [
+            {"nombre": "a", "descripcion": "d", "tolerancia": {"tipo_estricto": False}},
+            {"nombre": "b", "descripcion": "d", "tolerancia": {"atol": 0.1}},
+        ],
+    }
     meta = class_record(data)
     default, per_output = meta.tolerances()
     assert default.strict_type and not per_output["a"].strict_type and per_output["b"].strict_type
@@ -70,15 +78,21 @@ def _fake_lab(fake: Path, strict: bool = False) -> None:
     """901 whose hole also makes `vector`; with `strict`, `mitad`'s type is the lesson."""
     folder = fake / "classes" / FAKE_PART / "901-pasa"
     lab = folder / "lab.py"
-    text = lab.read_text("utf-8").replace(
-        "    mitad = n * escala\n", "    mitad = n * escala\n    vector = np.arange(n) / 3\n"
-    ).replace('"vector": np.arange(n) / 3', '"vector": vector')
+    text = (
+        lab.read_text("utf-8")
+        .replace(
+            "    mitad = n * escala\n", "    mitad = n * escala\n    vector = np.arange(n) / 3\n"
+        )
+        .replace('"vector": np.arange(n) / 3', '"vector": vector')
+    )
     lab.write_text(text, encoding="utf-8")
     if strict:
         toml = folder / "class.toml"
         said = 'descripcion = "n por la escala."\n'
-        toml.write_text(toml.read_text("utf-8").replace(
-            said, said + "tolerancia = { tipo_estricto = true }\n"), encoding="utf-8")
+        toml.write_text(
+            toml.read_text("utf-8").replace(said, said + "tolerancia = { tipo_estricto = true }\n"),
+            encoding="utf-8",
+        )
 
 
 def _statuses(fake: Path, codes: list[str]) -> list[tuple[str, str]]:
@@ -90,15 +104,18 @@ def _statuses(fake: Path, codes: list[str]) -> list[tuple[str, str]]:
 @pytest.mark.lento  # judges a hole of the fake course, written seven ways, at two variants
 def test_a_hole_in_another_representation_passes_and_a_bool_or_text_does_not(fake_course) -> None:
     _fake_lab(fake_course)
-    found = _statuses(fake_course, [
-        "mitad = n * escala\nvector = np.arange(n) / 3",
-        "mitad = int(n * escala)\nvector = np.arange(n) / 3",  # 2 where the snapshot has 2.0
-        "mitad = np.float64(n * escala)\nvector = tuple(float(x) for x in np.arange(n) / 3)",
-        "mitad = np.float32(n * escala)\nvector = list(np.arange(n) / 3)",
-        "mitad = str(n * escala)\nvector = np.arange(n) / 3",
-        "mitad = bool(n * escala)\nvector = np.arange(n) / 3",
-        "mitad = n * escala\nvector = [str(x) for x in np.arange(n) / 3]",
-    ])
+    found = _statuses(
+        fake_course,
+        [
+            "mitad = n * escala\nvector = np.arange(n) / 3",
+            "mitad = int(n * escala)\nvector = np.arange(n) / 3",  # 2 where the snapshot has 2.0
+            "mitad = np.float64(n * escala)\nvector = tuple(float(x) for x in np.arange(n) / 3)",
+            "mitad = np.float32(n * escala)\nvector = list(np.arange(n) / 3)",
+            "mitad = str(n * escala)\nvector = np.arange(n) / 3",
+            "mitad = bool(n * escala)\nvector = np.arange(n) / 3",
+            "mitad = n * escala\nvector = [str(x) for x in np.arange(n) / 3]",
+        ],
+    )
     assert [s for s, _ in found] == ["bien"] * 4 + ["mal"] * 3, found
     assert "cambia el tipo" in found[4][1] and "parte de la lección" not in found[4][1]
 
@@ -106,14 +123,18 @@ def test_a_hole_in_another_representation_passes_and_a_bool_or_text_does_not(fak
 @pytest.mark.lento  # judges a hole of the fake course twice
 def test_where_the_type_is_the_lesson_the_feedback_says_so_with_the_fix(fake_course) -> None:
     _fake_lab(fake_course, strict=True)
-    right, other = _statuses(fake_course, [
-        "mitad = n * escala\nvector = np.arange(n) / 3",
-        "mitad = int(n * escala)\nvector = np.arange(n) / 3",
-    ])
+    right, other = _statuses(
+        fake_course,
+        [
+            "mitad = n * escala\nvector = np.arange(n) / 3",
+            "mitad = int(n * escala)\nvector = np.arange(n) / 3",
+        ],
+    )
     assert right == ("bien", "")
     assert other[0] == "mal" and other[1] == (
         "con los parámetros por defecto: salida.mitad: esperado 2,0, obtenido 2 · el tipo es "
-        "parte de la lección: devuelve un real: float(x), o .astype(float) en un array")
+        "parte de la lección: devuelve un real: float(x), o .astype(float) en un array"
+    )
 
 
 @pytest.mark.lento  # judges the real 335's hole 1, in floating point and as booleans
@@ -137,13 +158,25 @@ def test_335_hole_1_in_floating_point_passes() -> None:
 
 
 def test_a_damaged_mark_costs_only_the_holes_it_breaks() -> None:
-    text = "\n".join([
-        "def f():", "    ### HUECO 1 ###", "    a = 1", "    ### FIN DEL HUECO 1 ###",
-        "    ### HUECO 2 ###", "    b = 2",  # its closing mark deleted
-        "    ### HUECO 3 ###", "    c = 3", "    ### FIN DEL HUECO 3 ###",
-        "    ### HUECO 4 ###", "    d = 4", "  ### FIN DEL HUECO 4 ###",  # another indentation
-        "    ### HUECO 5 ###", "    ### FIN DEL HUECO 5 ###", "    ### FIN DEL HUECO 5 ###",
-    ])
+    text = "\n".join(
+        [
+            "def f():",
+            "    ### HUECO 1 ###",
+            "    a = 1",
+            "    ### FIN DEL HUECO 1 ###",
+            "    ### HUECO 2 ###",
+            "    b = 2",  # its closing mark deleted
+            "    ### HUECO 3 ###",
+            "    c = 3",
+            "    ### FIN DEL HUECO 3 ###",
+            "    ### HUECO 4 ###",
+            "    d = 4",
+            "  ### FIN DEL HUECO 4 ###",  # another indentation
+            "    ### HUECO 5 ###",
+            "    ### FIN DEL HUECO 5 ###",
+            "    ### FIN DEL HUECO 5 ###",
+        ]
+    )
     regions, damaged = student_holes(text)
     assert sorted(regions) == [1, 3] and regions[3].body == ("    c = 3",)
     assert damaged == {
@@ -184,11 +217,14 @@ def _notebook(fake: Path, code: str | None) -> str:
 
 
 @pytest.mark.lento  # grades three students of the fake course
-def test_grade_reads_latin_1_and_a_practice_notebook(cli, fake_course: Path, tmp_path: Path) -> None:
+def test_grade_reads_latin_1_and_a_practice_notebook(
+    cli, fake_course: Path, tmp_path: Path
+) -> None:
     cls = load_course(fake_course).resolve("901")
     entregas = tmp_path / "entregas"
     latin = with_hole_901(fake_course, "mitad = n * escala  # la mitad, año 1").replace(
-        '"""Un laboratorio', '# -*- coding: latin-1 -*-\n"""Un laboratorio', 1)
+        '"""Un laboratorio', '# -*- coding: latin-1 -*-\n"""Un laboratorio', 1
+    )
     lab = entregas / "latin" / cls.lab.relative_to(fake_course)
     lab.parent.mkdir(parents=True)
     lab.write_bytes(latin.encode("latin-1"))
@@ -196,11 +232,23 @@ def test_grade_reads_latin_1_and_a_practice_notebook(cli, fake_course: Path, tmp
         (entregas / student).mkdir()
         (entregas / student / "901-pasa.ipynb").write_text(_notebook(fake_course, code), "utf-8")
     out = tmp_path / "notas"
-    result = cli("grade", str(entregas), "--root", str(fake_course), "--clases", "901",
-                 "--out", str(out), "--timeout", "30")
+    result = cli(
+        "grade",
+        str(entregas),
+        "--root",
+        str(fake_course),
+        "--clases",
+        "901",
+        "--out",
+        str(out),
+        "--timeout",
+        "30",
+    )
     assert result.code == 0, result.err
-    holes = {s: json.loads((out / "alumnos" / f"{s}.json").read_text("utf-8"))["clases"][0]
-             for s in ("latin", "cuaderno", "abierto")}
+    holes = {
+        s: json.loads((out / "alumnos" / f"{s}.json").read_text("utf-8"))["clases"][0]
+        for s in ("latin", "cuaderno", "abierto")
+    }
     assert holes["latin"]["huecos"][0]["estado"] == "bien"
     assert holes["cuaderno"]["huecos"][0]["estado"] == "bien"
     assert not holes["cuaderno"]["fuera_de_los_huecos_cambiado"]

@@ -64,13 +64,13 @@ def test_show_prints_no_tex_and_fits(cli, monkeypatch: pytest.MonkeyPatch, numbe
         assert all(cell_width(ln) <= width for ln in result.out.splitlines())
 
 
-PRINTS = '''
+PRINTS = """
 def run() -> dict:
     print("hola desde el laboratorio " * 7)
     print("x" * 300)
     print("a\\tb\\x1b[31m")
     return {"n": 1, "mitad": 0.5, "vector": []}
-'''
+"""
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -135,7 +135,9 @@ def test_jobs_reads_the_same_in_every_command(cli, monkeypatch) -> None:
     for command in ("check", "site", "grade"):
         out = cli(command, "--help").out
         said |= {" ".join(ln.split()) for ln in out.splitlines() if "--jobs" in ln}
-    assert said == {"-j, --jobs N Laboratorios en paralelo (por defecto: uno por núcleo; al menos 1)."}
+    assert said == {
+        "-j, --jobs N Laboratorios en paralelo (por defecto: uno por núcleo; al menos 1)."
+    }
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -183,7 +185,10 @@ def test_show_puts_each_neighbour_link_whole_on_a_line(cli, monkeypatch, width) 
 def test_grade_names_a_missing_folder_quoted_with_a_hint(cli, tmp_path) -> None:
     result = cli("grade", str(tmp_path / "nada"), "--root", str(REPO))
     assert result.code == 2
-    assert f"error: «{tmp_path / 'nada'}» no es una carpeta ni una descarga .zip del LMS: no existe" in result.err
+    assert (
+        f"error: «{tmp_path / 'nada'}» no es una carpeta ni una descarga .zip del LMS: no existe"
+        in result.err
+    )
     assert "una carpeta o un .zip por alumno" in result.err and "Traceback" not in result.err
 
 
@@ -248,7 +253,9 @@ def test_diff_with_nothing_changed_says_it_once(cli, repo) -> None:  # noqa: F81
     out = cli("diff", "--root", str(repo)).out
     lines = [ln for ln in out.splitlines() if ln.strip()]
     assert lines[0].startswith("Cambios de instantáneas frente a HEAD (")
-    assert lines[1].startswith("sin cambios: 8 clases") and lines[-1] == "ninguna instantánea cambió"
+    assert (
+        lines[1].startswith("sin cambios: 8 clases") and lines[-1] == "ninguna instantánea cambió"
+    )
     assert "base:" not in out and "0 clases cambian" not in out  # the heading names the base
 
 
@@ -268,8 +275,14 @@ def test_practice_start_help_says_where_the_workspace_goes_by_default(cli) -> No
 
 def test_notebook_says_in_spanish_why_it_cannot_make_its_folder(cli, tmp_path) -> None:
     (tmp_path / "archivo").write_text("")
-    result = cli("notebook", "901", "--out", str(tmp_path / "archivo" / "sub"),
-                 "--root", str(REPO / "tests" / "fake_course"))
+    result = cli(
+        "notebook",
+        "901",
+        "--out",
+        str(tmp_path / "archivo" / "sub"),
+        "--root",
+        str(REPO / "tests" / "fake_course"),
+    )
     assert result.code == 2
     assert "una parte de la ruta no es una carpeta" in result.err, result.err
     assert "Not a directory" not in result.err and "Traceback" not in result.err
@@ -343,7 +356,9 @@ def test_checks_live_line_says_what_it_awaits_and_time_as_every_screen_does() ->
 
     assert still_running([]) == ""
     assert still_running(["905-cuelga"]) == "espera a 905-cuelga"
-    assert still_running(["905-cuelga", "906-imprime", "907-nan"]) == "espera a 905-cuelga (y 2 más)"
+    assert (
+        still_running(["905-cuelga", "906-imprime", "907-nan"]) == "espera a 905-cuelga (y 2 más)"
+    )
     stream = StringIO()
     with spinner(stream, 3, "laboratorios", colour=False) as advance:
         advance(still_running(["905-cuelga"]))
@@ -368,15 +383,17 @@ def test_schema_messages_show_values_as_people_read_them() -> None:
         ({"x": 0.25}, "0,25 es menor que el mínimo 0,5"),  # decimal comma, as the table
         ({"v": list(range(30))}, "[0; 1; 2; 3; 4; 5; 6; 7; 8; 9; … (30)] tiene más de 2 elementos"),
     ]:
-        issues = validate(json.dumps(schema), schema, instance, json.dumps(instance), "s",
-                          use_cache=False)
+        issues = validate(
+            json.dumps(schema), schema, instance, json.dumps(instance), "s", use_cache=False
+        )
         assert [i.message for i in issues] == [message]  # never cut mid-number without a mark
 
 
 def test_new_names_the_class_folder_once_with_its_files(cli, fake_course, monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "60")
-    result = cli("new", "911", "otra-clase", "--title", "Otra", "--part", "90",
-                 "--root", str(fake_course))
+    result = cli(
+        "new", "911", "otra-clase", "--title", "Otra", "--part", "90", "--root", str(fake_course)
+    )
     assert result.code == 0, result.err
     out = " ".join(result.out.split())
     assert "✓ classes/part-90-curso-de-prueba/911-otra-clase/: lab.py, class.toml, README.md" in out
@@ -395,8 +412,11 @@ def test_a_terminal_without_utf8_gets_question_marks_not_a_traceback(encoding: s
     for args in (["run", "323"], ["run", "999"], ["--help"], ["run", "323", "--json"]):
         done = subprocess.run(
             [sys.executable, "-m", "compmath.entry", *args, "--root", str(REPO)]
-            if args != ["--help"] else [sys.executable, "-m", "compmath.entry", "--help"],
-            capture_output=True, env=env, timeout=120,
+            if args != ["--help"]
+            else [sys.executable, "-m", "compmath.entry", "--help"],
+            capture_output=True,
+            env=env,
+            timeout=120,
         )
         text = (done.stdout + done.stderr).decode(encoding)
         assert "Traceback" not in text and "UnicodeEncodeError" not in text, text[-500:]
@@ -408,8 +428,12 @@ def test_a_matrix_in_the_run_table_reads_one_row_a_line_when_rows_fit(cli, monke
     out = cli("run", "339", "--root", str(REPO), "--plain").out
     start = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("q_optimo")))
     cells = [ln[30:72].strip() for ln in out.splitlines()[start : start + 4]]
-    assert cells == ["[[-3,907459; -3,23051];", "[-3,738222; -2,290303];",
-                     "[-2,868531; -1,219512];", "[0,0; 0,0]]"], cells
+    assert cells == [
+        "[[-3,907459; -3,23051];",
+        "[-3,738222; -2,290303];",
+        "[-2,868531; -1,219512];",
+        "[0,0; 0,0]]",
+    ], cells
     monkeypatch.setenv("COLUMNS", "60")  # rows wider than the cell: wrapped at spaces, as text
     narrow = cli("run", "339", "--root", str(REPO), "--plain").out
     assert all(cell_width(ln) <= 60 for ln in narrow.splitlines())

@@ -24,12 +24,12 @@ from compmath.present.screens import check_screen
 from tests.conftest import FAKE, FAKE_PART, REPO, SIMPLE_SCHEMA
 
 INFO = Header(905, "Cuelga", 90, "inicial", 5, 9, "1 hora")
-STACK = '''Traceback (most recent call last):
+STACK = """Traceback (most recent call last):
   File "/curso/classes/part-90/905-cuelga/lab.py", line 12, in run
     return espera()
   File "/curso/classes/part-90/905-cuelga/lab.py", line 8, in espera
     time.sleep(0.05)
-'''
+"""
 
 
 def text(blocks: list, width: int | None = 80) -> str:
@@ -44,21 +44,28 @@ def test_a_timeout_says_where_the_lab_was() -> None:
     assert report.stopped_at == Frame(lab, 8, "espera", "time.sleep(0.05)")  # read once, judged
     assert str(report.stopped_at) == "lab.py, línea 8, en espera"
     dumped = "Stack (most recent call first):\n" + "\n".join(
-        ln for ln in reversed(STACK.splitlines()[1:]) if ln.startswith("  File"))
+        ln for ln in reversed(STACK.splitlines()[1:]) if ln.startswith("  File")
+    )
     assert innermost(dumped) == Frame(lab, 8, "espera")  # faulthandler: innermost first, no code
     out = " ".join(text(run_screen(report, INFO, 80)).split())
     assert "Dónde estaba el laboratorio al detenerse:" in out
     assert "se detuvo · súbelo con --timeout · estaba en lab.py, línea 8, en espera" in out
-    assert "estaba en lab.py, línea 8, en espera" in " ".join(text(check_screen([report], 1.0)).split())
+    assert "estaba en lab.py, línea 8, en espera" in " ".join(
+        text(check_screen([report], 1.0)).split()
+    )
     bare = LabReport("905-cuelga", 905, "Cuelga", Outcome.TIMEOUT, message="se detuvo")
     assert "estaba en" not in text(run_screen(bare, INFO, 80))
 
 
 def test_an_undeclared_output_names_the_files_to_edit(cli, make_lab) -> None:
-    root: Path = make_lab(951, """
+    root: Path = make_lab(
+        951,
+        """
         def run() -> dict:
             return {"n": 2, "mitad": 1.5, "vector": [1.0], "media": 0.5}
-    """, expected={"n": 2, "mitad": 1.0, "vector": [1.0]})
+    """,
+        expected={"n": 2, "mitad": 1.0, "vector": [1.0]},
+    )
     result = cli("run", "951", "--root", str(root))
     assert result.code == 1
     out = " ".join(result.out.split())
@@ -69,25 +76,42 @@ def test_an_undeclared_output_names_the_files_to_edit(cli, make_lab) -> None:
     assert f"• classes/{FAKE_PART}/951-ad-hoc/class.toml: un [[salidas]]" in out
     assert "• schemas/951-ad-hoc.schema.json: en properties, con su tipo, y en required" in out
     assert "compmath update 951" in out
-    assert "no cumple su esquema: salida: clave no permitida «media» · 2 diferencias con la instantánea" in out
+    assert (
+        "no cumple su esquema: salida: clave no permitida «media» · 2 diferencias con la instantánea"
+        in out
+    )
 
 
 def test_a_removed_output_says_where_to_remove_it(cli, make_lab) -> None:
-    root: Path = make_lab(952, """
+    root: Path = make_lab(
+        952,
+        """
         def run() -> dict:
             return {"n": 2, "mitad": 1.0}
-    """, expected={"n": 2, "mitad": 1.0, "vector": [1.0]}, schema=SIMPLE_SCHEMA)
+    """,
+        expected={"n": 2, "mitad": 1.0, "vector": [1.0]},
+        schema=SIMPLE_SCHEMA,
+    )
     out = " ".join(cli("run", "952", "--root", str(root)).out.split())
     assert "qué hacer: si «vector» ya no es una salida, quítala de" in out
     assert "salida.vector: esperado [1,0] · falta en la salida" in out
 
 
-@pytest.mark.parametrize(("args", "patched", "phrase"), [
-    (["run", "901"], "judge_cases", "interrumpido: el laboratorio 901, «Un laboratorio que pasa» (a los "),
-    (["check"], "judge_cases", "interrumpido: la comprobación de 8 clases (a los "),
-    (["update", "901"], "judge_cases", "interrumpido: la ejecución de 1 laboratorio (a los "),
-])
-def test_ctrl_c_says_what_it_stopped(cli, fake_course: Path, monkeypatch, args, patched, phrase) -> None:
+@pytest.mark.parametrize(
+    ("args", "patched", "phrase"),
+    [
+        (
+            ["run", "901"],
+            "judge_cases",
+            "interrumpido: el laboratorio 901, «Un laboratorio que pasa» (a los ",
+        ),
+        (["check"], "judge_cases", "interrumpido: la comprobación de 8 clases (a los "),
+        (["update", "901"], "judge_cases", "interrumpido: la ejecución de 1 laboratorio (a los "),
+    ],
+)
+def test_ctrl_c_says_what_it_stopped(
+    cli, fake_course: Path, monkeypatch, args, patched, phrase
+) -> None:
     def interrupt(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt
 
@@ -101,7 +125,9 @@ def test_ctrl_c_says_what_it_stopped(cli, fake_course: Path, monkeypatch, args, 
     assert again.code == 0  # nothing of the interrupted command is left behind
 
 
-def test_ctrl_c_before_any_lab_ended_does_not_point_to_a_summary(cli, fake_course, monkeypatch) -> None:
+def test_ctrl_c_before_any_lab_ended_does_not_point_to_a_summary(
+    cli, fake_course, monkeypatch
+) -> None:
     from compmath.judging.pipeline import Interrupted
 
     def interrupt(*_args: object, **_kwargs: object) -> None:
@@ -152,7 +178,9 @@ def test_show_pages_a_long_page_on_a_terminal(cli, tmp_path: Path, monkeypatch) 
     assert "323 — Positional encoding" in cli("show", "323", "--root", str(REPO)).out
 
 
-def test_show_prints_a_short_page_directly(cli, fake_course: Path, tmp_path: Path, monkeypatch) -> None:
+def test_show_prints_a_short_page_directly(
+    cli, fake_course: Path, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setattr(output, "is_terminal", lambda stream: True)
     monkeypatch.setenv("PAGER", f"cat > {tmp_path / 'nunca.txt'}")
     monkeypatch.setenv("LINES", "500")
@@ -190,10 +218,22 @@ def test_one_rule_for_numbers_decimal_comma_and_powers_of_ten() -> None:
     from compmath.wording import number, seconds
 
     assert [number(x) for x in (2, 2.0, 0.841471, -0.5, 3.2e-05, 1.5e16)] == [
-        "2", "2,0", "0,841471", "-0,5", "3,2·10⁻⁵", "1,5·10¹⁶"]
+        "2",
+        "2,0",
+        "0,841471",
+        "-0,5",
+        "3,2·10⁻⁵",
+        "1,5·10¹⁶",
+    ]
     assert [number(x, 3) for x in (3.23456e-05, 0.5, 1234.5)] == ["3,23·10⁻⁵", "0,5", "1,23·10³"]
     assert [seconds(x) for x in (0.0, 0.0004, 0.004, 0.0094, 0.012, 1.666)] == [
-        "<1 ms", "<1 ms", "4 ms", "9 ms", "0,01 s", "1,67 s"]
+        "<1 ms",
+        "<1 ms",
+        "4 ms",
+        "9 ms",
+        "0,01 s",
+        "1,67 s",
+    ]
 
 
 def test_a_long_list_is_shown_by_whole_items_and_never_hides_just_one() -> None:
@@ -213,7 +253,11 @@ def test_a_long_list_is_shown_by_whole_items_and_never_hides_just_one() -> None:
 def test_a_long_name_wraps_after_its_underscores_keeping_its_nesting(width: int) -> None:
     from compmath.present.layout import wrap_name
 
-    for name in ("  multiplicidad_del_cero", "ingenuo_produce_inf_o_nan", "  abcdefghijklmnopqrstuvwxyz"):
+    for name in (
+        "  multiplicidad_del_cero",
+        "ingenuo_produce_inf_o_nan",
+        "  abcdefghijklmnopqrstuvwxyz",
+    ):
         pieces = wrap_name(name, width)
         assert "".join(p.strip() for p in pieces) == name.strip()
         assert pieces[0].startswith(name[: len(name) - len(name.lstrip())])
@@ -233,18 +277,23 @@ def test_parse_errors_are_translated_from_their_fields() -> None:
         tomllib.loads(text)
     located = toml_problem(toml_error.value, text)
     assert located.sentence() == (
-        "salto de línea dentro de un texto: falta la comilla de cierre (línea 2, columna 21)")
+        "salto de línea dentro de un texto: falta la comilla de cierre (línea 2, columna 21)"
+    )
     assert excerpt(located) == ['    2 │ titulo = "sin cerrar', "      │ " + " " * 20 + "^"]
     with pytest.raises(json.JSONDecodeError) as json_error:
         json.loads('{"a": 1 "b": 2}')
     assert json_problem(json_error.value).sentence() == (
-        "falta una coma «,» entre dos elementos (línea 1, columna 9)")
+        "falta una coma «,» entre dos elementos (línea 1, columna 9)"
+    )
     with pytest.raises(SyntaxError) as syntax:
         compile("x = (1,\n", "lab.py", "exec")
     assert syntax_problem(syntax.value).what == "«(» se abrió y no se cerró nunca"
     with pytest.raises(SyntaxError) as unknown:  # no translation known: Python's words kept
         compile("a, b += 1\n", "lab.py", "exec")
-    assert "error de sintaxis (Python dice: «'tuple' is an illegal" in syntax_problem(unknown.value).what
+    assert (
+        "error de sintaxis (Python dice: «'tuple' is an illegal"
+        in syntax_problem(unknown.value).what
+    )
 
 
 def test_a_wide_offending_line_wraps_with_its_caret_under_the_column() -> None:
@@ -264,9 +313,17 @@ def test_list_screen_separates_parts_and_ends_without_a_blank_line() -> None:
     from compmath.present.screens import list_screen
 
     def part(number: int, *states: ClassState) -> PartIndex:
-        rows = [IndexRow(number * 10 + k, "Título", "experto", "4 horas", state,
-                         "class.toml no es TOML válido" if state == ClassState.BROKEN else "")
-                for k, state in enumerate(states)]
+        rows = [
+            IndexRow(
+                number * 10 + k,
+                "Título",
+                "experto",
+                "4 horas",
+                state,
+                "class.toml no es TOML válido" if state == ClassState.BROKEN else "",
+            )
+            for k, state in enumerate(states)
+        ]
         return PartIndex(number, f"La parte {number}", rows)
 
     broken = ClassState.BROKEN
@@ -293,16 +350,28 @@ def test_each_update_line_starts_with_what_happened_like_the_others() -> None:
     from compmath.present.screens import update_line
 
     shown = "classes/part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl/323-x/expected.json"
-    firsts = [plain_text(lay_out([block], 60)).splitlines()[0] for block in (
-        update_line(shown, True), update_line(shown, False), update_line(shown, None, "error de sintaxis"))]
-    heads = ["✓ escrita: classes/", "· sin cambios: classes/", "✗ no se escribe la instantánea: classes/"]
+    firsts = [
+        plain_text(lay_out([block], 60)).splitlines()[0]
+        for block in (
+            update_line(shown, True),
+            update_line(shown, False),
+            update_line(shown, None, "error de sintaxis"),
+        )
+    ]
+    heads = [
+        "✓ escrita: classes/",
+        "· sin cambios: classes/",
+        "✗ no se escribe la instantánea: classes/",
+    ]
     assert [first.startswith(head) for first, head in zip(firsts, heads)] == [True] * 3, firsts
     assert all(len(first) <= 60 for first in firsts)
 
 
 def test_a_path_longer_than_any_line_starts_beside_its_label() -> None:
     path = "classes/part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl/323-x/class.toml"
-    lines = text([para(("error: ", "bold red"), f"{path} no es TOML válido", hang=2)], 60).splitlines()
+    lines = text(
+        [para(("error: ", "bold red"), f"{path} no es TOML válido", hang=2)], 60
+    ).splitlines()
     assert lines[0] == "error: classes/part-16-matematica-de-transformers-modelos-"
     assert "".join(ln.strip() for ln in lines).startswith("error: " + path)  # nothing lost
     assert all(len(ln) <= 60 for ln in lines)

@@ -74,12 +74,18 @@ def test_plain_page_has_no_markdown_markup(cli) -> None:
     assert "la_similitud_decae_con_la_distancia" in out and "*equivariante*" not in out
 
 
-@pytest.mark.parametrize(("name", "phrase"), [
-    ("321", "← 320 Última clase de la parte 15 (fuera de este curso) · 322 Embeddings y similitud coseno →"),
-    ("340", "← 339 Q-learning · 341 Primera clase de la parte 17 (fuera de este curso) →"),
-    ("321", "A New Algorithm for Data Compression, C Users Journal 12(2), 1994"),
-    ("335", "ISBN 978-0-8218-0315-8"),
-])
+@pytest.mark.parametrize(
+    ("name", "phrase"),
+    [
+        (
+            "321",
+            "← 320 Última clase de la parte 15 (fuera de este curso) · 322 Embeddings y similitud coseno →",
+        ),
+        ("340", "← 339 Q-learning · 341 Primera clase de la parte 17 (fuera de este curso) →"),
+        ("321", "A New Algorithm for Data Compression, C Users Journal 12(2), 1994"),
+        ("335", "ISBN 978-0-8218-0315-8"),
+    ],
+)
 def test_links_and_bibliography(cli, name: str, phrase: str) -> None:
     assert phrase in cli("show", name, "--root", str(REPO)).out
 
@@ -100,15 +106,20 @@ def test_class_without_page_files_still_shows(cli, fake_course: Path) -> None:
 
 
 def test_show_never_imports_the_lab(cli, make_lab) -> None:
-    root = make_lab(950, """
+    root = make_lab(
+        950,
+        """
         raise SystemExit("importado")
 
         def run(pasos: int = 3, activo: bool = True, tasa: float = 0.9, x: float = 2 * 3.0) -> dict:
             return {}
-    """)
+    """,
+    )
     result = cli("show", "950", "--root", str(root))
     assert result.code == 0, result.err
-    assert "pasos (int, entero) = 3" in result.out and "activo (bool, booleano) = true" in result.out
+    assert (
+        "pasos (int, entero) = 3" in result.out and "activo (bool, booleano) = true" in result.out
+    )
     assert "compmath run 950 --set pasos=6" in result.out
     assert "tasa (float, real) = 0.9" in result.out
     assert "x (float, real) = 2 * 3.0" in result.out  # an expression, shown as written
@@ -122,9 +133,14 @@ def test_unknown_class_is_a_usage_error(cli) -> None:
 
 def test_readme_sections_split_on_level_two_headings(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
-    readme.write_text("# T\n\n## Desarrollo\n\nuno\n### sub\ndos\n\n## Ejemplo trabajado\n\ntres\n",
-                      encoding="utf-8")
-    assert readme_sections(readme) == {"Desarrollo": "uno\n### sub\ndos", "Ejemplo trabajado": "tres"}
+    readme.write_text(
+        "# T\n\n## Desarrollo\n\nuno\n### sub\ndos\n\n## Ejemplo trabajado\n\ntres\n",
+        encoding="utf-8",
+    )
+    assert readme_sections(readme) == {
+        "Desarrollo": "uno\n### sub\ndos",
+        "Ejemplo trabajado": "tres",
+    }
 
 
 def test_the_page_is_data_drawn_with_colour_or_plain() -> None:

@@ -77,7 +77,7 @@ def test_builds_every_page_of_a_course(cli, course: Path, tmp_path: Path) -> Non
     headings = re.findall(r'<h2 id="[^"]+">([^<]+)</h2>', html)
     assert headings == list(CLASS_901)  # every section, in the seed page's order
     assert "Números verificados: el laboratorio se ejecutó el" in html
-    assert '<math display=block>' in html  # the formula's LaTeX, as MathML (unquoted: HTML)
+    assert "<math display=block>" in html  # the formula's LaTeX, as MathML (unquoted: HTML)
     assert "<mfrac><mi>n</mi><mn>2</mn></mfrac>" in html  # $…$ in the prose
     assert "cuesta $5 y $10" in html and "«t &lt;/w&gt;»" in html
     assert 'href="../parte-90.html"' in html and 'href="../index.html"' in html
@@ -175,7 +175,7 @@ def test_bad_latex_raises() -> None:
 
 def test_primes_stand_beside_their_letter_at_full_size() -> None:
     # U+2032 is a raised prime already: as a superscript Chromium draws a speck above the letter
-    assert "<mrow><mi>s</mi><mo lspace=\"0\" rspace=\"0\">′</mo></mrow>" in to_mathml("P(s')")
+    assert '<mrow><mi>s</mi><mo lspace="0" rspace="0">′</mo></mrow>' in to_mathml("P(s')")
     primed = to_mathml(r"h^{\prime}_i")
     assert "<msub><mrow><mi>h</mi><mo" in primed and "msup" not in primed
     assert "<msup><mi>V</mi><mo>∗</mo></msup>" in to_mathml("V^{*}")  # other superscripts stay
@@ -252,10 +252,10 @@ def test_a_chart_says_what_class_toml_says_of_it() -> None:
     html = chart_html(q, "grafica-q", look_of(q, spec, description, None))
     assert ">izquierda</text>" in html and ">derecha</text>" in html and ">meta</text>" in html
     assert ">estado</text>" in html and ">acción</text>" in html  # axis titles by name
-    assert "<title id=\"grafica-q-t\">Q* del MDP, con γ = 0,9. Mapa de calor de q: 3 × 2" in html
+    assert '<title id="grafica-q-t">Q* del MDP, con γ = 0,9. Mapa de calor de q: 3 × 2' in html
     gamma = to_mathml("\\gamma = 0,9", display=False)  # the caption: the prose's MathML
     assert f"<figcaption>Q* del MDP, con {gamma}. Mapa de calor de <code>q</code>: 3 × 2" in html
-    assert "<th scope=\"col\">izquierda</th>" in html  # the data table names them too
+    assert '<th scope="col">izquierda</th>' in html  # the data table names them too
     # labels whose count does not match the data are left out, never misplaced
     wrong = look_of(q, ChartSpec(rows=("a",), columns=("x", "y", "z")), "", None)
     assert wrong.rows == () and wrong.columns == ()
@@ -278,9 +278,14 @@ def test_a_chart_declared_false_is_not_drawn_and_a_bad_scale_is_named(
     text = meta.read_text(encoding="utf-8")
     entry = 'nombre = "vector"\n'
     assert entry in text
-    meta.write_text(text.replace(entry, entry + 'grafica = { escala = "nada" }\n'), encoding="utf-8")
+    meta.write_text(
+        text.replace(entry, entry + 'grafica = { escala = "nada" }\n'), encoding="utf-8"
+    )
     lint = cli("lint", "--root", str(course))
-    assert "la gráfica de «vector» comparte la escala de «nada», que no está en [[salidas]]" in lint.out
+    assert (
+        "la gráfica de «vector» comparte la escala de «nada», que no está en [[salidas]]"
+        in lint.out
+    )
     out = tmp_path / "web"
     refused = cli("site", "--root", str(course), "--out", str(out), "--allow-stale")
     assert refused.code == 2 and "comparte la escala de «nada»" in refused.err + refused.out
@@ -655,7 +660,9 @@ def test_class_mentions_link_outside_code_and_links() -> None:
 def test_readme_subheadings_get_ids_of_their_section() -> None:
     from compmath.site.markdown import markdown_html
 
-    html = markdown_html("### Por qué la raíz de d\n\ntexto\n\n### Por qué la raíz de d\n", "ejemplo")
+    html = markdown_html(
+        "### Por qué la raíz de d\n\ntexto\n\n### Por qué la raíz de d\n", "ejemplo"
+    )
     assert re.findall(r'<h3 id="([^"]+)"', html) == [
         "ejemplo-por-que-la-raiz-de-d", "ejemplo-por-que-la-raiz-de-d-1"]  # fmt: skip
 
@@ -766,7 +773,9 @@ def test_markdown_leaves_the_stars_and_underscores_of_math_alone() -> None:
         assert html.count(mark) >= times  # σ*² twice and μ* once; ‖·‖_∞ three times
     sigma = markdown_html(r"con $\sigma^{*2} = 1$ y media $\mu^* = \sigma^{*2} w$ fin")
     assert "<em>" not in sigma and sigma.count("∗") == 3  # three stars, no italics
-    norms = markdown_html(r"$\|V_k - V^*\|_\infty \le \gamma^k \|V_0 - V^*\|_\infty$, $\|T V^* - V^*\|_\infty$")
+    norms = markdown_html(
+        r"$\|V_k - V^*\|_\infty \le \gamma^k \|V_0 - V^*\|_\infty$, $\|T V^* - V^*\|_\infty$"
+    )
     assert "<em>" not in norms and norms.count("<mi>∞</mi>") == 3
     # the same text as plain prose is what Markdown ate: lint names it
     eaten = "varianza σ*² = 1/(1 + w²/s²) y media μ* = σ*² w; ‖V_k − V*‖_∞ ≤ γ^k ‖V_0 − V*‖_∞"

@@ -500,7 +500,6 @@ def test_no_serious_accessibility_violation(browser: Any, site: Path) -> None:
     assert checked >= 5 * (60 if ALL_PAGES else 10) and found == []
 
 
-
 # the scroll cue's gradients (estilo.css) hide the boxes' background from axe, which then leaves
 # their text's contrast «incomplete»: replaced by the solid colour they cover, axe can judge it
 SOLID = ".formula, .tabla-ancha, main pre { background: var(--tapa) !important; }"
@@ -535,6 +534,7 @@ def test_contrast_as_seen_behind_the_scroll_cue(browser: Any, site: Path, scheme
     assert failures == [], f"{len(failures)} nodos: " + "\n".join(failures[:40])
     # what axe still cannot decide is text over a chart or a picture, not over a box
     assert undecided < 200 * checked
+
 
 BOXES = """() => {
   const wide = [];
@@ -580,7 +580,6 @@ def test_no_box_wider_than_its_column_without_the_cue(
     assert [f for f in formulas_cut if media == "print" or "formula" in f] == []
 
 
-
 CUT = """() => [...document.querySelectorAll('.formula')].map(box => ({
   over: box.scrollWidth - box.clientWidth,
   lines: box.querySelectorAll('mtable.partida > mtr').length,
@@ -617,6 +616,7 @@ def test_phone_formulas_are_broken_into_lines_before_they_scroll(browser: Any, s
     wide.evaluate("document.fonts.ready")
     assert all(b["lines"] == 0 for b in wide.evaluate(CUT))
     wide.close()
+
 
 def test_the_phone_index_shows_each_class_status(browser: Any, site: Path) -> None:
     page = open_page(browser, 390)
@@ -692,11 +692,11 @@ def test_sidebar_outline_and_copy_buttons(browser: Any, site: Path) -> None:
 def test_the_outline_is_above_the_fold_and_marks_the_section_read(browser: Any, site: Path) -> None:
     page = open_page(browser, 1280)  # a 900-px-high window
     page.goto((site / CLASS_323).as_uri())
-    last = page.eval_on_selector(
-        ".indice li:last-child a", "a => a.getBoundingClientRect().bottom"
-    )
+    last = page.eval_on_selector(".indice li:last-child a", "a => a.getBoundingClientRect().bottom")
     assert last < 900  # the whole outline is on the first screen, before the list of classes
-    current = "() => [...document.querySelectorAll('.indice a[aria-current=location]')].map(a => a.hash)"
+    current = (
+        "() => [...document.querySelectorAll('.indice a[aria-current=location]')].map(a => a.hash)"
+    )
     assert page.evaluate(current) == ["#formulas"]
     page.evaluate("document.getElementById('errores').scrollIntoView()")
     page.wait_for_function(
@@ -729,7 +729,8 @@ def test_the_index_has_one_brand_and_unsplit_dates(browser: Any, site: Path) -> 
     shown = page.inner_text("header.sitio") + page.inner_text("main h1")
     assert shown.count("compmath") == 1
     line = page.eval_on_selector_all(
-        "table.clases td.estado", "els => els.map(e => { const r = document.createRange();"
+        "table.clases td.estado",
+        "els => els.map(e => { const r = document.createRange();"
         " r.selectNodeContents(e); return new Set([...r.getClientRects()].map(x => x.top)).size })",
     )
     page.close()
@@ -965,8 +966,8 @@ def katex_page(
     page = folder / f"{name}.html"
     page.write_text(
         f"""<!doctype html><html lang="es"><head><meta charset="utf-8">
-<link rel="stylesheet" href="{(site / 'assets/estilo.css').as_uri()}">
-<link rel="stylesheet" href="{(katex.parent / 'katex.min.css').as_uri()}">
+<link rel="stylesheet" href="{(site / "assets/estilo.css").as_uri()}">
+<link rel="stylesheet" href="{(katex.parent / "katex.min.css").as_uri()}">
 <style>body {{ background: #fff; color: #000; margin: 8px; }} td, th {{ padding: 2px 8px; text-align: left; }}
 .celda {{ display: inline-block; font-size: {SIZE_PX}px; padding: 6px 4px; }}
 .celda math {{ font-size: 1em; }} .katex {{ font-size: 1em; }} .katex-display {{ margin: 0; }}</style>
@@ -1006,9 +1007,7 @@ def measured_against_katex(browser: Any, page_path: Path, cases: list[Any], dpr:
         while True:
             page.evaluate(PAINT, [feature, pair])
             shots = [page.query_selector(f"#{side}{i}").screenshot() for side in ("n", "k")]
-            ours, theirs = (
-                page.evaluate(INK, [base64.b64encode(s).decode(), dpr]) for s in shots
-            )
+            ours, theirs = (page.evaluate(INK, [base64.b64encode(s).decode(), dpr]) for s in shots)
             found[(i, pair)] = (ours, theirs)
             pair += 1
             pairs = page.get_attribute(f"#k{i}", "data-pares")

@@ -49,10 +49,20 @@ def course_commands(root: Path) -> dict[str, list[str]]:
     }
 
 
-HELP = [["--help"], *([c, "--help"] for c in
-                      ("list", "run", "check", "update", "show", "new", "lint", "diff"))]
-REAL = [["run", "323"], ["run", "327"], ["run", "335"], ["show", "323"], ["show", "338"],
-        ["show", "326"], ["list"], ["run", "323", "--set", "dimension=16"]]
+HELP = [
+    ["--help"],
+    *([c, "--help"] for c in ("list", "run", "check", "update", "show", "new", "lint", "diff")),
+]
+REAL = [
+    ["run", "323"],
+    ["run", "327"],
+    ["run", "335"],
+    ["show", "323"],
+    ["show", "338"],
+    ["show", "326"],
+    ["list"],
+    ["run", "323", "--set", "dimension=16"],
+]
 
 
 @pytest.fixture
@@ -101,7 +111,11 @@ def test_diff_fits(measured, repo: Path, width: int) -> None:  # noqa: F811
 @pytest.mark.lento  # seconds: out of the quick loop
 def test_coloured_screens_fit_too(measured, fake_course: Path, monkeypatch) -> None:
     monkeypatch.delenv("NO_COLOR")
-    for args in (["--color", "run", "904"], ["--color", "check", "--timeout", "1"], ["--color", "list"]):
+    for args in (
+        ["--color", "run", "904"],
+        ["--color", "check", "--timeout", "1"],
+        ["--color", "list"],
+    ):
         assert measured([*args, "--root", str(fake_course)], 60) == [], args
 
 
@@ -173,7 +187,9 @@ def test_check_wraps_titles_and_times_in_ms(screen, width: int) -> None:
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.lento  # seconds: out of the quick loop
 def test_run_shows_every_value_of_every_vector(cli, screen, width: int) -> None:
-    outputs = json.loads(cli("run", "323", "--json", "--root", str(REPO)).out)["clases"][0]["salidas"]
+    outputs = json.loads(cli("run", "323", "--json", "--root", str(REPO)).out)["clases"][0][
+        "salidas"
+    ]
     out = screen(width, "run", "323", "--root", str(REPO))
     assert "…" not in out and "(8)" not in out
     for head, after in (("obtenido", "esperado"), ("esperado", "estado")):
@@ -199,7 +215,9 @@ def test_run_keeps_long_names_whole_and_nested(screen, width: int) -> None:
     assert "conteo" in names and "convencion_diagonal_uno" in names
     for parent in ("conteo", "convencion_diagonal_uno"):  # each keeps its nested output
         children = names[names.index(parent) + 1 :]
-        assert "  multiplicidad_del_cero" in children[: children.index("  multiplicidad_del_cero") + 1]
+        assert (
+            "  multiplicidad_del_cero" in children[: children.index("  multiplicidad_del_cero") + 1]
+        )
     assert names.count("  multiplicidad_del_cero") == 2
     assert "ingenuo_entradas_no_finitas" in names
 
@@ -208,13 +226,16 @@ def test_run_keeps_long_names_whole_and_nested(screen, width: int) -> None:
 def test_one_rule_for_numbers_shown_to_people(screen, fake_course: Path, width: int) -> None:
     out = screen(width, "run", "904", "--root", str(fake_course))
     detail = " ".join(out.split("Diferencias:")[1].split())
-    assert "salida.mitad: esperado 1,5, obtenido 1,6 · Δ 0,1 (6,67 %) > tolerancia 2,5·10⁻⁶" in detail
+    assert (
+        "salida.mitad: esperado 1,5, obtenido 1,6 · Δ 0,1 (6,67 %) > tolerancia 2,5·10⁻⁶" in detail
+    )
     assert not re.search(r"\d\.\d|\de[-+]\d", out)  # no decimal point, no e-notation, anywhere
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_a_labs_exception_says_its_message_first_then_its_frames(cli, monkeypatch,
-                                                                 width: int) -> None:
+def test_a_labs_exception_says_its_message_first_then_its_frames(
+    cli, monkeypatch, width: int
+) -> None:
     monkeypatch.setenv("COLUMNS", str(width))
     out = cli("run", "323", "--set", "dimension=7", "--root", str(REPO), "--plain").out
     # every line fits: the frame's path goes on after a `/` or `-` with a backslash, at column
@@ -240,8 +261,10 @@ def test_a_labs_exception_says_its_message_first_then_its_frames(cli, monkeypatc
 def test_a_value_stays_on_the_line_of_its_label(width: int) -> None:
     from compmath.present.layout import wrap_words
 
-    detail = ("✗ salida.autovalores_normalizado[2]: esperado 0,7713, obtenido 0,771286 · "
-              "Δ 1,4·10⁻⁵ (0,00182 %) > tolerancia 1,77·10⁻⁶ · ruido (≤ tol 1,84·10⁻⁶)")
+    detail = (
+        "✗ salida.autovalores_normalizado[2]: esperado 0,7713, obtenido 0,771286 · "
+        "Δ 1,4·10⁻⁵ (0,00182 %) > tolerancia 1,77·10⁻⁶ · ruido (≤ tol 1,84·10⁻⁶)"
+    )
     lines = wrap_words(detail, width)
     assert " ".join(lines) == detail  # nothing lost, only spaces turned into breaks
     for label in ("esperado", "obtenido", "Δ", "tolerancia", "tol"):

@@ -8,7 +8,9 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-PATIENCE = 60.0  # seconds: generous, since a loaded machine can be ten times slower than an idle one
+PATIENCE = (
+    60.0  # seconds: generous, since a loaded machine can be ten times slower than an idle one
+)
 POLL = 0.02
 
 

@@ -154,9 +154,7 @@ def _rule_text(kind: str, value: Any, instance: Any, key: str, message: str) -> 
         "uniqueItems": "tiene elementos repetidos",
     }
     if kind in simple:  # values as every screen shows them to people: 0,5 · [0; 1; … (12)]
-        return f"{value_text(instance, SHOWN)} " + simple[kind].format(
-            v=value_text(value, SHOWN)
-        )
+        return f"{value_text(instance, SHOWN)} " + simple[kind].format(v=value_text(value, SHOWN))
     return str(message)
 
 

@@ -232,9 +232,7 @@ def check(
         items = [(space.reference(cls, course), _source(cls.lab)) for cls in classes]
         own = [space.own(reference, course) for reference, _ in items]
         hide = space.out_of_sight(course)  # each hole runs private, as in grade
-        attempts = judge_many(
-            items, timeout=timeout, jobs=os.cpu_count() or 1, own=own, hide=hide
-        )
+        attempts = judge_many(items, timeout=timeout, jobs=os.cpu_count() or 1, own=own, hide=hide)
     for attempt in attempts:
         if attempt.done:
             mark_done(space, progress, attempt.cls)

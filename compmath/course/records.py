@@ -258,7 +258,10 @@ def class_record(data: dict[str, Any]) -> ClassMeta:
                 float(h.get("puntos", 1)),
                 tuple(
                     DeclaredMutant(
-                        m["error"], m.get("cambia", ""), m.get("por", ""), m.get("codigo", ""),
+                        m["error"],
+                        m.get("cambia", ""),
+                        m.get("por", ""),
+                        m.get("codigo", ""),
                         m.get("nota", ""),
                     )
                     for m in h.get("mutantes", [])

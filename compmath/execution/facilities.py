@@ -23,7 +23,16 @@ from compmath.execution.environment import named_off
 from compmath.execution.syscalls import CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS
 
 FACILITIES = (
-    "landlock", "pidns", "ipcns", "pidfd", "prctl", "rlimit", "seccomp", "mountns", "netns", "env"
+    "landlock",
+    "pidns",
+    "ipcns",
+    "pidfd",
+    "prctl",
+    "rlimit",
+    "seccomp",
+    "mountns",
+    "netns",
+    "env",
 )
 WHAT_IS_LOST = {
     "landlock": (
@@ -177,7 +186,7 @@ class Probe:
         if self.namespaces > 0:
             probed = os.waitstatus_to_exitcode(os.waitpid(self.namespaces, 0)[1])
         pidns = probed & ~(PROBED_NET | PROBED_MOUNT | PROBED_IPC) == PROBED_OK
-        ipcns = (bool(probed & PROBED_IPC) if pidns else probed == PROBED_IPC_ALONE)
+        ipcns = bool(probed & PROBED_IPC) if pidns else probed == PROBED_IPC_ALONE
         has_prctl = syscalls.libc() is not None
         pidfd = False
         if hasattr(os, "pidfd_open") and "pidfd" not in off:

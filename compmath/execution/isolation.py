@@ -26,6 +26,8 @@ PROCESSES = 300  # processes and threads of one lab, all together (the kernel's 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 1 << 14, 1 << 18
 SYS_MOUNT_SETATTR = 442  # the same on every architecture
 AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = -100, 0x8000, 1
+
+
 class MountAttr(ctypes.Structure):
     _fields_ = (
         ("attr_set", ctypes.c_uint64),

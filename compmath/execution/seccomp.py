@@ -96,8 +96,15 @@ DENIED = (
 NOT_THERE = ("clone3",)
 # clone with any of these flags (a new namespace) is denied: CLONE_NEWNS, NEWCGROUP, NEWUTS,
 # NEWIPC, NEWUSER, NEWPID, NEWNET.
-NEW_NAMESPACE_FLAGS = (0x20000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000,
-                       0x40000000)
+NEW_NAMESPACE_FLAGS = (
+    0x20000,
+    0x02000000,
+    0x04000000,
+    0x08000000,
+    0x10000000,
+    0x20000000,
+    0x40000000,
+)
 TERMINAL_IOCTLS = (0x5412, 0x541C)  # TIOCSTI (type into a terminal), TIOCLINUX
 # posix_fadvise advice that loads or drops a file's cached pages (WILLNEED, DONTNEED, NOREUSE):
 # NORMAL, RANDOM and SEQUENTIAL stay. fadvise64_64 and arm_fadvise64_64 are 32-bit names (their
@@ -170,7 +177,11 @@ def prepare() -> bool:
     lib.seccomp_init.argtypes = (ctypes.c_uint32,)
     lib.seccomp_syscall_resolve_name.argtypes = (ctypes.c_char_p,)
     lib.seccomp_rule_add_array.argtypes = (
-        ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p
+        ctypes.c_void_p,
+        ctypes.c_uint32,
+        ctypes.c_int,
+        ctypes.c_uint,
+        ctypes.c_void_p,
     )
     lib.seccomp_export_bpf.argtypes = (ctypes.c_void_p, ctypes.c_int)
     lib.seccomp_release.argtypes = (ctypes.c_void_p,)

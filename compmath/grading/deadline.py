@@ -318,6 +318,5 @@ def feedback_line(lateness: Lateness, earned: float, points: float) -> str:
     if not lateness.extension:
         return ""
     return (
-        f"Entregada a tiempo con prórroga ({lateness.extension}): {arrived}; plazo: "
-        f"{lateness.due}."
+        f"Entregada a tiempo con prórroga ({lateness.extension}): {arrived}; plazo: {lateness.due}."
     )

@@ -288,8 +288,7 @@ def unjudged(
         ClassGrade(
             spec.class_id,
             tuple(
-                HoleGrade(k, p, 0.0, HoleStatus.FAILS, reason)
-                for k, p in enumerate(spec.points, 1)
+                HoleGrade(k, p, 0.0, HoleStatus.FAILS, reason) for k, p in enumerate(spec.points, 1)
             ),
             reason,
         )

@@ -295,9 +295,7 @@ def similarity(
                 for a, b, s, la, lb in found
                 if not {a, b} <= earlier
             ]
-            groups += [
-                Group(class_id, number, s, sol) for s, sol in same if not set(s) <= earlier
-            ]
+            groups += [Group(class_id, number, s, sol) for s, sol in same if not set(s) <= earlier]
     finally:
         if collecting:
             gc.enable()

@@ -73,8 +73,7 @@ def similarity_page(result: Similarity) -> str:
         f"<style>{STYLE}</style></head><body>",
         "<h1>Parecidos entre huecos</h1>",
         f'<p class="nota">{_text(NOTE)}</p>',
-        f"<p>{_text(_students(result))} · umbral "
-        f"{_text(percent(result.threshold))}.</p>",
+        f"<p>{_text(_students(result))} · umbral {_text(percent(result.threshold))}.</p>",
         "<h2>Huecos iguales una vez normalizados</h2>",
     ]
     groups = [g for g in result.groups if not g.course_solution]

@@ -51,7 +51,6 @@ class HoleVerdict:
         return f"{self.reason} · {self.remedy}" if self.remedy else self.reason
 
 
-
 def student_traceback(text: str, program: Program, lab_name: str = "lab.py") -> str:
     """The frames of a grafted program's traceback that are in the student's hole, each named
     by its line in the student's lab.py ("" when the error rose elsewhere)."""

@@ -145,7 +145,13 @@ def run_batch(
     the reports come back `into` the Results (see `landing` for the rest)."""
     results = into if into is not None else Results()
     for _ in landing(
-        wanted, results, timeout=timeout, jobs=jobs, memo=memo, hide=hide, orders=orders,
+        wanted,
+        results,
+        timeout=timeout,
+        jobs=jobs,
+        memo=memo,
+        hide=hide,
+        orders=orders,
         limits=limits,
     ):
         pass

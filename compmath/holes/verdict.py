@@ -24,7 +24,13 @@ from compmath.holes.variants import Variant, variants_of
 from compmath.judging.report import LabReport
 
 __all__ = [
-    "Attempt", "HoleStatus", "HoleVerdict", "SyntaxSlip", "attempt_json", "judge_each", "judge_many"
+    "Attempt",
+    "HoleStatus",
+    "HoleVerdict",
+    "SyntaxSlip",
+    "attempt_json",
+    "judge_each",
+    "judge_many",
 ]
 
 

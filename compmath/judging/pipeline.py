@@ -141,7 +141,6 @@ class _Collector:
         self.held = []
 
 
-
 class Judging:
     """Labs being judged: iterate it for each case's final report (`Landed`) as it lands (a
     broken case's first, without running it); `result()` then gives every report in the

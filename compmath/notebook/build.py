@@ -184,9 +184,7 @@ def _run_and_check(cells: Cells, cls: ClassInfo, page: ClassPage, *, practice: b
     cells.code("comprobar", f"comprobacion.estado_de_los_huecos()\n{check}" if practice else check)
 
 
-def _linker(
-    course: Course, *, practice: bool, neighbours: frozenset[str] | None
-) -> markdown.Link:
+def _linker(course: Course, *, practice: bool, neighbours: frozenset[str] | None) -> markdown.Link:
     """Neighbouring notebooks: in Colab when the repository is set, else the file beside this
     when it was generated ("" when not: the neighbour is named without a link)."""
 

@@ -311,4 +311,3 @@ def mark_done(workspace: Workspace, progress: Progress, cls: ClassInfo) -> bool:
 def relative(workspace: Workspace, path: Path) -> str:
     """A workspace path as the student types it from the workspace's folder."""
     return os.path.relpath(path, workspace.root)
-

@@ -20,9 +20,7 @@ def xml_text(text: str) -> str:
     return INVALID_XML.sub("\ufffd", text)
 
 
-def junit_document(
-    reports: list[LabReport], elapsed: float, missing: Sequence[str] = ()
-) -> str:
+def junit_document(reports: list[LabReport], elapsed: float, missing: Sequence[str] = ()) -> str:
     """The JUnit XML text (junit-10.xsd, as the Jenkins xUnit plugin reads it); `missing`, the
     protections the labs ran without, is the suite's `protecciones_ausentes` property."""
     failures = sum(1 for r in reports if not r.passed and not r.outcome.errored)
@@ -41,9 +39,7 @@ def junit_document(
         timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"),
     )
     properties = ET.SubElement(suite, "properties")
-    ET.SubElement(
-        properties, "property", name="protecciones_ausentes", value=",".join(missing)
-    )
+    ET.SubElement(properties, "property", name="protecciones_ausentes", value=",".join(missing))
     for report in reports:
         case = ET.SubElement(
             suite,

@@ -14,9 +14,11 @@ from compmath.course.tree import ClassInfo, Course
 
 TEX = re.compile(r"\^\{|_\{|\\frac\b")
 # A word of prose that is not mathematics however it is written: an address, a file name
-ADDRESS = re.compile(r"://|^www\.|@|\w\.(?:py|json|toml|md|ipynb|html|js|css|txt|csv|npy|npz|ya?ml)$")
+ADDRESS = re.compile(
+    r"://|^www\.|@|\w\.(?:py|json|toml|md|ipynb|html|js|css|txt|csv|npy|npz|ya?ml)$"
+)
 EDGES = "«»\"'“”‘’¿?¡!.,;:()[]"
-OPENERS = "([«\"“‘¿¡_"
+OPENERS = '([«"“‘¿¡_'
 OPERATORS = {"max", "min", "argmax", "argmin", "sup", "inf", "lim", "sum", "prod"}
 ASCII_NAME = re.compile(r"[A-Za-z0-9]+$")  # the ASCII run before a `_`: `W` of W_Q, `pesos` of …
 # a letter's star: σ*², V*, Q*(s; not `a*b`, a product, nor the `**` of bold text

@@ -34,9 +34,7 @@ def _escapes() -> dict[int, str]:
     from pygments.token import Text
 
     formatter = HtmlFormatter(nowrap=True)
-    return {
-        ord(ch): pygments_format([(Text, ch)], formatter).removesuffix("\n") for ch in "&<>\"'"
-    }
+    return {ord(ch): pygments_format([(Text, ch)], formatter).removesuffix("\n") for ch in "&<>\"'"}
 
 
 @cache

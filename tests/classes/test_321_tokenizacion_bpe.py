@@ -235,7 +235,9 @@ def test_glued_end_marker_changes_the_frequencies(out: dict) -> None:
 
 def test_an_unseen_character_is_out_of_vocabulary(out: dict) -> None:
     lab = lab_module(321)
-    vocabulary = {s for word in CORPUS for s in word.split()} | {"".join(m) for m in out["fusiones"]}
+    vocabulary = {s for word in CORPUS for s in word.split()} | {
+        "".join(m) for m in out["fusiones"]
+    }
     assert len(vocabulary) == out["tamano_del_vocabulario"]
     tokens = lab.segmentar("zoo", [tuple(m) for m in out["fusiones"]])
     assert tokens == ["z", "o", "o", "</w>"]

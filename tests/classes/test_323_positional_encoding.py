@@ -28,9 +28,15 @@ def out() -> dict:
 
 def test_keys_in_the_seed_order(out: dict) -> None:
     assert list(out) == [
-        "dimension", "codificaciones", "normas", "producto_pos0_pos1", "producto_pos0_pos5",
-        "la_similitud_decae_con_la_distancia", "parametros_aprendidos",
-        "extrapola_a_secuencias_mas_largas", "alternativas",
+        "dimension",
+        "codificaciones",
+        "normas",
+        "producto_pos0_pos1",
+        "producto_pos0_pos5",
+        "la_similitud_decae_con_la_distancia",
+        "parametros_aprendidos",
+        "extrapola_a_secuencias_mas_largas",
+        "alternativas",
     ]
 
 
@@ -103,7 +109,7 @@ def test_shift_is_a_block_rotation() -> None:
     for i, w in enumerate(omega):
         c, s = math.cos(k * w), math.sin(k * w)
         # (sin a, cos a) -> (sin(a + kw), cos(a + kw)) in row-vector form
-        rotation[2 * i: 2 * i + 2, 2 * i: 2 * i + 2] = [[c, -s], [s, c]]
+        rotation[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[c, -s], [s, c]]
     assert np.max(np.abs(pe[:-k] @ rotation - pe[k:])) < 1e-12
 
 
@@ -163,11 +169,13 @@ def test_kept_sample_is_the_seeds(out: dict) -> None:
         pytest.skip("shared/seeds is not beside this checkout")
     text = SEED.read_text(encoding="utf-8")
     start = text.index("Muestra de la ejecución real") + len("Muestra de la ejecución real")
-    assert text[start: text.index("Errores comunes")].strip() + "\n" == SAMPLE.read_text()
+    assert text[start : text.index("Errores comunes")].strip() + "\n" == SAMPLE.read_text()
 
 
 def test_similarity_is_not_monotone_in_d8() -> None:
-    products = [sum(a * b for a, b in zip(reference_pe(0, 8), reference_pe(k, 8))) for k in range(9)]
+    products = [
+        sum(a * b for a, b in zip(reference_pe(0, 8), reference_pe(k, 8))) for k in range(9)
+    ]
     assert products[6] > products[1]  # the honest note on the page
 
 
@@ -179,9 +187,19 @@ def first_rise(d: int) -> int:
 
 def test_page_numbers_on_the_decay_and_the_slowest_hand() -> None:
     assert [first_rise(d) for d in (8, 64, 512)] == [4, 6, 44]  # "baja hasta k = 43, sube en 44"
-    products = [sum(a * b for a, b in zip(reference_pe(0, 8), reference_pe(k, 8))) for k in range(9)]
+    products = [
+        sum(a * b for a, b in zip(reference_pe(0, 8), reference_pe(k, 8))) for k in range(9)
+    ]
     assert [round(p, 3) for p in products] == [
-        4.0, 3.535, 2.564, 1.965, 2.267, 3.16, 3.784, 3.516, 2.548
+        4.0,
+        3.535,
+        2.564,
+        1.965,
+        2.267,
+        3.16,
+        3.784,
+        3.516,
+        2.548,
     ]
     slowest_period = 2 * math.pi * 10000 ** (510 / 512)  # d = 512, i = d/2 − 1
     assert 60_000 < slowest_period < 61_000

@@ -97,7 +97,9 @@ def test_variance_claims_recomputed(out: dict) -> None:
     assert out["la_varianza_crece_con_dk"] and out["la_varianza_escalada_es_cercana_a_uno"]
 
 
-def saturation_draws(seed: int, draws: int, d: int = 256, keys: bool = False) -> dict[str, np.ndarray]:
+def saturation_draws(
+    seed: int, draws: int, d: int = 256, keys: bool = False
+) -> dict[str, np.ndarray]:
     """Per draw of one query and 8 keys: max weight, entropy and ‖J‖_F, unscaled and scaled.
 
     keys=False replays the lab's stream: given q the 8 logits are drawn as ‖q‖ times standard
@@ -167,18 +169,28 @@ def test_given_the_query_the_logits_are_independent_normals_of_variance_norm_q_s
 def test_declared_tolerances_are_about_five_standard_errors() -> None:
     """Each Monte Carlo output's atol is 4 to 6.5 standard errors of its noisiest leaf."""
     meta = tomllib.loads((class_dir(325) / "class.toml").read_text(encoding="utf-8"))
-    atol = {s["nombre"]: s["tolerancia"]["atol"] for s in meta["salidas"] if "tolerancia" in s
-            and "atol" in s["tolerancia"]}
+    atol = {
+        s["nombre"]: s["tolerancia"]["atol"]
+        for s in meta["salidas"]
+        if "tolerancia" in s and "atol" in s["tolerancia"]
+    }
     draws = saturation_draws(1, 1000)
     for name in ("peso_maximo", "entropia", "norma_jacobiano_softmax"):
-        se = max(draws[key].std(ddof=1) / math.sqrt(1000)
-                 for (n, _), key in SATURATION.items() if n == name)
+        se = max(
+            draws[key].std(ddof=1) / math.sqrt(1000)
+            for (n, _), key in SATURATION.items()
+            if n == name
+        )
         assert 4 * se <= atol[name] <= 6.5 * se, name
     se_scaled = max(standard_error_of_variance(d) / d for d in DIMS)
     assert 4 * se_scaled <= atol["varianza_escalada"] <= 6.5 * se_scaled
     assert 4 / math.sqrt(4000) <= atol["media_escalada"] <= 6.5 / math.sqrt(4000)
-    rtol = next(s["tolerancia"]["rtol"] for s in meta["salidas"] if s["nombre"] == "varianza_sin_escalar")
-    assert 4 * se_scaled <= rtol <= 6.5 * se_scaled  # relative SE of Var(q·k) = SE of the scaled one
+    rtol = next(
+        s["tolerancia"]["rtol"] for s in meta["salidas"] if s["nombre"] == "varianza_sin_escalar"
+    )
+    assert (
+        4 * se_scaled <= rtol <= 6.5 * se_scaled
+    )  # relative SE of Var(q·k) = SE of the scaled one
 
 
 def test_jacobian_formula_against_finite_differences() -> None:
@@ -249,7 +261,9 @@ def test_batched_formulas_are_the_per_row_formulas() -> None:
         assert H[row] == pytest.approx(-sum(x * math.log(x) for x in p if x > 0), abs=1e-12)
     peso, h, norma = lab.saturacion(Z)
     assert np.array_equal(peso, P.max(axis=1)) and np.array_equal(h, H)
-    assert norma == pytest.approx([np.linalg.norm(np.diag(p) - np.outer(p, p)) for p in P], abs=1e-15)
+    assert norma == pytest.approx(
+        [np.linalg.norm(np.diag(p) - np.outer(p, p)) for p in P], abs=1e-15
+    )
 
 
 def test_scaling_by_d_instead_of_sqrt_d_undershoots() -> None:
@@ -265,7 +279,12 @@ def test_worked_example_figures(out: dict) -> None:
     """The README quotes these means to three decimals; the gap figure is an order statistic."""
     raw = [out["varianza_sin_escalar"][str(d)] for d in DIMS]
     assert [round(raw[0], 3)] + [round(v, 2) for v in raw[1:]] == [3.990, 16.13, 64.93, 255.51]
-    assert [round(out["varianza_escalada"][str(d)], 3) for d in DIMS] == [0.998, 1.008, 1.015, 0.998]
+    assert [round(out["varianza_escalada"][str(d)], 3) for d in DIMS] == [
+        0.998,
+        1.008,
+        1.015,
+        0.998,
+    ]
     assert round(out["peso_maximo"]["sin_escalar"], 3) == 0.939
     assert round(out["peso_maximo"]["escalado"], 3) == 0.363
     assert round(out["entropia"]["sin_escalar"], 3) == 0.151

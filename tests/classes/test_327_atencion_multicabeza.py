@@ -13,15 +13,23 @@ W_K = [[0, 1, 1, 0], [1, 0, 0, 1], [1, 1, 1, 0], [0, 0, 0, 1]]
 W_O = [[0.5 * v for v in row] for row in [[1, 0, 0, 1], [0, 1, 1, 0], [0, 0, 1, 0], [1, 1, 0, 0]]]
 
 KEYS = [
-    "configuracion", "pesos_por_cabeza", "salida", "las_cabezas_atienden_distinto",
-    "concatenar_y_proyectar_es_sumar_por_cabeza", "una_cabeza_es_atencion_simple",
-    "parametros_sin_sesgo", "cada_parametro_influye_en_la_salida", "cache_kv_por_token_y_capa",
+    "configuracion",
+    "pesos_por_cabeza",
+    "salida",
+    "las_cabezas_atienden_distinto",
+    "concatenar_y_proyectar_es_sumar_por_cabeza",
+    "una_cabeza_es_atencion_simple",
+    "parametros_sin_sesgo",
+    "cada_parametro_influye_en_la_salida",
+    "cache_kv_por_token_y_capa",
 ]
 
 
 def matmul(a: list[list[float]], b: list[list[float]]) -> list[list[float]]:
-    return [[sum(a[i][k] * b[k][j] for k in range(len(b))) for j in range(len(b[0]))]
-            for i in range(len(a))]
+    return [
+        [sum(a[i][k] * b[k][j] for k in range(len(b))) for j in range(len(b[0]))]
+        for i in range(len(a))
+    ]
 
 
 def loop_multihead(h: int) -> tuple[list[list[list[float]]], list[list[float]]]:
@@ -81,14 +89,20 @@ def test_syllabus_values(out: dict) -> None:
     head1, head2 = out["pesos_por_cabeza"]
     third = 1 / 3
     # head 1 repeats class 324's attention weights
-    assert head1 == [pytest.approx(r, abs=1e-6) for r in (
-        [third] * 3, [0.767918, 0.045388, 0.186694], [0.575975, 0.140029, 0.283995])]
-    assert head2 == [pytest.approx(r, abs=1e-6) for r in (
-        [0.140029, 0.575975, 0.283995], [third] * 3, [third] * 3)]
+    assert head1 == [
+        pytest.approx(r, abs=1e-6)
+        for r in ([third] * 3, [0.767918, 0.045388, 0.186694], [0.575975, 0.140029, 0.283995])
+    ]
+    assert head2 == [
+        pytest.approx(r, abs=1e-6)
+        for r in ([0.140029, 0.575975, 0.283995], [third] * 3, [third] * 3)
+    ]
     assert out["salida"][0] == pytest.approx([0.621321, 0.621321, 0.403348, 0.333333], abs=1e-6)
     assert out["parametros_sin_sesgo"] == {"1": 64, "2": 64, "4": 64}
     assert out["cache_kv_por_token_y_capa"] == {
-        "mha_8_cabezas": 1024, "gqa_2_grupos": 256, "mqa": 128,
+        "mha_8_cabezas": 1024,
+        "gqa_2_grupos": 256,
+        "mqa": 128,
     }
 
 
@@ -140,7 +154,9 @@ def test_single_head_is_plain_attention(out: dict) -> None:
 def test_kv_cache_closed_form(out: dict) -> None:
     d_h = 64
     assert out["cache_kv_por_token_y_capa"] == {
-        "mha_8_cabezas": 2 * 8 * d_h, "gqa_2_grupos": 2 * 2 * d_h, "mqa": 2 * 1 * d_h,
+        "mha_8_cabezas": 2 * 8 * d_h,
+        "gqa_2_grupos": 2 * 2 * d_h,
+        "mqa": 2 * 1 * d_h,
     }
 
 
@@ -172,7 +188,10 @@ def test_single_head_claim_uses_an_independent_path(monkeypatch: pytest.MonkeyPa
     lab = lab_module(327)
     x, w_q, w_k, w_v, w_o = lab.X, lab.W_Q, lab.W_K, lab.W_V, lab.W_O
     _, single = loop_multihead(1)
-    assert np.max(np.abs(lab.una_cabeza_por_circuitos(x, w_q, w_k, w_v, w_o) - np.array(single))) < 1e-12
+    assert (
+        np.max(np.abs(lab.una_cabeza_por_circuitos(x, w_q, w_k, w_v, w_o) - np.array(single)))
+        < 1e-12
+    )
     good = lab.atencion
 
     def scaled_by_d(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -191,7 +210,9 @@ def test_parameters_are_counted_on_the_arrays_built_for_each_h() -> None:
             assert [m.shape for m in matrices] == [(4, 4 // h)] * h
         # each head's matrix is the column block of the full projection, not a copy of all of it
         assert np.array_equal(np.hstack(projections["W_Q"]), lab.W_Q)
-        fused = np.hstack([lab.W_Q, lab.W_K, lab.W_V])  # nanoGPT's c_attn: (d, 3d), plus c_proj (d, d)
+        fused = np.hstack(
+            [lab.W_Q, lab.W_K, lab.W_V]
+        )  # nanoGPT's c_attn: (d, 3d), plus c_proj (d, d)
         assert lab.contar_parametros(projections, lab.W_O) == fused.size + lab.W_O.size == 64
     # the count really depends on what is built: h full d×d matrices per projection would grow with h
     rng = np.random.default_rng(0)
@@ -210,7 +231,7 @@ def test_parameter_claim_comes_from_independently_built_layers(out: dict) -> Non
         assert [m.shape for m in blocks] == [(4, 4 // h)] * (3 * h) and w_o.shape == (4, 4)
         # drawn one by one: no head is a view of, or equal to, another head's matrix
         for i, m in enumerate(blocks):
-            for other in blocks[i + 1:]:
+            for other in blocks[i + 1 :]:
                 assert not np.shares_memory(m, other) and not np.array_equal(m, other)
         assert out["parametros_sin_sesgo"][str(h)] == 3 * h * 4 * (4 // h) + h * (4 // h) * 4
 
@@ -246,7 +267,9 @@ def test_every_counted_weight_moves_the_output(out: dict) -> None:
     assert out["cada_parametro_influye_en_la_salida"] == every is True
 
 
-def test_a_head_that_ignores_its_keys_makes_the_claim_false(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_head_that_ignores_its_keys_makes_the_claim_false(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Hostile: keys projected with W_Q by a copy slip; W_K's weights then move nothing."""
     lab = lab_module(327)
 

@@ -12,11 +12,19 @@ Q = [1.0, 0.0, 0.5, 0.5]
 K = [0.5, 1.0, -0.5, 1.0]
 
 KEYS = [
-    "frecuencias", "vectores_rotados", "productos_distancia_2",
-    "producto_solo_depende_de_la_distancia", "rotacion_conserva_normas",
-    "intercalado_equivale_a_mitades", "cota_de_decaimiento", "la_cota_decae_en_promedio",
-    "extension_de_contexto", "pendientes_alibi", "sesgo_alibi_cabeza_0",
-    "alibi_prefiere_lo_reciente", "sesgo_m_por_j_equivale",
+    "frecuencias",
+    "vectores_rotados",
+    "productos_distancia_2",
+    "producto_solo_depende_de_la_distancia",
+    "rotacion_conserva_normas",
+    "intercalado_equivale_a_mitades",
+    "cota_de_decaimiento",
+    "la_cota_decae_en_promedio",
+    "extension_de_contexto",
+    "pendientes_alibi",
+    "sesgo_alibi_cabeza_0",
+    "alibi_prefiere_lo_reciente",
+    "sesgo_m_por_j_equivale",
 ]
 WINDOWS = [(1, 10), (11, 100), (101, 1000), (1001, 10000)]
 
@@ -38,6 +46,7 @@ def dot(a: list[float], b: list[float]) -> float:
 
 def official_get_slopes(n: int) -> list[float]:
     """Transcription of get_slopes from ofirpress/attention_with_linear_biases."""
+
     def power_of_2(n: int) -> list[float]:
         start = 2 ** (-(2 ** -(math.log2(n) - 3)))
         ratio = start
@@ -65,9 +74,11 @@ def test_rotated_vectors_match_complex_multiplication(out: dict) -> None:
     assert out["vectores_rotados"]["k_pos1"] == pytest.approx(rope_complex(K, 1), abs=1e-6)
     # syllabus values
     assert out["vectores_rotados"]["q_pos3"] == pytest.approx(
-        [-0.989992, 0.14112, 0.484777, 0.514773], abs=1e-6)
+        [-0.989992, 0.14112, 0.484777, 0.514773], abs=1e-6
+    )
     assert out["vectores_rotados"]["k_pos1"] == pytest.approx(
-        [-0.57132, 0.961038, -0.509975, 0.99495], abs=1e-6)
+        [-0.57132, 0.961038, -0.509975, 0.99495], abs=1e-6
+    )
 
 
 def test_products_equal_the_relative_form(out: dict) -> None:
@@ -118,8 +129,9 @@ def test_interleaved_equals_halves_up_to_permutation(out: dict) -> None:
     # and the lab's own half-layout function is not secretly the interleaved one
     lab = lab_module(328)
     theta = lab.frecuencias(4)
-    assert np.max(np.abs(lab.rope_mitades(np.array(Q), 3, theta)
-                         - np.array(rope_complex(Q, 3)))) > 0.1
+    assert (
+        np.max(np.abs(lab.rope_mitades(np.array(Q), 3, theta) - np.array(rope_complex(Q, 3)))) > 0.1
+    )
 
 
 def test_mixing_layouts_breaks_relativity() -> None:
@@ -127,8 +139,10 @@ def test_mixing_layouts_breaks_relativity() -> None:
     lab = lab_module(328)
     theta = lab.frecuencias(4)
     q, k = np.array(Q), np.array(K)
-    mixed = [lab.rope_intercalado(q, m, theta) @ lab.rope_mitades(k, n, theta)
-             for m, n in ((3, 1), (7, 5))]
+    mixed = [
+        lab.rope_intercalado(q, m, theta) @ lab.rope_mitades(k, n, theta)
+        for m, n in ((3, 1), (7, 5))
+    ]
     assert abs(mixed[0] - mixed[1]) > 1e-3
 
 
@@ -137,7 +151,8 @@ def test_alibi_slopes(out: dict) -> None:
     assert slopes["8_cabezas"] == pytest.approx([2 ** (-8 * h / 8) for h in range(1, 9)], abs=1e-6)
     assert slopes["8_cabezas"] == pytest.approx(official_get_slopes(8), abs=1e-6)
     assert slopes["6_cabezas"] == pytest.approx(
-        [0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125], abs=1e-6)
+        [0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125], abs=1e-6
+    )
     assert slopes["6_cabezas"] == pytest.approx(official_get_slopes(6), abs=1e-6)
     lab = lab_module(328)
     for h in (1, 2, 3, 5, 12, 16, 20):
@@ -151,7 +166,7 @@ def test_alibi_bias_matrix(out: dict) -> None:
 
 def test_another_base_keeps_the_claims() -> None:
     other = emitted(328, base=500.0, posicion_norma=1000)
-    assert other["frecuencias"] == pytest.approx([1.0, 500 ** -0.5], abs=1e-6)
+    assert other["frecuencias"] == pytest.approx([1.0, 500**-0.5], abs=1e-6)
     assert other["producto_solo_depende_de_la_distancia"] is True
     assert other["rotacion_conserva_normas"] is True
     assert other["intercalado_equivale_a_mitades"] is True
@@ -188,8 +203,13 @@ def test_decay_bound_recomputed_and_its_claim(out: dict) -> None:
     last = np.abs(np.cumsum(np.exp(1j * r * theta), axis=1)).mean(axis=1).mean()
     assert bound["1001_a_10000"] == pytest.approx(last, abs=1e-6)
     assert [relative_bound(r) for r in (1001, 5000, 10000)] == pytest.approx(
-        list(np.abs(np.cumsum(np.exp(1j * np.array([[1001], [5000], [10000]]) * theta), axis=1))
-             .mean(axis=1)), abs=1e-9)
+        list(
+            np.abs(
+                np.cumsum(np.exp(1j * np.array([[1001], [5000], [10000]]) * theta), axis=1)
+            ).mean(axis=1)
+        ),
+        abs=1e-9,
+    )
     values = list(bound.values())
     assert out["la_cota_decae_en_promedio"] == all(x > y for x, y in zip(values, values[1:]))
     assert out["la_cota_decae_en_promedio"]
@@ -227,18 +247,24 @@ def test_context_extension_figures(out: dict) -> None:
     assert round(ext["base_ntk"]) == 40890
     lowest = 10000.0 ** (-(d - 2) / d)
     assert ext["frecuencia_alta"] == pytest.approx(
-        {"original": 1.0, "interpolacion_posicional": 0.25, "ntk": 1.0}, abs=1e-12)
+        {"original": 1.0, "interpolacion_posicional": 0.25, "ntk": 1.0}, abs=1e-12
+    )
     low = ext["frecuencia_baja"]
     assert low["original"] == pytest.approx(lowest, rel=1e-5)
     assert low["interpolacion_posicional"] == pytest.approx(lowest / s, rel=1e-5)
     ntk_lowest = (10000 * s ** (d / (d - 2))) ** (-(d - 2) / d)  # exactly lowest / s
-    assert low["ntk"] == pytest.approx(ntk_lowest, rel=1e-5) and ntk_lowest == pytest.approx(lowest / s)
+    assert low["ntk"] == pytest.approx(ntk_lowest, rel=1e-5) and ntk_lowest == pytest.approx(
+        lowest / s
+    )
     angles = ext["angulo_maximo_frecuencia_baja"]
     assert angles["entrenado"] == pytest.approx(2048 * lowest, abs=1e-6)
     assert angles["original_en_contexto_largo"] == pytest.approx(8192 * lowest, abs=1e-6)
     assert angles["interpolacion_posicional"] == pytest.approx(angles["entrenado"], abs=1e-6)
     assert angles["ntk"] == pytest.approx(angles["entrenado"], abs=1e-6)
-    assert round(angles["entrenado"], 2) == 0.24 and round(angles["original_en_contexto_largo"], 3) == 0.946
+    assert (
+        round(angles["entrenado"], 2) == 0.24
+        and round(angles["original_en_contexto_largo"], 3) == 0.946
+    )
 
 
 def test_position_interpolation_keeps_the_product_relative() -> None:

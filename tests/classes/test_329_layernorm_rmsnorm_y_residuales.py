@@ -12,11 +12,18 @@ X = [1.0, 2.0, 3.0, 6.0]
 EPS = 1e-5
 
 KEYS = [
-    "layernorm", "rmsnorm", "layernorm_invariante_a_desplazamiento",
-    "rmsnorm_cambia_con_desplazamiento", "ambas_invariantes_a_escala",
-    "residual_con_subcapas_nulas_es_identidad", "distancia_a_la_identidad",
-    "parametros_por_bloque_d768", "fraccion_de_12d2", "parametros_gpt2_small",
-    "parametros_por_bloque_swiglu_d768", "llama_7b",
+    "layernorm",
+    "rmsnorm",
+    "layernorm_invariante_a_desplazamiento",
+    "rmsnorm_cambia_con_desplazamiento",
+    "ambas_invariantes_a_escala",
+    "residual_con_subcapas_nulas_es_identidad",
+    "distancia_a_la_identidad",
+    "parametros_por_bloque_d768",
+    "fraccion_de_12d2",
+    "parametros_gpt2_small",
+    "parametros_por_bloque_swiglu_d768",
+    "llama_7b",
 ]
 
 
@@ -124,13 +131,30 @@ def test_one_null_sublayer_is_not_the_identity(seed: int) -> None:
     rng = np.random.default_rng(seed)
     d = 4
     x = np.vstack([X, rng.normal(size=(2, d))])
-    shapes = {"g1": d, "b1": d, "W_Q": (d, d), "W_K": (d, d), "W_V": (d, d),
-              "g2": d, "b2": d, "W_1": (d, 4 * d), "b_1": 4 * d}
+    shapes = {
+        "g1": d,
+        "b1": d,
+        "W_Q": (d, d),
+        "W_K": (d, d),
+        "W_V": (d, d),
+        "g2": d,
+        "b2": d,
+        "W_1": (d, 4 * d),
+        "b_1": 4 * d,
+    }
     p = {k: rng.normal(size=s) for k, s in shapes.items()}
-    zero = {"W_O": np.zeros((d, d)), "b_O": np.zeros(d), "W_2": np.zeros((4 * d, d)),
-            "b_2": np.zeros(d)}
-    live = {"W_O": rng.normal(size=(d, d)), "b_O": rng.normal(size=d),
-            "W_2": rng.normal(size=(4 * d, d)), "b_2": rng.normal(size=d)}
+    zero = {
+        "W_O": np.zeros((d, d)),
+        "b_O": np.zeros(d),
+        "W_2": np.zeros((4 * d, d)),
+        "b_2": np.zeros(d),
+    }
+    live = {
+        "W_O": rng.normal(size=(d, d)),
+        "b_O": rng.normal(size=d),
+        "W_2": rng.normal(size=(4 * d, d)),
+        "b_2": rng.normal(size=d),
+    }
     cases = {
         "atencion_nula": {**zero, "W_2": live["W_2"], "b_2": live["b_2"]},
         "mlp_nulo": {**zero, "W_O": live["W_O"], "b_O": live["b_O"]},
@@ -152,9 +176,24 @@ def test_block_matches_an_independent_pre_ln_block() -> None:
     rng = np.random.default_rng(7)
     n, d = 3, 4
     x = rng.normal(size=(n, d))
-    p = {k: rng.normal(size=s) for k, s in {
-        "g1": d, "b1": d, "W_Q": (d, d), "W_K": (d, d), "W_V": (d, d), "W_O": (d, d), "b_O": d,
-        "g2": d, "b2": d, "W_1": (d, 4 * d), "b_1": 4 * d, "W_2": (4 * d, d), "b_2": d}.items()}
+    p = {
+        k: rng.normal(size=s)
+        for k, s in {
+            "g1": d,
+            "b1": d,
+            "W_Q": (d, d),
+            "W_K": (d, d),
+            "W_V": (d, d),
+            "W_O": (d, d),
+            "b_O": d,
+            "g2": d,
+            "b2": d,
+            "W_1": (d, 4 * d),
+            "b_1": 4 * d,
+            "W_2": (4 * d, d),
+            "b_2": d,
+        }.items()
+    }
 
     y = ref_block(x, p)
     got = lab.bloque_pre_ln(x, p)

@@ -11,12 +11,23 @@ Z = [2.0, 1.5, 0.8, 0.3, -0.5, -1.2]
 TOKENS = ["el", "gato", "perro", "come", "duerme", "."]
 
 KEYS = [
-    "logits", "por_temperatura", "la_entropia_crece_con_la_temperatura", "temperatura_cero",
-    "distancia_al_argmax", "t_hacia_cero_tiende_al_argmax", "top_k_3", "top_p_09",
-    "el_nucleo_es_el_minimo", "top_p_en_la_frontera", "la_temperatura_cambia_el_nucleo",
+    "logits",
+    "por_temperatura",
+    "la_entropia_crece_con_la_temperatura",
+    "temperatura_cero",
+    "distancia_al_argmax",
+    "t_hacia_cero_tiende_al_argmax",
+    "top_k_3",
+    "top_p_09",
+    "el_nucleo_es_el_minimo",
+    "top_p_en_la_frontera",
+    "la_temperatura_cambia_el_nucleo",
     "tuberia_t2_k4_p09",
-    "tuberia_con_la_temperatura_al_final", "el_top_k_cambia_el_nucleo", "el_orden_cambia_el_nucleo",
-    "frecuencias_empiricas", "desviacion_maxima_en_errores_tipicos",
+    "tuberia_con_la_temperatura_al_final",
+    "el_top_k_cambia_el_nucleo",
+    "el_orden_cambia_el_nucleo",
+    "frecuencias_empiricas",
+    "desviacion_maxima_en_errores_tipicos",
 ]
 N = 20_000
 
@@ -80,7 +91,8 @@ def test_temperatures_match_plain_softmax(out: dict) -> None:
         assert row["entropia"] == pytest.approx(expected_h[key], abs=1e-6)
         assert row["tamano_nucleo_p09"] == hf_top_p(p, 0.9)[1] == expected_n[key]
     assert out["por_temperatura"]["1.0"]["probabilidades"] == pytest.approx(
-        [0.451823, 0.274045, 0.136087, 0.082541, 0.037088, 0.018417], abs=1e-6)
+        [0.451823, 0.274045, 0.136087, 0.082541, 0.037088, 0.018417], abs=1e-6
+    )
 
 
 def test_entropy_derivative_is_variance_over_t_cubed() -> None:
@@ -104,17 +116,24 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     assert out["el_nucleo_es_el_minimo"] == (mass[n - 1] >= 0.9 and mass[n - 2] < 0.9)
     first, last = out["tuberia_t2_k4_p09"], out["tuberia_con_la_temperatura_al_final"]
     assert out["el_top_k_cambia_el_nucleo"] == (
-        first["tamano_nucleo"] != first["tamano_nucleo_sin_top_k"])
+        first["tamano_nucleo"] != first["tamano_nucleo_sin_top_k"]
+    )
     kept_first = [x > 0 for x in first["distribucion"]]
     kept_last = [x > 0 for x in last["distribucion"]]
     assert out["el_orden_cambia_el_nucleo"] == (kept_first != kept_last)
     theory, freq = first["distribucion"], out["frecuencias_empiricas"]
     assert out["desviacion_maxima_en_errores_tipicos"] == pytest.approx(
-        max_deviation(freq, theory, N), abs=1e-3)
+        max_deviation(freq, theory, N), abs=1e-3
+    )
     assert out["desviacion_maxima_en_errores_tipicos"] < 4
-    for key in ("la_entropia_crece_con_la_temperatura", "t_hacia_cero_tiende_al_argmax",
-                "el_nucleo_es_el_minimo", "la_temperatura_cambia_el_nucleo",
-                "el_top_k_cambia_el_nucleo", "el_orden_cambia_el_nucleo"):
+    for key in (
+        "la_entropia_crece_con_la_temperatura",
+        "t_hacia_cero_tiende_al_argmax",
+        "el_nucleo_es_el_minimo",
+        "la_temperatura_cambia_el_nucleo",
+        "el_top_k_cambia_el_nucleo",
+        "el_orden_cambia_el_nucleo",
+    ):
         assert out[key] is True, key
 
 
@@ -139,11 +158,13 @@ def test_zero_temperature_apart_and_the_limit(out: dict) -> None:
     # T = 0.02 from the ratios e^{(z_j − z_max)/T}, summed without any softmax
     ratios = [math.exp((z - 2.0) / 0.02) for z in Z[1:]]
     assert out["distancia_al_argmax"]["0.02"] == pytest.approx(
-        sum(ratios) / (1 + sum(ratios)), rel=1e-5)
+        sum(ratios) / (1 + sum(ratios)), rel=1e-5
+    )
     bound_ok = all(d <= 5 * math.exp(-gap / t) for d, t in zip(dist, temps))
     unique_max = sorted(out["logits"].values())[-1] > sorted(out["logits"].values())[-2]
     assert out["t_hacia_cero_tiende_al_argmax"] == (
-        unique_max and all(a > b for a, b in zip(dist, dist[1:])) and bound_ok)
+        unique_max and all(a > b for a, b in zip(dist, dist[1:])) and bound_ok
+    )
     # the page's mass at T = 1: Σ_{j≠max} e^{z_j − z_max} / (1 + that sum), not that sum / Z
     ratios_1 = sum(math.exp(z - 2.0) for z in Z[1:])
     assert ratios_1 == pytest.approx(1.213256, abs=1e-6)
@@ -170,7 +191,8 @@ def test_top_k_and_top_p(out: dict) -> None:
     assert out["top_p_09"]["distribucion"] == pytest.approx(dist, abs=1e-6)
     assert out["top_p_09"]["tamano"] == size == 4
     assert out["top_p_09"]["masa_acumulada_ordenada"] == pytest.approx(
-        [0.451823, 0.725868, 0.861954, 0.944495, 0.981583, 1.0], abs=1e-6)
+        [0.451823, 0.725868, 0.861954, 0.944495, 0.981583, 1.0], abs=1e-6
+    )
     for d in (out["top_k_3"], out["top_p_09"]["distribucion"]):
         assert sum(d) == pytest.approx(1, abs=1e-5)
 
@@ -191,7 +213,8 @@ def test_pipeline_in_both_orders(out: dict) -> None:
     theory, size = hf_top_p(ref_top_k(softmax(Z, 2.0), 4), 0.9)
     assert first["distribucion"] == pytest.approx(theory, abs=1e-6)
     assert first["distribucion"] == pytest.approx(
-        [0.362973, 0.282684, 0.199204, 0.15514, 0, 0], abs=1e-6)
+        [0.362973, 0.282684, 0.199204, 0.15514, 0, 0], abs=1e-6
+    )
     assert first["tamano_nucleo"] == size == 4
     assert first["tamano_nucleo_sin_top_k"] == hf_top_p(softmax(Z, 2.0), 0.9)[1] == 5
     last = out["tuberia_con_la_temperatura_al_final"]
@@ -230,7 +253,8 @@ def test_few_samples_claim_follows_the_numbers() -> None:
     few = emitted(330, muestras=5)
     theory = few["tuberia_t2_k4_p09"]["distribucion"]
     assert few["desviacion_maxima_en_errores_tipicos"] == pytest.approx(
-        max_deviation(few["frecuencias_empiricas"], theory, 5), abs=1e-3)
+        max_deviation(few["frecuencias_empiricas"], theory, 5), abs=1e-3
+    )
     with pytest.raises(ValueError):
         lab_module(330).run(muestras=0)
 

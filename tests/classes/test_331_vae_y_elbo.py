@@ -8,10 +8,18 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "log_verosimilitud_exacta", "posterior_exacta", "elbo", "brecha", "kl_q_con_posterior",
-    "brecha_es_kl_con_posterior", "elbo_acota_por_debajo",
-    "elbo_en_la_posterior_exacta_es_log_px", "elbo_montecarlo_reparametrizado",
-    "error_tipico_montecarlo", "cociente_de_errores_tipicos", "montecarlo_cerca_de_forma_cerrada",
+    "log_verosimilitud_exacta",
+    "posterior_exacta",
+    "elbo",
+    "brecha",
+    "kl_q_con_posterior",
+    "brecha_es_kl_con_posterior",
+    "elbo_acota_por_debajo",
+    "elbo_en_la_posterior_exacta_es_log_px",
+    "elbo_montecarlo_reparametrizado",
+    "error_tipico_montecarlo",
+    "cociente_de_errores_tipicos",
+    "montecarlo_cerca_de_forma_cerrada",
 ]
 N = 200_000
 W, B, S, X = 2.0, 0.5, 1.0, 2.0
@@ -39,7 +47,10 @@ def test_keys_in_the_syllabus_order(out: dict) -> None:
     assert list(out) == KEYS
     assert list(out["posterior_exacta"]) == ["media", "varianza"]
     assert list(out["elbo"]) == ["reconstruccion", "kl_con_prior", "total"]
-    assert list(out["error_tipico_montecarlo"]) == ["elbo_completa", "reconstruccion_mas_kl_cerrada"]
+    assert list(out["error_tipico_montecarlo"]) == [
+        "elbo_completa",
+        "reconstruccion_mas_kl_cerrada",
+    ]
 
 
 def test_syllabus_values(out: dict) -> None:
@@ -111,7 +122,8 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     errors = out["error_tipico_montecarlo"]
     ratio = out["cociente_de_errores_tipicos"]
     assert ratio == pytest.approx(
-        errors["elbo_completa"] / errors["reconstruccion_mas_kl_cerrada"], rel=1e-4)
+        errors["elbo_completa"] / errors["reconstruccion_mas_kl_cerrada"], rel=1e-4
+    )
     assert ratio == pytest.approx(math.sqrt(1.13 / 2.2032), abs=1e-6) and ratio < 1
     assert out["brecha_es_kl_con_posterior"] is True
     assert out["elbo_acota_por_debajo"] is True
@@ -153,20 +165,26 @@ def test_standard_errors_by_quadrature_and_by_sampling(out: dict) -> None:
         mean = integrate(q * f)
         errors[name] = math.sqrt(integrate(q * (f - mean) ** 2) / N)
         assert out["error_tipico_montecarlo"][name] == pytest.approx(errors[name], abs=1e-6)
-    assert errors == pytest.approx({"elbo_completa": math.sqrt(1.13 / N),
-                                    "reconstruccion_mas_kl_cerrada": math.sqrt(2.2032 / N)})
+    assert errors == pytest.approx(
+        {
+            "elbo_completa": math.sqrt(1.13 / N),
+            "reconstruccion_mas_kl_cerrada": math.sqrt(2.2032 / N),
+        }
+    )
     # the same standard errors estimated from the lab's own draws (default_rng(0))
     eps = np.random.default_rng(0).standard_normal(N)
     z = MU + SIGMA * eps
     rec = log_gauss(X, W * z + B, S**2)
     whole = rec + log_gauss(z, 0.0, 1.0) - log_gauss(z, MU, SIGMA**2)
     assert whole.std() / math.sqrt(N) == pytest.approx(errors["elbo_completa"], rel=0.01)
-    assert rec.std() / math.sqrt(N) == pytest.approx(errors["reconstruccion_mas_kl_cerrada"],
-                                                     rel=0.01)
+    assert rec.std() / math.sqrt(N) == pytest.approx(
+        errors["reconstruccion_mas_kl_cerrada"], rel=0.01
+    )
     # both estimators aim at the same ELBO
     kl = out["elbo"]["kl_con_prior"]
-    assert rec.mean() - kl == pytest.approx(out["elbo"]["total"], abs=4 * errors[
-        "reconstruccion_mas_kl_cerrada"])
+    assert rec.mean() - kl == pytest.approx(
+        out["elbo"]["total"], abs=4 * errors["reconstruccion_mas_kl_cerrada"]
+    )
 
 
 def test_full_estimator_has_zero_variance_at_the_posterior() -> None:
@@ -194,8 +212,9 @@ def test_invalid_parameters_are_refused(bad: dict) -> None:
 
 def test_monte_carlo_claim_follows_the_numbers_with_few_samples() -> None:
     few = emitted(331, muestras=3)
-    assert few["error_tipico_montecarlo"]["elbo_completa"] == pytest.approx(math.sqrt(1.13 / 3),
-                                                                            abs=1e-6)
+    assert few["error_tipico_montecarlo"]["elbo_completa"] == pytest.approx(
+        math.sqrt(1.13 / 3), abs=1e-6
+    )
     assert few["montecarlo_cerca_de_forma_cerrada"] == (
         abs(few["elbo_montecarlo_reparametrizado"] - few["elbo"]["total"])
         <= 4 * few["error_tipico_montecarlo"]["elbo_completa"] + 1e-6
@@ -204,8 +223,9 @@ def test_monte_carlo_claim_follows_the_numbers_with_few_samples() -> None:
 
 def test_which_estimator_varies_less_depends_on_the_parameters() -> None:
     # README: with these numbers the full integrand varies more (2a² + c² = 71.06 against 61.7472)
-    other = emitted(331, x=0.5, media_q=-0.4, desviacion_q=1.2, w=1.0, b=-0.5, s=0.5,
-                    muestras=20000)
+    other = emitted(
+        331, x=0.5, media_q=-0.4, desviacion_q=1.2, w=1.0, b=-0.5, s=0.5, muestras=20000
+    )
     residual = 0.5 - (-0.5) - 1.0 * (-0.4)  # x − b − wμ
     a_rec, c_rec = -(1.2**2) / (2 * 0.25), 1.2 * residual / 0.25
     a_full, c_full = a_rec + (1 - 1.2**2) / 2, c_rec + 0.4 * 1.2  # + log p(z) − log q(z)

@@ -7,13 +7,27 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "betas_extremos", "alpha_barra", "snr", "mayor_cociente_entre_pasos",
-    "el_ultimo_paso_es_casi_ruido_puro", "forma_cerrada_igual_a_iterar",
-    "varianza_final_desde_1", "posterior_t500", "beta_tilde_menor_que_beta", "teoria_t500",
-    "media_muestral_t500", "varianza_muestral_t500", "la_muestra_confirma_la_forma_cerrada",
-    "alpha_barra_coseno", "primer_paso_con_snr_menor_que_1", "la_media_se_escribe_con_el_ruido",
-    "pesos_de_la_elbo", "paso_de_peso_maximo", "muestreo_inverso",
-    "el_muestreo_inverso_recupera_los_datos", "las_dos_sigmas_acotan_la_varianza",
+    "betas_extremos",
+    "alpha_barra",
+    "snr",
+    "mayor_cociente_entre_pasos",
+    "el_ultimo_paso_es_casi_ruido_puro",
+    "forma_cerrada_igual_a_iterar",
+    "varianza_final_desde_1",
+    "posterior_t500",
+    "beta_tilde_menor_que_beta",
+    "teoria_t500",
+    "media_muestral_t500",
+    "varianza_muestral_t500",
+    "la_muestra_confirma_la_forma_cerrada",
+    "alpha_barra_coseno",
+    "primer_paso_con_snr_menor_que_1",
+    "la_media_se_escribe_con_el_ruido",
+    "pesos_de_la_elbo",
+    "paso_de_peso_maximo",
+    "muestreo_inverso",
+    "el_muestreo_inverso_recupera_los_datos",
+    "las_dos_sigmas_acotan_la_varianza",
 ]
 N = 200_000
 TIMES = [1, 10, 100, 250, 500, 1000]
@@ -47,8 +61,12 @@ def test_keys_in_the_syllabus_order(out: dict) -> None:
     assert list(out["alpha_barra_coseno"]) == [f"t_{t}" for t in TIMES]
     assert list(out["pesos_de_la_elbo"]) == [f"t_{t}" for t in [2, *TIMES[1:]]]
     assert list(out["muestreo_inverso"]) == [
-        "media_datos", "varianza_datos", "media_final", "varianza_final_sigma2_beta",
-        "varianza_final_sigma2_beta_tilde"]
+        "media_datos",
+        "varianza_datos",
+        "media_final",
+        "varianza_final_sigma2_beta",
+        "varianza_final_sigma2_beta_tilde",
+    ]
 
 
 def test_schedule_and_alpha_bar_match_syllabus_and_plain_python(out: dict) -> None:
@@ -84,13 +102,17 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     assert all(a > b for a, b in zip(ab, ab[1:]))
     # every ratio ᾱ_t/ᾱ_{t−1} is α_t = 1 − β_t: the largest is the first step's
     assert out["mayor_cociente_entre_pasos"] == pytest.approx(
-        max(ALPHA_BAR[t] / ALPHA_BAR[t - 1] for t in range(1, 1001)), rel=1e-12)
+        max(ALPHA_BAR[t] / ALPHA_BAR[t - 1] for t in range(1, 1001)), rel=1e-12
+    )
     assert out["mayor_cociente_entre_pasos"] == pytest.approx(1 - BETAS[1], rel=1e-12)
     assert out["el_ultimo_paso_es_casi_ruido_puro"] == (out["alpha_barra"]["t_1000"] < 1e-4)
     post = out["posterior_t500"]
     assert out["beta_tilde_menor_que_beta"] == (post["beta_tilde"] < post["beta"])
-    for key in ["el_ultimo_paso_es_casi_ruido_puro",
-                "forma_cerrada_igual_a_iterar", "beta_tilde_menor_que_beta"]:
+    for key in [
+        "el_ultimo_paso_es_casi_ruido_puro",
+        "forma_cerrada_igual_a_iterar",
+        "beta_tilde_menor_que_beta",
+    ]:
         assert out[key] is True, key
 
 
@@ -117,7 +139,7 @@ def test_posterior_by_gaussian_conditioning(out: dict) -> None:
     t = 500
     var_prev = 1 - ALPHA_BAR[t - 1]
     var_t = 1 - ALPHA_BAR[t]
-    cov = math.sqrt(1 - BETAS[t]) * var_prev          # Cov(x_{t−1}, x_t | x_0)
+    cov = math.sqrt(1 - BETAS[t]) * var_prev  # Cov(x_{t−1}, x_t | x_0)
     coef_xt = cov / var_t
     coef_x0 = math.sqrt(ALPHA_BAR[t - 1]) - coef_xt * math.sqrt(ALPHA_BAR[t])
     beta_tilde = var_prev - cov**2 / var_t
@@ -145,7 +167,8 @@ def test_monte_carlo_sample_against_theory(out: dict) -> None:
     mean_gap = abs(out["media_muestral_t500"] - theory["media"])
     var_gap = abs(out["varianza_muestral_t500"] - theory["varianza"])
     assert out["la_muestra_confirma_la_forma_cerrada"] == (
-        mean_gap < 4 * se_mean and var_gap < 4 * se_var)
+        mean_gap < 4 * se_mean and var_gap < 4 * se_var
+    )
     assert out["la_muestra_confirma_la_forma_cerrada"] is True
     # the declared tolerances are 4-5 standard errors
     assert 4 <= 0.01 / se_mean <= 5 and 4 <= 0.014 / se_var <= 5
@@ -153,8 +176,10 @@ def test_monte_carlo_sample_against_theory(out: dict) -> None:
 
 def cosine_alpha_bar(T: int = 1000, s: float = 0.008) -> list[float]:
     """improved-diffusion's betas_for_alpha_bar (t/T form, β clipped at 0.999), in plain Python."""
+
     def f(u: float) -> float:
         return math.cos((u + s) / (1 + s) * math.pi / 2) ** 2
+
     alpha_bar = [1.0]
     for i in range(T):
         beta = min(1 - f((i + 1) / T) / f(i / T), 0.999)
@@ -169,9 +194,12 @@ def test_cosine_schedule(out: dict) -> None:
     # away from the clipped end, ᾱ_t is the cosine itself
     f0 = math.cos(0.008 / 1.008 * math.pi / 2) ** 2
     assert out["alpha_barra_coseno"]["t_500"] == pytest.approx(
-        math.cos((0.5 + 0.008) / 1.008 * math.pi / 2) ** 2 / f0, abs=1e-6)
-    first = {"lineal": next(t for t in range(1, 1001) if ALPHA_BAR[t] < 0.5),
-             "coseno": next(t for t in range(1, 1001) if cos_ab[t] < 0.5)}
+        math.cos((0.5 + 0.008) / 1.008 * math.pi / 2) ** 2 / f0, abs=1e-6
+    )
+    first = {
+        "lineal": next(t for t in range(1, 1001) if ALPHA_BAR[t] < 0.5),
+        "coseno": next(t for t in range(1, 1001) if cos_ab[t] < 0.5),
+    }
     assert out["primer_paso_con_snr_menor_que_1"] == first == {"lineal": 260, "coseno": 497}
 
 
@@ -189,24 +217,31 @@ def test_posterior_mean_written_with_the_noise(out: dict) -> None:
         for eps in (-2.3, -0.4, 0.0, 0.7, 1.9):
             x0 = 1.0
             xt = math.sqrt(ALPHA_BAR[t]) * x0 + math.sqrt(1 - ALPHA_BAR[t]) * eps
-            with_x0 = (math.sqrt(ALPHA_BAR[t - 1]) * BETAS[t] / (1 - ALPHA_BAR[t]) * x0
-                       + math.sqrt(1 - BETAS[t]) * (1 - ALPHA_BAR[t - 1]) / (1 - ALPHA_BAR[t]) * xt)
+            with_x0 = (
+                math.sqrt(ALPHA_BAR[t - 1]) * BETAS[t] / (1 - ALPHA_BAR[t]) * x0
+                + math.sqrt(1 - BETAS[t]) * (1 - ALPHA_BAR[t - 1]) / (1 - ALPHA_BAR[t]) * xt
+            )
             with_eps = (xt - BETAS[t] / math.sqrt(1 - ALPHA_BAR[t]) * eps) / math.sqrt(1 - BETAS[t])
             worst = max(worst, abs(with_x0 - with_eps))
     assert worst < 1e-12
     assert out["la_media_se_escribe_con_el_ruido"] is True
     # the lab's claim fails if the noise form is wrong: check the lab's own function
     lab = lab_module(332)
-    b, ab = lab.calendario_lineal(1e-4, 0.02, 1000), lab.alpha_barra(lab.calendario_lineal(
-        1e-4, 0.02, 1000))
+    b, ab = (
+        lab.calendario_lineal(1e-4, 0.02, 1000),
+        lab.alpha_barra(lab.calendario_lineal(1e-4, 0.02, 1000)),
+    )
     xt = math.sqrt(ab[500]) + math.sqrt(1 - ab[500]) * 0.7
     assert lab.paso_inverso(xt, 0.7, 500, b, ab) == pytest.approx(
-        (xt - BETAS[500] / math.sqrt(1 - ALPHA_BAR[500]) * 0.7) / math.sqrt(1 - BETAS[500]))
+        (xt - BETAS[500] / math.sqrt(1 - ALPHA_BAR[500]) * 0.7) / math.sqrt(1 - BETAS[500])
+    )
 
 
 def test_elbo_weights(out: dict) -> None:
-    lam = {t: BETAS[t] ** 2 / (2 * BETAS[t] * (1 - BETAS[t]) * (1 - ALPHA_BAR[t]))
-           for t in range(2, 1001)}
+    lam = {
+        t: BETAS[t] ** 2 / (2 * BETAS[t] * (1 - BETAS[t]) * (1 - ALPHA_BAR[t]))
+        for t in range(2, 1001)
+    }
     for key, value in out["pesos_de_la_elbo"].items():
         assert value == pytest.approx(lam[int(key[2:])], rel=1e-6, abs=1e-6)
     assert out["paso_de_peso_maximo"] == max(lam, key=lam.get) == 2
@@ -237,7 +272,8 @@ def test_ancestral_sampling_moments(out: dict) -> None:
     assert rev["varianza_final_sigma2_beta"] == pytest.approx(v_beta, abs=1e-6)
     assert rev["varianza_final_sigma2_beta_tilde"] == pytest.approx(v_tilde, abs=1e-6)
     assert out["el_muestreo_inverso_recupera_los_datos"] == (
-        abs(m_beta - 1) < 0.01 and abs(v_beta - 0.25) < 0.01 and abs(v_tilde - 0.25) < 0.01)
+        abs(m_beta - 1) < 0.01 and abs(v_beta - 0.25) < 0.01 and abs(v_tilde - 0.25) < 0.01
+    )
     assert out["las_dos_sigmas_acotan_la_varianza"] == (v_tilde < 0.25 < v_beta)
     assert out["las_dos_sigmas_acotan_la_varianza"] is True
 
@@ -273,8 +309,9 @@ def test_a_gentle_schedule_does_not_reach_noise() -> None:
     assert gentle["alpha_barra_coseno"] == emitted(332)["alpha_barra_coseno"]  # fixed schedule
 
 
-@pytest.mark.parametrize("bad", [{"beta_inicial": 0.03}, {"beta_inicial": 0.0}, {"beta_final": 1.0},
-                                 {"muestras": 0}])
+@pytest.mark.parametrize(
+    "bad", [{"beta_inicial": 0.03}, {"beta_inicial": 0.0}, {"beta_final": 1.0}, {"muestras": 0}]
+)
 def test_invalid_schedules_are_refused(bad: dict) -> None:
     with pytest.raises(ValueError):
         lab_module(332).run(**bad)

@@ -8,9 +8,16 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "distribuciones", "discriminador_optimo", "valor_en_d_optimo", "jsd",
-    "valor_es_menos_log4_mas_2jsd", "d_optimo_supera_a_otros", "si_pg_es_pdata_d_vale_un_medio",
-    "gradiente_respecto_al_logit_con_d_001", "no_saturante_da_mas_gradiente", "jsd_entre_0_y_log2",
+    "distribuciones",
+    "discriminador_optimo",
+    "valor_en_d_optimo",
+    "jsd",
+    "valor_es_menos_log4_mas_2jsd",
+    "d_optimo_supera_a_otros",
+    "si_pg_es_pdata_d_vale_un_medio",
+    "gradiente_respecto_al_logit_con_d_001",
+    "no_saturante_da_mas_gradiente",
+    "jsd_entre_0_y_log2",
 ]
 P_D = [0.1, 0.4, 0.4, 0.1]
 P_G = [0.25, 0.25, 0.25, 0.25]
@@ -75,8 +82,12 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     v, jsd = out["valor_en_d_optimo"], out["jsd"]
     assert out["valor_es_menos_log4_mas_2jsd"] == (abs(v - (-math.log(4) + 2 * jsd)) < 2e-6)
     d_star = out["discriminador_optimo"]
-    alternatives = [[0.5] * 4, [d + 0.05 for d in d_star], [d - 0.05 for d in d_star],
-                    [0.3, 0.6, 0.6, 0.3]]
+    alternatives = [
+        [0.5] * 4,
+        [d + 0.05 for d in d_star],
+        [d - 0.05 for d in d_star],
+        [0.3, 0.6, 0.6, 0.3],
+    ]
     assert out["d_optimo_supera_a_otros"] == all(
         value(d_star, P_D, P_G) >= value(d, P_D, P_G) for d in alternatives
     )
@@ -92,9 +103,9 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
 
 def test_equilibrium_when_the_generator_matches_the_data(out: dict) -> None:
     d_eq = [a / (a + a) for a in P_D]
-    ok = all(abs(d - 0.5) < 1e-12 for d in d_eq) and abs(
-        value(d_eq, P_D, P_D) + math.log(4)
-    ) < 1e-12
+    ok = (
+        all(abs(d - 0.5) < 1e-12 for d in d_eq) and abs(value(d_eq, P_D, P_D) + math.log(4)) < 1e-12
+    )
     assert out["si_pg_es_pdata_d_vale_un_medio"] == ok
 
 

@@ -10,9 +10,16 @@ import pytest
 from tests.course_labs import emitted, lab_module
 
 KEYS = [
-    "inversa", "reconstruccion_exacta", "log_det_jacobiano", "log_det_coincide",
-    "jacobiano_numerico", "log_densidad_x", "integral_de_la_densidad", "densidad_integra_uno",
-    "flujo_afin", "flujo_afin_coincide_con_gaussiana",
+    "inversa",
+    "reconstruccion_exacta",
+    "log_det_jacobiano",
+    "log_det_coincide",
+    "jacobiano_numerico",
+    "log_densidad_x",
+    "integral_de_la_densidad",
+    "densidad_integra_uno",
+    "flujo_afin",
+    "flujo_afin_coincide_con_gaussiana",
 ]
 
 
@@ -62,7 +69,7 @@ def complex_step_jacobian(x: tuple[float, float], layers: int) -> list[list[floa
 def mass_in_box(limit: float) -> float:
     """P(x ∈ [−L, L]²) = ∫ φ(z₁) P(|z₂ e^{s(z₁)} + 0.8 z₁| ≤ L) dz₁, for |z₁| ≤ L (x₁ = z₁)."""
     z1 = np.linspace(-limit, limit, 20_001)
-    phi = np.exp(-z1**2 / 2) / math.sqrt(2 * math.pi)
+    phi = np.exp(-(z1**2) / 2) / math.sqrt(2 * math.pi)
     scale = np.exp(-0.5 * np.tanh(z1))
     cdf = np.vectorize(lambda v: 0.5 * (1 + math.erf(v / math.sqrt(2))))
     inside = cdf((limit - 0.8 * z1) * scale) - cdf((-limit - 0.8 * z1) * scale)

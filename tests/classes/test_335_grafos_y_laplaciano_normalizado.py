@@ -55,9 +55,16 @@ def out() -> dict:
 
 def test_keys_in_the_syllabus_order(out: dict) -> None:
     assert list(out) == [
-        "grafo", "laplaciano", "filas_suman_cero", "ingenuo_entradas_no_finitas",
-        "laplaciano_normalizado", "autovalores_normalizado", "autovalores_en_0_2", "conteo",
-        "multiplicidad_igual_a_componentes", "convencion_diagonal_uno",
+        "grafo",
+        "laplaciano",
+        "filas_suman_cero",
+        "ingenuo_entradas_no_finitas",
+        "laplaciano_normalizado",
+        "autovalores_normalizado",
+        "autovalores_en_0_2",
+        "conteo",
+        "multiplicidad_igual_a_componentes",
+        "convencion_diagonal_uno",
     ]
     assert list(out["grafo"]) == ["adyacencia", "grados"]
     assert list(out["conteo"]) == ["multiplicidad_del_cero", "componentes"]
@@ -69,8 +76,9 @@ def test_graph_and_combinatorial_laplacian(out: dict) -> None:
     expected_a = [[1 if v in adj[u] else 0 for v in range(N)] for u in range(N)]
     assert out["grafo"]["adyacencia"] == expected_a
     assert out["grafo"]["grados"] == [2, 2, 3, 1, 0]
-    expected_l = [[(len(adj[u]) if u == v else -expected_a[u][v]) for v in range(N)]
-                  for u in range(N)]
+    expected_l = [
+        [(len(adj[u]) if u == v else -expected_a[u][v]) for v in range(N)] for u in range(N)
+    ]
     assert out["laplaciano"] == expected_l
     assert all(isinstance(x, int) for row in out["laplaciano"] for x in row)
     assert out["filas_suman_cero"] == all(sum(row) == 0 for row in out["laplaciano"])
@@ -116,10 +124,10 @@ def test_diagonal_one_counterexample(out: dict) -> None:
 
 def test_naive_inverse_square_root_breaks(out: dict) -> None:
     with pytest.raises(ZeroDivisionError):
-        0.0 ** -0.5  # plain Python refuses; numpy returns inf instead
+        0.0**-0.5  # plain Python refuses; numpy returns inf instead
     degrees = np.array(out["grafo"]["grados"], dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = degrees ** -0.5
+        r = degrees**-0.5
         naive = np.diag(r) @ np.array(out["laplaciano"], dtype=float) @ np.diag(r)
     assert np.isinf(r[4])
     assert np.isnan(naive[4]).any()

@@ -26,13 +26,17 @@ def closed_neighbourhoods(edges: list[tuple[int, int]], n: int) -> list[set[int]
 
 def a_hat(edges: list[tuple[int, int]], n: int) -> list[list[float]]:
     nb = closed_neighbourhoods(edges, n)
-    return [[(1 / math.sqrt(len(nb[i]) * len(nb[j])) if j in nb[i] else 0.0) for j in range(n)]
-            for i in range(n)]
+    return [
+        [(1 / math.sqrt(len(nb[i]) * len(nb[j])) if j in nb[i] else 0.0) for j in range(n)]
+        for i in range(n)
+    ]
 
 
 def matmul(X: list[list[float]], Y: list[list[float]]) -> list[list[float]]:
-    return [[sum(X[i][t] * Y[t][j] for t in range(len(Y))) for j in range(len(Y[0]))]
-            for i in range(len(X))]
+    return [
+        [sum(X[i][t] * Y[t][j] for t in range(len(Y))) for j in range(len(Y[0]))]
+        for i in range(len(X))
+    ]
 
 
 def gcn_layer(edges: list[tuple[int, int]], n: int, feats: list[list[float]]) -> list[list[float]]:
@@ -47,9 +51,15 @@ def out() -> dict:
 
 def test_keys_in_the_syllabus_order(out: dict) -> None:
     assert list(out) == [
-        "grados_con_autobucles", "a_normalizada", "sin_division_por_cero", "salida_capa",
-        "nodo_aislado_solo_se_ve_a_si_mismo", "mensaje_es_suma_ponderada_de_vecinos",
-        "error_de_equivariancia", "autovalores_a_normalizada", "dispersion_tras_k_capas",
+        "grados_con_autobucles",
+        "a_normalizada",
+        "sin_division_por_cero",
+        "salida_capa",
+        "nodo_aislado_solo_se_ve_a_si_mismo",
+        "mensaje_es_suma_ponderada_de_vecinos",
+        "error_de_equivariancia",
+        "autovalores_a_normalizada",
+        "dispersion_tras_k_capas",
         "sobresuavizado",
     ]
     assert list(out["dispersion_tras_k_capas"]) == ["k_1", "k_2", "k_5", "k_10", "k_50"]
@@ -69,8 +79,13 @@ def test_degrees_and_normalized_adjacency(out: dict) -> None:
 
 
 def test_layer_output_matches_syllabus_and_plain_python(out: dict) -> None:
-    expected = [[0.311004, 0.933013], [0.311004, 0.933013], [0.976444, 1.161566],
-                [1.176777, 1.03033], [0.0, 3.0]]
+    expected = [
+        [0.311004, 0.933013],
+        [0.311004, 0.933013],
+        [0.976444, 1.161566],
+        [1.176777, 1.03033],
+        [0.0, 3.0],
+    ]
     assert np.array(out["salida_capa"]) == pytest.approx(np.array(expected), abs=1e-6)
     assert np.array(out["salida_capa"]) == pytest.approx(np.array(gcn_layer(EDGES, N, H)), abs=1e-6)
 
@@ -81,8 +96,13 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     assert out["nodo_aislado_solo_se_ve_a_si_mismo"] == isolated_ok
     # the emitted Â, used as a message-passing rule, must reproduce the emitted layer output
     A = out["a_normalizada"]
-    messages = [[max(sum(A[i][j] * sum(H[j][t] * W[t][c] for t in range(2)) for j in range(N)), 0.0)
-                 for c in range(2)] for i in range(N)]
+    messages = [
+        [
+            max(sum(A[i][j] * sum(H[j][t] * W[t][c] for t in range(2)) for j in range(N)), 0.0)
+            for c in range(2)
+        ]
+        for i in range(N)
+    ]
     same = np.max(np.abs(np.array(messages) - np.array(out["salida_capa"]))) < 1e-5
     assert out["mensaje_es_suma_ponderada_de_vecinos"] == bool(same)
     # permuted graph: node i of the new graph is node PERM[i] of the old one
@@ -93,9 +113,14 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     assert gap < 1e-5 and out["error_de_equivariancia"] == pytest.approx(0.0, abs=1e-12)
     d = out["dispersion_tras_k_capas"]
     assert out["sobresuavizado"] == (d["k_50"] < 1e-3 < d["k_1"])
-    assert all(out[key] is True for key in (
-        "nodo_aislado_solo_se_ve_a_si_mismo", "mensaje_es_suma_ponderada_de_vecinos",
-        "sobresuavizado"))
+    assert all(
+        out[key] is True
+        for key in (
+            "nodo_aislado_solo_se_ve_a_si_mismo",
+            "mensaje_es_suma_ponderada_de_vecinos",
+            "sobresuavizado",
+        )
+    )
 
 
 def test_spectrum_closed_form(out: dict) -> None:

@@ -39,10 +39,16 @@ def out() -> dict:
 
 def test_keys_in_the_syllabus_order(out: dict) -> None:
     assert list(out) == [
-        "autovalores_laplaciano", "conectividad_algebraica", "vector_de_fiedler",
-        "particion_por_signo", "aristas_cortadas", "quitar_el_puente_anula_lambda2",
-        "el_fiedler_minimiza_rayleigh", "energia_de_la_senal_y_de_su_gft",
-        "energia_en_dos_frecuencias_bajas", "ciclo_c6_en_la_base_dft",
+        "autovalores_laplaciano",
+        "conectividad_algebraica",
+        "vector_de_fiedler",
+        "particion_por_signo",
+        "aristas_cortadas",
+        "quitar_el_puente_anula_lambda2",
+        "el_fiedler_minimiza_rayleigh",
+        "energia_de_la_senal_y_de_su_gft",
+        "energia_en_dos_frecuencias_bajas",
+        "ciclo_c6_en_la_base_dft",
     ]
     assert list(snapshot(337)) == list(out)
 
@@ -174,8 +180,9 @@ def test_cycle_is_diagonalised_by_the_dft(out: dict) -> None:
             v = [phase(2 * math.pi * k * j / n) for j in range(n)]
             assert laplacian_apply(cycle, v) == pytest.approx([lam * x for x in v], abs=1e-12)
     # Fᴴ L F entry by entry in plain complex arithmetic: (Fᴴ L F)_kl = ⟨F_k, L F_l⟩
-    cols = [[cmath.exp(-2j * math.pi * j * k / n) / math.sqrt(n) for j in range(n)]
-            for k in range(n)]
+    cols = [
+        [cmath.exp(-2j * math.pi * j * k / n) / math.sqrt(n) for j in range(n)] for k in range(n)
+    ]
     gap = 0.0
     for k in range(n):
         for m in range(n):

@@ -14,9 +14,16 @@ GOAL = 3
 RIGHT, LEFT = 1, 0
 
 KEYS = [
-    "v_politica_aleatoria", "evaluacion_iterativa_coincide", "v_optimo", "politica_optima",
-    "iteraciones_valor", "bellman_es_contraccion", "cota_gamma_k", "residuo_de_bellman",
-    "v_optimo_domina", "v_optimo_coincide_con_forma_cerrada",
+    "v_politica_aleatoria",
+    "evaluacion_iterativa_coincide",
+    "v_optimo",
+    "politica_optima",
+    "iteraciones_valor",
+    "bellman_es_contraccion",
+    "cota_gamma_k",
+    "residuo_de_bellman",
+    "v_optimo_domina",
+    "v_optimo_coincide_con_forma_cerrada",
 ]
 
 
@@ -68,8 +75,11 @@ def evaluate(policy_probs, gamma=GAMMA, success=SUCCESS):
 
 def q_values(V, gamma=GAMMA, success=SUCCESS):
     table = transitions(success)
-    return {(s, a): reward(s) + gamma * sum(p * V[s2] for s2, p in table[s, a].items())
-            for s in range(4) for a in (LEFT, RIGHT)}
+    return {
+        (s, a): reward(s) + gamma * sum(p * V[s2] for s2, p in table[s, a].items())
+        for s in range(4)
+        for a in (LEFT, RIGHT)
+    }
 
 
 def policy_iteration(gamma=GAMMA, success=SUCCESS):
@@ -77,8 +87,9 @@ def policy_iteration(gamma=GAMMA, success=SUCCESS):
     while True:
         V = evaluate({s: {policy[s]: 1} for s in range(4)}, gamma, success)
         Q = q_values(V, gamma, success)
-        improved = {s: max((LEFT, RIGHT), key=lambda a: (Q[s, a], a == policy[s]))
-                    for s in range(4)}
+        improved = {
+            s: max((LEFT, RIGHT), key=lambda a: (Q[s, a], a == policy[s])) for s in range(4)
+        }
         if improved == policy:
             return V, policy
         policy = improved
@@ -86,8 +97,13 @@ def policy_iteration(gamma=GAMMA, success=SUCCESS):
 
 def bellman(V, gamma=0.9, success=0.8):
     table = transitions(Fraction(success).limit_denominator())
-    return [max(reward(s) + gamma * sum(float(p) * V[s2] for s2, p in table[s, a].items())
-                for a in (LEFT, RIGHT)) for s in range(4)]
+    return [
+        max(
+            reward(s) + gamma * sum(float(p) * V[s2] for s2, p in table[s, a].items())
+            for a in (LEFT, RIGHT)
+        )
+        for s in range(4)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +121,8 @@ def test_random_policy_value_exactly(out: dict) -> None:
     exact = [float(x) for x in evaluate(uniform)]
     assert out["v_politica_aleatoria"] == pytest.approx(exact, abs=1e-6)
     assert out["v_politica_aleatoria"] == pytest.approx(
-        [-6.746806, -5.843142, -3.784794, 0.0], abs=1e-6)
+        [-6.746806, -5.843142, -3.784794, 0.0], abs=1e-6
+    )
 
 
 def test_optimal_value_by_policy_iteration(out: dict) -> None:
@@ -180,8 +197,10 @@ def test_value_iteration_count_bound_and_residual(out: dict) -> None:
 
 def deterministic_values() -> dict[tuple[int, ...], list[Fraction]]:
     """Exact V^π of the 8 deterministic policies (one action per non-goal state)."""
-    return {pol: evaluate({s: {(pol + (LEFT,))[s]: 1} for s in range(4)})
-            for pol in product((LEFT, RIGHT), repeat=3)}
+    return {
+        pol: evaluate({s: {(pol + (LEFT,))[s]: 1} for s in range(4)})
+        for pol in product((LEFT, RIGHT), repeat=3)
+    }
 
 
 def test_optimal_value_dominates_every_deterministic_policy(out: dict) -> None:
@@ -202,8 +221,9 @@ def test_optimal_value_dominates_every_deterministic_policy(out: dict) -> None:
 def test_domination_claim_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     """With min instead of max the iteration finds the worst policy, and the claim says so."""
     lab = lab_module(338)
-    monkeypatch.setattr(lab, "operador_bellman",
-                        lambda P, R, V, gamma: lab.valores_q(P, R, V, gamma).min(axis=-1))
+    monkeypatch.setattr(
+        lab, "operador_bellman", lambda P, R, V, gamma: lab.valores_q(P, R, V, gamma).min(axis=-1)
+    )
     res = lab.run()
     assert res["v_optimo_domina"] is False
     assert res["v_optimo"][0] == pytest.approx(-10.0, abs=1e-6)
@@ -216,13 +236,19 @@ def test_contraction_on_the_labs_random_pairs(out: dict) -> None:
     for _ in range(1000):
         u, w = (5.0 * rng.standard_normal((2, 4))).tolist()
         pairs.append((u, w))
-    ratios = [max(abs(a - b) for a, b in zip(bellman(u), bellman(w)))
-              / max(abs(a - b) for a, b in zip(u, w)) for u, w in pairs]
+    ratios = [
+        max(abs(a - b) for a, b in zip(bellman(u), bellman(w)))
+        / max(abs(a - b) for a, b in zip(u, w))
+        for u, w in pairs
+    ]
     assert out["bellman_es_contraccion"] == (max(ratios) <= 0.9 + 1e-12) is True
     assert max(ratios) == pytest.approx(0.9, abs=1e-12)  # tight: the goal row is γ times U(3)
     # an operator with a larger discount breaks the inequality the claim checks
-    loose = [max(abs(a - b) for a, b in zip(bellman(u, gamma=0.99), bellman(w, gamma=0.99)))
-             > 0.9 * max(abs(a - b) for a, b in zip(u, w)) + 1e-12 for u, w in pairs]
+    loose = [
+        max(abs(a - b) for a, b in zip(bellman(u, gamma=0.99), bellman(w, gamma=0.99)))
+        > 0.9 * max(abs(a - b) for a, b in zip(u, w)) + 1e-12
+        for u, w in pairs
+    ]
     assert any(loose)
 
 
@@ -235,7 +261,9 @@ def test_bellman_operator_on_columns_is_the_operator_on_each_vector() -> None:
     assert Q.shape == (7, 4, 2)
     for n in range(7):
         assert np.allclose(Q[n], lab.valores_q(P, R, V[:, n], 0.9), rtol=0, atol=1e-12)
-        assert lab.operador_bellman(P, R, V, 0.9)[n] == pytest.approx(bellman(V[:, n].tolist()), abs=1e-12)
+        assert lab.operador_bellman(P, R, V, 0.9)[n] == pytest.approx(
+            bellman(V[:, n].tolist()), abs=1e-12
+        )
 
 
 def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
@@ -243,8 +271,11 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     closed = [0.0] * 4
     for s in (2, 1, 0):
         closed[s] = (-1 + 0.72 * closed[s + 1]) / 0.82
-    assert out["v_optimo_coincide_con_forma_cerrada"] == (
-        max(abs(a - b) for a, b in zip(v_opt, closed)) < 1e-6) is True
+    assert (
+        out["v_optimo_coincide_con_forma_cerrada"]
+        == (max(abs(a - b) for a, b in zip(v_opt, closed)) < 1e-6)
+        is True
+    )
     u1, u2 = list(lab_module(338).U1), list(lab_module(338).U2)
     lhs = max(abs(a - b) for a, b in zip(bellman(u1), bellman(u2)))
     assert lhs == pytest.approx(1.35, abs=1e-12)
@@ -253,10 +284,17 @@ def test_claims_recomputed_from_emitted_numbers(out: dict) -> None:
     table = transitions()
     V = [0.0] * 4
     for _ in range(1000):
-        V = [reward(s) + 0.9 * sum(0.5 * float(p) * V[s2] for a in (LEFT, RIGHT)
-                                    for s2, p in table[s, a].items()) for s in range(4)]
-    assert out["evaluacion_iterativa_coincide"] == (
-        max(abs(a - b) for a, b in zip(V, v_pi)) < 1e-6) is True
+        V = [
+            reward(s)
+            + 0.9
+            * sum(0.5 * float(p) * V[s2] for a in (LEFT, RIGHT) for s2, p in table[s, a].items())
+            for s in range(4)
+        ]
+    assert (
+        out["evaluacion_iterativa_coincide"]
+        == (max(abs(a - b) for a, b in zip(V, v_pi)) < 1e-6)
+        is True
+    )
 
 
 def test_goal_is_worth_zero_and_costs_nothing() -> None:

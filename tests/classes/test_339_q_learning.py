@@ -11,12 +11,22 @@ from tests.course_labs import class_dir, emitted, lab_module, snapshot
 
 GAMMA, SUCCESS, GOAL = 0.9, 0.8, 3
 KEYS = [
-    "q_optimo", "q_aprendido", "error_maximo", "q_learning_aproxima_q_optimo",
-    "politica_voraz_coincide", "error_por_episodios", "el_error_disminuye", "visitas_por_par",
+    "q_optimo",
+    "q_aprendido",
+    "error_maximo",
+    "q_learning_aproxima_q_optimo",
+    "politica_voraz_coincide",
+    "error_por_episodios",
+    "el_error_disminuye",
+    "visitas_por_par",
     "comparacion_de_tasas",
 ]
-Q_STAR_SYLLABUS = [[-3.907459, -3.230510], [-3.738222, -2.290303],
-                   [-2.868531, -1.219512], [0.0, 0.0]]
+Q_STAR_SYLLABUS = [
+    [-3.907459, -3.230510],
+    [-3.738222, -2.290303],
+    [-2.868531, -1.219512],
+    [0.0, 0.0],
+]
 
 
 def step(s: int, a: int, moved: bool) -> int:
@@ -58,8 +68,7 @@ def test_q_star_closed_form_and_bellman_residual(out: dict) -> None:
     Q = out["q_optimo"]
     for s in range(3):
         for a in (0, 1):
-            target = -1 + GAMMA * (SUCCESS * max(Q[step(s, a, True)])
-                                   + (1 - SUCCESS) * max(Q[s]))
+            target = -1 + GAMMA * (SUCCESS * max(Q[step(s, a, True)]) + (1 - SUCCESS) * max(Q[s]))
             assert Q[s][a] == pytest.approx(target, abs=1e-5)
 
 
@@ -146,7 +155,7 @@ def test_first_targets_are_not_always_minus_one() -> None:
 
 
 def block_errors(lived: list, omega: float) -> list[float]:
-    blocks = [lived[200 * i:200 * (i + 1)] for i in range(20)]
+    blocks = [lived[200 * i : 200 * (i + 1)] for i in range(20)]
     return [sup_error(learn(b, omega)[0], q_star()) for b in blocks]
 
 
@@ -232,7 +241,9 @@ def test_several_seeds_and_the_two_learning_rates() -> None:
         assert res["q_learning_aproxima_q_optimo"] and res["politica_voraz_coincide"]
         assert 0.0034 <= res["error_maximo"] < 0.05  # the range seen over 1000 seeds
         rates = res["comparacion_de_tasas"]
-        assert rates["alfa_1_sobre_n"] > 3 * rates["alfa_1_sobre_n_0_8"]  # min ratio over 300 seeds: 3.09
+        assert (
+            rates["alfa_1_sobre_n"] > 3 * rates["alfa_1_sobre_n_0_8"]
+        )  # min ratio over 300 seeds: 3.09
 
 
 def test_omega_one_in_the_long_run(out: dict, lived: list) -> None:
@@ -240,7 +251,9 @@ def test_omega_one_in_the_long_run(out: dict, lived: list) -> None:
     # the long run now uses 1/n; the rate comparison does not depend on the omega parameter
     assert harmonic["comparacion_de_tasas"] == out["comparacion_de_tasas"]
     assert harmonic["visitas_por_par"] == out["visitas_por_par"]
-    assert harmonic["error_maximo"] == pytest.approx(sup_error(learn(lived, 1.0)[0], q_star()), abs=2e-6)
+    assert harmonic["error_maximo"] == pytest.approx(
+        sup_error(learn(lived, 1.0)[0], q_star()), abs=2e-6
+    )
 
 
 def test_page_examples_are_accepted() -> None:

@@ -15,9 +15,17 @@ from tests.course_labs import class_dir, emitted, lab_module, snapshot
 
 R = [1.0, 2.0, 0.5]
 KEYS = [
-    "politica_inicial", "gradiente_exacto", "coincide_con_diferencias_finitas", "reinforce",
-    "reinforce_varianza_traza", "estimadores_insesgados", "linea_base_reduce_varianza", "politica_tras_500_pasos",
-    "ascenso_elige_el_mejor_brazo", "optimo_kl", "kl_regularizado_es_softmax_con_temperatura",
+    "politica_inicial",
+    "gradiente_exacto",
+    "coincide_con_diferencias_finitas",
+    "reinforce",
+    "reinforce_varianza_traza",
+    "estimadores_insesgados",
+    "linea_base_reduce_varianza",
+    "politica_tras_500_pasos",
+    "ascenso_elige_el_mejor_brazo",
+    "optimo_kl",
+    "kl_regularizado_es_softmax_con_temperatura",
 ]
 
 
@@ -34,8 +42,9 @@ def expected_return(theta: list[float]) -> float:
 def jacobian_gradient(theta: list[float]) -> list[float]:
     """∇J = (diag(π) − π πᵀ) r, the softmax Jacobian applied to r."""
     pi = softmax(theta)
-    return [sum(((pi[i] if i == j else 0.0) - pi[i] * pi[j]) * R[j] for j in range(3))
-            for i in range(3)]
+    return [
+        sum(((pi[i] if i == j else 0.0) - pi[i] * pi[j]) * R[j] for j in range(3)) for i in range(3)
+    ]
 
 
 def exact_trace(b: Fraction) -> Fraction:
@@ -90,12 +99,16 @@ def test_gradient_bandit_expected_update_is_the_gradient(out: dict) -> None:
     """Sutton & Barto §2.8: E[(R − b)(1{a=A} − π(a))], averaged over A exactly, for any b."""
     pi = softmax([0.0] * 3)
     for b in (0.0, 7 / 6, -3.0):
-        update = [sum(pi[A] * (R[A] - b) * ((1.0 if a == A else 0.0) - pi[a]) for A in range(3))
-                  for a in range(3)]
+        update = [
+            sum(pi[A] * (R[A] - b) * ((1.0 if a == A else 0.0) - pi[a]) for A in range(3))
+            for a in range(3)
+        ]
         assert update == pytest.approx(out["gradiente_exacto"], abs=1e-6)
     # a baseline that depends on the sampled action (b = r(A)) kills the signal: biased
-    biased = [sum(pi[A] * (R[A] - R[A]) * ((1.0 if a == A else 0.0) - pi[a]) for A in range(3))
-              for a in range(3)]
+    biased = [
+        sum(pi[A] * (R[A] - R[A]) * ((1.0 if a == A else 0.0) - pi[a]) for A in range(3))
+        for a in range(3)
+    ]
     assert max(abs(x - g) for x, g in zip(biased, out["gradiente_exacto"])) > 0.2
 
 
@@ -104,8 +117,11 @@ def exact_component_variances(b: Fraction) -> list[Fraction]:
     r = [Fraction(1), Fraction(2), Fraction(1, 2)]
     pi = Fraction(1, 3)
     J = sum(r) * pi
-    return [sum(pi * ((r[a] - b) ** 2 + 1) * ((1 if a == j else 0) - pi) ** 2 for a in range(3))
-            - (pi * (r[j] - J)) ** 2 for j in range(3)]
+    return [
+        sum(pi * ((r[a] - b) ** 2 + 1) * ((1 if a == j else 0) - pi) ** 2 for a in range(3))
+        - (pi * (r[j] - J)) ** 2
+        for j in range(3)
+    ]
 
 
 def test_reinforce_means_and_variances_against_theory(out: dict) -> None:
@@ -129,8 +145,11 @@ def test_reinforce_means_and_variances_against_theory(out: dict) -> None:
 def test_declared_tolerances_follow_the_standard_errors() -> None:
     meta = tomllib.loads((class_dir(340) / "class.toml").read_text(encoding="utf-8"))
     tol = {o["nombre"]: o.get("tolerancia") for o in meta["salidas"]}
-    se = [math.sqrt(float(v) / 20_000) for b in (Fraction(0), Fraction(7, 6))
-          for v in exact_component_variances(b)]
+    se = [
+        math.sqrt(float(v) / 20_000)
+        for b in (Fraction(0), Fraction(7, 6))
+        for v in exact_component_variances(b)
+    ]
     assert min(se) == pytest.approx(0.0036, abs=5e-5) and max(se) == pytest.approx(0.0063, abs=5e-5)
     assert 3.5 <= tol["reinforce"]["atol"] / max(se) <= 5  # about 4 SE of the noisiest component
     # the trace's spread, from 200 seeds here (2000 in the description): a relative 0.8-0.9 %
@@ -160,9 +179,11 @@ def test_reinforce_replayed_with_plain_statistics() -> None:
             for j in range(3):
                 columns[j].append((reward - b) * ((1.0 if j == a else 0.0) - 1 / 3))
         assert res["reinforce"][name].tolist() == pytest.approx(
-            [statistics.fmean(c) for c in columns], abs=1e-12)
+            [statistics.fmean(c) for c in columns], abs=1e-12
+        )
         assert res["reinforce_varianza_traza"][name] == pytest.approx(
-            sum(statistics.variance(c) for c in columns), abs=1e-10)
+            sum(statistics.variance(c) for c in columns), abs=1e-10
+        )
         # the claim's per-component standard errors, from the same sample
         se = [math.sqrt(statistics.variance(c) / 20_000) for c in columns]
         gap = [abs(statistics.fmean(c) - g) for c, g in zip(columns, [-1 / 18, 5 / 18, -2 / 9])]
@@ -178,8 +199,11 @@ def test_reinforce_claims_recomputed(out: dict) -> None:
         unbiased &= all(abs(m - g) < 5 * s for m, g, s in zip(out["reinforce"][name], grad, se))
     assert out["estimadores_insesgados"] == unbiased is True
     traces = out["reinforce_varianza_traza"]
-    assert out["linea_base_reduce_varianza"] == (
-        traces["con_linea_base"] < traces["sin_linea_base"]) is True
+    assert (
+        out["linea_base_reduce_varianza"]
+        == (traces["con_linea_base"] < traces["sin_linea_base"])
+        is True
+    )
 
 
 def test_unbiasedness_claim_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -203,11 +227,15 @@ def test_exact_ascent_for_500_steps(out: dict) -> None:
     pi = softmax(theta)
     assert out["politica_tras_500_pasos"] == pytest.approx(pi, abs=1e-6)
     assert out["politica_tras_500_pasos"] == pytest.approx(
-        [0.000677818, 0.998875, 0.000447627], abs=1e-6)
+        [0.000677818, 0.998875, 0.000447627], abs=1e-6
+    )
     p = out["politica_tras_500_pasos"]
     best = max(range(3), key=lambda a: R[a])
-    assert out["ascenso_elige_el_mejor_brazo"] == (
-        max(range(3), key=lambda a: p[a]) == best and p[best] > 0.95) is True
+    assert (
+        out["ascenso_elige_el_mejor_brazo"]
+        == (max(range(3), key=lambda a: p[a]) == best and p[best] > 0.95)
+        is True
+    )
 
 
 def gibbs(beta: float, ref: list[float]) -> list[float]:
@@ -226,8 +254,11 @@ def test_kl_optimum_is_the_tempered_softmax(out: dict) -> None:
     assert out["optimo_kl"]["por_gradiente"] == pytest.approx(closed, abs=1e-6)
     assert closed == pytest.approx([0.114195, 0.843795, 0.04201], abs=1e-6)
     a, b = out["optimo_kl"]["por_gradiente"], out["optimo_kl"]["softmax_r_sobre_beta"]
-    assert out["kl_regularizado_es_softmax_con_temperatura"] == (
-        max(abs(x - y) for x, y in zip(a, b)) < 1e-6) is True
+    assert (
+        out["kl_regularizado_es_softmax_con_temperatura"]
+        == (max(abs(x - y) for x, y in zip(a, b)) < 1e-6)
+        is True
+    )
 
 
 def kl_ascent(beta: float, steps: int) -> list[float]:
@@ -236,8 +267,10 @@ def kl_ascent(beta: float, steps: int) -> list[float]:
     for _ in range(steps):
         pi = softmax(theta)
         d_pi = [R[j] - beta * (math.log(3 * pi[j]) + 1) for j in range(3)]  # ∂F/∂π_j
-        theta = [theta[i] + sum(((pi[i] if i == j else 0.0) - pi[i] * pi[j]) * d_pi[j]
-                                for j in range(3)) for i in range(3)]
+        theta = [
+            theta[i] + sum(((pi[i] if i == j else 0.0) - pi[i] * pi[j]) * d_pi[j] for j in range(3))
+            for i in range(3)
+        ]
     return softmax(theta)
 
 
@@ -298,13 +331,15 @@ def test_reverse_kl_has_another_optimum() -> None:
 
     def reverse_objective(pi: list[float]) -> float:
         return sum(p * r for p, r in zip(pi, R)) - beta * sum(
-            q * math.log(q / p) for p, q in zip(pi, ref))
+            q * math.log(q / p) for p, q in zip(pi, ref)
+        )
 
     # it is the reverse problem's maximum (checked against random policies) ...
     rng = np.random.default_rng(2)
     best = reverse_objective(reverse)
-    assert all(reverse_objective(pi) <= best + 1e-12
-               for pi in rng.dirichlet(np.ones(3), size=300).tolist())
+    assert all(
+        reverse_objective(pi) <= best + 1e-12 for pi in rng.dirichlet(np.ones(3), size=300).tolist()
+    )
     # ... and it is not the tempered softmax, which only solves KL(π‖π_ref)
     assert max(abs(x - y) for x, y in zip(reverse, gibbs(beta, ref))) > 0.05
 
@@ -313,7 +348,9 @@ def test_other_temperatures() -> None:
     # show's example doubles β: the ascent still reaches softmax(r)
     soft = emitted(340, beta=1.0)
     assert soft["optimo_kl"]["por_gradiente"] == pytest.approx(softmax(R), abs=1e-6)
-    assert soft["optimo_kl"]["por_gradiente"] == pytest.approx([0.231224, 0.628532, 0.140244], abs=1e-6)
+    assert soft["optimo_kl"]["por_gradiente"] == pytest.approx(
+        [0.231224, 0.628532, 0.140244], abs=1e-6
+    )
     assert soft["kl_regularizado_es_softmax_con_temperatura"] is True
     assert emitted(340, muestras=2000)["estimadores_insesgados"] is True
     res = emitted(340, beta=5.0)

@@ -71,8 +71,15 @@ def test_every_common_error_has_a_mutant_or_a_reason(number: int) -> None:
 @pytest.mark.lento
 def test_every_declared_mutant_is_rejected_and_the_solution_passes() -> None:
     mutants = all_mutants()
-    honest = [(COURSE.resolve(str(n)), student_source(n, 1, textwrap.dedent(
-        "\n".join(course_lab(COURSE.resolve(str(n))).regions[0].body)))) for n in CLASSES]
+    honest = [
+        (
+            COURSE.resolve(str(n)),
+            student_source(
+                n, 1, textwrap.dedent("\n".join(course_lab(COURSE.resolve(str(n))).regions[0].body))
+            ),
+        )
+        for n in CLASSES
+    ]
     items = [(COURSE.resolve(str(n)), student_source(n, h, body)) for n, h, _, body in mutants]
     attempts = judge_many(honest + items, timeout=20.0, jobs=2)
     assert all(a.done for a in attempts[: len(honest)])
