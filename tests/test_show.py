@@ -3,6 +3,7 @@ terminal (plain on a pipe, styled with colour) without importing or running the 
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 from pathlib import Path
 
@@ -72,6 +73,18 @@ def test_plain_page_has_no_markdown_markup(cli) -> None:
     out = cli("show", "323", "--root", str(REPO)).out
     assert "```" not in out and "**" not in out and "\n## " not in out and "\\_" not in out
     assert "la_similitud_decae_con_la_distancia" in out and "*equivariante*" not in out
+
+
+def test_formulas_are_numbered_as_on_the_site(cli) -> None:
+    """The site numbers each formula, (1), (2)… (compmath.site.numbering), and the prose refers to
+    them by number: the terminal lists them with the same numbers, in the same order."""
+    out = cli("show", "332", "--root", str(REPO)).out
+    listed = out.split("\nFórmulas\n")[1].split("\nDesarrollo\n")[0]
+    assert re.findall(r"^  \((\d+)\) ", listed, re.M) == [str(n) for n in range(1, 10)]
+    assert "  (2) q(x_t | x_0) = N(√ᾱ_t x_0" in listed
+    prose = out.split("\nDesarrollo\n")[1].split("\nQué calcula el laboratorio\n")[0]
+    assert "la forma cerrada (2)" in prose
+    assert {int(n) for n in re.findall(r" \((\d+)\)", prose)} <= set(range(1, 10))  # not rng(0)
 
 
 @pytest.mark.parametrize(

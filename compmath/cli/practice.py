@@ -127,12 +127,11 @@ def start(
         if (course.root / workspace.MARKER).is_file():  # a workspace has the shape of a course
             import shlex
 
-            made_from = workspace.find(course.root).load_progress().course
+            made_from = shlex.quote(workspace.find(course.root).load_progress().course or "RUTA")
             raise CompmathError(
                 "esta carpeta es un espacio de práctica, no un curso: los ejercicios salen del "
                 "curso",
-                "créalo desde el curso: compmath practice start CARPETA --root "
-                + shlex.quote(made_from or "CARPETA_DEL_CURSO"),
+                f"créalo desde el curso: compmath practice start CARPETA --root {made_from}",
             )
         target = folder or workspace.default_folder(course)
         if classroom50:  # refused before anything is written

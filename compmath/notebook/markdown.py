@@ -69,8 +69,12 @@ def practice_intro(holes: tuple[Hole, ...]) -> str:
 
 
 def formulas(page: ClassPage) -> str:
-    """Each formula in LaTeX for Jupyter and Colab; its plain form when it has no LaTeX."""
-    shown = [f"$${f.latex}$$" if f.latex else f"`{f.text}`" for f in page.formulas]
+    """Each formula in LaTeX for Jupyter and Colab (its plain form when it has no LaTeX),
+    numbered (1), (2)… as on the site and in `compmath show`: the prose cites them by number."""
+    shown = [
+        f"$${f.latex} \\tag{{{n}}}$$" if f.latex else f"({n}) `{f.text}`"
+        for n, f in enumerate(page.formulas, 1)
+    ]
     return _section("Fórmulas", "\n\n".join(shown))
 
 

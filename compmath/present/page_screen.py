@@ -112,9 +112,11 @@ def page_blocks(page: ClassPage) -> list[Block]:
     if page.lemma:
         blocks += [BLANK, para((plain_prose(page.lemma), "italic"))]
     blocks += heading("Fórmulas")
-    blocks += [para(plain_scripts(f.text), indent=2, hang=4) for f in page.formulas] or [
-        line((PENDING, "dim"))
-    ]
+    # numbered as on the site, (1), (2)…: the prose refers to a formula by its number
+    blocks += [
+        para((f"({n}) ", "dim"), plain_scripts(f.text), indent=2, hang=4)
+        for n, f in enumerate(page.formulas, start=1)
+    ] or [line((PENDING, "dim"))]
     blocks += heading("Desarrollo") + _prose(page.development, "(por escribir en README.md)")
     blocks += heading("Ejemplo trabajado") + _prose(page.example, "(por escribir en README.md)")
     blocks += heading("Qué calcula el laboratorio")
