@@ -95,6 +95,16 @@ cd ../mi-practica && compmath practice   # comprueba cada vez que guardas
 
 Cada ejercicio es el laboratorio de una clase con huecos; `compmath practice` dice qué hueco
 falla, con qué salida, y ofrece pistas.
+
+## Entregar
+
+```
+cd ../mi-practica && compmath practice entregar   # TU_ID.zip, junto a la carpeta de práctica
+```
+
+El `.zip` es lo que leerá la corrección: la orden vuelve a comprobar los huecos, dice qué contará
+y qué no (código fuera de los huecos, clases sin empezar) y escribe su SHA-256, que la corrección
+anota en tu informe. Súbelo donde diga tu profesor.
 """
 
 

@@ -385,7 +385,7 @@ def _install_hint(course: Course) -> str:
     requirements.txt; this repository is the package itself."""
     if (course.root / "requirements.txt").exists():
         return ": pip install -r requirements.txt"
-    return " en la raíz del curso: pip install -e ."
+    return " en la raíz del curso: pip install ."
 
 
 def new_part_toml(number: int) -> str:

@@ -178,7 +178,7 @@ if __name__ == "__main__":
     try:
         from compmath.labmain import main
     except ModuleNotFoundError:  # sin el ejecutor instalado
-        aviso = "error: falta compmath; instálalo en la raíz del curso: pip install -e ."
+        aviso = "error: falta compmath; instálalo en la raíz del curso: pip install ."
         raise SystemExit(aviso) from None
 
     main(run)
