@@ -448,9 +448,7 @@ def test_a_lab_run_without_compmath_says_how_to_install_it(lab: Path, tmp_path: 
     )
     assert done.returncode == 1
     assert done.stdout == ""
-    assert (
-        done.stderr == "error: falta compmath; instálalo en la raíz del curso: pip install .\n"
-    )
+    assert done.stderr == "error: falta compmath; instálalo en la raíz del curso: pip install .\n"
 
 
 def _raised(source: str) -> BaseException:
