@@ -140,7 +140,9 @@ def test_a_copier_reads_nothing_of_anyone(
     keeps out a walk from `/`, which would find a copy of the course elsewhere on the disk."""
     if sin:
         monkeypatch.setenv("COMPMATH_SIN", sin)
-        pool.shutdown()  # the next workers start without it
+    # the next workers start with this test's layers, not with those of a worker an earlier
+    # test left running (started under another COMPMATH_SIN, it trusts no bytecode cache)
+    pool.shutdown()
     monkeypatch.chdir(tmp_path)  # the relative path starts where the grading was launched
     landlock = sin != "landlock"
     if landlock:  # the course's lab compiled into the cache, as any earlier run leaves it
