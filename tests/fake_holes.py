@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from compmath.course.tree import load_course
 from compmath.holes.regions import exercise_source, solution_regions, splice
@@ -28,3 +29,9 @@ def hand_in_901(fake: Path, entregas: Path, student: str, code: str) -> Path:
     target.parent.mkdir(parents=True)
     target.write_text(with_hole_901(fake, code), encoding="utf-8")
     return entregas / student
+
+
+def grade_901(cli: Any, entregas: Path, fake: Path, out: Path, *extra: str) -> Any:
+    """`compmath grade` of `entregas` on the fake course's 901 into `out` (30 s per run)."""
+    args = ["--root", str(fake), "--clases", "901", "--out", str(out), "--timeout", "30"]
+    return cli("grade", str(entregas), *args, *extra)

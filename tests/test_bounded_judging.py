@@ -16,7 +16,7 @@ import pytest
 from compmath.base.validate import SMALL, OverBudget, bound_issue, validate
 from compmath.judging.judge import RESULT_CAP, oversized
 from tests.conftest import SIMPLE_SCHEMA
-from tests.fake_holes import hand_in_901
+from tests.fake_holes import grade_901, hand_in_901
 
 GOOD = {"n": 4, "mitad": 2.0, "vector": [0.0, 0.333333, 0.666667, 1.0]}
 HUGE = """\
@@ -115,18 +115,7 @@ def test_grade_refuses_a_hole_s_40_mb_result_and_grades_the_honest_student(
     hand_in_901(fake_course, entregas, "ana", "mitad = n * escala")
     hand_in_901(fake_course, entregas, "hugo", 'mitad = "0" * 40_000_000')
     out = tmp_path / "notas"
-    result = cli(
-        "grade",
-        str(entregas),
-        "--root",
-        str(fake_course),
-        "--clases",
-        "901",
-        "--out",
-        str(out),
-        "--timeout",
-        "30",
-    )
+    result = grade_901(cli, entregas, fake_course, out)
     assert result.code == 0, result.err
     records = {
         s: json.loads((out / "alumnos" / f"{s}.json").read_text("utf-8")) for s in ("ana", "hugo")

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from tests.conftest import FAKE_PART, REPO
-from tests.fake_holes import hand_in_901
+from tests.fake_holes import grade_901, hand_in_901
 
 
 @pytest.mark.lento  # grades the fake course twice: all or nothing, then proportional
@@ -32,18 +32,7 @@ def test_credit_is_all_or_nothing_unless_the_class_asks_for_proportional(
             )
             toml.write_text(text, encoding="utf-8")
         out = tmp_path / f"notas-{credit or 'defecto'}"
-        result = cli(
-            "grade",
-            str(entregas),
-            "--root",
-            str(fake_course),
-            "--clases",
-            "901",
-            "--out",
-            str(out),
-            "--timeout",
-            "30",
-        )
+        result = grade_901(cli, entregas, fake_course, out)
         assert result.code == 0, result.err
         report = json.loads((out / "informe.json").read_text("utf-8"))
         jsonschema.validate(report, schema)

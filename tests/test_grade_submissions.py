@@ -16,7 +16,7 @@ from compmath.course.tree import load_course
 from compmath.grading import submissions
 from compmath.grading.submissions import MAX_DEPTH, MAX_ENTRIES, read_submission
 from tests.conftest import REPO
-from tests.fake_holes import hand_in_901
+from tests.fake_holes import grade_901, hand_in_901
 
 C323 = load_course(REPO).resolve("323")
 
@@ -137,19 +137,7 @@ def test_a_deep_or_unreadable_submission_scores_0_and_the_class_is_graded(
             for shard in shards:
                 out = tmp_path / f"notas-{shard or 'todo'}".replace("/", "de")
                 extra = ["--shard", shard] if shard else []
-                result = cli(
-                    "grade",
-                    str(entregas),
-                    "--root",
-                    str(fake_course),
-                    "--clases",
-                    "901",
-                    "--out",
-                    str(out),
-                    "--timeout",
-                    "30",
-                    *extra,
-                )
+                result = grade_901(cli, entregas, fake_course, out, *extra)
                 assert result.code == 0 and "Traceback" not in result.err, result.err
                 assert (out / "notas.csv").exists()
                 for record in (out / "alumnos").iterdir():

@@ -21,7 +21,7 @@ from compmath.judging.compare import compare
 from compmath.judging.report import describe_difference
 from compmath.notebook.build import build_notebook
 from tests.conftest import FAKE_PART, REPO
-from tests.fake_holes import with_hole_901
+from tests.fake_holes import grade_901, with_hole_901
 
 TOL = Tolerance()
 STRICT = Tolerance(strict_type=True)
@@ -232,18 +232,7 @@ def test_grade_reads_latin_1_and_a_practice_notebook(
         (entregas / student).mkdir()
         (entregas / student / "901-pasa.ipynb").write_text(_notebook(fake_course, code), "utf-8")
     out = tmp_path / "notas"
-    result = cli(
-        "grade",
-        str(entregas),
-        "--root",
-        str(fake_course),
-        "--clases",
-        "901",
-        "--out",
-        str(out),
-        "--timeout",
-        "30",
-    )
+    result = grade_901(cli, entregas, fake_course, out)
     assert result.code == 0, result.err
     holes = {
         s: json.loads((out / "alumnos" / f"{s}.json").read_text("utf-8"))["clases"][0]
