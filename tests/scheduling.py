@@ -13,7 +13,15 @@ from typing import Any
 
 from xdist.scheduler import LoadFileScheduling
 
-SPREAD = ("tests/test_lint.py::test_real_course_class_passes[",)
+SPREAD = (
+    "tests/test_lint.py::test_real_course_class_passes[",
+    # the browser's slowest sweeps (the site they read is built once for all workers)
+    "tests/test_site_browser.py::test_no_serious_accessibility_violation",
+    "tests/test_site_browser.py::test_math_reads_as_katex_draws_it[",
+    "tests/test_site_browser.py::test_contrast_as_seen_behind_the_scroll_cue[",
+    "tests/test_site_browser.py::test_valid_html_for_the_nu_checker",
+    "tests/test_site_browser.py::test_the_course_prints_as_one_book_with_its_outline",
+)
 
 # The longest units, longest first (`pytest --durations=0`, summed by file, 2 cores). The rest
 # follow in pytest-xdist's own order (the files with most tests first).
