@@ -319,6 +319,21 @@ def test_search_folds_accents_and_case() -> None:
     assert data["ancho"] == 2 and data["vocabulario"] == "0rara" and data["donde"] == "0011"
 
 
+def test_a_lemmas_math_is_shown_as_text_in_the_results() -> None:
+    """The results page shows each lemma as text: 332's «$x_t$ … desde $x_0$» was shown with
+    its dollars and TeX (as 325's «$\\sqrt{d_k}$» and 339's «$Q^*$»)."""
+    lemma = r"Forma cerrada: $x_t$ sale de $\bar\alpha_t$ y $\sqrt{d_k}$, con la `clave`."
+    found = entry("a.html", "332 Difusión", lemma, [], "")
+    data = json.loads(index_script([found]).split(" = ", 1)[1].rstrip(";\n"))
+    shown = data["paginas"][0][2]
+    assert shown == "Forma cerrada: x_t sale de ᾱ_t y √d_k, con la clave."
+    assert found.lemma == fold(shown)  # and it is found by what it shows
+    course = load_course(REPO)
+    lemmas = [c.meta.lemma for c in course.classes]
+    assert sum("$" in lemma for lemma in lemmas) >= 3  # the course has lemmas with math
+    assert all("$" not in entry("a", "A", lemma, [], "").summary for lemma in lemmas)
+
+
 def test_the_index_leaves_out_long_numbers_and_decimal_digits() -> None:
     found = entry("a.html", "A", "", [], "0,001 y 1999 en 2 de 335 vs 01 0")
     other = entry("b.html", "B", "", [], "otra")

@@ -15,6 +15,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from compmath.mathtext import plain_prose
+
 WORD = re.compile(r"[a-z0-9_]+")
 
 
@@ -48,7 +50,10 @@ class Entry:
 
 
 def entry(url: str, title: str, summary: str, outputs: list[str], prose: str) -> Entry:
-    """An index entry from a page's visible text (folded here once)."""
+    """An index entry from a page's visible text (folded here once). The summary (a class's
+    lemma) is shown as text on the results page: its `$…$` as the search quotes them, «$x_t$»
+    as «x_t»."""
+    summary = plain_prose(summary)
     words = dict.fromkeys(WORD.findall(fold(prose)))
     return Entry(
         url, title, summary, fold(title), fold(summary), " ".join(outputs), " ".join(words)
