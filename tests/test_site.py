@@ -334,6 +334,15 @@ def test_a_lemmas_math_is_shown_as_text_in_the_results() -> None:
     assert all("$" not in entry("a", "A", lemma, [], "").summary for lemma in lemmas)
 
 
+def test_the_index_has_the_words_of_the_formulas_not_their_tex() -> None:
+    """«sqrt» found 10 pages of the course and «mathbb» 5, none of them showing the word."""
+    prose = r"Con $\sqrt{d_k}$ y $\mathbb{E}[\varepsilon \mid x_t]$ sale $\frac{n}{2}$ raíz."
+    words = entry("a.html", "A", "", [], prose).prose.split()
+    assert {"d_k", "epsilon", "x_t", "n", "2", "raiz"} <= set(words)
+    assert not {"sqrt", "mathbb", "varepsilon", "mid", "frac"} & set(words)
+    assert "sqrt" in entry("b.html", "B", "", [], "la orden sqrt de numpy").prose  # as prose
+
+
 def test_the_index_leaves_out_long_numbers_and_decimal_digits() -> None:
     found = entry("a.html", "A", "", [], "0,001 y 1999 en 2 de 335 vs 01 0")
     other = entry("b.html", "B", "", [], "otra")

@@ -50,11 +50,12 @@ class Entry:
 
 
 def entry(url: str, title: str, summary: str, outputs: list[str], prose: str) -> Entry:
-    """An index entry from a page's visible text (folded here once). The summary (a class's
-    lemma) is shown as text on the results page: its `$…$` as the search quotes them, «$x_t$»
-    as «x_t»."""
+    """An index entry from a page's visible text (folded here once). Its math is read as the
+    search quotes it: the summary (a class's lemma), shown as text on the results page, «$x_t$»
+    as «x_t»; the prose's words those of its formulas as a reader sees them («ε», searched as
+    «epsilon»), not their TeX («\\varepsilon», «\\sqrt», «\\mathbb»)."""
     summary = plain_prose(summary)
-    words = dict.fromkeys(WORD.findall(fold(prose)))
+    words = dict.fromkeys(WORD.findall(fold(plain_prose(prose))))
     return Entry(
         url, title, summary, fold(title), fold(summary), " ".join(outputs), " ".join(words)
     )
