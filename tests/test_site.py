@@ -319,6 +319,30 @@ def test_search_folds_accents_and_case() -> None:
     assert data["ancho"] == 2 and data["vocabulario"] == "0rara" and data["donde"] == "0011"
 
 
+def test_a_lemmas_math_is_shown_as_text_in_the_results() -> None:
+    """The results page shows each lemma as text: 332's «$x_t$ … desde $x_0$» was shown with
+    its dollars and TeX (as 325's «$\\sqrt{d_k}$» and 339's «$Q^*$»)."""
+    lemma = r"Forma cerrada: $x_t$ sale de $\bar\alpha_t$ y $\sqrt{d_k}$, con la `clave`."
+    found = entry("a.html", "332 Difusión", lemma, [], "")
+    data = json.loads(index_script([found]).split(" = ", 1)[1].rstrip(";\n"))
+    shown = data["paginas"][0][2]
+    assert shown == "Forma cerrada: x_t sale de ᾱ_t y √d_k, con la clave."
+    assert found.lemma == fold(shown)  # and it is found by what it shows
+    course = load_course(REPO)
+    lemmas = [c.meta.lemma for c in course.classes]
+    assert sum("$" in lemma for lemma in lemmas) >= 3  # the course has lemmas with math
+    assert all("$" not in entry("a", "A", lemma, [], "").summary for lemma in lemmas)
+
+
+def test_the_index_has_the_words_of_the_formulas_not_their_tex() -> None:
+    """«sqrt» found 10 pages of the course and «mathbb» 5, none of them showing the word."""
+    prose = r"Con $\sqrt{d_k}$ y $\mathbb{E}[\varepsilon \mid x_t]$ sale $\frac{n}{2}$ raíz."
+    words = entry("a.html", "A", "", [], prose).prose.split()
+    assert {"d_k", "epsilon", "x_t", "n", "2", "raiz"} <= set(words)
+    assert not {"sqrt", "mathbb", "varepsilon", "mid", "frac"} & set(words)
+    assert "sqrt" in entry("b.html", "B", "", [], "la orden sqrt de numpy").prose  # as prose
+
+
 def test_the_index_leaves_out_long_numbers_and_decimal_digits() -> None:
     found = entry("a.html", "A", "", [], "0,001 y 1999 en 2 de 335 vs 01 0")
     other = entry("b.html", "B", "", [], "otra")

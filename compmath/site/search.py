@@ -15,6 +15,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from compmath.mathtext import plain_prose
+
 WORD = re.compile(r"[a-z0-9_]+")
 
 
@@ -48,8 +50,12 @@ class Entry:
 
 
 def entry(url: str, title: str, summary: str, outputs: list[str], prose: str) -> Entry:
-    """An index entry from a page's visible text (folded here once)."""
-    words = dict.fromkeys(WORD.findall(fold(prose)))
+    """An index entry from a page's visible text (folded here once). Its math is read as the
+    search quotes it: the summary (a class's lemma), shown as text on the results page, «$x_t$»
+    as «x_t»; the prose's words those of its formulas as a reader sees them («ε», searched as
+    «epsilon»), not their TeX («\\varepsilon», «\\sqrt», «\\mathbb»)."""
+    summary = plain_prose(summary)
+    words = dict.fromkeys(WORD.findall(fold(plain_prose(prose))))
     return Entry(
         url, title, summary, fold(title), fold(summary), " ".join(outputs), " ".join(words)
     )
