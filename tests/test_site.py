@@ -150,6 +150,107 @@ def test_second_build_is_content_keyed(cli, course: Path, tmp_path: Path) -> Non
     assert "sale dos." in page_901(out)
 
 
+def local_links(page: Path) -> list[str]:
+    """The files a page links inside the site (anchors and other sites left out)."""
+    html = page.read_text(encoding="utf-8")
+    targets = re.findall(r'\bhref="([^"#]+)', html)
+    return [t for t in targets if not re.match(r"^[a-z]+:", t)]
+
+
+def test_with_pdf_the_home_and_part_pages_link_the_book_and_without_no_page_does(
+    cli, course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import compmath.site.book as book
+
+    printed: list[Path] = []
+
+    def print_book(course_: object, out: Path, title: str, subtitle: str) -> Path:
+        """Chromium's print, stood in for: the book's two files, where the real one writes."""
+        (out / book.BOOK).write_text("<!DOCTYPE html>", encoding="utf-8")
+        (out / book.PDF).write_bytes(b"%PDF-1.4")
+        printed.append(out)
+        return out / book.PDF
+
+    monkeypatch.setattr(book, "chromium", lambda: "chromium")
+    monkeypatch.setattr(book, "print_book", print_book)
+    out = tmp_path / "web"
+    made = cli("site", "--root", str(course), "--out", str(out), "--pdf")
+    assert made.code == 0, made.out + made.err
+    assert printed == [out.resolve()]
+    for name in ("index.html", "parte-90.html"):
+        links = local_links(out / name)
+        assert {"curso.pdf", "libro.html"} <= set(links), name
+        assert [t for t in links if not (out / t).is_file()] == [], name  # no dead link
+
+    again = cli("site", "--root", str(course), "--out", str(out))
+    assert again.code == 0, again.out + again.err
+    assert printed == [out.resolve()]  # not printed again
+    assert not (out / "curso.pdf").exists() and not (out / "libro.html").exists()
+    for page in out.rglob("*.html"):
+        links = local_links(page)
+        assert "curso.pdf" not in " ".join(links) and "libro.html" not in " ".join(links)
+        assert [t for t in links if not (page.parent / t).is_file()] == [], page
+
+
+def test_the_contents_are_printed_again_until_their_page_numbers_hold(
+    course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import compmath.site.book as book
+    from compmath.errors import CompmathError
+
+    out = tmp_path / "web"
+    (out / "clases").mkdir(parents=True)
+    loaded = load_course(course)
+    page = '<main id="contenido" tabindex="-1"><h1>Mitad</h1></main>'
+    (out / "clases" / "901-pasa.html").write_text(page, encoding="utf-8")
+    books: list[str] = []
+    monkeypatch.setattr(
+        book, "print_pdf", lambda b, pdf: books.append(b.read_text(encoding="utf-8"))
+    )
+
+    def numbered(found: str) -> str:
+        return re.findall(r'<span class="pagina">([^<]*)</span>', found)[0]
+
+    # the second print finds each chapter where the first did: two prints, numbered by the first
+    monkeypatch.setattr(book, "chapter_starts", lambda pdf: {901: 3})
+    book.print_book(loaded, out, "Curso", "")
+    assert [numbered(b) for b in books] == ["", "3"]
+    assert numbered((out / "libro.html").read_text(encoding="utf-8")) == "3"
+
+    # the numbers moved the pages: a third print; and where they never hold, an error
+    books.clear()
+    shifting = iter([{901: 3}, {901: 4}, {901: 4}])
+    monkeypatch.setattr(book, "chapter_starts", lambda pdf: next(shifting))
+    book.print_book(loaded, out, "Curso", "")
+    assert [numbered(b) for b in books] == ["", "3", "4"]
+    books.clear()
+    never = iter([{901: 3}, {901: 4}, {901: 5}])
+    monkeypatch.setattr(book, "chapter_starts", lambda pdf: next(never))
+    with pytest.raises(CompmathError, match="cambian en cada impresión"):
+        book.print_book(loaded, out, "Curso", "")
+    assert len(books) == 3
+    # a PDF that does not say where a chapter starts is an error, not a contents left blank
+    monkeypatch.setattr(book, "chapter_starts", lambda pdf: {})
+    with pytest.raises(CompmathError, match="dónde empiezan los capítulos 901"):
+        book.print_book(loaded, out, "Curso", "")
+
+
+def test_the_books_headings_have_one_space_between_words() -> None:
+    from compmath.site.book import book_html, chapter_of
+
+    html = (
+        '<main id="contenido" tabindex="-1"><h1>\n  <span class="numero">901</span>\n  Una'
+        '   mitad\n</h1><h2 id="formulas">Fórmulas\n de  la\tclase </h2><p>Prosa\n  aparte</p>'
+        "</main>"
+    )
+    chapter = chapter_of(901, "Una mitad", "clases/901-pasa.html", html)
+    found = book_html("Curso", "", "", [chapter])
+    assert '<h1><span class="numero">901</span> Una mitad</h1>' in found
+    assert '<h2 id="c901-formulas">Fórmulas de la clase</h2>' in found
+    assert "<p>Prosa\n  aparte</p>" in found  # the prose as it was
+    assert "white-space: pre-wrap" in found  # the space kept where a heading wraps
+
+
 def test_refuses_to_write_into_the_course_root(cli, course: Path) -> None:
     result = cli("site", "--root", str(course), "--out", str(course))
     assert result.code == 2

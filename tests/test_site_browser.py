@@ -764,32 +764,73 @@ def test_class_mentions_are_links_to_their_pages(site: Path) -> None:
     assert found >= 30  # the prose and the class.toml fields mention other classes 30+ times
 
 
+def outline_tree(pdf: Any) -> list[tuple[str, int, list[str]]]:
+    """The PDF's outline: each top entry's title, its page (1 is the cover) and its children's
+    titles."""
+    tree: list[tuple[str, int, list[str]]] = []
+    for entry in pdf.outline:
+        if isinstance(entry, list):  # the children of the entry before it
+            title, page, _ = tree[-1]
+            tree[-1] = (title, page, [e["/Title"] for e in entry if isinstance(e, dict)])
+        else:
+            tree.append((entry["/Title"], pdf.get_destination_page_number(entry) + 1, []))
+    return tree
+
+
+def site_headings(page: Path) -> list[str]:
+    """The text of a site page's h2 headings, as a reader sees them."""
+    html = page.read_text(encoding="utf-8")
+    found = re.findall(r"<h2\b[^>]*>(.*?)</h2>", html, re.S)
+    return [" ".join(unescape(re.sub(r"<[^>]+>", "", h)).split()) for h in found]
+
+
 def test_the_course_prints_as_one_book_with_its_outline(site: Path, tmp_path: Path) -> None:
     if chromium_path() is None:
         missing(f"no se encuentra Chromium: {CHROMIUM_HINT}")
     pypdf = pytest.importorskip("pypdf", reason="falta pypdf: pip install -e '.[test]'")
-    from compmath.site.book import print_pdf, write_book
+    from compmath.site.book import print_book
+    from compmath.site.render import class_url
 
     out = tmp_path / "web"
     shutil.copytree(site, out)  # the module's site stays as it was built
     course = load_course(REPO)
     os.environ.setdefault("COMPMATH_CHROMIUM", chromium_path() or "")
-    book = write_book(course, out, "compmath", "")
-    print_pdf(book, out / "curso.pdf")
+    print_book(course, out, "compmath", "")
+    book = out / "libro.html"
     pdf = pypdf.PdfReader(out / "curso.pdf")
     pages = len(pdf.pages)
     assert 100 < pages < 300  # twenty classes on A4, each from a page of its own
-    titles = [entry["/Title"] for entry in pdf.outline if isinstance(entry, dict)]
-    chapters = [t for t in titles if t[:3].isdigit()]
-    assert [t[:3] for t in chapters] == [str(n) for n in range(321, 341)]
-    assert "Índice" in titles
-    sections = [entry for entry in pdf.outline if isinstance(entry, list)]
-    assert any("Fórmulas" in [e["/Title"] for e in s if isinstance(e, dict)] for s in sections)
+    tree = outline_tree(pdf)
+    assert [t for t, _, _ in tree[:2]] == ["compmath", "Índice"]
+    # every chapter's title whole, as the course names it (a title that wraps keeps its spaces),
+    # and its sections as the class's page on the site heads them
+    chapters = tree[2:]
+    assert [t for t, _, _ in chapters] == [f"{c.number} {c.title}" for c in course.classes]
+    for cls, (_, _, sections) in zip(course.classes, chapters):
+        assert sections == site_headings(site / class_url(cls.id)), cls.id
+    assert all("Fórmulas" in sections for _, _, sections in chapters)
+    # the contents give the page where each chapter starts: in libro.html, on the printed
+    # contents page, and at the foot of that page, which the running head names
+    html = book.read_text(encoding="utf-8")
+    listed = re.findall(
+        r'<a href="#c(\d+)"><span class="titulo">[^<]*</span> <span class="pagina">(\d+)</span>',
+        html,
+    )
+    starts = [page for _, page, _ in chapters]
+    assert [(int(n), int(p)) for n, p in listed] == [
+        (c.number, page) for c, page in zip(course.classes, starts)
+    ]
+    assert starts == sorted(starts) and len(set(starts)) == 20 and starts[0] == 3
+    contents = [" ".join(line.split()) for line in pdf.pages[1].extract_text().splitlines()]
+    for cls, page in zip(course.classes, starts):
+        assert f"{cls.number} {cls.title} {page}" in contents, (cls.number, contents)
+        first = pdf.pages[page - 1].extract_text()
+        assert f"{page} de {pages}" in first and f"{cls.number} · " in first
+        assert f"{cls.number} · " not in pdf.pages[page - 2].extract_text()  # it starts there
     # running heads and page numbers, as the text of a page in the middle of the book
     middle = pdf.pages[pages // 2].extract_text()
     assert f"{pages // 2 + 1} de {pages}" in middle
     assert re.search(r"3[2-4]\d · ", middle)  # the running head names the class
-    html = book.read_text(encoding="utf-8")
     assert html.count('class="capitulo"') == 20
     assert len(re.findall(r'\bid="formulas"', html)) == 0  # every id is its class's own
     assert 'href="#c322"' in html  # «clase 322» leads to its chapter, not to another file

@@ -26,9 +26,17 @@ from compmath.errors import CompmathError
 
 
 def build_once(
-    course: Course, out: Path, jobs: int, timeout: float, memory: float, *, allow_stale: bool
+    course: Course,
+    out: Path,
+    jobs: int,
+    timeout: float,
+    memory: float,
+    *,
+    allow_stale: bool,
+    book: bool = False,
 ) -> ExitCode:
-    """Build the site and print what happened; the exit code of the build."""
+    """Build the site (with `book`, its pages link the book and its PDF, written next) and print
+    what happened; the exit code of the build."""
     from compmath.present.output import emit, is_terminal
     from compmath.site.build import build_site
     from compmath.site.site_screen import site_screen
@@ -49,10 +57,10 @@ def build_once(
                 tick(still_running(pending))
 
             result = build_site(
-                course, out, jobs, timeout, limit, allow_stale=allow_stale, on_done=done
+                course, out, jobs, timeout, limit, allow_stale=allow_stale, book=book, on_done=done
             )
     else:
-        result = build_site(course, out, jobs, timeout, limit, allow_stale=allow_stale)
+        result = build_site(course, out, jobs, timeout, limit, allow_stale=allow_stale, book=book)
     emit(site_screen(result, course.rel(out)))
     return ExitCode.FAILED if result.stale and not allow_stale else ExitCode.OK
 
@@ -61,12 +69,11 @@ def write_pdf(course: Course, out: Path) -> None:
     """The book of the built site, and its PDF; say where they are."""
     from compmath.present.layout import Command, line
     from compmath.present.output import emit
-    from compmath.site.book import PDF, print_pdf, write_book
+    from compmath.site.book import print_book
 
     meta = course.meta
-    book = write_book(course, out, meta.title, meta.subtitle)
-    print_pdf(book, out / PDF)
-    made = Command(course.rel(out / PDF), whole=True)
+    pdf = print_book(course, out, meta.title, meta.subtitle)
+    made = Command(course.rel(pdf), whole=True)
     emit([line(("✓ ", "green"), "el curso como libro:"), made])
 
 
@@ -118,21 +125,23 @@ def site(
                 "prueba: compmath site --out _site",
             )
         if pdf:
-            from compmath.site.book import chromium
+            from compmath.site.book import chromium, require_pypdf
 
-            chromium()  # before the build: a missing Chromium is said at once
-        code = build_once(course, target, jobs, timeout, memory, allow_stale=allow_stale)
-        if pdf and code == ExitCode.OK:
-            write_pdf(course, target)
+            chromium()  # before the build: a missing Chromium or pypdf is said at once
+            require_pypdf()
+
+        def build(course: Course) -> ExitCode:
+            """The site, and with --pdf its book (its pages link it only then)."""
+            code = build_once(
+                course, target, jobs, timeout, memory, allow_stale=allow_stale, book=pdf
+            )
+            if pdf and code == ExitCode.OK:
+                write_pdf(course, target)
+            return code
+
+        code = build(course)
         if not serve or code != ExitCode.OK:
             raise typer.Exit(code)
         from compmath.site.serve import serve_forever
 
-        serve_forever(
-            course.root,
-            target,
-            port,
-            lambda: build_once(
-                open_course(course.root), target, jobs, timeout, memory, allow_stale=allow_stale
-            ),
-        )
+        serve_forever(course.root, target, port, lambda: build(open_course(course.root)))

@@ -70,8 +70,9 @@ def _key(*pieces: str) -> str:
 class Site:
     """The course being built: its pages' keys and, only when a page must be written, its HTML."""
 
-    def __init__(self, course: Course) -> None:
+    def __init__(self, course: Course, *, book: bool = False) -> None:
         self.course = course
+        self.book = book  # the home and part pages link the book (compmath site --pdf)
         self.found: dict[str, Verification] = {}
         self.meta = course.meta
         self.classes = course.classes
@@ -164,9 +165,10 @@ class Site:
         class_keys = {
             c.id: _key(self.base, self.digests[c.id], self.verdict(c.id)) for c in self.classes
         }
-        yield Target("index.html", _key(self.base, *class_keys.values()), self.home)
+        linked = "libro" if self.book else ""
+        yield Target("index.html", _key(self.base, linked, *class_keys.values()), self.home)
         for part in self.course.parts:
-            key = _key(self.base, *(class_keys[c.id] for c in part.classes))
+            key = _key(self.base, linked, *(class_keys[c.id] for c in part.classes))
             yield Target(render.part_url(part.number), key, partial(self.part, part))
         for cls in self.classes:
             yield Target(
@@ -226,7 +228,7 @@ class Site:
         return render.PartView(index.number, index.heading, part.meta, rows)
 
     def part(self, part: PartInfo) -> str:
-        return render.part_page(self.meta, self._part_view(part.number))
+        return render.part_page(self.meta, self._part_view(part.number), book=self.book)
 
     def home(self) -> str:
         parts = [self._part_view(p.number) for p in self.course.parts]
@@ -235,7 +237,7 @@ class Site:
             f"{len(verified)} de {count(len(self.found), 'clase', 'clases')} con los números "
             "verificados: cada laboratorio se ejecutó y su salida coincide con su instantánea."
         )
-        return render.home_page(self.meta, parts, summary)
+        return render.home_page(self.meta, parts, summary, book=self.book)
 
     def searchable(self) -> Iterator[tuple[str, str, Callable[[], SearchPage]]]:
         """Every page the search finds: its address, the key of what it is made of, and how to
@@ -351,6 +353,16 @@ def end_site(targets: list[Target], old: dict[str, str], out: Path) -> int:
     return len(gone)
 
 
+def _remove_book(out: Path) -> int:
+    """Remove the book and its PDF a `compmath site --pdf` left in `out`; how many there were."""
+    from compmath.site.book import BOOK, PDF
+
+    gone = [out / name for name in (BOOK, PDF) if (out / name).is_file()]
+    for path in gone:
+        path.unlink()
+    return len(gone)
+
+
 Child = Apart[list[Made], int]  # a forked child: what it made first, then how many it wrote
 
 
@@ -405,10 +417,13 @@ def build_site(
     memory: int,
     *,
     allow_stale: bool = False,
+    book: bool = False,
     on_done: Callable[[str], None] | None = None,
 ) -> BuildResult:
     """Verify every lab, then write the site; a stale lab stops the build before anything is
-    written, unless `allow_stale` (its page then says it is not verified).
+    written, unless `allow_stale` (its page then says it is not verified). With `book` its home
+    and part pages link the book the caller writes next (book.py); without, a book a previous
+    build left is removed (no page links it, and it is not this build's).
 
     While the labs run on the worker, two forks of this process (apart.py) make the files no
     verdict changes: one the notebooks and what the class pages show beside their verdict,
@@ -418,7 +433,7 @@ def build_site(
     """
     course.require_unique()
     started = time.perf_counter()
-    site = Site(course)
+    site = Site(course, book=book)
     old = _read_manifest(out)
     early = list(site.early_targets())
     children = _children(site, early, old, out)
@@ -440,6 +455,8 @@ def build_site(
     judged = list(site.judged_targets(found))
     written = _written(children, answers, [*early, *judged], old, out)
     removed = end_site([*early, *judged], old, out)
+    if not book:
+        removed += _remove_book(out)
     return BuildResult(
         found,
         written,

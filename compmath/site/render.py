@@ -130,6 +130,7 @@ def render(template: str, depth: int, course: CourseMeta, **context: Any) -> str
     context.setdefault("sidebar", None)
     context.setdefault("outline", ())
     context.setdefault("url", "")
+    context.setdefault("book", False)
     return str(environment().get_template(template).render(base=base, course=course, **context))
 
 
@@ -180,12 +181,16 @@ class PartView:
         return " · ".join(f for f in (self.meta.level, self.meta.duration, planned) if f)
 
 
-def home_page(course: CourseMeta, parts: list[PartView], summary: str) -> str:
-    return render("home.html", 0, course, parts=parts, summary=summary)
+def home_page(
+    course: CourseMeta, parts: list[PartView], summary: str, *, book: bool = False
+) -> str:
+    """The home page; with `book`, it links the whole course as a book (libro.html, curso.pdf)."""
+    return render("home.html", 0, course, parts=parts, summary=summary, book=book)
 
 
-def part_page(course: CourseMeta, part: PartView) -> str:
-    return render("part.html", 0, course, part=part, sidebar=part, url=part.url)
+def part_page(course: CourseMeta, part: PartView, *, book: bool = False) -> str:
+    """A part's page; with `book`, it links the whole course as a book."""
+    return render("part.html", 0, course, part=part, sidebar=part, url=part.url, book=book)
 
 
 def search_page(course: CourseMeta) -> str:
