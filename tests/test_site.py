@@ -192,6 +192,28 @@ def test_with_pdf_the_home_and_part_pages_link_the_book_and_without_no_page_does
         assert [t for t in links if not (page.parent / t).is_file()] == [], page
 
 
+def test_a_book_that_cannot_be_printed_leaves_no_link_to_it(
+    cli, course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import compmath.site.book as book
+    from compmath.errors import CompmathError
+
+    def print_book(course_: object, out: Path, title: str, subtitle: str) -> Path:
+        (out / book.BOOK).write_text("<!DOCTYPE html>", encoding="utf-8")  # the first print's
+        raise CompmathError("Chromium no pudo imprimir el libro (prueba)", "vuelve a probar")
+
+    monkeypatch.setattr(book, "chromium", lambda: "chromium")
+    monkeypatch.setattr(book, "print_book", print_book)
+    out = tmp_path / "web"
+    failed = cli("site", "--root", str(course), "--out", str(out), "--pdf")
+    assert failed.code == 2 and "Chromium no pudo imprimir el libro (prueba)" in failed.err
+    assert not (out / "libro.html").exists() and not (out / "curso.pdf").exists()
+    for name in ("index.html", "parte-90.html"):
+        links = local_links(out / name)
+        assert "curso.pdf" not in links and "libro.html" not in links, name
+        assert [t for t in links if not (out / t).is_file()] == [], name
+
+
 def test_the_contents_are_printed_again_until_their_page_numbers_hold(
     course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -136,7 +136,16 @@ def site(
                 course, target, jobs, timeout, memory, allow_stale=allow_stale, book=pdf
             )
             if pdf and code == ExitCode.OK:
-                write_pdf(course, target)
+                try:
+                    write_pdf(course, target)
+                except CompmathError:
+                    # the pages link a book that could not be printed: made again without
+                    # the links (the labs' verdicts are cached), and the book's files removed
+                    from compmath.site.build import build_site
+
+                    limit = int(memory * 1024**3)
+                    build_site(course, target, jobs, timeout, limit, allow_stale=allow_stale)
+                    raise
             return code
 
         code = build(course)
