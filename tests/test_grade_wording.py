@@ -160,3 +160,28 @@ def test_the_mean_mark_says_punto_for_one_point(points: tuple[float, ...], said:
     student = StudentGrade("ana", "d" * 64, (ClassGrade("323-x", holes),))
     book = Gradebook("c" * 64, [spec], [student])
     assert said in plain_text(lay_out(marks_blocks(book), 60))
+
+
+@pytest.mark.parametrize(
+    "args, command",
+    [
+        (["grade", "entregas", "--out", "notas", "--timeout", "5"], "compmath grade"),
+        (["grade", "gradescope", "323"], "compmath grade gradescope"),
+        (["list"], "compmath list"),
+    ],
+)
+def test_outside_a_course_the_hint_names_the_command_that_ran(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], command: str
+) -> None:
+    """Run where no folder holds classes/, the hint repeats the command run, with --root
+    (not another command); given a --root with no classes/, the same."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COMPMATH_ROOT", raising=False)
+    (tmp_path / "entregas").mkdir()
+    for extra in ([], ["--root", str(tmp_path)]):
+        result = cli(*args, *extra)
+        said = no_traceback(result)
+        assert result.code == 2, said
+        assert f": {command} --root RUTA" in said, said
+        others = {"compmath list", "compmath grade", "compmath grade gradescope"} - {command}
+        assert not [o for o in others if f"{o} --root" in said], said
