@@ -273,7 +273,7 @@ def grade_students(
     """
     begin = time.monotonic()
     missing = probe() if missing is None else missing
-    specs = [ClassSpec.of(c) for c in classes]
+    specs = [ClassSpec.of(c, timeout) for c in classes]
     course_print, title = _course_print(classes, timeout, private, missing)
     (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
     key = _key(missing)
