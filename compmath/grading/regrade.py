@@ -145,7 +145,7 @@ class Regrade:
     changes: tuple[HoleChange, ...]
     added: tuple[str, ...]  # students graded only after
     removed: tuple[str, ...]  # only before
-    spec_changes: tuple[str, ...]  # classes, points, credit
+    spec_changes: tuple[str, ...]  # classes, credit, tasks, variants, tolerances, time limit
 
     @property
     def changed(self) -> bool:
