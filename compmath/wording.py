@@ -152,6 +152,11 @@ def alternatives(items: list[str]) -> str:
     return " o ".join(filter(None, (", ".join(items[:-1]), items[-1] if items else "")))
 
 
+def listed(items: Sequence[str]) -> str:
+    """`a`, `a y b`, `a, b y c`: a Spanish list."""
+    return " y ".join(filter(None, (", ".join(items[:-1]), items[-1] if items else "")))
+
+
 def quoted(items: Sequence[str]) -> str:
     """Keys, outputs or fields in a message, each quoted as every message quotes one:
     `«vector», «mitad»`."""

@@ -223,6 +223,34 @@ def test_canvas_late_is_never_outvoted_by_a_time(tmp_path: Path) -> None:
     assert (late["202"].state, late["202"].percent) == (LATE, 10.0)
 
 
+@pytest.mark.parametrize("days", [-0.07, 2.4], ids=["hora-en-plazo", "hora-tarde"])
+def test_the_feedback_names_the_late_mark_when_it_decides(tmp_path: Path, days: float) -> None:
+    """A `_LATE_` file timed before the due date (22:00, due 23:59) is one day late because of
+    the mark, and its line says so, never «entregada a las 22:00 … 1 día» alone; a `_LATE_`
+    file whose own time is late is late by that time, and its line says the time."""
+    download = _zip(
+        tmp_path / "canvas.zip", [_member("ruizmar_LATE_102_5002_lab.py", at(days), b"x\n")]
+    )
+    policy = policy_of(per_day())
+    assert policy is not None
+    found = read_download(download, tmp_path, C323.id)
+    late = lateness_of(policy, dict(found.students), download, found.identities, {}, {})["102"]
+    line = feedback_line(late, 2, 3)
+    shown = at(days).isoformat(timespec="minutes")
+    if days < 0:
+        assert (late.state, late.days, late.marked) == (LATE, 1, True)
+        assert line.startswith("Entrega tardía: 1 día, −10 % (marcada _LATE_ en la descarga")
+        assert f"esa marca la hace tardía: su hora, {shown}, es anterior al plazo, " in line
+        assert "entregada el" not in line
+    else:
+        assert (late.state, late.days, late.marked) == (LATE, 3, False)
+        assert f"(entregada el {shown} según la descarga del LMS; plazo: " in line
+        assert "_LATE_" not in line
+    assert "con él: 1,8 de 3" in line or "con él: 1,4 de 3" in line
+    assert type(late).from_dict(late.to_dict()) == late  # informe.json keeps the mark
+    assert late.to_dict()["marcada_tarde"] is late.marked
+
+
 def test_an_unzipped_download_counts_its_files_times_and_nothing_else(tmp_path: Path) -> None:
     """Unzipped, each entry's time on disk is the one unzip took from the LMS's zip."""
     folder = tmp_path / "descarga"

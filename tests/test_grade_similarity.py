@@ -4,11 +4,15 @@ no student's text becomes markup in the page."""
 
 from __future__ import annotations
 
+import io
 import re
 import textwrap
+from typing import Any
+
+import pytest
 
 from compmath.grading.similarity import similarity, to_dict, tokens
-from compmath.grading.similarity_html import similarity_page
+from compmath.grading.similarity_html import STYLE, _code, similarity_page
 
 CLASS = "323-positional-encoding"
 SOLUTION = """\
@@ -151,3 +155,38 @@ def test_earlier_terms_are_compared_and_only_what_involves_this_term_is_kept(tmp
     misplaced = cli(*args, "--archivo", str(earlier))
     assert misplaced.code == 2 and "--archivo son de grade" in error_lines(misplaced)[0]
     assert Path(out / "similitud.html").exists()
+
+
+@pytest.mark.lento  # a real browser
+@pytest.mark.parametrize("scale", [1, 2])
+def test_a_marked_line_never_hides_the_underscores_of_the_line_above(scale: int) -> None:
+    """In Chromium at device scale 1 each <mark> painted over the bottom of the marked line
+    above, and `masa_i` read `masa i`. The page's own style and code markup: a marked line
+    with underscores over a marked line of spaces has as many text pixels (darker than both
+    backgrounds) as with the line below unmarked (with the old style, fewer at scale 1)."""
+    from tests.test_site_browser import CHROMIUM_HINT, FLAGS, chromium_path, missing
+
+    executable = chromium_path()
+    if executable is None:
+        missing(f"no se encuentra Chromium: {CHROMIUM_HINT}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing(f"falta el paquete playwright: {CHROMIUM_HINT}")
+    image = pytest.importorskip("PIL.Image", reason="falta Pillow: pip install pillow")
+
+    def dark_pixels(page: Any, marked: set[int]) -> int:
+        code = _code("masa_i = np.zeros_like(p_q)\n" + " " * 30, marked)
+        page.set_content(
+            f'<!doctype html><html lang="es"><head><meta charset="utf-8"><style>{STYLE}</style>'
+            f"</head><body>{code}</body></html>"
+        )
+        shot = image.open(io.BytesIO(page.locator("pre").screenshot())).convert("L")
+        return sum(1 for value in shot.tobytes() if value < 190)  # backgrounds: 226, 246
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=FLAGS)
+        page = browser.new_page(viewport={"width": 900, "height": 300}, device_scale_factor=scale)
+        plain, marked = dark_pixels(page, {1}), dark_pixels(page, {1, 2})
+        browser.close()
+    assert plain > 0 and marked == plain, (plain, marked)

@@ -236,11 +236,22 @@ def test_grade_writes_the_report_and_comparar_finds_a_changed_variant(cli, tmp_p
     same = cli("grade", "comparar", str(before), str(before), "--fail-on-change")
     assert same.code == 0 and "dan lo mismo" in same.out
     changed = cli("grade", "comparar", str(before), str(after), "--fail-on-change")
-    said = no_traceback(changed)
+    said = " ".join(no_traceback(changed).split())
     assert changed.code == 1 and "luis" in said and "mal (0) → bien (1)" in said
     assert "con dimension = 16" in said and "el curso cambió" in said
+    # what changed in the course, by name: the variant, from what to what
+    variant = f"{C323}: cambió la variante con dimension = 16: dimension = 16 → 12"
+    assert variant in said, said
+    # luis no longer fails at dimension = 16 because it is no longer checked, not fixed
+    assert "ya no se comprueba donde fallaba (esa variante ya no está): con dimension = 16" in said
+    assert "ya no falla donde fallaba" not in said
     data = json.loads(cli("grade", "comparar", str(before), str(after), "--json").out)
     assert [c["alumno"] for c in data["cambios"]] == ["luis"]
+    assert data["alumnos_con_cambios"] == ["luis"]
+    assert data["cambios_en_las_clases"] == [variant]
+    recorded = json.loads((after / "informe.json").read_text("utf-8"))["clases"][0]
+    assert {"dimension": 12} in recorded["variantes"] and recorded["limite_de_tiempo"] == 10
+    assert recorded["tolerancias"][0]["salida"] == ""
 
 
 @pytest.mark.parametrize(
@@ -290,6 +301,43 @@ def test_a_private_variant_keeps_its_numbers_private() -> None:
     assert "22" not in json.dumps(failure_private.to_dict())
     assert failure_public.params == {"dimension": 16} and failure_public.tolerance == 1e-6
     assert failure_public.expected == "0.25" and failure_public.obtained == "0.5"
+
+
+def _with_variants(book: Gradebook, *variants: dict, timeout: float = 5.0) -> Gradebook:
+    from dataclasses import replace
+
+    from compmath.grading.records import variant_json
+
+    spec = replace(
+        SPEC,
+        variants=tuple(variant_json(v) for v in variants),
+        tolerances=(("", 1e-6, 1e-6),),
+        timeout=timeout,
+    )
+    return Gradebook(book.course, [spec], book.grades)
+
+
+def test_compare_tells_a_variant_no_longer_checked_from_a_fixed_hole() -> None:
+    """Honest: luis's hole is right now at dimension = 16, still a variant: «ya no falla».
+    Hostile to the wording: the variant he failed at is gone: «ya no se comprueba», and the
+    class's changes are named, variant by variant, with the time limit."""
+    before = _with_variants(book(), {"dimension": 16}, {"dimension": 4})
+    fixed = [g if g.student != "luis" else student("luis", hole(1, "bien")) for g in book().grades]
+    kept = _with_variants(Gradebook("1" * 64, [SPEC], fixed), {"dimension": 16}, {"dimension": 4})
+    (change,) = compare(before, kept).changes
+    assert any(w.startswith("ya no falla donde fallaba: con dimension = 16") for w in change.why)
+    assert not compare(before, kept).spec_changes
+    gone = _with_variants(Gradebook("1" * 64, [SPEC], fixed), {"dimension": 4}, {"k": 2}, timeout=9)
+    result = compare(before, gone)
+    (change,) = result.changes
+    assert any(w.startswith("ya no se comprueba donde fallaba") for w in change.why), change.why
+    assert not any("ya no falla" in w for w in change.why)
+    assert list(result.spec_changes) == [
+        f"{SPEC.class_id}: variante nueva: con k = 2",
+        f"{SPEC.class_id}: variante quitada (ya no se comprueba): con dimension = 16",
+        "el límite de tiempo: 5 s → 9 s",
+    ]
+    assert result.to_dict()["cambios_en_las_clases"] == list(result.spec_changes)
 
 
 def test_compare_names_a_changed_tolerance() -> None:

@@ -45,14 +45,48 @@ def test_feedback_speaks_to_the_student(
     assert "compmath practice reset 323 restaura el ejercicio" in files["rota"]
 
     # The summary says what it wrote and where, each path on its own line, relative.
-    lines = result.out.splitlines()
-    at = next(i for i, t in enumerate(lines) if "se escribieron" in t)
-    assert "las notas, el informe y 4 comentarios" in lines[at]
-    assert [t.strip() for t in lines[at + 1 : at + 4]] == [
+    assert _listed(result.out) == [
         "notas/notas.csv",
         "notas/informe.json",
+        "notas/resumen.md",
         "notas/comentarios/",
+        "notas/huecos/",
+        "notas/alumnos/",
+        "notas/identidades.json",
     ]
+    assert "el resumen de la clase, 4 comentarios (uno por alumno)" in " ".join(result.out.split())
+
+
+def _listed(out: str) -> list[str]:
+    """The paths of the closing «se escribieron …:» list, in order."""
+    lines = out.splitlines()
+    at = next(i for i, t in enumerate(lines) if "se escribieron" in t)
+    at += next(k for k, t in enumerate(lines[at:]) if t.rstrip().endswith(":"))
+    return [t.strip() for t in lines[at + 1 :] if t.startswith("  ") and t.strip()]
+
+
+@pytest.mark.parametrize("merged", [False, True], ids=["grade", "merge"])
+def test_the_closing_list_is_everything_grade_wrote(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, merged: bool
+) -> None:
+    """What `grade` (and `grade merge`) lists is what the output folder holds, no more, no
+    less: resumen.md and huecos/ included. Empty files: graded without running a lab."""
+    entregas = tmp_path / "entregas"
+    for name in ("ana", "beto"):
+        hand_in(entregas, name, {C323: "", C324: ""})
+    monkeypatch.chdir(tmp_path)
+    result = grade(cli, entregas, Path("notas"), "--timeout", "1")
+    assert result.code == 0, no_traceback(result)
+    out, said = tmp_path / "notas", result.out
+    if merged:
+        result = cli("grade", "merge", "notas", "--out", "juntas")
+        assert result.code == 0, no_traceback(result)
+        out, said = tmp_path / "juntas", result.out
+    held = sorted(f"{out.name}/{p.name}" + ("/" if p.is_dir() else "") for p in out.iterdir())
+    listed = _listed(said)
+    assert sorted(listed) == held, said
+    assert f"{out.name}/resumen.md" in listed and f"{out.name}/huecos/" in listed
+    assert "2 comentarios (uno por alumno)" in " ".join(said.split())
 
 
 @pytest.mark.parametrize("width", [60, 120])
@@ -68,11 +102,14 @@ def test_the_summary_never_cuts_a_path_in_a_word(
     far.mkdir(parents=True)
     monkeypatch.chdir(tmp_path if where == "aqui" else far)
     outcome = run.grade_students({}, out, [C323], timeout=1.0, jobs=1)
-    lines = plain_text(lay_out(summary_blocks(outcome, out, None), width)).splitlines()
+    lines = plain_text(lay_out(summary_blocks(outcome, None), width)).splitlines()
     assert all(cell_width(t) <= width for t in lines), lines
     shown = out.relative_to(tmp_path) if where == "aqui" else out
     paths = [t.strip() for t in rejoined(lines) if t.strip().startswith(str(shown))]
-    assert paths == [f"{shown}/notas.csv", f"{shown}/informe.json", f"{shown}/comentarios/"]
+    assert paths == [
+        f"{shown}/{name}"
+        for name in ("notas.csv", "informe.json", "resumen.md", "comentarios/", "alumnos/")
+    ]
     pieces = [t for t in lines if t.endswith("\\")]
     assert all(t[-2] in "/-_" for t in pieces), pieces  # between words
     assert bool(pieces) == (width == 60 or (where == "lejos" and len(paths[1]) + 2 > width))
@@ -160,3 +197,28 @@ def test_the_mean_mark_says_punto_for_one_point(points: tuple[float, ...], said:
     student = StudentGrade("ana", "d" * 64, (ClassGrade("323-x", holes),))
     book = Gradebook("c" * 64, [spec], [student])
     assert said in plain_text(lay_out(marks_blocks(book), 60))
+
+
+@pytest.mark.parametrize(
+    "args, command",
+    [
+        (["grade", "entregas", "--out", "notas", "--timeout", "5"], "compmath grade"),
+        (["grade", "gradescope", "323"], "compmath grade gradescope"),
+        (["list"], "compmath list"),
+    ],
+)
+def test_outside_a_course_the_hint_names_the_command_that_ran(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], command: str
+) -> None:
+    """Run where no folder holds classes/, the hint repeats the command run, with --root
+    (not another command); given a --root with no classes/, the same."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COMPMATH_ROOT", raising=False)
+    (tmp_path / "entregas").mkdir()
+    for extra in ([], ["--root", str(tmp_path)]):
+        result = cli(*args, *extra)
+        said = no_traceback(result)
+        assert result.code == 2, said
+        assert f": {command} --root RUTA" in said, said
+        others = {"compmath list", "compmath grade", "compmath grade gradescope"} - {command}
+        assert not [o for o in others if f"{o} --root" in said], said

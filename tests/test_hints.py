@@ -77,7 +77,7 @@ def _args(command: str, **values: str) -> list[str]:
 
 def test_the_hints_are_found() -> None:
     commands = [c for _, c in hint_commands()]
-    assert "compmath list --root RUTA" in commands and "compmath init CARPETA" in commands
+    assert "compmath diff --root RUTA" in commands and "compmath init CARPETA" in commands
     assert len(commands) >= 8
 
 
@@ -101,16 +101,21 @@ def test_the_hints_of_a_missing_course_work_when_followed(
     monkeypatch.chdir(empty)
     if how == "COMPMATH_ROOT":
         monkeypatch.setenv("COMPMATH_ROOT", str(empty))
-    refused = cli(
-        "new", "101", "hola", "--title", "Hola", *(["--root", "."] if how == "--root" else [])
-    )
+    order = ["new", "102", "hola", "--title", "Hola"]
+    refused = cli(*order, *(["--root", "."] if how == "--root" else []))
     assert refused.code == 2
     commands = [c for line in _hints(refused) for c in COMMAND.findall(line)]
     assert any(c.startswith("compmath init") for c in commands), refused.err
+    # the hint names the command that was run, with --root: that command, given the course
+    assert ("compmath new --root RUTA" in commands) == (how != "COMPMATH_ROOT"), refused.err
     monkeypatch.delenv("COMPMATH_ROOT", raising=False)
     made = tmp_path / "curso"
     for command in sorted(commands, key=lambda c: not c.startswith("compmath init")):
-        result = cli(*_args(command, ruta=str(made), carpeta=str(made)))
+        args = _args(command, ruta=str(made), carpeta=str(made))
+        if args[0] == "new":  # the refused command again, now with the course
+            args = [*order, *args[1:]]
+        result = cli(*args)
         assert result.code == 0, f"«{command}» → {result.err}"
     monkeypatch.chdir(made)
-    assert cli("new", "102", "hola", "--title", "Hola").code == 0
+    following = "102" if how == "COMPMATH_ROOT" else "103"  # after the rerun's 102, if any
+    assert cli("new", following, "hola", "--title", "Hola").code == 0

@@ -1,7 +1,7 @@
 """Click as Typer runs it: Typer's own vendored copy when it has one, else the click package.
 
-Only the error classes and the context are named here; parameter types and groups are told
-apart by their fields (`name`, `choices`, `commands`), which every version has.
+Only the error classes, the context and the running context are named here; parameter types
+and groups are told apart by their fields (`name`, `choices`, `commands`), which every version has.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ try:
         NoSuchOption,
         UsageError,
     )
+    from typer._click.globals import (  # type: ignore[import-not-found, unused-ignore]
+        get_current_context,
+    )
 except ImportError:  # a Typer that runs the click package itself
     from click.core import Command, Context  # type: ignore[assignment, unused-ignore]
     from click.exceptions import (  # type: ignore[assignment, unused-ignore]
@@ -27,6 +30,7 @@ except ImportError:  # a Typer that runs the click package itself
         NoSuchOption,
         UsageError,
     )
+    from click.globals import get_current_context  # type: ignore[no-redef, unused-ignore]
 
 __all__ = [
     "BadOptionUsage",
@@ -36,4 +40,5 @@ __all__ = [
     "MissingParameter",
     "NoSuchOption",
     "UsageError",
+    "get_current_context",
 ]

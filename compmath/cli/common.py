@@ -135,8 +135,15 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
-def open_course(root: Path | None) -> Course:
-    return load_course(find_root(str(root) if root else None))
+def open_course(root: Path | None, command: str | None = None) -> Course:
+    """The course at --root (or found from here). `command`: the command that was run, for the
+    hint when there is no course (by default the running click command: `compmath grade`)."""
+    if command is None:
+        from compmath.cli.clicklib import get_current_context
+
+        ctx = get_current_context(silent=True)
+        command = ctx.command_path if ctx is not None else "compmath list"
+    return load_course(find_root(str(root) if root else None, command))
 
 
 def require_temp_folder() -> None:

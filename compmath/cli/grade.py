@@ -393,11 +393,14 @@ def _grade(
         )
     outcome.ignored = ignored
     with guard():
-        write_share(out, shard, roster)
+        share = write_share(out, shard, roster)
+        if share is not None:
+            outcome.written.append(share)
         if joined is not None:
             from compmath.grading.roster import write_identities
 
-            write_identities(out, {s: joined.identities[s] for s in students})
+            identities = {s: joined.identities[s] for s in students}
+            outcome.written.append(write_identities(out, identities))
             grade_lms.say_unknown(joined)
     _say_what_was_missing(outcome.missing)
     if classroom50:
@@ -408,7 +411,7 @@ def _grade(
     from compmath.grading.grade_screen import summary_blocks
     from compmath.present.output import emit
 
-    emit(summary_blocks(outcome, out, shard), sys.stderr if classroom50 else sys.stdout)
+    emit(summary_blocks(outcome, shard), sys.stderr if classroom50 else sys.stdout)
 
 
 def _lateness(
@@ -565,13 +568,14 @@ def _merge(folders: list[Path], out: Path) -> None:
         book = merge([read_report(folder) for folder in folders])
         if all(shares):  # a folder graded whole (no --shard) covers its own submissions
             check_coverage([s for s in shares if s], {g.student for g in book.grades})
-        book = write_gradebook(out, book)
+        book, written = write_gradebook(out, book)
         from compmath.grading.roster import read_identities, write_identities
-
-        identities = {k: v for folder in folders for k, v in read_identities(folder).items()}
-        if identities:
-            write_identities(out, identities)
         from compmath.grading.similarity import merge_holes
 
-        merge_holes(folders, out)  # for grade similitud
-    emit(merged_blocks(book, len(folders), out))
+        holes = merge_holes(folders, out)  # for grade similitud
+        if holes is not None:
+            written.append(holes)
+        identities = {k: v for folder in folders for k, v in read_identities(folder).items()}
+        if identities:
+            written.append(write_identities(out, identities))
+    emit(merged_blocks(book, len(folders), written))

@@ -137,7 +137,7 @@ def gradescope_command(
     from compmath.present.layout import line
     from compmath.present.output import emit
 
-    course = open_course(root)
+    course = open_course(root, f"compmath grade {GRADESCOPE}")
     classes = [c.id for c in graded_classes(course, names)]
     repository, commit = course_repository(course, "gradescope")
     target = out or Path("autograder.zip")

@@ -94,7 +94,7 @@ def similarity_command(
             )
         folder = Path(folders[0])
         book = read_report(folder)
-        course = open_course(root)
+        course = open_course(root, f"compmath grade {SIMILARITY}")
         classes = course.select([s.class_id for s in book.specs])
         saved = read_holes(folder)
         if not saved:

@@ -274,15 +274,16 @@ class Course:
             return None
 
 
-def find_root(explicit: str | None = None) -> Path:
-    """The course root: --root, else COMPMATH_ROOT, else the nearest ancestor holding classes/."""
+def find_root(explicit: str | None = None, command: str = "compmath list") -> Path:
+    """The course root: --root, else COMPMATH_ROOT, else the nearest ancestor holding classes/.
+    `command`: the command that was run, which the hint repeats with --root."""
     given = explicit or os.environ.get("COMPMATH_ROOT")
     if given:
         root = Path(given).expanduser().resolve()
         if not (root / "classes").is_dir():
             origin = "--root" if explicit else "COMPMATH_ROOT"
             hint = (
-                "indica la carpeta del curso, tras la orden: compmath list --root RUTA"
+                f"indica la carpeta del curso, tras la orden: {command} --root RUTA"
                 if explicit
                 else "corrígela o quítala: unset COMPMATH_ROOT"
             )
@@ -297,7 +298,7 @@ def find_root(explicit: str | None = None) -> Path:
             return folder
     raise CompmathError(
         "no se encuentra la raíz del curso (ninguna carpeta classes/ aquí ni más arriba)",
-        "entra en la carpeta del curso o indícala: compmath list --root RUTA; "
+        f"entra en la carpeta del curso o indícala: {command} --root RUTA; "
         "para empezar uno: compmath init CARPETA",
     )
 

@@ -93,6 +93,7 @@ class Lateness:
     days: int = 0
     percent: float = 0.0
     extension: str = ""  # why the due date moved, if it did
+    marked: bool = False  # late by the LMS's mark (Canvas's `_LATE_`), not by its time
 
     def final(self, earned: float) -> float:
         """The points after the deduction."""
@@ -109,6 +110,7 @@ class Lateness:
             "dias_tarde": self.days,
             "penalizacion": self.percent,
             "prorroga": self.extension,
+            "marcada_tarde": self.marked,
         }
 
     @classmethod
@@ -121,6 +123,7 @@ class Lateness:
             int(data.get("dias_tarde", 0)),
             float(data.get("penalizacion", 0.0)),
             str(data.get("prorroga", "")),
+            bool(data.get("marcada_tarde", False)),
         )
 
 
@@ -273,11 +276,12 @@ def assess(
     if delivered is not None and late_by <= policy.grace and not marked_late:
         return Lateness(ON_TIME, shown_due, when, source, extension=said)
     days = max(1, math.ceil(late_by / DAY))
+    marked = marked_late and late_by <= policy.grace  # the mark, not the time, makes it late
     percent = policy.percent(days)
     past = delivered is not None and cutoff is not None and delivered > cutoff
     if percent is None or past or percent >= 100:
-        return Lateness(CLOSED, shown_due, when, source, days, 100.0, said)
-    return Lateness(LATE, shown_due, when, source, days, percent, said)
+        return Lateness(CLOSED, shown_due, when, source, days, 100.0, said, marked)
+    return Lateness(LATE, shown_due, when, source, days, percent, said, marked)
 
 
 def percent_text(value: float) -> str:
@@ -297,18 +301,23 @@ def feedback_line(lateness: Lateness, earned: float, points: float) -> str:
         if lateness.delivered
         else f"{lateness.source} la marca como tardía"
     )
+    when = f"{arrived}; plazo: {lateness.due}{moved}"
+    if lateness.marked and lateness.delivered:  # its time alone says on time: the mark decides
+        when = (
+            f"marcada _LATE_ en {lateness.source}, y esa marca la hace tardía: su hora, "
+            f"{lateness.delivered}, es anterior al plazo, {lateness.due}{moved}"
+        )
     plural = "día" if lateness.days == 1 else "días"
     if lateness.state == LATE:
         return (
             f"Entrega tardía: {lateness.days} {plural}, −{percent_text(lateness.percent)} % "
-            f"({arrived}; plazo: {lateness.due}{moved}). Sin el descuento: {number(earned)}; "
+            f"({when}). Sin el descuento: {number(earned)}; "
             f"con él: {number(lateness.final(earned))} de {number(points)}."
         )
     if lateness.state == CLOSED:
         return (
             f"Entrega fuera de plazo: {lateness.days} {plural} tarde, después del cierre "
-            f"({arrived}; plazo: {lateness.due}{moved}): la nota es 0 (sin el cierre habría "
-            f"sido {number(earned)})."
+            f"({when}): la nota es 0 (sin el cierre habría sido {number(earned)})."
         )
     if lateness.state == UNKNOWN:
         return (

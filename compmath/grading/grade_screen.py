@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from compmath.grading.deadline import CLOSED, LATE, UNKNOWN
-from compmath.grading.gradebook import CSV_NAME, FEEDBACK_DIR, REPORT_NAME, Gradebook
+from compmath.grading.gradebook import CSV_NAME, Gradebook
 from compmath.grading.names import look_alikes, shown
 from compmath.grading.run import GradingRun
 from compmath.grading.shards import Shard
+from compmath.grading.written import Written
 from compmath.present.layout import Block, Command, here, line, para
-from compmath.wording import count, measure, seconds, short
+from compmath.wording import count, listed, measure, seconds, short
 
 
 def marks_blocks(book: Gradebook) -> list[Block]:
@@ -44,14 +44,15 @@ def _lateness_blocks(book: Gradebook) -> list[Block]:
     return [para("plazo: " + " · ".join(parts) + f" (en {CSV_NAME}: penalizacion)", hang=2)]
 
 
-def _where(book: Gradebook, out: Path) -> list[Block]:
-    """What was written, then where, in the same order: each path whole on its own line."""
-    feedback = count(len(book.grades), "comentario", "comentarios")
+def _where(written: Sequence[Written]) -> list[Block]:
+    """What was written (as the writers returned it), then where, in the same order: each
+    path whole on its own line, a folder's with its `/`."""
+    if not written:
+        return []
+    said = listed([w.what for w in written])
     return [
-        para(f"se escribieron las notas, el informe y {feedback} (uno por alumno):", hang=2),
-        Command(here(out / CSV_NAME), whole=True),
-        Command(here(out / REPORT_NAME), whole=True),
-        Command(here(out / FEEDBACK_DIR) + "/", whole=True),
+        para(f"se escribieron {said}:", hang=2),
+        *(Command(here(w.path) + ("/" if w.folder else ""), whole=True) for w in written),
     ]
 
 
@@ -64,7 +65,7 @@ def grading_now(pending: Sequence[str]) -> str:
     return f"corrigiendo {pending[0]}{more}"
 
 
-def summary_blocks(outcome: GradingRun, out: Path, shard: Shard | None) -> list[Block]:
+def summary_blocks(outcome: GradingRun, shard: Shard | None) -> list[Block]:
     """The closing summary of a grading run."""
     book = outcome.book
     share = f" (fragmento {shard})" if shard else ""
@@ -82,7 +83,7 @@ def summary_blocks(outcome: GradingRun, out: Path, shard: Shard | None) -> list[
     for note in outcome.ignored:
         blocks.append(para(("ignorado: ", "yellow"), note, hang=2))
     blocks += _look_alikes(book)
-    return blocks + _where(book, out)
+    return blocks + _where(outcome.written)
 
 
 def _look_alikes(book: Gradebook) -> list[Block]:
@@ -98,10 +99,10 @@ def _look_alikes(book: Gradebook) -> list[Block]:
     ]
 
 
-def merged_blocks(book: Gradebook, shards: int, out: Path) -> list[Block]:
+def merged_blocks(book: Gradebook, shards: int, written: Sequence[Written]) -> list[Block]:
     """The summary of `grade merge`."""
     head = f"{count(shards, 'fragmento', 'fragmentos')} juntados: " + count(
         len(book.grades), "alumno", "alumnos"
     )
     marks = marks_blocks(book)
-    return [line(("✓ ", "green"), head), *marks, *_look_alikes(book), *_where(book, out)]
+    return [line(("✓ ", "green"), head), *marks, *_look_alikes(book), *_where(written)]

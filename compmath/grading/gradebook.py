@@ -23,7 +23,9 @@ from compmath.grading.records import VERSION, ClassSpec, StudentGrade, points_te
 from compmath.grading.submissions import Submission
 from compmath.grading.summary import class_summary
 from compmath.grading.summary_text import SUMMARY_NAME, summary_markdown
+from compmath.grading.written import Written
 from compmath.visible import visible
+from compmath.wording import count
 
 CSV_NAME = "notas.csv"
 REPORT_NAME = "informe.json"
@@ -124,10 +126,10 @@ def _student_document(book: Gradebook, grade: StudentGrade) -> dict[str, Any]:
     return data
 
 
-def write_gradebook(out: Path, book: Gradebook) -> Gradebook:
+def write_gradebook(out: Path, book: Gradebook) -> tuple[Gradebook, list[Written]]:
     """Write notas.csv, informe.json, resumen.md and comentarios/<alumno>.md into `out`. A
     student whose feedback cannot be written gets 0 with the reason in the others; the book
-    written back."""
+    written back, and what was written, in the order the summary lists it."""
     (out / FEEDBACK_DIR).mkdir(parents=True, exist_ok=True)
     names = file_names(g.student for g in book.grades)
     grades = []
@@ -146,7 +148,13 @@ def write_gradebook(out: Path, book: Gradebook) -> Gradebook:
     write_atomic(out / REPORT_NAME, report)
     write_atomic(out / SUMMARY_NAME, summary_markdown(document["resumen_por_hueco"]))
     write_atomic(out / CSV_NAME, csv_text(book))
-    return book
+    feedback = count(len(grades), "comentario", "comentarios") + " (uno por alumno)"
+    return book, [
+        Written(out / CSV_NAME, "las notas"),
+        Written(out / REPORT_NAME, "el informe"),
+        Written(out / SUMMARY_NAME, "el resumen de la clase"),
+        Written(out / FEEDBACK_DIR, feedback, folder=True),
+    ]
 
 
 def read_report(folder: Path) -> Gradebook:

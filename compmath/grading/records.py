@@ -38,14 +38,24 @@ class ClassSpec:
     points: tuple[float, ...]
     tasks: tuple[str, ...]
     credit: str = ALL_OR_NOTHING  # [practica] credito: or PROPORTIONAL to the variants passed
+    # What a regrade names when it changes (None: not recorded, a report of an older compmath):
+    # [practica] variantes, each as JSON (private variants are never here); the
+    # class's tolerance and each output's own, as (name, atol, rtol), "" for the class's; and
+    # the time limit of each run, in seconds.
+    variants: tuple[str, ...] | None = None
+    tolerances: tuple[tuple[str, float, float], ...] | None = None
+    timeout: float | None = None
 
     @property
     def proportional(self) -> bool:
         return self.credit == PROPORTIONAL
 
     @classmethod
-    def of(cls, info: ClassInfo) -> ClassSpec:
+    def of(cls, info: ClassInfo, timeout: float | None = None) -> ClassSpec:
         holes = info.meta.holes
+        default, own = info.meta.tolerances()
+        tolerances = [("", default.atol, default.rtol)]
+        tolerances += [(name, t.atol, t.rtol) for name, t in sorted(own.items())]
         return cls(
             info.id,
             info.number,
@@ -53,10 +63,13 @@ class ClassSpec:
             tuple(h.points for h in holes),
             tuple(plain_prose(h.task) for h in holes),  # a comment is plain text
             info.meta.credit,
+            tuple(variant_json(v) for v in info.meta.variants if v),
+            tuple(tolerances),
+            timeout,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "clase": self.class_id,
             "numero": self.number,
             "titulo": self.title,
@@ -64,10 +77,22 @@ class ClassSpec:
             "puntos": sum(self.points),
             "credito": self.credit,
         }
+        if self.variants is not None:
+            data["variantes"] = [json.loads(v) for v in self.variants]
+        if self.tolerances is not None:
+            data["tolerancias"] = [
+                {"salida": name, "atol": atol, "rtol": rtol} for name, atol, rtol in self.tolerances
+            ]
+        if self.timeout is not None:
+            data["limite_de_tiempo"] = self.timeout
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClassSpec:
         holes = data["huecos"]
+        variants = data.get("variantes")
+        tolerances = data.get("tolerancias")
+        timeout = data.get("limite_de_tiempo")
         return cls(
             data["clase"],
             int(data["numero"]),
@@ -75,7 +100,17 @@ class ClassSpec:
             tuple(float(h["puntos"]) for h in holes),
             tuple(h["tarea"] for h in holes),
             str(data.get("credito", ALL_OR_NOTHING)),
+            None if variants is None else tuple(variant_json(v) for v in variants),
+            None
+            if tolerances is None
+            else tuple((str(t["salida"]), float(t["atol"]), float(t["rtol"])) for t in tolerances),
+            None if timeout is None else float(timeout),
         )
+
+
+def variant_json(params: dict[str, Any]) -> str:
+    """A variant's parameters as JSON, in class.toml's order (compare them parsed)."""
+    return json.dumps(params, ensure_ascii=False, default=str)
 
 
 @dataclass(frozen=True)

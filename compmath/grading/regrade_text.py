@@ -35,6 +35,12 @@ def regrade_blocks(result: Regrade) -> list[Block]:
         f"{count(len(result.changes), 'hueco cambia', 'huecos cambian')}"
     )
     blocks = [line(("≠ ", "yellow"), head)]
+    if result.course_before != result.course_after and result.spec_changes:
+        course = (
+            "el curso cambió (su huella: "
+            f"{result.course_before[:12]} → {result.course_after[:12]}); "
+            "de lo que guarda el informe, cambió:"
+        )
     if result.course_before != result.course_after:
         blocks.append(para(course, hang=2))
     for said in result.spec_changes:

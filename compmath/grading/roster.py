@@ -21,6 +21,7 @@ from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
 from compmath.grading.submissions import Found, Submission
+from compmath.grading.written import Written
 
 IDENTITIES_NAME = "identidades.json"
 MAX_ROSTER = 8 * 1024**2
@@ -157,10 +158,12 @@ def absent(student: str, classes: list[ClassInfo]) -> Submission:
     return Submission(student, {c.id: Found(None, why) for c in classes})
 
 
-def write_identities(out: Path, identities: dict[str, Identity]) -> None:
-    """NOTAS/identidades.json: each graded student's identity, in id order."""
+def write_identities(out: Path, identities: dict[str, Identity]) -> Written:
+    """NOTAS/identidades.json: each graded student's identity, in id order (the file, as
+    written)."""
     data = {s: asdict(identities[s]) for s in sorted(identities)}
     write_atomic(out / IDENTITIES_NAME, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return Written(out / IDENTITIES_NAME, "quién es cada alumno en el LMS")
 
 
 def read_identities(folder: Path) -> dict[str, Identity]:

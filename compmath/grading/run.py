@@ -47,6 +47,7 @@ from compmath.grading.shards import Shard
 from compmath.grading.similarity import save_holes
 from compmath.grading.submissions import Found, Submission, discover, read_submission
 from compmath.grading.verdict import ClassVerdict, grade_submissions
+from compmath.grading.written import Written
 from compmath.holes.own import course_name, own_params
 from compmath.holes.private import PrivateVariants
 
@@ -63,6 +64,7 @@ class GradingRun:
     ignored: list[str] = field(default_factory=list)
     seconds: float = 0.0
     missing: list[str] = field(default_factory=list)  # protections the labs ran without
+    written: list[Written] = field(default_factory=list)  # what it wrote, as the summary lists
 
 
 def graded_classes(course: Course, names: list[str]) -> list[ClassInfo]:
@@ -153,21 +155,21 @@ def _internal(what: str, exc: BaseException) -> str:
 
 def _read(
     student: str, path: Path | None, classes: list[ClassInfo], out: Path, stem: str
-) -> Submission:
+) -> tuple[Submission, Written | None]:
     """The student's submission as grading reads it, or the empty one of a roster student who
     handed in nothing; a zip's SHA-256 goes in the feedback (as `practice entregar` printed
-    it), the holes into OUT/huecos/<stem>.json (for `grade similitud`)."""
+    it), the holes into OUT/huecos/<stem>.json (for `grade similitud`: that folder, as
+    written)."""
     if path is None:
-        return absent(student, classes)
+        return absent(student, classes), None
     try:
         submission = read_submission(student, path, classes)
     except Exception as exc:  # one unreadable submission scores 0; the others are graded
         reason = _internal("leer", exc)
-        return Submission(student, {c.id: Found(None, reason) for c in classes})
+        return Submission(student, {c.id: Found(None, reason) for c in classes}), None
     if path.is_file():
         submission = replace(submission, notes=(*submission.notes, receipt_note(path)))
-    save_holes(out, submission, stem)
-    return submission
+    return submission, save_holes(out, submission, stem)
 
 
 class _Recorder:
@@ -185,6 +187,7 @@ class _Recorder:
         self.out, self.specs, self.missing, self.names, self.key = out, specs, missing, names, key
         self.grades: dict[str, StudentGrade] = {}
         self.written: list[Path] = []
+        self.holes: Written | None = None  # OUT/huecos/, once a student's holes are saved there
         self.course_print = ""  # what each class checkpoint's fingerprint starts from
 
     def resumed(self, student: str, class_id: str, fingerprint: str) -> ClassVerdict | None:
@@ -270,7 +273,7 @@ def grade_students(
     """
     begin = time.monotonic()
     missing = probe() if missing is None else missing
-    specs = [ClassSpec.of(c) for c in classes]
+    specs = [ClassSpec.of(c, timeout) for c in classes]
     course_print, title = _course_print(classes, timeout, private, missing)
     (out / RECORDS_DIR).mkdir(parents=True, exist_ok=True)
     key = _key(missing)
@@ -301,9 +304,15 @@ def grade_students(
     grades = recorder.grades
     ordered = [grades[s] for s in sorted(grades)]
     book = Gradebook(course_print, specs, ordered, missing, dict(lateness or {}))
-    book = write_gradebook(out, book)
+    book, written = write_gradebook(out, book)
+    if recorder.holes is not None:
+        written.append(recorder.holes)
+    written.append(
+        Written(out / RECORDS_DIR, "la nota sellada de cada alumno (para reanudar)", folder=True)
+    )
     reused = len(students) - len(pending)
-    return GradingRun(book, len(pending), reused, [], time.monotonic() - begin, list(missing))
+    took = time.monotonic() - begin
+    return GradingRun(book, len(pending), reused, [], took, list(missing), written)
 
 
 def _reuse(
@@ -315,7 +324,8 @@ def _reuse(
     """Read every submission; keep the records that still hold; the rest are to be judged."""
     pending: dict[str, tuple[Submission, str]] = {}
     for student, path in students.items():
-        submission = _read(student, path, classes, recorder.out, recorder.names[student])
+        submission, holes = _read(student, path, classes, recorder.out, recorder.names[student])
+        recorder.holes = recorder.holes or holes
         fingerprint = submission_fingerprint(course_print, submission)
         saved = _saved(recorder.path(student), student, fingerprint, recorder.key)
         if saved is not None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from compmath.atomic import write_atomic
 from compmath.errors import CompmathError
+from compmath.grading.written import Written
 from compmath.wording import count
 
 HINT = "escribe --shard K/N con 1 ≤ K ≤ N, p. ej. --shard 1/4, o --shard auto"
@@ -101,14 +102,16 @@ class Share:
     roster: tuple[str, ...]
 
 
-def write_share(out: Path, shard: Shard | None, roster: Sequence[str]) -> None:
-    """Record the share a grading into `out` holds (a whole run removes any earlier record)."""
+def write_share(out: Path, shard: Shard | None, roster: Sequence[str]) -> Written | None:
+    """Record the share a grading into `out` holds (a whole run removes any earlier record);
+    the file, as written."""
     path = out / SHARE_NAME
     if shard is None:
         path.unlink(missing_ok=True)
-        return
+        return None
     data = {"fragmento": str(shard), "entregas": sorted(roster)}
     write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return Written(path, f"qué fragmento es ({shard})")
 
 
 def read_share(folder: Path) -> Share | None:

@@ -28,6 +28,7 @@ from typing import Any
 from compmath.atomic import write_atomic
 from compmath.course.tree import ClassInfo
 from compmath.grading.submissions import Submission
+from compmath.grading.written import Written
 from compmath.holes.graft import course_lab
 from compmath.holes.regions import student_holes, student_regions
 
@@ -41,9 +42,10 @@ COMMON_SHARE, COMMON_FLOOR, COMMON_CAP = 0.2, 4, 40
 DEFAULT_THRESHOLD = 0.7
 
 
-def save_holes(out: Path, submission: Submission, stem: str) -> None:
+def save_holes(out: Path, submission: Submission, stem: str) -> Written:
     """Keep the student's holes (class id -> hole number -> text) for `grade similitud`, in
-    OUT/huecos/<stem>.json (stem: the student's file name, grading.names)."""
+    OUT/huecos/<stem>.json (stem: the student's file name, grading.names); the folder, as
+    written."""
     holes: dict[str, dict[str, str]] = {}
     for class_id, found in submission.files.items():
         if found.source is None:
@@ -54,15 +56,24 @@ def save_holes(out: Path, submission: Submission, stem: str) -> None:
     folder = out / HOLES_DIR
     folder.mkdir(parents=True, exist_ok=True)
     write_atomic(folder / f"{stem}.json", text + "\n")
+    return _holes_written(out)
 
 
-def merge_holes(folders: Iterable[Path], out: Path) -> None:
-    """`grade merge`: the shards' saved holes into the merged folder."""
+def _holes_written(out: Path) -> Written:
+    return Written(out / HOLES_DIR, "los huecos de cada alumno (para grade similitud)", True)
+
+
+def merge_holes(folders: Iterable[Path], out: Path) -> Written | None:
+    """`grade merge`: the shards' saved holes into the merged folder (the folder, as written;
+    None when no shard saved any)."""
+    written = None
     for folder in folders:
         for path in sorted((folder / HOLES_DIR).glob("*.json")):
             target = out / HOLES_DIR / path.name
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(target, path.read_text(encoding="utf-8"))
+            written = _holes_written(out)
+    return written
 
 
 def read_holes(out: Path) -> dict[str, dict[str, dict[str, str]]]:

@@ -22,9 +22,14 @@ NOTE = (
 STYLE = """
 body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}
 table{border-collapse:collapse;width:100%}td{vertical-align:top;width:50%;padding:.25rem}
-pre{background:#f6f6f6;padding:.5rem;overflow-x:auto;font-size:.85rem;margin:0}
-mark{background:#ffe58a}h2{margin-top:2.5rem}.nota{background:#eef4ff;padding:.75rem}
+pre{background:#f6f6f6;padding:.5rem;overflow-x:auto;font-size:.85rem;margin:0;line-height:1.5}
+mark{background:#ffe58a;padding:0}h2{margin-top:2.5rem}.nota{background:#eef4ff;padding:.75rem}
 """
+# A marked line's background is painted over the line above it where the two overlap, and an
+# underscore sits at the bottom of its line: with the font's own line height (`normal`) the
+# next line's <mark> hid it (`masa_i` read `masa i` at device scale 1). A line height of 1.5
+# leaves a gap between a line's glyphs and the next line's mark (the mark's box is the font's
+# height, about 1.2 em, centred in a 1.5 em line), and a mark has no padding to reach it.
 
 
 def _text(text: str) -> str:

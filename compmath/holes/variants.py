@@ -14,7 +14,7 @@ from typing import Any
 from compmath.course.tree import ClassInfo
 
 
-def _shown(value: Any) -> str:
+def shown_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -39,7 +39,7 @@ class Variant:
         """A stable name for requests: `defecto` or `dimension=16,posiciones=3`."""
         if self.default:
             return "defecto"
-        return ",".join(f"{k}={_shown(v)}" for k, v in sorted(self.params.items()))
+        return ",".join(f"{k}={shown_value(v)}" for k, v in sorted(self.params.items()))
 
     @property
     def label(self) -> str:
@@ -51,14 +51,14 @@ class Variant:
         if self.own:
             return (
                 "con tus parámetros ("
-                + ", ".join(f"{k} = {_shown(v)}" for k, v in self.params.items())
+                + ", ".join(f"{k} = {shown_value(v)}" for k, v in self.params.items())
                 + ")"
             )
-        return "con " + ", ".join(f"{k} = {_shown(v)}" for k, v in self.params.items())
+        return "con " + ", ".join(f"{k} = {shown_value(v)}" for k, v in self.params.items())
 
     def command(self, number: int) -> str:
         """The command that reproduces this variant: `compmath run 323 --set dimension=16`."""
-        sets = "".join(f" --set {k}={_shown(v)}" for k, v in self.params.items())
+        sets = "".join(f" --set {k}={shown_value(v)}" for k, v in self.params.items())
         return f"compmath run {number}{sets}"
 
 
