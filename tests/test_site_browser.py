@@ -1017,16 +1017,16 @@ def measured_against_katex(browser: Any, page_path: Path, cases: list[Any], dpr:
     page.goto(page_path.as_uri())
     page.evaluate("document.fonts.ready.then(() => true)")
     page.screenshot(path=str(folder / f"{page_path.stem}-dpr{dpr}.png"), full_page=True)
-    found = {}
+    found: dict[tuple[int, int], tuple[Any, Any]] = {}
     pair = 0
     while True:
         cells = page.evaluate(PAINT, pair)
         shot = page.screenshot(full_page=True)
         image = np.asarray(Image.open(io.BytesIO(shot)).convert("RGB"), dtype=float)
-        for i, (_, feature, _) in enumerate(cases):
+        for i in range(len(cases)):
             if pair < max(1, cells[f"k{i}"]["pairs"]):  # as many passes as KaTeX's pairs
-                found[(i, pair)] = tuple(ink(image, cells[f"{side}{i}"]["box"], dpr)
-                                         for side in ("n", "k"))  # fmt: skip
+                ours, theirs = (ink(image, cells[f"{side}{i}"]["box"], dpr) for side in "nk")
+                found[(i, pair)] = (ours, theirs)
         pair += 1
         if pair >= max(cells[f"k{i}"]["pairs"] for i in range(len(cases))):
             break
