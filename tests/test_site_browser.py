@@ -485,10 +485,10 @@ def test_no_serious_accessibility_violation(browser: Any, site: Path) -> None:
     for width, scheme, media in VIEWS:
         page = open_page(browser, width, scheme)
         page.emulate_media(media=media)
+        page.add_init_script(script=source)  # axe in every page it opens, sent to it once
         for path in swept(site):
             page.goto(path.as_uri())  # waits for the load event: the page and its styles
             page.evaluate("document.fonts.ready")  # the math font, the one later request
-            page.add_script_tag(content=source)
             checked += 1
             result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
             found += [
@@ -513,12 +513,12 @@ def test_contrast_as_seen_behind_the_scroll_cue(browser: Any, site: Path, scheme
         missing(f"falta axe-core: {NODE_HINT}")
     source = axe.read_text(encoding="utf-8")
     page = open_page(browser, 1280, scheme)
+    page.add_init_script(script=source)  # axe in every page it opens, sent to it once
     failures, undecided, checked = [], 0, 0
     for path in swept(site):
         page.goto(path.as_uri())
         page.evaluate("document.fonts.ready")
         page.add_style_tag(content=SOLID)
-        page.add_script_tag(content=source)
         result = page.evaluate(
             "axe.run(document, {runOnly: ['color-contrast'], resultTypes: ['violations']})"
         )
