@@ -449,9 +449,11 @@ def test_keyboard_and_print(browser: Any, site: Path) -> None:
 def test_screenshots_of_323(browser: Any, site: Path) -> None:
     folder = Path(os.environ.get("COMPMATH_ARTIFACTS") or REPO / "artifacts") / "capturas"
     folder.mkdir(parents=True, exist_ok=True)
+    page = open_page(browser)  # one page, set to each view before it opens 323 again
     for width in (1280, 390):
         for scheme, word in (("light", "claro"), ("dark", "oscuro")):
-            page = open_page(browser, width, scheme)
+            page.set_viewport_size({"width": width, "height": 900})
+            page.emulate_media(color_scheme=scheme)
             page.goto((site / CLASS_323).as_uri())
             target = folder / f"323-{width}-{word}.png"
             page.screenshot(path=str(target), full_page=True)
@@ -460,8 +462,8 @@ def test_screenshots_of_323(browser: Any, site: Path) -> None:
             page.wait_for_selector("#resultados .frase mark")
             found = folder / f"buscar-{width}-{word}.png"
             page.screenshot(path=str(found), full_page=True)
-            page.close()
             assert target.stat().st_size > 20_000 and found.stat().st_size > 20_000
+    page.close()
 
 
 VIEWS = (
