@@ -465,9 +465,11 @@ def test_keyboard_and_print(browser: Any, site: Path) -> None:
 def test_screenshots_of_323(browser: Any, site: Path) -> None:
     folder = Path(os.environ.get("COMPMATH_ARTIFACTS") or REPO / "artifacts") / "capturas"
     folder.mkdir(parents=True, exist_ok=True)
+    page = open_page(browser)  # one page, set to each view before it opens 323 again
     for width in (1280, 390):
         for scheme, word in (("light", "claro"), ("dark", "oscuro")):
-            page = open_page(browser, width, scheme)
+            page.set_viewport_size({"width": width, "height": 900})
+            page.emulate_media(color_scheme=scheme)
             page.goto((site / CLASS_323).as_uri())
             target = folder / f"323-{width}-{word}.png"
             page.screenshot(path=str(target), full_page=True)
@@ -476,8 +478,8 @@ def test_screenshots_of_323(browser: Any, site: Path) -> None:
             page.wait_for_selector("#resultados .frase mark")
             found = folder / f"buscar-{width}-{word}.png"
             page.screenshot(path=str(found), full_page=True)
-            page.close()
             assert target.stat().st_size > 20_000 and found.stat().st_size > 20_000
+    page.close()
 
 
 VIEWS = (
@@ -501,10 +503,10 @@ def test_no_serious_accessibility_violation(browser: Any, site: Path) -> None:
     for width, scheme, media in VIEWS:
         page = open_page(browser, width, scheme)
         page.emulate_media(media=media)
+        page.add_init_script(script=source)  # axe in every page it opens, sent to it once
         for path in swept(site):
             page.goto(path.as_uri())  # waits for the load event: the page and its styles
             page.evaluate("document.fonts.ready")  # the math font, the one later request
-            page.add_script_tag(content=source)
             checked += 1
             result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
             found += [
@@ -529,12 +531,12 @@ def test_contrast_as_seen_behind_the_scroll_cue(browser: Any, site: Path, scheme
         missing(f"falta axe-core: {NODE_HINT}")
     source = axe.read_text(encoding="utf-8")
     page = open_page(browser, 1280, scheme)
+    page.add_init_script(script=source)  # axe in every page it opens, sent to it once
     failures, undecided, checked = [], 0, 0
     for path in swept(site):
         page.goto(path.as_uri())
         page.evaluate("document.fonts.ready")
         page.add_style_tag(content=SOLID)
-        page.add_script_tag(content=source)
         result = page.evaluate(
             "axe.run(document, {runOnly: ['color-contrast'], resultTypes: ['violations']})"
         )
@@ -941,12 +943,16 @@ KATEX_FEATURES = (
     ("subíndice q", "sub", r"x\, q_t"),
     ("subíndice β", "sub", r"x\, \beta_t"),
 )  # fmt: skip
-PAINT = r"""([feature, n]) => {
+PAINT = r"""n => {
+  // every cell painted at once, each by its own case's feature (its n-th \left…\right pair's
+  // for a fence); returns each cell's box in the page and the number of KaTeX's pairs
   const leaves = root => [...root.querySelectorAll('*')].filter(e => e.children.length === 0);
   const paint = (e, colour) => { if (e) e.style.color = colour; };
+  const found = {};
   for (const cell of document.querySelectorAll('.celda')) {
     cell.querySelectorAll('*').forEach(e => { e.style.color = ''; });
-    const katex = cell.classList.contains('katex-celda');
+    const katex = cell.classList.contains('katex-celda'), feature = cell.dataset.rasgo;
+    let pairs = 0;
     if (feature === 'prime') (katex ? leaves(cell) : [...cell.querySelectorAll('mo, mi')])
       .filter(e => e.textContent === '′').forEach(e => paint(e, 'red'));
     if (feature === 'bar') (katex ? leaves(cell).filter(e => /^[ˉ¯‾]$/.test(e.textContent))
@@ -957,41 +963,48 @@ PAINT = r"""([feature, n]) => {
       paint(katex ? cell.querySelector('.mord.mathnormal') : cell.querySelector('mi'), 'blue');
     }
     if (feature === 'fence') {  // the n-th \left…\right pair's opening fence (or its closing one)
-      const pairs = katex ? [...cell.querySelectorAll('.minner')] : [...cell.querySelectorAll('mrow.par')];
-      cell.dataset.pares = pairs.length;
-      const pair = pairs[n];
+      const all = katex ? [...cell.querySelectorAll('.minner')] : [...cell.querySelectorAll('mrow.par')];
+      pairs = all.length;
+      const pair = all[n];
       if (pair && pair.firstElementChild) {
         const first = pair.firstElementChild, text = first.textContent.trim();
         paint(text === '' || text === '\u2063' ? pair.lastElementChild : first, 'red');
       }
     }
+    const r = cell.getBoundingClientRect();
+    found[cell.id] = {box: [r.x + scrollX, r.y + scrollY, r.width, r.height], pairs};
   }
+  return found;
 }"""
-INK = r"""async ([png, dpr]) => {
-  const image = new Image();
-  image.src = 'data:image/png;base64,' + png;
-  await image.decode();
-  const canvas = document.createElement('canvas');
-  canvas.width = image.width; canvas.height = image.height;
-  const context = canvas.getContext('2d');
-  context.drawImage(image, 0, 0);
-  const data = context.getImageData(0, 0, image.width, image.height).data;
-  const boxes = {};
-  for (const colour of ['red', 'blue']) {
-    let top = Infinity, bottom = -1, mass = 0, peak = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const [r, g, b] = [data[i] / 255, data[i + 1] / 255, data[i + 2] / 255];
-      const cover = colour === 'red' ? r - (g + b) / 2 : b - (r + g) / 2;
-      if (cover <= 0.15) continue;
-      const y = Math.floor(i / 4 / image.width);
-      top = Math.min(top, y); bottom = Math.max(bottom, y + 1);
-      mass += cover; peak = Math.max(peak, cover);
-    }
-    boxes[colour] = bottom < 0 ? null : {top: top / dpr, bottom: bottom / dpr,
-      height: (bottom - top) / dpr, mass: mass / dpr / dpr, peak};
-  }
-  return boxes;
-}"""
+
+
+def ink(image: Any, box: list[float], dpr: int) -> dict[str, Any]:
+    """The red and blue ink inside one cell's box of a screenshot (an RGB array), in CSS px:
+    each colour's rows from top to bottom, its mass (the sum of its cover) and its darkest
+    pixel's cover. The box is cut as Playwright cuts an element's screenshot."""
+    import math
+
+    import numpy as np
+
+    x, y, width, height = box
+    left, top = math.floor(x + 1e-3), math.floor(y + 1e-3)
+    right, bottom = math.ceil(x + width - 1e-3), math.ceil(y + height - 1e-3)
+    rgb = image[top * dpr : bottom * dpr, left * dpr : right * dpr, :3] / 255
+    red, green, blue = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    boxes: dict[str, Any] = {}
+    for colour, cover in (("red", red - (green + blue) / 2), ("blue", blue - (red + green) / 2)):
+        inked = cover > 0.15
+        rows = np.flatnonzero(inked.any(axis=1))
+        if rows.size == 0:
+            boxes[colour] = None
+            continue
+        first, last = int(rows[0]), int(rows[-1]) + 1
+        boxes[colour] = {"top": first / dpr, "bottom": last / dpr, "height": (last - first) / dpr,
+                         "mass": float(cover[inked].sum()) / dpr / dpr,
+                         "peak": float(cover[inked].max())}  # fmt: skip
+    return boxes
+
+
 SIZE_PX = 20
 
 
@@ -1014,11 +1027,12 @@ def katex_page(
         return ElementTree.tostring(root, encoding="unicode")
 
     rows = []
-    for i, (label, _, tex) in enumerate(cases):
+    for i, (label, feature, tex) in enumerate(cases):
         quoted = tex.replace("&", "&amp;").replace('"', "&quot;")
         rows.append(
-            f"<tr><th>{label}</th><td><div class=celda id=n{i}>{ours(tex)}</div></td>"
-            f'<td><div class="celda katex-celda" id=k{i} data-tex="{quoted}"></div></td></tr>'
+            f"<tr><th>{label}</th><td><div class=celda id=n{i} data-rasgo={feature}>{ours(tex)}</div></td>"
+            f'<td><div class="celda katex-celda" id=k{i} data-rasgo={feature}'
+            f' data-tex="{quoted}"></div></td></tr>'
         )
     page = folder / f"{name}.html"
     page.write_text(
@@ -1050,26 +1064,31 @@ def fence_cases() -> list[tuple[str, str, str]]:
 def measured_against_katex(browser: Any, page_path: Path, cases: list[Any], dpr: int,
                            folder: Path) -> dict[tuple[int, int], tuple[Any, Any]]:  # fmt: skip
     """{(case, pair): (our ink, KaTeX's ink)}, each {'red': box, 'blue': box}; a screenshot of
-    the whole table (unpainted) saved in `folder`."""
-    import base64
+    the whole table (unpainted) saved in `folder`. Each pass paints every cell at once (a fence's
+    n-th pair in the n-th pass) and takes one screenshot, measured inside each cell's box."""
+    import io
+
+    import numpy as np
+    from PIL import Image
 
     context = browser.new_context(device_scale_factor=dpr, viewport={"width": 1500, "height": 900})
     page = context.new_page()
     page.goto(page_path.as_uri())
-    page.evaluate("document.fonts.ready")
+    page.evaluate("document.fonts.ready.then(() => true)")
     page.screenshot(path=str(folder / f"{page_path.stem}-dpr{dpr}.png"), full_page=True)
-    found = {}
-    for i, (_, feature, _) in enumerate(cases):
-        pair = 0
-        while True:
-            page.evaluate(PAINT, [feature, pair])
-            shots = [page.query_selector(f"#{side}{i}").screenshot() for side in ("n", "k")]
-            ours, theirs = (page.evaluate(INK, [base64.b64encode(s).decode(), dpr]) for s in shots)
-            found[(i, pair)] = (ours, theirs)
-            pair += 1
-            pairs = page.get_attribute(f"#k{i}", "data-pares")
-            if feature != "fence" or pair >= int(pairs or 0):
-                break
+    found: dict[tuple[int, int], tuple[Any, Any]] = {}
+    pair = 0
+    while True:
+        cells = page.evaluate(PAINT, pair)
+        shot = page.screenshot(full_page=True)
+        image = np.asarray(Image.open(io.BytesIO(shot)).convert("RGB"), dtype=float)
+        for i in range(len(cases)):
+            if pair < max(1, cells[f"k{i}"]["pairs"]):  # as many passes as KaTeX's pairs
+                ours, theirs = (ink(image, cells[f"{side}{i}"]["box"], dpr) for side in "nk")
+                found[(i, pair)] = (ours, theirs)
+        pair += 1
+        if pair >= max(cells[f"k{i}"]["pairs"] for i in range(len(cases))):
+            break
     context.close()
     return found
 
