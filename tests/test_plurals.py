@@ -168,3 +168,18 @@ def test_the_scan_sees_a_hand_written_plural(tmp_path: Path) -> None:
         "def f(n: int) -> str:\n    return f\"{n} clases y {n} hueco{'s' if n != 1 else ''}\"\n"
     )
     assert [w for _, _, w in _hand_written_plurals(tmp_path)] == ["clases", "{'s' if …}"]
+
+
+TEMPLATE_COUNT = re.compile(r"\}\}\s+([a-záéíóúñ]{2,}s)\b")
+
+
+def test_no_template_writes_a_count_beside_a_fixed_plural() -> None:
+    """The site's templates: «Plan de la parte ({{ n }} clases)» was «(1 clases)» for a part of
+    one class; a count comes written (`count`) from the page's view."""
+    wrong = [
+        f"{path.name}: «{{{{ … }}}} {found[1]}»"
+        for path in sorted((PACKAGE / "site" / "templates").glob("*.html"))
+        for found in TEMPLATE_COUNT.finditer(path.read_text("utf-8"))
+    ]
+    assert not wrong, wrong
+    assert TEMPLATE_COUNT.search("Plan de la parte ({{ part.rows | length }} clases)")
