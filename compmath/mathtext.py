@@ -37,7 +37,13 @@ DOUBLE_STRUCK = {"E": "𝔼", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C
 SCRIPT = {"N": "𝒩", "L": "ℒ", "D": "𝒟", "O": "𝒪", "F": "ℱ", "H": "ℋ"}
 SUPERSCRIPT = str.maketrans("0123456789+−=()niT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ")
 ATOM = re.compile(r"[^\s()+\-−/=·,]+")  # one symbol with its scripts, no operator: √α_t
-TIGHT = re.compile(r" ?([≤≥≠<>=]) ?")
+# Binary operators and relations written as commands: TeX drops the spaces typed around them
+# and sets its own, so the plain text puts one on each side whatever was typed (`pos\\cdot
+# \\omega_i` reads «pos · ω_i», never «pos· ω_i»); a script keeps them tight.
+SPACED = {"cdot", "times", "approx", "le", "leq", "ge", "geq", "ne", "neq", "sim", "equiv",
+          "propto", "in", "to", "rightarrow", "leftarrow", "Rightarrow", "iff", "odot"}  # fmt: skip
+TIGHT = re.compile(r"\s*([≤≥≠<>=·×])\s*")
+POWER_OF_TEN = re.compile(r"(\d) · (10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)(?![\w(])")  # wording.number's form
 OPENING = {"lVert", "langle", "lfloor", "lceil"}  # no space after an opening delimiter,
 CLOSING = {"rVert", "rangle", "rfloor", "rceil"}  # none before a closing one: ‖x̂‖
 
@@ -45,7 +51,8 @@ CLOSING = {"rVert", "rangle", "rfloor", "rceil"}  # none before a closing one: �
 def tex_plain(tex: str) -> str:
     """A TeX math fragment as readable plain text (an unknown command shows its name)."""
     text, _ = _sequence(tex, 0)
-    return unicodedata.normalize("NFC", " ".join(text.split()))  # ᾱ as one character
+    text = POWER_OF_TEN.sub(r"\1·\2", " ".join(text.split()))  # 1,15478·10⁻⁴, as numbers read
+    return unicodedata.normalize("NFC", text)  # ᾱ as one character
 
 
 def plain_scripts(text: str) -> str:
@@ -87,7 +94,7 @@ def _script(piece: str) -> str:
     `^(…)`, a star as a star (`μ*`, `σ*²`); a subscript as the course's prose writes it: `ω_i`,
     `x_0`, `L_sym`, `x_(t−1)`."""
     mark, body = piece[0], piece[1:]
-    body = TIGHT.sub(r"\1", body) if mark == "_" else body  # «_{s \le t}» reads «_(s≤t)»
+    body = TIGHT.sub(r"\1", body.strip())  # «_{s \le t}» reads «_(s≤t)», «^{2\cdot i}» «^(2·i)»
     if mark == "^" and body.startswith("*"):  # a star as the prose writes it: μ*, σ*², V*
         return "*" + (_script("^" + body[1:]) if body[1:] else "")
     if mark == "^" and body and all(ord(ch) in SUPERSCRIPT or ch == "ᵀ" for ch in body):
@@ -134,6 +141,8 @@ def _command(tex: str, i: int) -> tuple[str, int]:
     if name in OPENING:
         while i < len(tex) and tex[i] == " ":
             i += 1
+    if name in SPACED:
+        return f" {SYMBOLS[name]} ", i
     if name in SYMBOLS:
         return SYMBOLS[name], i
     if name in NAMED:

@@ -84,7 +84,7 @@ def test_an_unwritable_report_comes_after_the_summary(
     if as_json:
         assert json.loads(result.out)["resumen"]["correctos"] == 1
     else:
-        assert "1 laboratorio: todos coinciden con su instantánea" in result.out
+        assert "1 laboratorio: coincide con su instantánea" in result.out
     expected = (
         f"error: no se puede escribir el informe JUnit en {path}: {reason}"
         if reason
@@ -150,7 +150,7 @@ def test_an_empty_dict_against_a_snapshot_with_outputs(cli, make_lab) -> None:
     result = cli("run", "960", "--root", str(root))
     text = no_traceback(result)
     assert result.code == 1
-    assert "a — 1 ✗" in text and "0/1 salidas coinciden con la instantánea" in text
+    assert "a — 1 ✗" in text and "0/1 salida coincide con la instantánea" in text
 
 
 def test_an_empty_dict_against_its_schema_names_each_missing_key(cli, make_lab) -> None:

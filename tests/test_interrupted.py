@@ -205,7 +205,7 @@ def test_ctrl_z_stops_the_labs_and_their_clock(make_lab, marker: str) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     assert proc.returncode == 0, out + err
-    assert "1/1 salidas coinciden" in out or "2/2 salidas coinciden" in out
+    assert "1/1 salida coincide" in out or "2/2 salidas coinciden" in out
     assert leftovers(marker, [proc.pid]) == []
 
 

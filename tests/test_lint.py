@@ -232,7 +232,7 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     ),
     "hueco_sin_region": (
         _append(TOML, '\n[[huecos]]\ntarea = "x"\nsalidas = ["n"]\npistas = ["y"]\n'),
-        "tiene 1 regiones de solución y class.toml 2 [[huecos]]",
+        "tiene 1 región de solución y class.toml 2 [[huecos]]",
     ),
     "pista_de_una_salida_que_no_existe": (
         _replace(TOML, 'salidas = ["mitad"]', 'salidas = ["media"]'),

@@ -53,6 +53,29 @@ def test_inline_math_reads_as_unicode() -> None:
     assert tex_plain(r"\text{coef\_x0} + \widehat{Var}") == "coef_x0 + Var"
 
 
+@pytest.mark.parametrize(
+    "tex",
+    [r"\text{pos}\cdot \omega_i", r"\text{pos}\cdot\omega_i", r"\text{pos} \cdot \omega_i",
+     r"\text{pos}  \cdot\omega_i"],
+)  # fmt: skip
+def test_a_binary_operator_has_a_space_each_side_however_it_was_typed(tex: str) -> None:
+    """TeX drops the spaces typed in math and sets its own around a binary operator: 323's
+    hole 2 read «pos· ω_i» (the space after `\\cdot` kept, the one before it never typed)."""
+    assert tex_plain(tex) == "pos · ω_i"
+
+
+def test_operators_are_spaced_in_a_line_and_tight_in_a_script() -> None:
+    assert tex_plain(r"(h\cdot d_h)\times d") == "(h · d_h) × d"
+    assert tex_plain(r"k\cdot \omega_i \le \pi") == "k · ω_i ≤ π"
+    # a power of ten as every number reads (wording.number): tight
+    assert tex_plain(r"\theta_{63} = 1{,}15478\cdot 10^{-4}") == "θ_63 = 1,15478·10⁻⁴"
+    assert tex_plain(r"2\cdot 10") == "2 · 10"  # ten itself is no power of ten
+    assert tex_plain(r"e^{2\cdot i}") == "e^(2·i)"  # a script stays tight
+    assert tex_plain(r"\prod_{s \le t}") == "Π_(s≤t)"
+    assert tex_plain(r"\mathbb{E}_{a \sim \pi}") == "𝔼_(a ~ π)"
+    assert tex_plain(r"\cdot x") == "· x"  # nothing before it: no space at the start
+
+
 def test_prose_keeps_its_words_and_loses_the_dollars() -> None:
     assert plain_prose("el factor $e^{-c}$ se cancela; cuesta $5") == (
         "el factor e^(−c) se cancela; cuesta $5"

@@ -438,3 +438,48 @@ def test_a_matrix_in_the_run_table_reads_one_row_a_line_when_rows_fit(cli, monke
     narrow = cli("run", "339", "--root", str(REPO), "--plain").out
     assert all(cell_width(ln) <= 60 for ln in narrow.splitlines())
     assert "[[-3,907459;" in narrow and "[0,0; 0,0]]" in narrow
+
+
+LONG_PART = "part-16-matematica-de-transformers-modelos-generativos-grafos-y-rl"  # 66 columns
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"../../tmp/i40/pa/classes/{LONG_PART}/324-query-key-value/lab.py",
+        f"classes/{LONG_PART}/323-positional-encoding/lab.py",
+        "/tmp/i40/pa/classes/part-03-algebra-lineal/305-normas-y-distancias-entre-vectores/lab.py",
+        "/home/estudiante/practica/classes/part-05-probabilidad/312-cadenas-de-markov/lab.py",
+    ],
+)
+def test_a_path_goes_on_at_a_slash_inside_a_name_only_when_the_name_fills_a_line(
+    width: int, path: str
+) -> None:
+    """`…/324-query-key-\\` / `value/lab.py` no more: a path goes on after a `/`; only a folder's
+    name wider than a line by itself (the 66 columns of part 16's) goes on at a `-`."""
+    from compmath.present.layout import path_lines
+
+    lines = path_lines(path, "  ", width)
+    assert rejoined(lines) == ["  " + path]  # pasted, the shell joins the pieces back
+    assert all(cell_width(t) <= width for t in lines), lines
+    assert len(lines) == 1 or width < len(path) + 2
+    names = path.split("/")
+    for piece in lines[:-1]:
+        assert piece.endswith("\\"), lines
+        if not piece.endswith("/\\"):  # inside a name: only one wider than a line
+            inside = next(n for n in names if piece.rstrip("\\").split("/")[-1] in n)
+            assert len(inside) + 1 > width - 1 and piece[-2] in "-_", (inside, lines)
+    for name in names:  # a name that fits a line is on one line
+        if len(name) + 1 <= width - 1:
+            assert any(name in t for t in lines), (name, lines)
+
+
+def test_a_name_with_nowhere_to_break_stays_whole() -> None:
+    """A folder's name wider than the line with no `-` or `_` is left for the terminal to fold,
+    after the `/` before it: never cut inside its word."""
+    from compmath.present.layout import path_lines
+
+    word = "x" * 70
+    lines = path_lines(f"classes/{word}/lab.py", "  ", 60)
+    assert lines == ["  classes/\\", f"{word}/lab.py"]

@@ -302,7 +302,9 @@ def test_the_live_line_cuts_a_long_title_never_the_time(width: int) -> None:
 @pytest.mark.parametrize("width", [60, 120])
 def test_a_live_line_shortens_its_note_at_a_word(monkeypatch, width: int) -> None:
     """`laboratori… 0,10 s espera a 321-tokenizacion-bpe (y 17 má…` no more: the label, the count
-    and the time stay whole, the bar gives way first, and the note is cut after a whole word."""
+    and the time stay whole, the bar gives way first, and the note drops its least useful part
+    first: the whole «(y 17 más)» (never a bracket left open), then the name's last words (at
+    a hyphen), never down to a bare «espera a…» at 60 columns."""
     import io
     import re
 
@@ -324,8 +326,54 @@ def test_a_live_line_shortens_its_note_at_a_word(monkeypatch, width: int) -> Non
         shown = frame.split(" s ", 1)[-1] if " s " in frame else frame.split(" ms ", 1)[-1]
         if "espera" not in shown:
             continue
-        words = shown.removesuffix("…").split(" ")
+        if shown in notes:
+            continue
+        assert shown.endswith("…") and shown.count("(") == shown.count(")") == 0, frame
+        words = re.split(r"[ -]", shown.removesuffix("…"))
         whole = next(n for n in notes if n.startswith(shown.removesuffix("…")))
-        assert words == whole.split(" ")[: len(words)], frame  # whole words only
+        assert words == re.split(r"[ -]", whole)[: len(words)], frame  # whole words only
+        assert re.match(r"espera a \d{3}", shown), frame  # it still names the lab it awaits
     if width == 120:
         assert any(notes[0] in f for f in drawn)  # room enough: the note whole
+    else:
+        assert any("espera a 321-tokenizacion…" in f for f in drawn), drawn
+
+
+@pytest.mark.parametrize("width", [60, 120])
+def test_grading_drops_its_parenthesis_whole(monkeypatch, width: int) -> None:
+    """`corrigiendo alumno-0005 (y 11…` no more: with no room for «(y 11 más)» it goes whole,
+    and the student graded stays named."""
+    import io
+    import re
+
+    from compmath.grading.grade_screen import grading_now
+    from compmath.present.terminal import spinner
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    note = grading_now([f"alumno-{k:04d}" for k in range(5, 17)])
+    stream = io.StringIO()
+    with spinner(stream, 140, "entregas", colour=False) as advance:
+        advance(note)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", stream.getvalue())
+    drawn = [f.rstrip() for f in re.split(r"[\r\n]+", text) if "corrigiendo" in f]
+    assert drawn and all(len(f) <= width for f in drawn), drawn
+    assert all(f.count("(") == f.count(")") for f in drawn), drawn
+    wanted = note if width == 120 else "corrigiendo alumno-0005…"
+    assert all(f.endswith(wanted) for f in drawn), drawn
+
+
+@pytest.mark.parametrize(
+    "width, shown",
+    [
+        (40, "espera a 321-tokenizacion-bpe (y 17 más)"),
+        (30, "espera a 321-tokenizacion-bpe…"),
+        (27, "espera a 321-tokenizacion…"),
+        (20, "espera a 321…"),
+        (12, "espera a…"),
+    ],
+)
+def test_a_note_drops_its_least_useful_part_first(width: int, shown: str) -> None:
+    """The parenthesis whole first, then the lab's name at a hyphen, last of all."""
+    from compmath.present.terminal import shortened
+
+    assert shortened("espera a 321-tokenizacion-bpe (y 17 más)", width) == shown

@@ -25,7 +25,7 @@ from compmath.judging.batched import judge_batched
 from compmath.judging.case import Broken, Case, Ready, Reference, variant
 from compmath.judging.case import prepare as prepare_case
 from compmath.judging.report import LabReport, Outcome
-from compmath.wording import quoted
+from compmath.wording import count, quoted
 
 MAX_HOLES = 3
 VARIANT_TIMEOUT = 20.0  # seconds: a variant that loops is reported as not judged, not waited on
@@ -160,7 +160,8 @@ def _variants(cls: ClassInfo) -> tuple[list[Variant], list[Problem]]:
         return [], [
             Problem(
                 shown,
-                f"tiene {len(regions)} regiones de solución y class.toml {len(holes)} [[huecos]]",
+                f"tiene {count(len(regions), 'región', 'regiones')} de solución y class.toml "
+                f"{len(holes)} [[huecos]]",
                 "un [[huecos]] por región, en el mismo orden",
             )
         ]

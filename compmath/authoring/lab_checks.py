@@ -22,6 +22,7 @@ from typing import Any
 from compmath.authoring.mutant_check import Checked, HoleScore
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import Problem
+from compmath.wording import count
 
 CACHE = "lint"  # the folder of the cache (in scheduler.LAB_CACHES)
 FORMAT = 1
@@ -169,8 +170,9 @@ def score_problems(course: Course, scores: list[HoleScore], goal: float) -> list
     return [
         Problem(
             files.get(s.cls, s.cls),
-            f"hueco {s.hole}: las variantes rechazan {s.counted} de sus {s.total} mutantes "
-            f"estándar ({s.share:.0%}, la meta es {goal:.0%})".replace("%", " %"),
+            f"hueco {s.hole}: las variantes rechazan {s.counted} de "
+            f"{count(s.total, 'mutante estándar', 'mutantes estándar')} "
+            f"({s.share:.0%}, la meta es {goal:.0%})".replace("%", " %"),
             "compmath lint --mutantes los lista con su cambio: añade una variante que los "
             "distinga, o márcalos en equivalentes con la razón si no cambian nada",
         )

@@ -26,6 +26,7 @@ from compmath.judging.compare import (
     key_order_differs,
 )
 from compmath.judging.snapshot import read_snapshot
+from compmath.wording import count
 
 
 def _leaves(value: Any) -> int:
@@ -78,7 +79,7 @@ def _shape_change(name: str, before: Any, after: Any, structural: list[Differenc
         DifferenceKind.EXTRA: "aparece una clave",
     }[worst.kind]
     if len(structural) > 1:
-        detail += f" (y {len(structural) - 1} cambios de forma más)"
+        detail += f" (y {count(len(structural) - 1, 'cambio', 'cambios')} de forma más)"
     old, new = worst.expected, worst.obtained
     if worst.kind == DifferenceKind.LENGTH:  # compare() reports the lengths; show the lists
         try:
@@ -104,7 +105,8 @@ def _value_change(name: str, before: Any, values: list[Difference]) -> OutputCha
     beyond = sum(not d.within for d in values)
     worst = max(values, key=_severity)
     leaves = _leaves(before)
-    detail = f"{len(values)} de {leaves} elementos cambian" if leaves > 1 else ""
+    change = "cambia" if len(values) == 1 else "cambian"
+    detail = f"{len(values)} de {leaves} elementos {change}" if leaves > 1 else ""
     if leaves > 1 and 0 < beyond < len(values):
         detail += f", {beyond} fuera de tolerancia"
     return OutputChange(

@@ -22,6 +22,7 @@ from compmath.cli.common import (
     require_temp_folder,
 )
 from compmath.errors import CompmathError
+from compmath.wording import count
 
 if TYPE_CHECKING:
     from compmath.course.tree import ClassInfo, Course
@@ -538,8 +539,9 @@ def _with_progress(
 
     def landed(student: str) -> None:
         counts[0] += 1
+        kept = "quedó corregida y guardada" if counts[0] == 1 else "quedaron corregidas y guardadas"
         doing.note = (
-            f"{counts[0]} de {counts[1]} entregas quedaron corregidas y guardadas; "
+            f"{counts[0]} de {count(counts[1], 'entrega', 'entregas')} {kept}; "
             "al relanzarla no se repiten"
         )
         if student in pending:

@@ -136,6 +136,7 @@ def gradescope_command(
     from compmath.grading.run import graded_classes
     from compmath.present.layout import line
     from compmath.present.output import emit
+    from compmath.wording import count
 
     course = open_course(root, f"compmath grade {GRADESCOPE}")
     classes = [c.id for c in graded_classes(course, names)]
@@ -143,4 +144,11 @@ def gradescope_command(
     target = out or Path("autograder.zip")
     made = build_zip(repository, commit, classes, visibility, timeout, risk_accepted)
     write_atomic(target, made)
-    emit([line(("✓ ", "green"), f"autograder de Gradescope en {target} ({len(classes)} clases)")])
+    emit(
+        [
+            line(
+                ("✓ ", "green"),
+                f"autograder de Gradescope en {target} ({count(len(classes), 'clase', 'clases')})",
+            )
+        ]
+    )

@@ -22,6 +22,7 @@ from compmath.execution.facilities import Facilities
 from compmath.execution.protocol import ChildResult, LabReply, LabRequest, ReplyState
 from compmath.execution.supervisor import LabFiles, peak_bytes
 from compmath.execution.zygote import Zygote
+from compmath.wording import count
 
 OUTPUT_PREVIEW = 64 * 1024
 # A result file beyond this is not read: its outputs would be past any size the judge admits
@@ -310,7 +311,8 @@ def _trimmed(result: ChildResult) -> ChildResult:
 def _short(text: str) -> str:
     if len(text) <= OUTPUT_PREVIEW:
         return text
-    return f"{text[:OUTPUT_PREVIEW]}… ({len(text) - OUTPUT_PREVIEW} caracteres más)"
+    more = count(len(text) - OUTPUT_PREVIEW, "carácter", "caracteres")
+    return f"{text[:OUTPUT_PREVIEW]}… ({more} más)"
 
 
 def ended(run: Running) -> tuple[int, int] | None:

@@ -28,6 +28,7 @@ from compmath.course.tree import Course
 from compmath.course.workflows import CHECKOUT, NAMESPACES_STEP, RUNNER, SETUP_PYTHON, UPLOAD
 from compmath.errors import CompmathError
 from compmath.grading.gradebook import Gradebook
+from compmath.wording import count
 
 SCHEMA = "classroom50/result/v1"
 RESULT_NAME = "result.json"
@@ -113,7 +114,8 @@ def release_body(document: dict[str, Any], scale: int, missing: list[str]) -> st
     one line per hole."""
     from compmath.execution.facilities import notice
 
-    lines = [f"# compmath: {document['score']} de {document['max-score']} puntos", ""]
+    points = count(document["max-score"], "punto", "puntos")
+    lines = [f"# compmath: {document['score']} de {points}", ""]
     if missing:
         lines += [notice(missing), ""]
     if scale != 1:

@@ -36,6 +36,7 @@ from compmath.grading.gradebook import FEEDBACK_DIR, FORMULA_START, REPORT_NAME,
 from compmath.grading.gradebook import read_report as read_gradebook
 from compmath.grading.roster import HANDED_IN, NOT_HANDED_IN, Identity
 from compmath.grading.submissions import file_name
+from compmath.wording import count
 
 FORMATS = ("moodle-hoja", "moodle-libro", "canvas", "csv", "moodle-comentarios")
 SCALES = ("puntos", "10", "100")
@@ -148,10 +149,11 @@ def _late_line(student: dict[str, Any]) -> list[str]:
     if not late or late["estado"] not in ("tarde", "fuera de plazo"):
         return []
     if late["estado"] == "fuera de plazo":
-        return [f"Entrega fuera de plazo ({late['dias_tarde']} días tarde, después del cierre): 0"]
+        late_by = count(late["dias_tarde"], "día", "días")
+        return [f"Entrega fuera de plazo ({late_by} tarde, después del cierre): 0"]
     percent = f"{late['penalizacion']:g}".replace(".", ",")
     days = late["dias_tarde"]
-    return [f"Entrega tardía: {days} día{'' if days == 1 else 's'}, −{percent} %"]
+    return [f"Entrega tardía: {count(days, 'día', 'días')}, −{percent} %"]
 
 
 def _status(student: dict[str, Any], who: Identity) -> str:

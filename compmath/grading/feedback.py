@@ -9,6 +9,7 @@ from compmath.grading.protection import named
 from compmath.grading.records import ClassGrade, ClassSpec, StudentGrade, points_text
 from compmath.holes.graft import HoleStatus
 from compmath.visible import one_line, visible
+from compmath.wording import count
 
 CREDIT = {
     False: "Crédito todo o nada: cada hueco vale sus puntos si acierta con todos los parámetros, "
@@ -75,7 +76,8 @@ def _class_lines(spec: ClassSpec, grade: ClassGrade) -> list[str]:
         head = f"- {mark} Hueco {hole.number} ({_points(hole.points)}): {hole.status}"
         if spec.proportional and hole.variants and not full:
             head += (
-                f", {hole.variants_passed} de {hole.variants} parámetros: "
+                f", {hole.variants_passed} de "
+                f"{count(hole.variants, 'conjunto de parámetros', 'parámetros')}: "
                 f"{_number(hole.earned)} de {_points(hole.points)}"
             )
         if full:

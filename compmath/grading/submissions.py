@@ -29,7 +29,7 @@ from typing import Any
 
 from compmath.course.tree import ClassInfo
 from compmath.errors import os_reason
-from compmath.wording import short
+from compmath.wording import count, short
 
 MAX_SOURCE = 512 * 1024  # a lab.py is a few KiB; anything past this is not one
 MAX_NOTEBOOK = 4 * 1024**2  # a practice notebook handed in for it, outputs and all
@@ -378,5 +378,8 @@ def _read_submission(student: str, path: Path, classes: list[ClassInfo]) -> Subm
     ordered = {c.id: files[c.id] for c in classes}
     unique = list(dict.fromkeys(notes))
     if len(unique) > MAX_NOTES:
-        unique = [*unique[:MAX_NOTES], f"y {len(unique) - MAX_NOTES} avisos más como estos"]
+        unique = [
+            *unique[:MAX_NOTES],
+            f"y {count(len(unique) - MAX_NOTES, 'aviso', 'avisos')} más como estos",
+        ]
     return Submission(student, ordered, tuple(unique))

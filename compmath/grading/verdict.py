@@ -21,6 +21,7 @@ from compmath.holes import verdict as practice
 from compmath.holes.graft import HoleStatus, Plan, Program, course_tag, programs_for
 from compmath.holes.runs import FOLDER_PREFIX, Results, landing, reference_key
 from compmath.holes.variants import Variant, variants_of
+from compmath.wording import count
 
 PRINT_LINES, PRINT_WIDTH = 20, 160  # of the student's prints, what the feedback keeps
 OPEN_REASON = "el hueco sigue sin completar"
@@ -81,7 +82,7 @@ def shown_prints(text: str) -> str:
     kept = [t if len(t) <= PRINT_WIDTH else t[:PRINT_WIDTH] + " …" for t in head]
     shown = "\n".join(kept).rstrip()
     if len(lines) > PRINT_LINES or any(len(t) > PRINT_WIDTH for t in lines[:PRINT_LINES]):
-        shown += f"\n… (recortado: {len(text)} caracteres, {len(lines)} líneas)"
+        shown += f"\n… (recortado: {len(text)} caracteres, {count(len(lines), 'línea', 'líneas')})"
     return shown
 
 

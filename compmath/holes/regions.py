@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from compmath.course.syntax import parsed, statements
 from compmath.mathtext import plain_prose
+from compmath.wording import count
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION[ \t]*$")
 END = re.compile(r"^(?P<indent>[ \t]*)### END SOLUTION[ \t]*$")
@@ -170,7 +171,9 @@ def exercise_source(source: str, tasks: list[str]) -> str:
     regions = solution_regions(source)
     if len(tasks) != len(regions):
         raise HoleError(
-            1, f"hay {len(regions)} regiones de solución y {len(tasks)} huecos en class.toml"
+            1,
+            f"hay {count(len(regions), 'región', 'regiones')} de solución y "
+            f"{count(len(tasks), 'hueco', 'huecos')} en class.toml",
         )
     lines = source.splitlines()
     out: list[str] = []

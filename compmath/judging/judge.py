@@ -20,7 +20,7 @@ from compmath.judging.case import Broken, Case, Explore, Ready, Record, Referenc
 from compmath.judging.compare import compare, key_order_differs
 from compmath.judging.report import LabReport, Outcome, crash_message
 from compmath.judging.stack import innermost
-from compmath.wording import mib
+from compmath.wording import count, mib
 
 # A lab's result is judged only up to a size: the oracle's canonical text times RESULT_FACTOR
 # (never below RESULT_FLOOR), and RESULT_CAP when there is no oracle (update, --set). The
@@ -249,7 +249,7 @@ def _compared(
     order = key_order_differs(expected, outputs)
     if differences or order:
         message = (
-            f"{len(differences)} diferencia{'s' if len(differences) != 1 else ''}; "
+            f"{count(len(differences), 'diferencia', 'diferencias')}; "
             f"la primera en {differences[0].path}"
             if differences
             else "las salidas llegan en otro orden que en la instantánea"

@@ -30,7 +30,7 @@ from compmath.present.layout import (
     line,
     para,
 )
-from compmath.wording import value_text
+from compmath.wording import count, value_text
 
 MARKS = {
     HoleStatus.RIGHT: ("✓", "green"),
@@ -99,8 +99,15 @@ def progress_bar(progress: Progress) -> Line:
         ("█" * filled, "green"),
         ("░" * (BAR - filled), "dim"),
         ("] ", "dim"),
-        (f"{done} de {total} clases hechas", "bold"),
+        (f"{done} de {count(total, 'clase hecha', 'clases hechas')}", "bold"),
     )
+
+
+def _all_hints_seen(total: int, number: int) -> str:
+    """`ya viste las 3 pistas del hueco 2`; a hole of one hint says it in words."""
+    if total == 1:
+        return f"ya viste la única pista del hueco {number}"
+    return f"ya viste las {total} pistas del hueco {number}"
 
 
 def _first_label(attempt: Attempt) -> str:
@@ -135,7 +142,7 @@ def _hole_blocks(attempt: Attempt, result: HoleVerdict, details: bool = True) ->
         shown = result.traceback.rstrip().splitlines()[-6:]
         hidden = len(shown) - TRACE_FOLDED if not details else 0
         if hidden > 0:
-            more = f"{hidden} línea{'s' if hidden != 1 else ''} más de la traza"
+            more = f"{count(hidden, 'línea', 'líneas')} más de la traza"
             blocks.append(folded_line(f"{more} · [o] las despliega"))
             shown = shown[hidden:]
         blocks += [line(("      en ", "dim"), (text, "red")) for text in shown]
@@ -157,14 +164,14 @@ def prints_blocks(text: str, *, unfolded: bool) -> list[Block]:
     if not text.strip():
         return []
     lines = text.rstrip("\n").splitlines()
-    count = len(lines)
-    word = "línea" if count == 1 else "líneas"
-    if unfolded or count <= FOLDED:
-        head = f"▾ tus print ({count} {word})" + (" · [o] los pliega" if count > FOLDED else "")
+    counted = count(len(lines), "línea", "líneas")
+    if unfolded or len(lines) <= FOLDED:
+        more = " · [o] los pliega" if len(lines) > FOLDED else ""
+        head = f"▾ tus print ({counted}){more}"
         return [line((head, "bold cyan")), *(line(("  │ ", "dim"), t) for t in lines)]
-    rest = count - FOLDED
+    rest = len(lines) - FOLDED
     return [
-        line((f"▸ tus print ({count} {word}) · [o] los despliega", "bold cyan")),
+        line((f"▸ tus print ({counted}) · [o] los despliega", "bold cyan")),
         *(line(("  │ ", "dim"), t) for t in lines[:FOLDED]),
         line(("  │ ", "dim"), (f"… {rest} más", "dim")),
     ]
@@ -204,13 +211,12 @@ def attempt_blocks(
     if attempt.problem:
         blocks.append(para(("el curso falla: ", "bold red"), attempt.problem))
     elif attempt.done:
-        count = len(attempt.variants) - 1
+        hidden = count(len(attempt.variants) - 1, "variante oculta", "variantes ocultas")
         blocks += [
             para(
                 ("¡Clase hecha! ", "bold green"),
                 "cada hueco da lo mismo que el laboratorio del curso con "
-                f"{_first_label(attempt)} y en {count} variante{'s' if count != 1 else ''} oculta"
-                f"{'s' if count != 1 else ''}.",
+                f"{_first_label(attempt)} y en {hidden}.",
             ),
             keys_block(("[s] pasa a la siguiente", "[v] muestra la solución del curso")),
         ]
@@ -262,7 +268,7 @@ def hint_blocks(attempt: Attempt, progress: Progress) -> list[Block]:
     if already >= total:
         return [
             para(
-                (f"ya viste las {total} pistas del hueco {number}", "bold cyan"),
+                (_all_hints_seen(total, number), "bold cyan"),
                 "; la última era:",
             ),
             para(_prose(attempt, hole.hints[-1]), indent=2, hang=2),

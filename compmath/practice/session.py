@@ -37,6 +37,7 @@ from compmath.practice.practice_screen import (
 )
 from compmath.practice.workspace import Workspace, mark_done
 from compmath.present.layout import BLANK, Block, Command, here, lay_out, line, para
+from compmath.wording import count
 
 Show = Callable[[list[Block], bool], None]  # (screen, start a fresh screen?)
 Size = Callable[[], tuple[int | None, int | None]]  # the screen's (columns, rows); None: a pipe
@@ -305,7 +306,7 @@ def _lost_lines(student: list[str], exercise: list[str]) -> list[str]:
     gone = [d[2:] for d in difflib.ndiff(exercise, student) if d.startswith("+ ")]
     shown = [text.strip() or "(línea en blanco)" for text in gone[:LOST_SHOWN]]
     if len(gone) > LOST_SHOWN:
-        shown.append(f"… y {len(gone) - LOST_SHOWN} líneas más")
+        shown.append(f"… y {count(len(gone) - LOST_SHOWN, 'línea', 'líneas')} más")
     return shown
 
 

@@ -374,28 +374,40 @@ def command_lines(command: Command, width: int | None) -> list[str]:
     return lines
 
 
-PATH_BREAKS = "/-_"  # where a path may go on to the next line: between its words
+PATH_BREAKS = "-_"  # where a folder's name wider than a line goes on: between its words
 
 
 def path_lines(text: str, pad: str, width: int) -> list[str]:
     """A path too wide for `width`, as a Command shows it: it goes on to the next line after a
-    `/` (or a `-` or `_` between words) with the shell's backslash, the next piece at column
-    0 (pasted, the shell joins them back), never inside a word (a terminal folding a long line
-    cuts one: «…modelos-generat» / «ivos-…»). A piece with nowhere to break (a word wider than
-    the line) stays whole, for the terminal to fold. Text without a `/` is not a path: whole."""
+    `/` with the shell's backslash, the next piece at column 0 (pasted, the shell joins them
+    back), never inside a word (a terminal folding a long line cuts one: «…modelos-generat» /
+    «ivos-…»), nor inside a folder's name that fits a line (`324-query-key-value` stays whole);
+    only a name wider than a line by itself goes on at a `-` or `_` between its words. A piece
+    with nowhere to break (a word wider than the line) stays whole, for the terminal to fold.
+    Text without a `/` is not a path: whole."""
     if "/" not in text:
         return [pad + text]
+
+    def too_wide(at: int) -> bool:
+        """Whether the folder name holding `text[at]`, with its `/`, fills more than a line."""
+        start = text.rfind("/", 0, at) + 1
+        end = text.find("/", at)
+        return cell_width(text[start : len(text) if end < 0 else end + 1]) > width - 1
+
     lines: list[str] = []
-    current, rest = pad, text
-    while cell_width(current + rest) > width:
+    current, done = pad, 0
+    while cell_width(current + text[done:]) > width:
         room = width - 1 - cell_width(current)  # the backslash takes a column
-        cuts = [i + 1 for i, ch in enumerate(rest[:room]) if ch in PATH_BREAKS]
-        cut = max((c for c in cuts if c < len(rest)), default=0)
-        if not cut:
+        cuts = [
+            i + 1
+            for i in range(done, min(done + max(room, 0), len(text) - 1))
+            if text[i] == "/" or (text[i] in PATH_BREAKS and too_wide(i))
+        ]
+        if not cuts:
             break
-        lines.append(current + rest[:cut] + "\\")
-        current, rest = "", rest[cut:]
-    lines.append(current + rest)
+        lines.append(current + text[done : cuts[-1]] + "\\")
+        current, done = "", cuts[-1]
+    lines.append(current + text[done:])
     return lines
 
 

@@ -248,12 +248,20 @@ def failure_first(report: LabReport) -> list[Block]:
     return [para((f"{report.outcome.label}: {failure_text(report)}", "bold red"), hang=2)]
 
 
+def _matching(matched: int, total: int) -> str:
+    """`3/4 salidas coinciden con la instantánea`; the noun agrees with the total, the verb with
+    the outputs that match (`1/1 salida coincide`, `1/3 salidas coincide`)."""
+    noun = "salida" if total == 1 else "salidas"
+    verb = "coincide" if matched == 1 or total == 1 else "coinciden"
+    return f"{matched}/{total} {noun} {verb} con la instantánea"
+
+
 def summary(report: LabReport, told: bool = False) -> Para:
     """The closing line: how many outputs match, the schema verdict, the lab's time (`told`:
     the failure's message is already on the screen)."""
     total = len({**(report.expected or {}), **(report.outputs or {})})
     if report.outcome == Outcome.MATCHES:
-        body = f"{total}/{total} salidas coinciden con la instantánea · esquema válido"
+        body = f"{_matching(total, total)} · esquema válido"
         style = "bold green"
     elif report.outcome == Outcome.EXPLORATION:
         sets = ", ".join(f"{k}={v}" for k, v in report.params.items())
@@ -262,7 +270,7 @@ def summary(report: LabReport, told: bool = False) -> Para:
     elif report.outcome == Outcome.DIFFERS:
         moved = {d.output for d in report.differences}
         pieces = [
-            f"{total - len(moved)}/{total} salidas coinciden con la instantánea",
+            _matching(total - len(moved), total),
             count(len(report.differences), "diferencia", "diferencias"),
         ]
         if report.order_differs:

@@ -57,11 +57,10 @@ def check_screen(reports: list[LabReport], elapsed: float) -> list[Block]:
     failed = [r for r in reports if not r.passed]
     total = count(len(reports), "laboratorio", "laboratorios")
     if not failed:
+        agree = "coincide" if len(reports) == 1 else "todos coinciden"
         return [
             *blocks,
-            para(
-                (f"{total}: todos coinciden con su instantánea · {seconds(elapsed)}", "bold green")
-            ),
+            para((f"{total}: {agree} con su instantánea · {seconds(elapsed)}", "bold green")),
         ]
     ok = len(reports) - len(failed)
     tally = (

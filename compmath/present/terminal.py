@@ -54,22 +54,34 @@ def _live_console(stream: TextIO, *, colour: bool) -> Console:
 
 
 def shortened(text: str, width: int) -> str:
-    """`text` in `width` columns: whole, or cut after its last whole word with `…` (a word too
-    long for the width alone is cut, marked the same way)."""
+    """`text` in `width` columns, its least useful part dropped first: whole, or without its
+    parentheses, last one first (`espera a 321-tokenizacion-bpe…` for `… (y 17 más)`: never a
+    bracket left open), then cut after its last whole word, a name's words being split at its
+    hyphens too (`espera a 321-tokenizacion…`), all marked `…` (a word too long for the width
+    alone is cut, marked the same way)."""
     from rich.cells import cell_len
 
     if cell_len(text) <= width:
         return text
-    words = text.split(" ")
-    kept = ""
-    for word in words:
-        candidate = f"{kept} {word}" if kept else word
-        if cell_len(candidate) + 1 > width:
-            break
-        kept = candidate
-    if kept:
-        return kept.rstrip(" (,;:·") + "…"
+    kept = text
+    while (opening := _last_parenthesis(kept)) is not None:
+        kept = kept[:opening].rstrip() + kept[kept.index(")", opening) + 1 :]
+        if cell_len(kept) + 1 <= width:
+            return kept.rstrip(" ,;:·") + "…"
+    ends = [k for k, c in enumerate(kept) if c in " -" and k] + [len(kept)]
+    for end in reversed(ends):
+        head = kept[:end].rstrip(" (,;:·-")
+        if "(" in head and head.count("(") > head.count(")"):
+            continue  # never a bracket left open
+        if head and cell_len(head) + 1 <= width:
+            return head + "…"
     return text[: max(width - 1, 0)] + "…"
+
+
+def _last_parenthesis(text: str) -> int | None:
+    """Where the last `(…)` of `text` opens, when it closes (and holds no other)."""
+    opening = text.rfind("(")
+    return opening if opening >= 0 and ")" in text[opening:] else None
 
 
 class Words:

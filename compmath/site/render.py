@@ -22,6 +22,7 @@ from compmath.site.markdown import inline_html, markdown_html
 from compmath.site.mathml import LatexError, to_mathml
 from compmath.site.numbering import number_formulas
 from compmath.site.verify import Verification
+from compmath.wording import count
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 MONTHS = (
@@ -176,9 +177,13 @@ class PartView:
         return part_url(self.number)
 
     @property
+    def planned(self) -> str:
+        """`12 clases`, `1 clase`: how many classes the part's plan holds."""
+        return count(len(self.rows), "clase", "clases")
+
+    @property
     def facts(self) -> str:
-        planned = f"{len(self.rows)} clases"
-        return " · ".join(f for f in (self.meta.level, self.meta.duration, planned) if f)
+        return " · ".join(f for f in (self.meta.level, self.meta.duration, self.planned) if f)
 
 
 def home_page(
@@ -326,7 +331,7 @@ def source_html(
         name=name,
         role=SOURCE_PAGES[name],
         code=highlight_html(text, name),
-        lines=text.count("\n"),
+        lines=count(text.count("\n"), "línea", "líneas") if text.count("\n") else "",
         url=source_url(page.class_id, name),
         class_url=class_url(page.class_id),
         part_url=part_url(page.part.number),
