@@ -338,6 +338,38 @@ def lint_course(
     return lint_findings(course, run_labs=run_labs, jobs=jobs, private=private)[0]
 
 
+class _Beside:
+    """site.checks.site_problems(course) run in a thread of its own from now on: its labs (the
+    notebooks' references) share the cores with lint's own instead of running before them."""
+
+    def __init__(self, course: Course) -> None:
+        import threading
+
+        self.course = course
+        self.found: list[Problem] = []
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="compmath-lint-web", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        from compmath.site.checks import site_problems
+
+        try:
+            found = Findings(self.course)
+            for path, what, hint in site_problems(self.course):
+                found.add(path, what, hint)
+            self.found = list(found)
+        except BaseException as exc:  # raised again in lint's own thread
+            self.error = exc
+
+    def problems(self) -> list[Problem]:
+        """Its problems, once it ended; what it raised, raised here."""
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.found
+
+
 def lint_findings(
     course: Course,
     *,
@@ -349,6 +381,10 @@ def lint_findings(
     """lint_course's problems and every hole's standard-mutant score; with `mutants`, a hole
     scoring below mutant_check.SCORE_GOAL is a problem too."""
     found = Findings(course)
+    # the website's checks (TeX in prose, wide formulas, the committed notebooks, whose
+    # references run every practising class's lab at each variant) start now, beside the
+    # static checks and the lab checks; their problems keep their place in the list
+    site = _Beside(course)
     if course.meta_path.exists():
         found += metadata.course_problems(course.root, course.meta_path)[1]
     found += course_copies(course)
@@ -365,10 +401,7 @@ def lint_findings(
     lint_tree(course, found)
     found += import_problems(course)
     found += content_problems(course)
-    from compmath.site.checks import site_problems  # the website's: TeX in prose, wide formulas
-
-    for path, what, hint in site_problems(course):
-        found.add(path, what, hint)
+    place = len(found)  # the website's problems go here, once they are in
     scores: list[HoleScore] = []
     if run_labs:
         from compmath.authoring.lab_checks import lab_problems, score_problems
@@ -381,6 +414,7 @@ def lint_findings(
         if mutants:
             found += score_problems(course, scores, SCORE_GOAL)
         found += own_problems(course, jobs)
+    found[place:place] = site.problems()
     if private is not None:
         from compmath.authoring.own_checks import private_problems
 
