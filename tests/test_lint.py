@@ -470,3 +470,45 @@ def test_what_the_website_checks_raise_lint_raises(
     monkeypatch.setattr(site_checks, "site_problems", site)
     with pytest.raises(CompmathError, match="roto"):
         lint_course(load_course(course), run_labs=False)
+
+
+def test_the_exercise_checks_run_beside_the_mutants(
+    fake_course: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The exercise checks and the mutants run at once; a class is still remembered only
+    when its runs were complete, and what the exercise checks raise, lint raises."""
+    import threading
+
+    import compmath.authoring.exercises as exercises
+    import compmath.authoring.mutant_check as mutant_check
+    from compmath.authoring.lab_checks import lab_problems
+    from compmath.authoring.mutant_check import Checked
+    from compmath.errors import CompmathError
+
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
+    loaded = load_course(fake_course)
+    cls = loaded.resolve("901")
+    mutants_running = threading.Event()
+    seen: list[bool] = []
+
+    def checks(found_course, jobs, classes):
+        seen.append(mutants_running.wait(timeout=60))
+        return [Problem(str(cls.lab.relative_to(cls.root)), "ejercicio", "")]
+
+    def mutants(classes, jobs):
+        mutants_running.set()
+        return {c.id: Checked(complete=c.id != cls.id) for c in classes}
+
+    monkeypatch.setattr(exercises, "exercise_problems", checks)
+    monkeypatch.setattr(mutant_check, "mutant_check", mutants)
+    found = lab_problems(loaded, 2, [cls])
+    assert seen == [True]  # the exercise checks still ran when the mutants began
+    assert [p.what for p in found.problems] == ["ejercicio"]
+    assert lab_problems(loaded, 2, [cls]).checked == 1  # incomplete: not remembered
+
+    def broken(found_course, jobs, classes):
+        raise CompmathError("roto", "arréglalo")
+
+    monkeypatch.setattr(exercises, "exercise_problems", broken)
+    with pytest.raises(CompmathError, match="roto"):
+        lab_problems(loaded, 2, [cls])

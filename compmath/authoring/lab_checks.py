@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -115,8 +116,11 @@ def lab_problems(course: Course, jobs: int, classes: list[ClassInfo] | None = No
     extra: list[Problem] = []
     if pending:
         round_ = _Round()
-        problems = exercise_problems(course, jobs=jobs, classes=pending)
+        # the exercise checks beside the mutants: each fills the cores the other's rounds
+        # leave idle as they end
+        exercises = _Beside(lambda: exercise_problems(course, jobs=jobs, classes=pending))
         checked = mutant_check(pending, jobs)
+        problems = exercises.result()
         folders = {str(c.path.relative_to(c.root)) + "/": c for c in pending}
         owned: dict[str, list[Problem]] = {c.id: [] for c in pending}
         for problem in problems:
@@ -139,6 +143,31 @@ def lab_problems(course: Course, jobs: int, classes: list[ClassInfo] | None = No
         findings.scores += scores
     findings.problems += extra
     return findings
+
+
+class _Beside:
+    """`work()` run in a thread of its own from now on; `result()` waits for it."""
+
+    def __init__(self, work: Callable[[], list[Problem]]) -> None:
+        import threading
+
+        self.work = work
+        self.found: list[Problem] = []
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="compmath-lint", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.found = self.work()
+        except BaseException as exc:  # raised again in the caller's thread
+            self.error = exc
+
+    def result(self) -> list[Problem]:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.found
 
 
 class _Round:
