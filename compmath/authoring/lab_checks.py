@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from compmath.authoring.beside import Beside
 from compmath.authoring.mutant_check import Checked, HoleScore
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import Problem
@@ -118,7 +118,7 @@ def lab_problems(course: Course, jobs: int, classes: list[ClassInfo] | None = No
         round_ = _Round()
         # the exercise checks beside the mutants: each fills the cores the other's rounds
         # leave idle as they end
-        exercises = _Beside(lambda: exercise_problems(course, jobs=jobs, classes=pending))
+        exercises = Beside(lambda: exercise_problems(course, jobs=jobs, classes=pending))
         checked = mutant_check(pending, jobs)
         problems = exercises.result()
         folders = {str(c.path.relative_to(c.root)) + "/": c for c in pending}
@@ -143,31 +143,6 @@ def lab_problems(course: Course, jobs: int, classes: list[ClassInfo] | None = No
         findings.scores += scores
     findings.problems += extra
     return findings
-
-
-class _Beside:
-    """`work()` run in a thread of its own from now on; `result()` waits for it."""
-
-    def __init__(self, work: Callable[[], list[Problem]]) -> None:
-        import threading
-
-        self.work = work
-        self.found: list[Problem] = []
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, name="compmath-lint", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            self.found = self.work()
-        except BaseException as exc:  # raised again in the caller's thread
-            self.error = exc
-
-    def result(self) -> list[Problem]:
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-        return self.found
 
 
 class _Round:

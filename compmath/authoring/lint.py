@@ -15,6 +15,7 @@ from typing import Any
 
 from compmath import contracts
 from compmath.atomic import TEMP_SUFFIX
+from compmath.authoring.beside import Beside
 from compmath.authoring.content_checks import content_problems
 from compmath.authoring.contract_checks import course_copies, import_problems
 from compmath.authoring.labsource import returned_outputs
@@ -338,36 +339,13 @@ def lint_course(
     return lint_findings(course, run_labs=run_labs, jobs=jobs, private=private)[0]
 
 
-class _Beside:
-    """site.checks.site_problems(course) run in a thread of its own from now on: its labs (the
-    notebooks' references) share the cores with lint's own instead of running before them."""
+def _site_problems(course: Course) -> list[Problem]:
+    from compmath.site.checks import site_problems
 
-    def __init__(self, course: Course) -> None:
-        import threading
-
-        self.course = course
-        self.found: list[Problem] = []
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, name="compmath-lint-web", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        from compmath.site.checks import site_problems
-
-        try:
-            found = Findings(self.course)
-            for path, what, hint in site_problems(self.course):
-                found.add(path, what, hint)
-            self.found = list(found)
-        except BaseException as exc:  # raised again in lint's own thread
-            self.error = exc
-
-    def problems(self) -> list[Problem]:
-        """Its problems, once it ended; what it raised, raised here."""
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-        return self.found
+    found = Findings(course)
+    for path, what, hint in site_problems(course):
+        found.add(path, what, hint)
+    return list(found)
 
 
 def lint_findings(
@@ -384,7 +362,7 @@ def lint_findings(
     # the website's checks (TeX in prose, wide formulas, the committed notebooks, whose
     # references run every practising class's lab at each variant) start now, beside the
     # static checks and the lab checks; their problems keep their place in the list
-    site = _Beside(course)
+    site = Beside(lambda: _site_problems(course), name="compmath-lint-web")
     if course.meta_path.exists():
         found += metadata.course_problems(course.root, course.meta_path)[1]
     found += course_copies(course)
@@ -414,7 +392,7 @@ def lint_findings(
         if mutants:
             found += score_problems(course, scores, SCORE_GOAL)
         found += own_problems(course, jobs)
-    found[place:place] = site.problems()
+    found[place:place] = site.result()
     if private is not None:
         from compmath.authoring.own_checks import private_problems
 
