@@ -423,3 +423,92 @@ def test_the_lab_checks_are_remembered_only_for_the_same_files(fake_course: Path
     other = load_course(fake_course).resolve("902")
     assert class_key(other) != first
     assert CACHE in LAB_CACHES
+
+
+def test_the_website_checks_run_beside_the_lab_checks_in_their_place(
+    course: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lint's website checks (their notebook references run labs) run while the lab checks
+    do, and their problems keep their place: after the static ones, before the labs'."""
+    import threading
+
+    import compmath.authoring.lab_checks as lab_checks
+    import compmath.authoring.own_checks as own_checks
+    import compmath.site.checks as site_checks
+
+    labs_running = threading.Event()
+    seen: list[bool] = []
+
+    def site(found_course):  # waits, as a recording would, for the lab checks to be under way
+        seen.append(labs_running.wait(timeout=60))
+        return [(found_course.root / "web.md", "de la web", "")]
+
+    def labs(found_course, jobs, classes=None):
+        labs_running.set()
+        return lab_checks.LabFindings(problems=[Problem("labs.py", "de los labs", "")])
+
+    monkeypatch.setattr(site_checks, "site_problems", site)
+    monkeypatch.setattr(lab_checks, "lab_problems", labs)
+    monkeypatch.setattr(own_checks, "own_problems", lambda course, jobs: [])
+    monkeypatch.setattr(
+        "compmath.authoring.lint.import_problems", lambda course: [Problem("a.py", "estática", "")]
+    )
+    found = [p.what for p in lint_course(load_course(course))]
+    assert seen == [True]  # the site checks were still running when the lab checks began
+    assert found == ["estática", "de la web", "de los labs"]
+
+
+def test_what_the_website_checks_raise_lint_raises(
+    course: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import compmath.site.checks as site_checks
+    from compmath.errors import CompmathError
+
+    def site(found_course):
+        raise CompmathError("roto", "arréglalo")
+
+    monkeypatch.setattr(site_checks, "site_problems", site)
+    with pytest.raises(CompmathError, match="roto"):
+        lint_course(load_course(course), run_labs=False)
+
+
+def test_the_exercise_checks_run_beside_the_mutants(
+    fake_course: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The exercise checks and the mutants run at once; a class is still remembered only
+    when its runs were complete, and what the exercise checks raise, lint raises."""
+    import threading
+
+    import compmath.authoring.exercises as exercises
+    import compmath.authoring.mutant_check as mutant_check
+    from compmath.authoring.lab_checks import lab_problems
+    from compmath.authoring.mutant_check import Checked
+    from compmath.errors import CompmathError
+
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
+    loaded = load_course(fake_course)
+    cls = loaded.resolve("901")
+    mutants_running = threading.Event()
+    seen: list[bool] = []
+
+    def checks(found_course, jobs, classes):
+        seen.append(mutants_running.wait(timeout=60))
+        return [Problem(str(cls.lab.relative_to(cls.root)), "ejercicio", "")]
+
+    def mutants(classes, jobs):
+        mutants_running.set()
+        return {c.id: Checked(complete=c.id != cls.id) for c in classes}
+
+    monkeypatch.setattr(exercises, "exercise_problems", checks)
+    monkeypatch.setattr(mutant_check, "mutant_check", mutants)
+    found = lab_problems(loaded, 2, [cls])
+    assert seen == [True]  # the exercise checks still ran when the mutants began
+    assert [p.what for p in found.problems] == ["ejercicio"]
+    assert lab_problems(loaded, 2, [cls]).checked == 1  # incomplete: not remembered
+
+    def broken(found_course, jobs, classes):
+        raise CompmathError("roto", "arréglalo")
+
+    monkeypatch.setattr(exercises, "exercise_problems", broken)
+    with pytest.raises(CompmathError, match="roto"):
+        lab_problems(loaded, 2, [cls])

@@ -339,3 +339,16 @@ def test_a_hint_holding_the_expression_a_line_assigns_is_flagged(course_901: Pat
         "la pista 2 del hueco 1 contiene la expresión de una línea de su solución "
         "(«(n * escala) / (1 + 0 * n)»)"
     ]
+
+
+def test_a_hole_written_as_its_defaults_values_is_rejected_by_a_variant_that_changes_it(
+    course_901: Path,
+) -> None:
+    """Hostile beside honest: the hole written as the value it computes at the defaults
+    (captured while the course's lab runs at every variant) passes when the only variant
+    changes nothing it computes («nombre»), and is rejected by «escala = 2.0»."""
+    literal = "pasa escribiendo a mano sus valores de los parámetros por defecto"
+    assert not any(literal in p.what for p in checked(course_901).problems)
+    edit(folder(course_901) / "class.toml", "{ escala = 2.0 }", '{ nombre = "y" }')
+    problems = [p for p in checked(course_901).problems if literal in p.what]
+    assert [p.what.split(":")[0] for p in problems] == [f"el hueco 1 {literal}"]

@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from compmath.authoring.beside import Beside
 from compmath.authoring.mutant_check import Checked, HoleScore
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import Problem
@@ -116,8 +117,11 @@ def lab_problems(course: Course, jobs: int, classes: list[ClassInfo] | None = No
     extra: list[Problem] = []
     if pending:
         round_ = _Round()
-        problems = exercise_problems(course, jobs=jobs, classes=pending)
+        # the exercise checks beside the mutants: each fills the cores the other's rounds
+        # leave idle as they end
+        exercises = Beside(lambda: exercise_problems(course, jobs=jobs, classes=pending))
         checked = mutant_check(pending, jobs)
+        problems = exercises.result()
         folders = {str(c.path.relative_to(c.root)) + "/": c for c in pending}
         owned: dict[str, list[Problem]] = {c.id: [] for c in pending}
         for problem in problems:

@@ -15,6 +15,7 @@ from typing import Any
 
 from compmath import contracts
 from compmath.atomic import TEMP_SUFFIX
+from compmath.authoring.beside import Beside
 from compmath.authoring.content_checks import content_problems
 from compmath.authoring.contract_checks import course_copies, import_problems
 from compmath.authoring.labsource import returned_outputs
@@ -338,6 +339,15 @@ def lint_course(
     return lint_findings(course, run_labs=run_labs, jobs=jobs, private=private)[0]
 
 
+def _site_problems(course: Course) -> list[Problem]:
+    from compmath.site.checks import site_problems
+
+    found = Findings(course)
+    for path, what, hint in site_problems(course):
+        found.add(path, what, hint)
+    return list(found)
+
+
 def lint_findings(
     course: Course,
     *,
@@ -349,6 +359,10 @@ def lint_findings(
     """lint_course's problems and every hole's standard-mutant score; with `mutants`, a hole
     scoring below mutant_check.SCORE_GOAL is a problem too."""
     found = Findings(course)
+    # the website's checks (TeX in prose, wide formulas, the committed notebooks, whose
+    # references run every practising class's lab at each variant) start now, beside the
+    # static checks and the lab checks; their problems keep their place in the list
+    site = Beside(lambda: _site_problems(course), name="compmath-lint-web")
     if course.meta_path.exists():
         found += metadata.course_problems(course.root, course.meta_path)[1]
     found += course_copies(course)
@@ -365,10 +379,7 @@ def lint_findings(
     lint_tree(course, found)
     found += import_problems(course)
     found += content_problems(course)
-    from compmath.site.checks import site_problems  # the website's: TeX in prose, wide formulas
-
-    for path, what, hint in site_problems(course):
-        found.add(path, what, hint)
+    place = len(found)  # the website's problems go here, once they are in
     scores: list[HoleScore] = []
     if run_labs:
         from compmath.authoring.lab_checks import lab_problems, score_problems
@@ -381,6 +392,7 @@ def lint_findings(
         if mutants:
             found += score_problems(course, scores, SCORE_GOAL)
         found += own_problems(course, jobs)
+    found[place:place] = site.result()
     if private is not None:
         from compmath.authoring.own_checks import private_problems
 

@@ -297,15 +297,20 @@ def _limits(prepared: list[_Class], results: Results) -> dict[str, float]:
 
 def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     """Run every class's mutants; what each class's say, by class id."""
+    from compmath.authoring.beside import Beside
     from compmath.authoring.mutant_batch import run_mutants
     from compmath.holes.mutation import captured_values
 
-    literal, failed = captured_values(classes, REFERENCE_TIMEOUT, jobs)
-    prepared = [p for p in (_prepare(c, literal.get(c.id, {})) for c in classes) if p is not None]
+    # the values captured for the hand-written holes (only their mutants need them) beside
+    # the course's lab at every variant
+    captures = Beside(lambda: captured_values(classes, REFERENCE_TIMEOUT, jobs))
+    early = [p for p in (_prepare(c, {}) for c in classes) if p is not None]
     memo: dict[str, LabReport] = {}
     results = Results()
-    references = {one.reference(v): (one.cls, None, v) for one in prepared for v in one.variants}
+    references = {one.reference(v): (one.cls, None, v) for one in early for v in one.variants}
     run_mutants(references, timeout=REFERENCE_TIMEOUT, jobs=jobs, memo=memo, into=results)
+    literal, failed = captures.result()
+    prepared = [p for p in (_prepare(c, literal.get(c.id, {})) for c in classes) if p is not None]
     checked = {one.cls.id: _references(one, results, memo) for one in prepared}
     first = {
         program.key(v): (one.cls, program, v)

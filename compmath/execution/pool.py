@@ -184,8 +184,11 @@ def prestart(count: int) -> None:
 
 
 def take_worker() -> WorkerHandle:
-    while _pool:
-        worker = _pool.pop()
+    while True:
+        try:  # another thread may take the last one between a check and the pop
+            worker = _pool.pop()
+        except IndexError:
+            break
         if worker.alive():
             return worker
         worker.close()
