@@ -312,21 +312,10 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     literal, failed = captures.result()
     prepared = [p for p in (_prepare(c, literal.get(c.id, {})) for c in classes) if p is not None]
     checked = {one.cls.id: _references(one, results, memo) for one in prepared}
-    first = {
-        program.key(v): (one.cls, program, v)
-        for one in prepared
-        for mutant, program in one.mutants
-        for v in one.runs(mutant)[:1]
-    }
     limits = _limits(prepared, results)
+    first = _first_runs(prepared)
     run_mutants(first, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
-    later = {
-        program.key(v): (one.cls, program, v)
-        for one in prepared
-        for mutant, program in one.mutants
-        if one.runs(mutant) and _passes(results.reports.get(program.key(one.runs(mutant)[0])))
-        for v in one.runs(mutant)[1:]
-    }
+    later = _later_runs(prepared, results)
     run_mutants(later, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
     for one in prepared:
         _verdicts(one, results, checked[one.cls.id])
@@ -335,6 +324,29 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
         if owner is not None:
             checked.setdefault(owner.id, Checked()).problems.append(problem)
     return checked
+
+
+def _first_runs(prepared: list[_Class]) -> dict[str, tuple[ClassInfo, Program, Variant]]:
+    """Every mutant at the first variant it is judged at."""
+    return {
+        program.key(v): (one.cls, program, v)
+        for one in prepared
+        for mutant, program in one.mutants
+        for v in one.runs(mutant)[:1]
+    }
+
+
+def _later_runs(
+    prepared: list[_Class], results: Results
+) -> dict[str, tuple[ClassInfo, Program, Variant]]:
+    """The mutants that passed there, at the rest of their variants (one rejection is enough)."""
+    return {
+        program.key(v): (one.cls, program, v)
+        for one in prepared
+        for mutant, program in one.mutants
+        if one.runs(mutant) and _passes(results.reports.get(program.key(one.runs(mutant)[0])))
+        for v in one.runs(mutant)[1:]
+    }
 
 
 def _references(one: _Class, results: Results, memo: dict[str, LabReport]) -> Checked:
