@@ -22,7 +22,7 @@ TEX = re.compile(r"\\[a-zA-Z]+|\^\{|_\{|\$")
     ("tex", "plain"),
     [
         (r"\omega_i = 10000^{-2i/d}", "ω_i = 10000^(−2i/d)"),
-        (r"e^{-25} \approx 1{,}39 \cdot 10^{-11}", "e⁻²⁵ ≈ 1,39 · 10⁻¹¹"),
+        (r"e^{-25} \approx 1{,}39 \cdot 10^{-11}", "e⁻²⁵ ≈ 1,39·10⁻¹¹"),
         (r"\hat x = U^\top x", "x̂ = Uᵀ x"),
         (r"\lVert \hat x \rVert = \lVert x \rVert", "‖x̂‖ = ‖x‖"),
         (

@@ -109,6 +109,12 @@ def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
         _close_the_sandbox(folder, found, request)
     except BaseException as exc:
         _sandbox_failed(exc)
+    # what the worker maps already, read before the cap: reading it allocates a buffer, which
+    # under a cap below the worker's own size fails or not as the heap happens to have room
+    try:
+        used = _mapped() if request.memory > 0 and found.rlimit else 0
+    except OSError:
+        used = 0
     if request.memory > 0 and found.rlimit:
         isolation.cap_memory(request.memory)
     try:
@@ -116,7 +122,6 @@ def run_child(request: LabRequest, folder: str, found: Facilities) -> NoReturn:
     except OSError:
         _ballast = None
     try:
-        used = _mapped() if request.memory > 0 and found.rlimit else 0
         if used and request.memory <= used:  # the limit leaves the lab no room at all
             result = ChildResult(ReplyState.LIMIT_TOO_LOW, message=f"{used / 1024**2:.0f} MiB")
         else:
