@@ -164,15 +164,8 @@ def test_a_marked_line_never_hides_the_underscores_of_the_line_above(scale: int)
     above, and `masa_i` read `masa i`. The page's own style and code markup: a marked line
     with underscores over a marked line of spaces has as many text pixels (darker than both
     backgrounds) as with the line below unmarked (with the old style, fewer at scale 1)."""
-    from tests.test_site_browser import CHROMIUM_HINT, FLAGS, chromium_path, missing
+    from tests.test_site_browser import chromium
 
-    executable = chromium_path()
-    if executable is None:
-        missing(f"no se encuentra Chromium: {CHROMIUM_HINT}")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing(f"falta el paquete playwright: {CHROMIUM_HINT}")
     image = pytest.importorskip("PIL.Image", reason="falta Pillow: pip install pillow")
 
     def dark_pixels(page: Any, marked: set[int]) -> int:
@@ -184,9 +177,7 @@ def test_a_marked_line_never_hides_the_underscores_of_the_line_above(scale: int)
         shot = image.open(io.BytesIO(page.locator("pre").screenshot())).convert("L")
         return sum(1 for value in shot.tobytes() if value < 190)  # backgrounds: 226, 246
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=FLAGS)
+    with chromium() as browser:
         page = browser.new_page(viewport={"width": 900, "height": 300}, device_scale_factor=scale)
         plain, marked = dark_pixels(page, {1}), dark_pixels(page, {1, 2})
-        browser.close()
     assert plain > 0 and marked == plain, (plain, marked)

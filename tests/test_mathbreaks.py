@@ -14,7 +14,7 @@ from compmath.site import mathml
 from compmath.site.assets import asset_contents
 from compmath.site.mathbreaks import pieces
 from compmath.site.mathml_compact import unquote_math
-from tests.test_site_browser import CHROMIUM_HINT, FLAGS, chromium_path, missing
+from tests.test_site_browser import chromium
 
 CHAIN = r"\beta_{500} = 0{,}0001 + 499 \cdot 0{,}0199/999 = 0{,}01004"
 
@@ -103,20 +103,13 @@ def _whole_and_cut() -> list[tuple[str, str]]:
 
 @pytest.mark.lento  # a real browser over the course's long inline formulas
 def test_cut_formulas_draw_as_the_whole_and_wrap_on_a_phone(tmp_path: Path) -> None:
-    executable = chromium_path()
-    if executable is None:
-        missing(f"no se encuentra Chromium: {CHROMIUM_HINT}")
-    try:
-        import numpy as np
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing(f"falta el paquete playwright: {CHROMIUM_HINT}")
+    import numpy as np
+
     from tests.test_mathml_pixels import shot
 
     formulas = _whole_and_cut()
     assert len(formulas) >= 3  # the course's chains of figures, not none
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=FLAGS)
+    with chromium() as browser:
         page: Any = browser.new_page(viewport={"width": 2000, "height": 900}, device_scale_factor=1)
         # wide enough for any of them on one line: the cut draws exactly as the whole
         before, _ = shot(page, _page(tmp_path, "antes.html", 1900, [w for w, _ in formulas]))
@@ -130,6 +123,5 @@ def test_cut_formulas_draw_as_the_whole_and_wrap_on_a_phone(tmp_path: Path) -> N
         wide_whole = page.eval_on_selector_all("p", overflow)
         page.goto(_page(tmp_path, "despues-movil.html", 320, [c for _, c in formulas]).as_uri())
         wide_cut = page.eval_on_selector_all("p", overflow)
-        browser.close()
     assert wide_whole > 0  # the measure sees an overflow when there is one
     assert wide_cut == 0

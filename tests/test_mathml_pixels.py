@@ -25,7 +25,7 @@ from compmath.site.assets import asset_contents
 from compmath.site.markdown import inline_html, markdown_html
 from compmath.site.mathml_compact import unquote_math
 from tests.conftest import REPO
-from tests.test_site_browser import CHROMIUM_HINT, FLAGS, chromium_path, missing
+from tests.test_site_browser import chromium, chromium_path
 
 pytestmark = pytest.mark.lento  # a real browser over some six hundred formulas
 
@@ -123,14 +123,8 @@ def shot(page: Any, path: Path) -> tuple[Any, list[list[float]]]:
 def test_compacted_mathml_draws_the_same_pixels(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    executable = chromium_path()
-    if executable is None:
-        missing(f"no se encuentra Chromium: {CHROMIUM_HINT}")
-    try:
-        import numpy as np
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing(f"falta el paquete playwright: {CHROMIUM_HINT}")
+    import numpy as np
+
     for name, data in asset_contents():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(data)
@@ -138,8 +132,7 @@ def test_compacted_mathml_draws_the_same_pixels(
     assert len(formulas) > 300  # the course's formulas, not a handful
     differing: list[dict[str, Any]] = []
     pixels = 0
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=FLAGS)
+    with chromium() as browser:
         page = browser.new_page(viewport={"width": 900, "height": 900}, device_scale_factor=1)
         for start in range(0, len(formulas), PER_PAGE):
             chunk = formulas[start : start + PER_PAGE]
@@ -161,7 +154,6 @@ def test_compacted_mathml_draws_the_same_pixels(
             whole = int(np.any(before != after, axis=-1).sum())
             if whole and not differing:
                 differing.append({"desde": start, "pixeles_fuera_de_las_formulas": whole})
-        browser.close()
     saved = sum(len(f[2].encode()) - len(f[3].encode()) for f in formulas)
     report = {
         "formulas_comparadas": len(formulas),
@@ -173,7 +165,7 @@ def test_compacted_mathml_draws_the_same_pixels(
         "bytes_antes": sum(len(f[2].encode()) for f in formulas),
         "bytes_despues": sum(len(f[3].encode()) for f in formulas),
         "bytes_ahorrados": saved,
-        "chromium": executable,
+        "chromium": chromium_path(),
     }
     folder = Path(os.environ.get("COMPMATH_ARTIFACTS") or REPO / "artifacts")
     folder.mkdir(parents=True, exist_ok=True)

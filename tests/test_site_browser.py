@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from html import unescape
 from pathlib import Path
@@ -121,8 +122,10 @@ def swept(site: Path) -> list[Path]:
     return [p for p in found if str(p.relative_to(site)).startswith(SAMPLE)]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, closed on the way out; without either the test
+    is skipped saying how to get it (a failure with COMPMATH_REQUIRE_BROWSER)."""
     executable = chromium_path()
     if executable is None:
         missing(f"no se encuentra Chromium: {CHROMIUM_HINT}")
@@ -132,8 +135,16 @@ def browser() -> Iterator[Any]:
         missing(f"falta el paquete playwright: {CHROMIUM_HINT}")
     with sync_playwright() as p:
         launched = p.chromium.launch(executable_path=executable, args=FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 def open_page(browser: Any, width: int = 1280, scheme: str = "light") -> Any:
