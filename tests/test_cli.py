@@ -327,6 +327,7 @@ def test_outputs_in_another_order_are_named(cli, make_lab) -> None:
     assert "otro orden de salidas" in result.out
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_a_worker_started_far_from_the_repository_finds_compmath(
     fake_course: Path, tmp_path: Path
 ) -> None:

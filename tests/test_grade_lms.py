@@ -140,6 +140,7 @@ def moodle_feedback_owner(path: str, participants: set[str]) -> str | None:
     return None
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_a_moodle_download_graded_with_a_roster(cli, tmp_path: Path) -> None:
     """Moodle's «Descargar todas las entregas» layout (mod/assign: folders
     `Nombre_ID_assignsubmission_file_`, or files so named without «descargar en carpetas»),
@@ -611,6 +612,7 @@ def test_what_is_not_an_lms_download_stays_what_it_was(tmp_path: Path) -> None:
         read_download(plain, tmp_path)
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_a_moodle_download_unzipped_grades_as_the_zip(cli, tmp_path: Path) -> None:
     """Moodle's download once unzipped by the instructor (the same names, as folders and
     files) grades as the zip does."""

@@ -204,6 +204,7 @@ def _hand_in(entregas: Path, root: Path) -> None:
         lab.write_text(text, encoding="utf-8")
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_grade_writes_the_report_and_comparar_finds_a_changed_variant(cli, tmp_path: Path) -> None:
     root = _course_copy(tmp_path)
     entregas = tmp_path / "entregas"

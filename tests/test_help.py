@@ -285,6 +285,7 @@ def test_unknown_shell_is_a_spanish_error(cli, monkeypatch) -> None:
     assert "compmath --show-completion" in result.err
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_python_m_compmath_is_the_same_command_line(tmp_path) -> None:
     """`python -m compmath` where the console script is not on PATH: the same help, the same
     Spanish error and exit code outside a course."""

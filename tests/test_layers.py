@@ -90,6 +90,7 @@ def graph() -> dict[str, set[str]]:
     return edges
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_every_module_is_in_a_layer() -> None:
     assert set(graph()) <= set(NAMES), set(graph()) - set(NAMES)
     assert len(set(NAMES)) == len(NAMES), "a layer named twice"
@@ -193,6 +194,7 @@ def test_the_readme_map_names_every_module() -> None:
     assert named - modules == set()
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_no_function_above_complexity_c_without_saying_why() -> None:
     """radon's rank D and worse only where the function says why (`Complexity D, on purpose`)."""
     radon = pytest.importorskip("radon.complexity")

@@ -32,6 +32,7 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_minimal_course_passes(cli, course: Path) -> None:
     result = cli("lint", "--root", str(course))
     assert result.code == 0, result.out
@@ -57,6 +58,7 @@ def test_real_course_class_passes(number: int) -> None:
     assert [p.line() for p in found.problems] == []
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_fake_course_reports_its_missing_pages(cli, fake_course: Path) -> None:
     result = cli("lint", "--root", str(fake_course))
     assert result.code == 1
@@ -280,6 +282,7 @@ def test_isbn_check_digit(isbn: str, ok: bool) -> None:
     assert isbn_ok(isbn) is ok
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_a_hole_that_no_output_checks_is_reported(cli, course: Path) -> None:
     """The region sits in a function run() never calls: the exercise would pass untouched."""
     lab = cls_dir(course) / "lab.py"
@@ -387,6 +390,7 @@ def test_an_exercise_that_hides_its_hole_behind_an_exit_is_not_in_order(cli, cou
     assert "en orden" not in result.out
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_a_region_that_writes_an_attribute_is_nudged_by_its_own_names(cli, course: Path) -> None:
     """Honest beside it: a region that also writes into a module-level object nudges only the
     names it binds (nudging the object would make it local and break the lab)."""

@@ -168,6 +168,7 @@ def test_mixed_list_separators_in_a_sentence(text: str, found: list) -> None:
 # --- running the mutants (the fake course_901's lab runs in milliseconds) ------------------------
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_a_declared_mutant_that_survives_is_reported_and_a_killed_one_is_not(
     course_901: Path,
 ) -> None:
@@ -241,6 +242,7 @@ def test_a_variant_that_contradicts_a_claim_is_a_problem(course_901: Path) -> No
     ), whats
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_standard_survivors_are_scored_and_equivalents_count(cli, course_901: Path) -> None:
     """`* 1 ** 2` hides two mutants no variant can see (÷ 1 and 1 ** 3); marked equivalent, they
     count as rejected; an equivalence that names no mutant is a problem."""

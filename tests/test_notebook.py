@@ -256,6 +256,7 @@ def test_a_wrong_number_is_named_with_its_difference() -> None:
     assert report.rstrip().endswith("6/9 salidas coinciden con la instantánea")
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_a_wrong_hole_or_a_hole_that_raises_is_reported_and_the_notebook_goes_on() -> None:
     """Hole 1 wrong, hole 2 right: hole 1 is blamed, hole 2 is green (issue #26)."""
     cls = COURSE.resolve("323")

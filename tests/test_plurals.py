@@ -151,6 +151,7 @@ def _hand_written_plurals(package: Path = PACKAGE) -> list[tuple[str, int, str]]
     return found
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_no_count_beside_a_fixed_plural() -> None:
     """A count is written through wording.count (or in words for one); the exceptions above
     are counts that cannot be 1."""

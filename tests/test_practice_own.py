@@ -214,6 +214,7 @@ def test_two_students_their_own_numbers_in_practice_and_in_grade(cli, tmp_path: 
         assert hole["estado"] == "mal" and hole["variante"] == mine[student], hole
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_each_passes_with_the_right_code_and_fails_with_the_others_numbers(
     cli, tmp_path: Path
 ) -> None:
@@ -323,6 +324,7 @@ def test_a_hole_hard_coding_every_public_point_fails_at_the_private_variants(
     assert "1 juzgada ahora" in " ".join(rerun.out.split()), rerun.out
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_a_bad_private_file_is_one_spanish_line(cli, tmp_path: Path) -> None:
     entregas = tmp_path / "entregas"
     entregas.mkdir()
@@ -377,6 +379,7 @@ def copy_of_323(tmp_path: Path, own: str) -> Path:
     return root
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_lint_runs_every_point_of_a_declaration_and_of_the_private_file(tmp_path: Path) -> None:
     from compmath.authoring.own_checks import own_points, own_problems, private_problems
 

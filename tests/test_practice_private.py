@@ -77,6 +77,7 @@ def test_in_plain_sight_the_thief_would_pass(space: workspace.Workspace) -> None
     assert "curso _por_importlib: LEIDO" in attempt.stdout
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_practice_check_hides_the_course_from_a_hole(cli, space: workspace.Workspace) -> None:
     lab = space.course.resolve("323").lab
     lab.write_text(thief(space), encoding="utf-8")

@@ -55,6 +55,7 @@ def test_junit_xml_is_valid_and_carries_differences(cli, fake_course: Path, tmp_
     assert '<testcase name="901-pasa"' in text
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_junit_text_survives_control_characters(make_lab, cli, tmp_path: Path) -> None:
     xmlschema = pytest.importorskip("xmlschema")
     root = make_lab(

@@ -140,6 +140,7 @@ def test_jobs_reads_the_same_in_every_command(cli, monkeypatch) -> None:
     }
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_practice_reset_shows_the_path_on_lines_of_its_own_never_cut_in_a_word(
     cli, tmp_path, monkeypatch: pytest.MonkeyPatch, width: int

@@ -61,6 +61,7 @@ def page_901(out: Path) -> str:
     return (out / "clases" / "901-pasa.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_builds_every_page_of_a_course(cli, course: Path, tmp_path: Path) -> None:
     out = tmp_path / "web"
     result = cli("site", "--root", str(course), "--out", str(out))
@@ -86,6 +87,7 @@ def test_builds_every_page_of_a_course(cli, course: Path, tmp_path: Path) -> Non
     assert not re.search(r'(src|href)="(https?:)?//', html.replace('href="https://doi.org/', ""))
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_part_and_home_pages_show_plan_and_status(cli, course: Path, tmp_path: Path) -> None:
     out = tmp_path / "web"
     assert cli("site", "--root", str(course), "--out", str(out)).code == 0
@@ -119,6 +121,7 @@ def test_a_stale_lab_fails_the_build_and_is_named(cli, fake_course: Path, tmp_pa
     assert "sin verificar" in (out / "index.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_bad_latex_fails_naming_class_and_formula(cli, course: Path, tmp_path: Path) -> None:
     meta = course / "classes" / FAKE_PART / "901-pasa" / "class.toml"
     meta.write_text(meta.read_text().replace("\\cdot \\mathit{escala}", "\\frac{n}{"), "utf-8")
@@ -157,6 +160,7 @@ def local_links(page: Path) -> list[str]:
     return [t for t in targets if not re.match(r"^[a-z]+:", t)]
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_with_pdf_the_home_and_part_pages_link_the_book_and_without_no_page_does(
     cli, course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -537,6 +541,7 @@ def _describe_mitad(course: Path, description: str) -> Path:
     return meta
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_a_fields_inline_math_is_mathml_like_the_readmes(cli, course: Path, tmp_path: Path) -> None:
     _describe_mitad(course, r"'$\bar\alpha_t = \prod_{s\le t}(1-\beta_s)$ por la <escala>.'")
     out = tmp_path / "web"
@@ -578,6 +583,7 @@ def test_lint_flags_tex_outside_math_in_a_description(fake_course: Path) -> None
     assert [w for p, w, _ in site_problems(load_course(course)) if p == meta] == []
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_bad_latex_in_a_description_is_named_by_lint_and_build(
     cli, course: Path, tmp_path: Path
 ) -> None:
@@ -705,6 +711,7 @@ def test_each_class_page_offers_its_notebooks_and_colab_when_configured(
     assert built.code == 0 and "Abrir en Colab" not in built.out
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_lint_flags_committed_notebooks_that_are_not_current(cli, course: Path) -> None:
     from compmath.site.checks import stale_notebooks
 

@@ -173,6 +173,7 @@ def test_snapshot_matches_the_run(out: dict) -> None:
     assert snapshot(327) == out
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_scipy_softmax_agrees(out: dict) -> None:
     special = pytest.importorskip("scipy.special")
     q, k = np.array(matmul(X, W_Q)), np.array(matmul(X, W_K))

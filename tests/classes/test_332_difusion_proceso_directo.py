@@ -278,6 +278,7 @@ def test_ancestral_sampling_moments(out: dict) -> None:
     assert out["las_dos_sigmas_acotan_la_varianza"] is True
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_ancestral_sampling_by_actually_sampling(out: dict) -> None:
     """Algorithm 2 run on 20 000 particles with the lab's optimal predictor: same moments."""
     import numpy as np

@@ -143,6 +143,7 @@ def test_a_second_implementation_replays_the_same_stream(lived: list) -> None:
     assert firsts == [-1.0] * 6
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_first_targets_are_not_always_minus_one() -> None:
     """Another seed shows the README's caveat: a pair first updated after s' is fully learnt."""
     seeds_with_other_first = []
@@ -235,6 +236,7 @@ def test_visits_match_the_absorbing_chain(out: dict) -> None:
             assert out["visitas_por_par"][s][a] == pytest.approx(expected_pair[s], rel=0.1)
 
 
+@pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_several_seeds_and_the_two_learning_rates() -> None:
     for seed in range(1, 5):  # seed 0 is the snapshot
         res = emitted(339, semilla=seed)
