@@ -63,7 +63,7 @@ def slow_everywhere(entregas: Path, count: int) -> None:
 
             body = solution_regions(cls.lab.read_text("utf-8"))[0].body
             first = "\n".join(line.strip() for line in body)
-            labs[cls] = with_hole(cls, 1, f"import time\ntime.sleep(0.4)  # {k}\n{first}")
+            labs[cls] = with_hole(cls, 1, f"import time\ntime.sleep(0.25)  # {k}\n{first}")
         hand_in(entregas, f"alumno-{k:02d}", labs)
 
 
@@ -91,7 +91,7 @@ def saved_classes(out: Path) -> tuple[int, int]:
 def test_a_killed_run_loses_only_the_classes_in_flight(
     cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    students = 6
+    students = 4
     entregas, out = tmp_path / "entregas", tmp_path / "notas"
     slow_everywhere(entregas, students)
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from compmath import contracts
+from compmath.course.syntax import parse
 from compmath.course.tree import Course
 from compmath.errors import CompmathError, Problem
 from compmath.errors_es import Located
@@ -51,7 +52,7 @@ def imported(source: str) -> list[tuple[str, int]]:
     """(module as written, line) of every import in a lab's source; "" for a relative or
     computed one."""
     found: list[tuple[str, int]] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Import):
             found += [(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module != "__future__":

@@ -18,6 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from compmath.course.records import Tolerance
+from compmath.course.syntax import parse
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError, Problem
 from compmath.holes.regions import HoleError, Region, exercise_source, solution_regions, splice
@@ -79,7 +80,7 @@ def _assigned(region: Region) -> list[str]:
     import textwrap
 
     try:
-        tree = ast.parse(textwrap.dedent("\n".join(region.body)))
+        tree = parse(textwrap.dedent("\n".join(region.body)))
     except SyntaxError:
         return []
     names: list[str] = []

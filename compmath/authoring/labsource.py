@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from compmath.course.syntax import parse
+
 
 def _keys(node: ast.expr | None) -> list[str] | None:
     """The keys of a dict literal whose keys are all strings (no `**`), else None."""
@@ -24,7 +26,7 @@ def returned_outputs(lab: Path) -> list[str] | None:
     """The output names run() returns, in order, when every `return` in it is the same dict
     literal of string keys; None when the source cannot tell (or cannot be read)."""
     try:
-        tree = ast.parse(lab.read_text(encoding="utf-8"))
+        tree = parse(lab.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return None
     run = next(

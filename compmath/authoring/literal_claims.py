@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from compmath.course.syntax import parse
+
 _BOOL_CASTS = {"bool", "int", "float", "abs", "round"}
 _NUMPY_BOOLS = {"True_", "False_", "bool_"}
 
@@ -124,7 +126,7 @@ def literal_claims(lab: Path) -> list[tuple[str, int, str]]:
     """(output path, line, source) of each claim run() returns as a literal; [] if unreadable."""
     try:
         source = lab.read_text(encoding="utf-8")
-        tree = ast.parse(source)
+        tree = parse(source)
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return []
     run = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "run"), None)

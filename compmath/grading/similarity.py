@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from compmath.atomic import write_atomic
+from compmath.course.syntax import parse
 from compmath.course.tree import ClassInfo
 from compmath.grading.submissions import Submission
 from compmath.grading.written import Written
@@ -130,7 +131,7 @@ def tokens(code: str) -> list[tuple[str, int]]:
 
     Complexity D, on purpose: one branch per kind of node normalised, in one walk."""
     try:
-        tree = ast.parse(textwrap.dedent(code))
+        tree = parse(textwrap.dedent(code))
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return []
     names: dict[str, str] = {}

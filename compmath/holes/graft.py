@@ -12,7 +12,6 @@ holes' state; caused outside every hole, it is said beside the verdict, which it
 
 from __future__ import annotations
 
-import ast
 import hashlib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
+from compmath.course.syntax import parse
 from compmath.course.tree import ClassInfo
 from compmath.errors_es import syntax_problem
 from compmath.holes.own import with_defaults
@@ -164,7 +164,7 @@ def _graft(lab: CourseLab, region: Region, target: Region, tag: str) -> Program:
 
 def _syntax(program: Program) -> str:
     try:
-        ast.parse(program.source)
+        parse(program.source)
     except SyntaxError as exc:
         line = program.line_map.get(exc.lineno or 0)
         where = f"en la línea {line} de tu lab.py" if line else "al cerrar el hueco"
@@ -179,7 +179,7 @@ def file_syntax(
     """The first syntax error of the student's whole file, or None; `broken`: the holes whose
     own code does not parse (the error is theirs when it lies in one of them)."""
     try:
-        ast.parse(student)
+        parse(student)
     except SyntaxError as exc:
         line = exc.lineno or 1
         inside = (k for k in broken if regions[k].begin + 1 < line <= regions[k].end)

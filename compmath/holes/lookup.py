@@ -18,6 +18,7 @@ import ast
 import textwrap
 from collections.abc import Mapping, Sequence
 
+from compmath.course.syntax import parse
 from compmath.holes.mutation import assigned
 from compmath.holes.regions import Region, student_regions
 
@@ -121,7 +122,7 @@ def run(**parametros):
 
 def read(region: Region) -> list[str]:
     """The names a region reads (loads, and the targets of `x += …`), in order of appearance."""
-    tree = ast.parse(textwrap.dedent("\n".join(region.body)))
+    tree = parse(textwrap.dedent("\n".join(region.body)))
     names: list[str] = []
     for node in ast.walk(tree):
         target = node.target if isinstance(node, ast.AugAssign) else None
@@ -138,7 +139,7 @@ def changed(region: Region) -> list[str]:
     """The names a region binds or changes (mutation.assigned), and those whose method it calls
     as a statement (`historia.append(…)` changes historia)."""
     names = assigned(region)
-    tree = ast.parse(textwrap.dedent("\n".join(region.body)))
+    tree = parse(textwrap.dedent("\n".join(region.body)))
     for node in ast.walk(tree):
         call = node.value if isinstance(node, ast.Expr) else None
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
@@ -151,7 +152,7 @@ def changed(region: Region) -> list[str]:
 def overwritten(region: Region) -> list[str]:
     """The names a region writes into without reading what they held (`pe[:, 0::2] = …`): their
     content is no input (np.empty's may be anything), their type and shape are."""
-    tree = ast.parse(textwrap.dedent("\n".join(region.body)))
+    tree = parse(textwrap.dedent("\n".join(region.body)))
     names: list[str] = []
     for node in ast.walk(tree):
         targets = node.targets if isinstance(node, ast.Assign) else []

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from compmath.course.records import DeclaredMutant
+from compmath.course.syntax import parse
 
 SWAPS: dict[type, tuple[str, str, type]] = {
     ast.Add: ("+", "-", ast.Sub),
@@ -133,7 +134,7 @@ class _Deriver:
 
     def __init__(self, text: str) -> None:
         self.text = _Text(text)
-        self.tree = ast.parse(text)
+        self.tree = parse(text)
         self.found: list[tuple[int, int, str, str]] = []
 
     def add(self, line: int, at: int, what: str, new: str) -> None:

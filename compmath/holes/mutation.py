@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from compmath.course.syntax import parse
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError, Problem
 from compmath.holes.graft import course_lab
@@ -51,7 +52,7 @@ def assigned(region: Region) -> list[str]:
     import textwrap
 
     names: list[str] = []
-    tree = ast.parse(textwrap.dedent("\n".join(region.body)))
+    tree = parse(textwrap.dedent("\n".join(region.body)))
     for node in ast.walk(tree):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):

@@ -16,6 +16,7 @@ from typing import Any
 
 from compmath.course.params import assignments, specs_from_source
 from compmath.course.per_student import declaration_problems, student_params
+from compmath.course.syntax import parse
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
 from compmath.judging.report import LabReport
@@ -110,7 +111,7 @@ def with_defaults(source: str, params: Mapping[str, Any]) -> str:
     """`source` (an exercise or a lab) with run()'s defaults set to `params`."""
     if not params:
         return source
-    tree = ast.parse(source)
+    tree = parse(source)
     run = _run_node(tree)
     if run is None:
         return source

@@ -26,6 +26,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from compmath.course.syntax import parse
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError
 
@@ -159,7 +160,7 @@ def run(**parametros):
 
 def _loaded(region: Region) -> list[str]:
     """The names a region reads (what its replay is matched by)."""
-    tree = ast.parse(textwrap.dedent("\n".join(region.body)))
+    tree = parse(textwrap.dedent("\n".join(region.body)))
     names = {
         n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
     }

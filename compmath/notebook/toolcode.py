@@ -6,6 +6,8 @@ import ast
 from functools import cache
 from pathlib import Path
 
+from compmath.course.syntax import parse
+
 HERE = Path(__file__).parent
 SOURCES = (HERE / "rules.py", HERE / "checker.py")
 TITLE = '#@title Herramientas de comprobación (no hace falta leerlas) { display-mode: "form" }'
@@ -21,7 +23,7 @@ def tools_source() -> str:
     for path in SOURCES:
         source = path.read_text(encoding="utf-8")
         lines = source.splitlines()
-        for node in ast.parse(source).body:
+        for node in parse(source).body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
                 if text != FUTURE and not text.startswith("from compmath"):
@@ -37,7 +39,7 @@ def class_source(name: str) -> str:
     once per process, as tools_source: every notebook and every recording's cache key asks)."""
     for path in SOURCES:
         source = path.read_text(encoding="utf-8")
-        for node in ast.parse(source).body:
+        for node in parse(source).body:
             if isinstance(node, ast.ClassDef) and node.name == name:
                 return "\n".join(source.splitlines()[node.lineno - 1 : node.end_lineno])
     raise KeyError(name)

@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 from compmath.course.records import Tolerance
+from compmath.course.syntax import parse
 from compmath.course.tree import ClassInfo
 from compmath.notebook.cells import literal
 from compmath.notebook.recording import recordings, regions
@@ -31,7 +32,7 @@ REFERENCE_TITLE = (
 def taken_names() -> frozenset[str]:
     """The names the notebook's tools and check cells bind, which a lab must leave free."""
     names = set(CELL_NAMES)
-    for node in ast.parse(tools_source()).body:
+    for node in parse(tools_source()).body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ClassDef):
