@@ -395,6 +395,18 @@ def test_a_chart_says_what_class_toml_says_of_it() -> None:
              for s in (q, other)]  # fmt: skip
     assert ticks[0] == ticks[1] and "−3,9" in ticks[0]
 
+    # a long first sentence: the caption keeps it whole (it wraps), the SVG's name is cut short
+    long = ("La tabla Q de los estados 0 a 2 tras 4000 episodios de Q-learning con una tasa "
+            "que baja con las visitas y un comportamiento uniforme; la de la meta no se "
+            "actualiza nunca, porque el episodio termina al llegar. El resto se explica abajo.")  # fmt: skip
+    html = chart_html(q, "grafica-q", look_of(q, spec, long, None))
+    caption = re.search(r"<figcaption>(.*?)</figcaption>", html, re.S)
+    assert caption is not None and "…" not in caption.group(1)
+    assert "termina al llegar. Mapa de calor de <code>q</code>" in caption.group(1)
+    assert "El resto" not in caption.group(1)  # the first sentence only
+    name = re.search(r'<title id="grafica-q-t">(.*?)</title>', html)
+    assert name is not None and "… Mapa de calor de q" in name.group(1)
+
 
 @pytest.mark.lento  # two site builds and a lint of the test course
 def test_a_chart_declared_false_is_not_drawn_and_a_bad_scale_is_named(

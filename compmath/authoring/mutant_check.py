@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from compmath.course.syntax import parse
 from compmath.course.tree import ClassInfo
 from compmath.errors import CompmathError, Problem
 from compmath.holes.graft import Program, course_lab, course_tag
@@ -176,7 +177,7 @@ def _solution_pieces(body: tuple[str, ...]) -> list[tuple[str, str, str]]:
             pieces.append(("una línea", code, _squeezed(code)))
     text = dedented(body)
     try:
-        tree = ast.parse(text)
+        tree = parse(text)
     except SyntaxError:
         return pieces
     for node in ast.walk(tree):

@@ -49,15 +49,17 @@ class Look:
 TITLE_LIMIT = 140  # characters of the description a chart's title keeps
 
 
-def _first_sentence(description: str) -> str:
-    """The description's first sentence, at most TITLE_LIMIT characters as read (cut at a word,
-    with «…»), still with its `$…$`: a formula is kept whole or left out, never cut."""
+def _first_sentence(description: str, limit: int | None = TITLE_LIMIT) -> str:
+    """The description's first sentence, at most `limit` characters as read (cut at a word,
+    with «…»; whole without a limit), still with its `$…$`: a formula is kept whole or left
+    out, never cut."""
+    limit = limit if limit is not None else len(description)
     pieces = math_pieces(description.strip()) if "$" in description else [description.strip()]
     kept, length = "", 0
     for i, piece in enumerate(pieces):
         if i % 2:  # math: as long as its plain text
             length += len(tex_plain(piece))
-            if length > TITLE_LIMIT:
+            if length > limit:
                 return kept.rstrip(" ,;:") + "…"
             kept += f"${piece}$"
             continue
@@ -65,8 +67,8 @@ def _first_sentence(description: str) -> str:
         if end < 0 and piece.endswith(".") and i == len(pieces) - 1:
             end = len(piece) - 1
         text = piece if end < 0 else piece[:end]
-        if length + len(text) > TITLE_LIMIT:
-            text = text[: max(0, TITLE_LIMIT - length)].rsplit(" ", 1)[0]
+        if length + len(text) > limit:
+            text = text[: max(0, limit - length)].rsplit(" ", 1)[0]
             return (kept + text).rstrip(" ,;:") + "…"
         kept, length = kept + text, length + len(text)
         if end >= 0:
@@ -81,10 +83,11 @@ def chart_title(description: str) -> str:
 
 
 def chart_caption(description: str) -> str:
-    """The same title as HTML for the figure's caption: its `$…$` as the prose's MathML."""
+    """The figure's caption as HTML: the description's whole first sentence (a caption wraps;
+    only the SVG's name is kept short), its `$…$` as the prose's MathML."""
     from compmath.site.markdown import inline_html
 
-    return inline_html(_first_sentence(description))
+    return inline_html(_first_sentence(description, None))
 
 
 def look_of(
@@ -325,7 +328,11 @@ def chart_html(series: Series, ident: str, look: Look = Look()) -> str:
     caption = escape(label).replace(escape(series.name), f"<code>{escape(series.name)}</code>", 1)
     if look.title:  # a title cut with «…» takes no full stop after it
         stop = "" if look.title.endswith("…") else "."
-        caption = f"{look.caption or escape(look.title)}{stop} {caption}"
+        caption = (
+            f"{look.caption}. {caption}"
+            if look.caption
+            else f"{escape(look.title)}{stop} {caption}"
+        )
         label = f"{look.title}{stop} {label}"
     svg = (
         f'<svg role="img" aria-labelledby="{ident}-t" viewBox="0 0 {width} {height}" '
