@@ -11,10 +11,11 @@ import pytest
 from compmath.course.tree import load_course
 from compmath.errors import CompmathError
 from compmath.judging.case import Broken, Case, Explore, Ready, Reference, prepare, variant
-from compmath.judging.pipeline import judge_cases
+from compmath.judging.pipeline import Interrupted, judge_cases
 from compmath.judging.report import Outcome
 from tests.conftest import FAKE_PART
-from tests.processes import fresh_marker
+from tests.processes import fresh_marker, marked, processes
+from tests.waiting import wait_until
 
 HONEST = """
 import numpy as np
@@ -171,3 +172,65 @@ def test_the_duration_history_forgets_labs_that_are_gone(tmp_path: Path) -> None
     replies = {r.key: LabReply(r.key, ReplyState.OK, total_seconds=0.5) for r in requests}
     remember_durations({}, replies, requests)
     assert read_json(HISTORY) == {str(kept): 0.5}
+
+
+SLEEPS = """
+import subprocess, time
+
+def run(n: int = 4, escala: float = 0.5, activo: bool = True, nombre: str = "x") -> dict:
+    subprocess.Popen(["sleep", "301"])
+    time.sleep(300)
+    return {}
+"""
+
+
+def test_ctrl_c_keeps_a_lab_that_ended_before_it_though_its_reply_was_not_read(
+    fake_course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With one lab at a time the worker starts the next lab the moment one ends, before the
+    runner reads that one's reply: Ctrl-C then must not lose a lab that had ended."""
+    marker = fresh_marker(monkeypatch)
+    base = _ready(fake_course)
+    cases: list[Case] = [
+        variant(base, key="rapido", lab=_lab(tmp_path, "a", HONEST)),
+        variant(base, key="lento", lab=_lab(tmp_path, "b", SLEEPS)),
+    ]
+
+    def sleeping() -> bool:
+        ours = set(marked(marker))
+        return any(p.pid in ours and p.argv[-1:] == [b"301"] for p in processes())
+
+    with pytest.raises(Interrupted) as stop, judge_cases(cases, jobs=1) as judging:
+        judging.start()  # handed over; nothing here reads a reply
+        wait_until(sleeping, "el primero terminó y el segundo está en marcha")
+        raise KeyboardInterrupt  # what Ctrl-C does in the caller's loop
+    assert stop.value.total == 2
+    assert [r.outcome for r in stop.value.reports] == [Outcome.MATCHES]
+    wait_until(lambda: not marked(marker), "Ctrl-C terminó también el laboratorio lento")
+
+
+def test_ctrl_c_while_a_reply_is_judged_keeps_that_lab(
+    fake_course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C lands while the runner judges a reply it has read: that lab is judged anyway."""
+    from compmath.judging import pipeline
+
+    calls: list[str] = []
+    real = pipeline.judge
+
+    def judge_once_interrupted(case: Case, *args, **kwargs):
+        calls.append(case.key)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real(case, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "judge", judge_once_interrupted)
+    base = _ready(fake_course)
+    cases: list[Case] = [
+        variant(base, key="primero", lab=_lab(tmp_path, "a", HONEST)),
+        variant(base, key="segundo", lab=_lab(tmp_path, "b", SLEEPS)),
+    ]
+    with pytest.raises(Interrupted) as stop:
+        judge_cases(cases, jobs=1).result()
+    assert calls == ["primero", "primero"]
+    assert [r.outcome for r in stop.value.reports] == [Outcome.MATCHES]

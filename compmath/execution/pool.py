@@ -108,6 +108,31 @@ class WorkerHandle:
         self.scanned = 0
         return line
 
+    def arrived(self) -> list[LabReply]:
+        """The replies already on the channel, read without waiting (what Ctrl-C must not
+        lose: labs that ended before it, whose replies the runner had not read yet)."""
+        from compmath.execution.protocol import LabReply, ProtocolError, parse_line
+
+        replies: list[LabReply] = []
+        while True:
+            line = self._line()
+            if line is not None:
+                try:
+                    item = parse_line(line)
+                except ProtocolError:
+                    return replies  # nothing after a broken line is believed
+                if isinstance(item, LabReply):
+                    replies.append(item)
+                continue
+            try:
+                ready, _, _ = select.select([self.channel], [], [], 0)
+                data = self.channel.recv(1 << 16) if ready else b""
+            except OSError:
+                data = b""
+            if not data:
+                return replies
+            self.buffer += data
+
     def receive_any(self, patience: float) -> LabReply | None:
         """The next reply, whichever lab it is for, within `patience` seconds of running time.
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, NamedTuple
@@ -149,7 +149,10 @@ def remember_durations(
 
 
 def _run(
-    items: list[LabRequest], jobs: int, after: Mapping[str, str] | None = None
+    items: list[LabRequest],
+    jobs: int,
+    after: Mapping[str, str] | None = None,
+    late: list[Settled] | None = None,
 ) -> Iterator[Event]:
     replies: dict[str, LabReply] = {}
     queue = deque(items)
@@ -225,6 +228,10 @@ def _run(
             yield settle(request, reply)
             fill()  # what waited for it, now in the queue
     except BaseException:  # Ctrl-C: the worker takes its labs down as it ends
+        if late is not None:  # the labs that ended before it are not lost with the rest
+            for reply in worker.arrived():
+                if reply.key in in_flight:
+                    late.append(settle(in_flight.pop(reply.key), reply))
         worker.close()
         raise
     if cancel is not None:
@@ -262,19 +269,23 @@ def ran(events: Iterable[Event]) -> Ran:
 
 
 def run_labs(
-    requests: Iterable[LabRequest], jobs: int, after: Mapping[str, str] | None = None
-) -> Iterator[Event]:
+    requests: Iterable[LabRequest],
+    jobs: int,
+    after: Mapping[str, str] | None = None,
+    late: list[Settled] | None = None,
+) -> Generator[Event, None, None]:
     """Run every request with up to `jobs` labs in flight on one worker, as events: `Handed`
     once the first labs are on their way, a `Settled` per reply as it lands, `Ran` last.
 
     One worker imports numpy once and forks a child per lab. The next lab is handed over
     before the last reply is yielded, so the worker never waits for whoever judges it.
     `after` (key -> the key it follows): see the module's docstring. Stopping early (closing
-    the generator, or Ctrl-C) ends the worker and the labs on it.
+    the generator, or Ctrl-C) ends the worker and the labs on it; the replies that had
+    already arrived, not yet yielded, are put in `late` first.
     """
     known = durations()
     items = longest_first(requests, known)
-    for event in _run(items, jobs, after):
+    for event in _run(items, jobs, after, late):
         if isinstance(event, Ran):
             remember_durations(known, event.replies, items)
         yield event

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -125,6 +126,21 @@ class _Collector:
         else:
             self._deliver(key, report)
 
+    def judge_pending(self) -> None:
+        """Judge the replies received but not judged yet (Ctrl-C came in between), each one
+        whose reference has its report."""
+
+        def reference(key: str) -> str | None:
+            case = self.cases[key]
+            expected = case.expected if isinstance(case, Ready) else None
+            return expected.key if isinstance(expected, Reference) else None
+
+        pending = [k for k in self.replies if k not in self.reports]
+        for key in sorted(pending, key=lambda k: reference(k) is not None):  # references first
+            first = reference(key)
+            if first is None or first in self.reports:
+                self._judge(key)
+
     def judged(self, key: str) -> LabReport:
         return self.reports[key]
 
@@ -158,6 +174,7 @@ class Judging:
         self.collector = _Collector(cases)
         self.missing: tuple[str, ...] = ()
         self.skipped: tuple[str, ...] = ()
+        self.late: list[Settled] = []  # replies that arrived as Ctrl-C stopped the labs
         self.events = self._events(jobs, after)
         self.started = False
 
@@ -171,14 +188,15 @@ class Judging:
         requests = [c.request for c in self.cases if isinstance(c, Ready)]
         if not requests:
             return
-        for event in run_labs(requests, jobs, after=after):
-            if isinstance(event, Settled):
-                collector.landed(event.request, event.reply)
-                yield None
-            elif isinstance(event, Ran):
-                self.missing, self.skipped = event.missing, event.skipped
-            else:
-                yield event
+        with closing(run_labs(requests, jobs, after=after, late=self.late)) as events:
+            for event in events:
+                if isinstance(event, Settled):
+                    collector.landed(event.request, event.reply)
+                    yield None
+                elif isinstance(event, Ran):
+                    self.missing, self.skipped = event.missing, event.skipped
+                else:
+                    yield event
         collector.finish()
         yield None
 
@@ -194,7 +212,12 @@ class Judging:
         return True
 
     def interrupted(self) -> Interrupted:
-        """Ctrl-C now: what was judged so far, in the cases' order."""
+        """Ctrl-C now: what was judged so far, in the cases' order; the labs that had ended
+        before it (a reply read but not judged yet, or still on the channel) are judged first."""
+        for settled in self.late:
+            self.collector.replies.setdefault(settled.request.key, settled.reply)
+        self.late.clear()
+        self.collector.judge_pending()
         reports = self.collector.reports
         done = [reports[c.key] for c in self.cases if c.key in reports]
         return Interrupted(done, len(self.cases))
