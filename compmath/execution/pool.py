@@ -124,10 +124,10 @@ class WorkerHandle:
                 if isinstance(item, LabReply):
                     replies.append(item)
                 continue
-            try:
+            try:  # a worker already ended has a closed channel: nothing more is believed
                 ready, _, _ = select.select([self.channel], [], [], 0)
                 data = self.channel.recv(1 << 16) if ready else b""
-            except OSError:
+            except (OSError, ValueError):
                 data = b""
             if not data:
                 return replies

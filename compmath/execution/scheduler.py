@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, NamedTuple
@@ -227,11 +227,12 @@ def _run(
             fill()
             yield settle(request, reply)
             fill()  # what waited for it, now in the queue
-    except BaseException:  # Ctrl-C: the worker takes its labs down as it ends
+    except (KeyboardInterrupt, GeneratorExit):  # Ctrl-C, or the consumer stopped early
         if late is not None:  # the labs that ended before it are not lost with the rest
-            for reply in worker.arrived():
-                if reply.key in in_flight:
-                    late.append(settle(in_flight.pop(reply.key), reply))
+            late.extend(_arrived(worker, in_flight, settle))
+        worker.close()  # it takes its labs down as it ends
+        raise
+    except BaseException:
         worker.close()
         raise
     if cancel is not None:
@@ -240,6 +241,19 @@ def _run(
     if any("landlock" in w.missing for w in used):
         purge(LAB_CACHES)
     yield Ran(replies, _missing(used), tuple(skipped))
+
+
+def _arrived(
+    worker: WorkerHandle,
+    in_flight: dict[str, LabRequest],
+    settle: Callable[[LabRequest, LabReply], Settled],
+) -> list[Settled]:
+    """The replies of labs in flight already on the worker's channel, settled, in order."""
+    return [
+        settle(in_flight.pop(reply.key), reply)
+        for reply in worker.arrived()
+        if reply.key in in_flight
+    ]
 
 
 def _stops(first: str, replies: Mapping[str, LabReply]) -> bool:
