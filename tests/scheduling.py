@@ -1,8 +1,9 @@
 """How pytest-xdist hands the suite to its workers (`--dist loadfile`, pyproject.toml).
 
 Every test is a unit of its own and goes to whichever worker is free, except the tests of a
-file with module- or class-scoped fixtures (a class's lab runs, the practice screens), which go
-to one worker together so those fixtures are made once. The units known to take longest start
+file with module- or class-scoped fixtures (a class's lab runs, the practice screens) or a
+module-level cache (the import graph), which go to one worker together so what they share is
+made once. The units known to take longest start
 first (LONGEST, measured with `pytest --durations=0` on 2 cores): one of them begun last would
 keep a worker busy while the others sit idle. Only the order and the grouping change; every
 test runs once, as before.
@@ -56,14 +57,20 @@ LONGEST = (
     "tests/classes/",  # each class's file: its lab's runs made once
 )
 
-_SHARED_FIXTURE = re.compile(r"""scope\s*=\s*["'](module|class|package)["']""")
+# A fixture wider than a test, or a function of the module that remembers what it computed
+# (the import graph of test_layers, made once per process): what the file's tests share.
+_SHARED = re.compile(
+    r"""scope\s*=\s*["'](module|class|package)["']|^@(functools\.)?(cache|lru_cache)\b""",
+    re.MULTILINE,
+)
 
 
 @cache
 def grouped(file: str) -> bool:
-    """A file whose tests share a fixture wider than a test: they go to one worker together."""
+    """A file whose tests share a fixture wider than a test, or a module's cache: they go to one
+    worker together."""
     try:
-        return bool(_SHARED_FIXTURE.search((ROOT / file).read_text(encoding="utf-8")))
+        return bool(_SHARED.search((ROOT / file).read_text(encoding="utf-8")))
     except OSError:
         return True  # not a file of ours (a doctest, a plugin's item): as pytest-xdist would
 

@@ -44,11 +44,11 @@ def hint_commands() -> list[tuple[str, str]]:
     """(where, command) for every command a hint of compmath suggests.
 
     Once a process (collection and the test below share it); a module none of whose source
-    holds «root», «prueba» or «ejecuta» has no such string and is not parsed."""
+    holds «--root», «prueba» or «ejecuta» has no such string and is not parsed."""
     found = []
     for path in sorted((REPO / "compmath").rglob("*.py")):
         source = path.read_text(encoding="utf-8")
-        if not ("root" in source or "prueba" in source or "ejecuta" in source):
+        if not ("--root" in source or "prueba" in source or "ejecuta" in source):
             continue
         tree = ast.parse(source)
         pieces: set[int] = set()  # an f-string's parts: ast.walk meets the f-string first

@@ -283,7 +283,8 @@ def test_stderr_is_laid_out_for_its_own_terminal_while_stdout_is_piped(monkeypat
     leader, follower = os.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 60, 0, 0))
     monkeypatch.delenv("COLUMNS", raising=False)
-    monkeypatch.setattr(shutil, "get_terminal_size", lambda *_a: os.terminal_size((100, 24)))
+    # pytest's own reporter asks too (with `fallback=`) while the patch holds, under -vv
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *_a, **_k: os.terminal_size((100, 24)))
     with os.fdopen(follower, "w") as stream:  # stdout to a pipe: its size says nothing of this one
         assert output.width_for(stream) == 60
     os.close(leader)
