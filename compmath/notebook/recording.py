@@ -23,6 +23,7 @@ import hashlib
 import json
 import tempfile
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,16 @@ from compmath.notebook.labcode import lab_cells
 CALL_CHARACTERS = 150_000  # one call's record, as JSON; a larger one is dropped
 SAMPLE = 256  # a record above CALL_CHARACTERS keeps this many elements of each large array
 CACHE_FOLDER = "cuadernos"
+# What the instrumented lab returns (not the class's outputs, whose schema would refuse it):
+# one schema for every class, checked against the metaschema once
+RECORDING_SCHEMA = json.dumps(
+    {
+        "type": "object",
+        "properties": {"grabacion": {"type": "string"}},
+        "required": ["grabacion"],
+        "additionalProperties": False,
+    }
+)
 
 RECORDER = """
 import inspect as __inspect__
@@ -48,7 +59,18 @@ import json as __json__
 __grabacion__ = {"fase": 1, "activa": None, "vistas": {}, "elegidas": {}}
 
 
+__SIMPLES__ = frozenset((int, float, bool, str, type(None)))  # one element each
+
+
 def __tamano__(valor):
+    tipo = type(valor)
+    if tipo in __SIMPLES__:
+        return 1
+    if tipo is list or tipo is tuple:  # the usual case first, element by element
+        total = 1
+        for elemento in valor:
+            total += 1 if type(elemento) in __SIMPLES__ else __tamano__(elemento)
+        return total
     if hasattr(valor, "size") and hasattr(valor, "dtype"):
         return int(valor.size)
     if isinstance(valor, dict):
@@ -71,11 +93,17 @@ def __envuelta__(nombre, funcion):
             tamano = __tamano__(ligados.arguments)
             elegidas = estado["elegidas"].setdefault(nombre, {})
             pequena = elegidas.get("pequena")
-            if vista == 0 or pequena is None or tamano < pequena[0]:
-                cifrados = Valores.cifrar(dict(ligados.arguments))
-                if vista == 0:
+            # Each counted element takes at least a character of the record's JSON: a call
+            # whose arguments pass a record's limit would be dropped, so it is not copied
+            # (the first call keeps its tenth of the limit, the smallest the whole)
+            primera = vista == 0 and tamano <= __LIMITE__ // 10
+            nueva = pequena is None or tamano < pequena[0]
+            if primera or nueva:
+                cabe = tamano <= __LIMITE__
+                cifrados = Valores.cifrar(dict(ligados.arguments)) if cabe else None
+                if primera:
                     elegidas["primera"] = (tamano, cifrados)
-                if pequena is None or tamano < pequena[0]:
+                if nueva:
                     elegidas["pequena"] = (tamano, cifrados)
             return funcion(*args, **kwargs)
         activa = estado["activa"]
@@ -120,7 +148,7 @@ def run(**parametros):
         elegidas = estado["elegidas"].get(nombre, {})
         llamadas, vistos = [], set()
         for cual in ("pequena", "primera"):
-            if cual not in elegidas:
+            if cual not in elegidas or elegidas[cual][1] is None:
                 continue
             cifrados = elegidas[cual][1]
             huella = __json__.dumps(cifrados, sort_keys=True)
@@ -195,11 +223,14 @@ def recording_source(cls: ClassInfo) -> str:
 
     lab = course_lab(cls)
     lines = list(lab.lines)
+    replayed = regions(cls)  # a hole alone in its function is recorded by its calls only
     for region in reversed(lab.regions):
+        if region.number not in replayed:
+            continue
         lines.insert(region.end, f"{region.indent}__tramo_sale__({region.number}, locals())")
         lines.insert(region.begin + 1, f"{region.indent}__tramo_entra__({region.number}, locals())")
     config = (
-        f"__DUENOS__ = {owners(cls)!r}\n__TRAMOS__ = {regions(cls)!r}\n"
+        f"__DUENOS__ = {owners(cls)!r}\n__TRAMOS__ = {replayed!r}\n"
         f"__LIMITE__ = {CALL_CHARACTERS!r}\n__MUESTRA__ = {SAMPLE!r}\n"
     )
     codec = "import math\nimport sys\nimport typing\n\n\n" + class_source("Valores")
@@ -295,7 +326,10 @@ def _cases(cls: ClassInfo, variants: list[dict[str, Any]], folder: Path) -> list
     folder.mkdir(parents=True, exist_ok=True)
     lab.write_text(recording_source(cls), encoding="utf-8")
     return [
-        variant(base, key=_key(cls, i), lab=lab, params=dict(p), expected=Explore())
+        replace(
+            variant(base, key=_key(cls, i), lab=lab, params=dict(p), expected=Explore()),
+            schema=(RECORDING_SCHEMA, json.loads(RECORDING_SCHEMA)),
+        )
         for i, p in enumerate(variants)
     ]
 
@@ -307,8 +341,7 @@ def _record(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str, An
 
     with tempfile.TemporaryDirectory(prefix="compmath-cuaderno-") as folder:
         cases = _cases(cls, variants, Path(folder))
-        # the instrumented lab returns text, not its outputs: the schema refuses it, the text
-        # is in the report all the same (as lint's mutation check reads it); the variants
+        # the instrumented lab returns its recordings as text (RECORDING_SCHEMA); the variants
         # side by side
         reports = judge_cases(cases, jobs=os.cpu_count() or 1).result().reports
     return _made(cls, variants, reports)

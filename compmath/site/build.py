@@ -380,6 +380,7 @@ def _children(site: Site, early: list[Target], old: dict[str, str], out: Path) -
         site.page(cls)
 
     def start(share: int) -> list[Made]:
+        _record_notebooks(site, [t for t in shares[share] if not _kept(t, old, out)])
         made = make_changed(iter(shares[share]), old, out)
         if share == 0:  # the class pages are the first child's
             site.prepare(remade)
@@ -392,6 +393,22 @@ def _children(site: Site, early: list[Target], old: dict[str, str], out: Path) -
         return write_made(made + make_changed(iter(judged), old, out), out)
 
     return [Apart(partial(start, k), partial(publish, k)) for k in range(len(shares))]
+
+
+def _record_notebooks(site: Site, targets: list[Target]) -> None:
+    """The recordings the practice notebooks among `targets` compare with, every class's at
+    once over every core (a notebook made alone would record its class's labs by itself)."""
+    owners = {t.owner for t in targets if t.path.endswith(".ipynb")}
+    wanted = [
+        c
+        for c in site.classes
+        if c.id in owners and any(practice for _, practice in site.notebooks(c))
+    ]
+    if wanted:
+        from compmath.notebook.recording import record_all
+        from compmath.notebook.tools import variants
+
+        record_all([(c, variants(c)) for c in wanted])
 
 
 def _written(

@@ -1,0 +1,101 @@
+"""The recorder's shortcuts change nothing it records.
+
+The course's lab, instrumented, keeps for each function with a hole its first call and its
+smallest (by `__tamano__`, a count of elements). A call whose record would pass its limit is
+dropped, so the recorder does not even copy a call whose count passes the limit: that rests on
+each counted element taking at least one character of the record's JSON, checked here on many
+shapes of values. The count itself has a fast path for plain lists and tuples: it must agree
+with the plain recursive definition. And 339, whose first call to q_learning holds every
+episode (far past the limit), still records its smallest call and replays it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from compmath.course.tree import load_course
+from compmath.notebook.recording import CALL_CHARACTERS, recording_source
+from tests.conftest import REPO
+
+COURSE = load_course(REPO)
+
+
+def _instrumented(number: str) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": f"grabacion_{number}"}
+    code = compile(recording_source(COURSE.resolve(number)), f"grabacion-{number}", "exec")
+    exec(code, namespace)  # the course's own lab, as the recorder runs it
+    return namespace
+
+
+def _size(value: Any) -> int:
+    """The count as first written: every element one, arrays by their size."""
+    if hasattr(value, "size") and hasattr(value, "dtype"):
+        return int(value.size)
+    if isinstance(value, dict):
+        return 1 + sum(_size(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return 1 + sum(_size(v) for v in value)
+    return 1
+
+
+def _value(rng: random.Random, depth: int = 0) -> Any:
+    """A value of the kinds labs pass: scalars (numpy's too), arrays, nested lists, tuples, dicts."""
+    kinds = ["int", "float", "bool", "str", "none", "np_scalar", "array"]
+    if depth < 3:
+        kinds += ["list", "tuple", "dict"] * 2
+    kind = rng.choice(kinds)
+    if kind == "int":
+        return rng.randint(-5, 5)
+    if kind == "float":
+        return rng.choice([0.0, -0.0, 1.5, float("nan"), float("inf"), rng.random()])
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "str":
+        return rng.choice(["", "a", "clave"])
+    if kind == "none":
+        return None
+    if kind == "np_scalar":
+        return rng.choice([np.float64(0.5), np.int64(3), np.float32(-0.0)])
+    if kind == "array":
+        shape = tuple(rng.randint(0, 3) for _ in range(rng.randint(0, 2)))
+        return (
+            np.zeros(shape) if rng.random() < 0.5 else np.arange(int(np.prod(shape))).reshape(shape)
+        )
+    items = [_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    if kind == "list":
+        return items
+    if kind == "tuple":
+        return tuple(items)
+    return {f"k{i}": v for i, v in enumerate(items)}
+
+
+@pytest.fixture(scope="module")
+def lab_339() -> dict[str, Any]:
+    return _instrumented("339")
+
+
+def test_the_count_agrees_with_its_plain_definition_and_bounds_the_json(lab_339) -> None:
+    size, codec = lab_339["__tamano__"], lab_339["Valores"]
+    rng = random.Random(20261203)
+    for _ in range(3000):
+        arguments = {f"a{i}": _value(rng) for i in range(rng.randint(0, 4))}
+        assert size(arguments) == _size(arguments), arguments
+        record = json.dumps({"argumentos": codec.cifrar(arguments)})
+        assert len(record) >= size(arguments), arguments
+
+
+def test_a_first_call_past_the_limit_is_not_copied_and_the_smallest_is_recorded(lab_339) -> None:
+    recorded = json.loads(lab_339["run"]()["grabacion"])
+    chosen = lab_339["__grabacion__"]["elegidas"]["q_learning"]
+    assert "primera" not in chosen  # every episode: far past a tenth of the limit
+    size, copied = chosen["pequena"]
+    assert copied is not None and size <= CALL_CHARACTERS
+    (call,) = recorded["q_learning"]  # the smallest call, replayed
+    assert len(json.dumps(call)) <= CALL_CHARACTERS
+    episodes = lab_339["Valores"].descifrar(call["argumentos"])["episodios"]
+    assert len(episodes) == lab_339["EPISODIOS_TRAMO"]  # one tramo of the experience
