@@ -74,15 +74,22 @@ def test_a_walk_stops_at_its_budget_of_folders(tmp_path: Path) -> None:
 CENTRAL = struct.Struct("<4s6H3L5H2L")  # a central directory record, before its name
 
 
-def many_members(path: Path, members: int, declared: int | None = None) -> None:
+def many_members(
+    path: Path, members: int, declared: int | None = None, *, unread: bool = False
+) -> None:
     """A zip of `members` one-letter members, its central directory written record by record
-    (no local headers: only what a reader meets first); its end record declares `declared`."""
+    (no local headers: only what a reader meets first); its end record declares `declared`.
+    `unread`: the central directory only takes its room (a hole in the file, no disk written),
+    for a reader that must refuse the zip from its end record without reading that far."""
     record = CENTRAL.pack(b"PK\x01\x02", 20, 20, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0) + b"a"
     chunk = 100_000
+    size = len(record) * members
     with path.open("wb") as handle:
-        for start in range(0, members, chunk):
-            handle.write(record * min(chunk, members - start))
-        size = len(record) * members
+        if unread:
+            handle.seek(size)
+        else:
+            for start in range(0, members, chunk):
+                handle.write(record * min(chunk, members - start))
         count = members if declared is None else declared
         if count > 0xFFFF:  # zip64: its end record and the locator that points to it
             handle.write(
@@ -95,7 +102,7 @@ def many_members(path: Path, members: int, declared: int | None = None) -> None:
 
 def test_a_zip_of_3_million_members_is_refused_from_its_end_record(tmp_path, monkeypatch) -> None:
     path = tmp_path / "muchos.zip"
-    many_members(path, 3_000_000)
+    many_members(path, 3_000_000, unread=True)  # 141 MB, of which only the end is written
     assert path.stat().st_size < submissions.MAX_ZIP  # under the size cap
     assert submissions._declared(path) == (3_000_000, 47 * 3_000_000)
 
