@@ -30,6 +30,7 @@ from tests.test_site_browser import chromium, chromium_path
 pytestmark = pytest.mark.lento  # a real browser over some six hundred formulas
 
 PER_PAGE = 80  # formulas per screenshot: a page stays under Chromium's 16 384 px
+STEADY = 4  # further shots of a page until two in a row are the same
 
 
 class Recorder:
@@ -110,13 +111,26 @@ def shot(page: Any, path: Path) -> tuple[Any, list[list[float]]]:
     from PIL import Image
 
     page.goto(path.as_uri())
-    page.evaluate("document.fonts.ready.then(() => true)")
+    # every face the stylesheet declares loaded (`fonts.ready` alone resolves before a face
+    # nothing has asked for yet starts to load: `font-display: swap` would then show the
+    # fallback), then two frames, so the page is laid out and painted with them
+    page.evaluate(
+        "Promise.all([...document.fonts].map(f => f.load()))"
+        ".then(() => document.fonts.ready)"
+        ".then(() => new Promise(done => requestAnimationFrame(() =>"
+        " requestAnimationFrame(() => done(true)))))"
+    )
     boxes = page.eval_on_selector_all(
         "[id^=f] math",
         "els => els.map(e => { const r = e.getBoundingClientRect();"
         " return [r.x, r.y + window.scrollY, r.width, r.height]; })",
     )
     data = page.screenshot(full_page=True, animations="disabled")
+    for _ in range(STEADY):  # a page still painting under load shows it in a second shot
+        again = page.screenshot(full_page=True, animations="disabled")
+        if again == data:
+            break
+        data = again
     return np.asarray(Image.open(io.BytesIO(data)).convert("RGB")), boxes
 
 
