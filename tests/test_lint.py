@@ -516,3 +516,33 @@ def test_the_exercise_checks_run_beside_the_mutants(
     monkeypatch.setattr(exercises, "exercise_problems", broken)
     with pytest.raises(CompmathError, match="roto"):
         lab_problems(loaded, 2, [cls])
+
+
+def test_a_schema_found_valid_is_remembered_and_an_invalid_one_reported_every_time(
+    course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import jsonschema
+
+    from compmath.authoring import lint as lint_module
+
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
+    checked: list[object] = []
+    real = jsonschema.Draft202012Validator.check_schema
+
+    def counting(schema: object) -> None:
+        if isinstance(schema, dict) and "mitad" in schema.get("properties", {}):
+            checked.append(schema)  # 901's outputs schema (not class.toml's)
+        real(schema)
+
+    monkeypatch.setattr(jsonschema.Draft202012Validator, "check_schema", counting)
+    assert lint_module.lint_course(load_course(course), run_labs=False) == []
+    first = len(checked)
+    assert lint_module.lint_course(load_course(course), run_labs=False) == []
+    assert first >= 1 and len(checked) == first  # the second lint remembered it
+    schema = course / "schemas" / "901-pasa.schema.json"
+    body = json.loads(schema.read_text(encoding="utf-8"))
+    body["properties"]["n"] = {"type": "entero"}  # not a type the metaschema knows
+    schema.write_text(json.dumps(body), encoding="utf-8")
+    for _ in range(2):
+        found = [p.what for p in lint_module.lint_course(load_course(course), run_labs=False)]
+        assert any("no es un JSON Schema válido" in w for w in found), found  # each time

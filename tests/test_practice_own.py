@@ -400,6 +400,31 @@ def test_lint_runs_every_point_of_a_declaration_and_of_the_private_file(tmp_path
     assert private_problems(COURSE, private, 2, run_labs=False) == []
 
 
+def test_lint_remembers_a_declaration_found_valid_and_runs_a_changed_or_failing_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from compmath.authoring import own_checks
+
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
+    ran: list[int] = []
+    real = own_checks.run_at
+
+    def counting(points, **kwargs):
+        ran.append(len(points))
+        return real(points, **kwargs)
+
+    monkeypatch.setattr(own_checks, "run_at", counting)
+    root = copy_of_323(tmp_path, "dimension = { opciones = [6, 8] }\n")
+    assert own_checks.own_problems(load_course(root), 2) == []
+    assert own_checks.own_problems(load_course(root), 2) == [] and ran == [2, 0]  # remembered
+    toml = next(root.rglob("class.toml"))
+    toml.write_text(toml.read_text("utf-8").replace("[6, 8]", "[6, 7]"), encoding="utf-8")
+    for _ in range(2):  # 7 fails: found each time, never remembered
+        found = own_checks.own_problems(load_course(root), 2)
+        assert len(found) == 1 and "con dimension = 7" in found[0].what, found
+    assert ran == [2, 0, 2, 2]
+
+
 def test_lint_checks_the_declaration_against_run(tmp_path: Path) -> None:
     from compmath.authoring.lint import lint_course
 

@@ -116,7 +116,7 @@ def lab_problems(course: Course, jobs: int, classes: list[ClassInfo] | None = No
     findings = LabFindings(checked=len(pending))
     extra: list[Problem] = []
     if pending:
-        round_ = _Round()
+        round_ = Round()
         # the exercise checks beside the mutants: each fills the cores the other's rounds
         # leave idle as they end
         exercises = Beside(lambda: exercise_problems(course, jobs=jobs, classes=pending))
@@ -146,7 +146,7 @@ def lab_problems(course: Course, jobs: int, classes: list[ClassInfo] | None = No
     return findings
 
 
-class _Round:
+class Round:
     """A mark left in the cache while the labs run: the scheduler empties the cache after a lab
     ran unconfined, taking the mark with it, and then nothing of this round is remembered."""
 

@@ -55,12 +55,37 @@ def _read_json(path: Path, found: Findings, hint: str) -> tuple[str, Any] | None
     return None
 
 
+def _check_schema(body: Any) -> None:
+    """Check `body` against the metaschema (raise SchemaError); a text found valid is
+    remembered in lint's cache by its content and jsonschema's version (some 40 ms each, for
+    every class on every lint)."""
+    import hashlib
+    import json
+    from importlib import metadata
+
+    import jsonschema
+
+    from compmath.cache import read_json, write_json
+
+    try:
+        version = metadata.version("jsonschema")
+    except metadata.PackageNotFoundError:
+        version = "-"
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+    key = hashlib.sha256(f"{version}\0{text}".encode()).hexdigest()
+    where = f"lint/esquema-{key}.json"  # emptied with the rest after an unconfined lab
+    if read_json(where) is True:
+        return
+    jsonschema.Draft202012Validator.check_schema(body)
+    write_json(where, True)
+
+
 def _output_schema(path: Path, body: Any, found: Findings) -> bool:
     """An outputs schema is a valid JSON Schema describing a closed object; True if usable."""
     import jsonschema
 
     try:
-        jsonschema.Draft202012Validator.check_schema(body)
+        _check_schema(body)
     except jsonschema.SchemaError as exc:
         found.add(
             path, f"no es un JSON Schema válido: {exc.message}", "corrígelo según la Draft 2020-12"

@@ -58,11 +58,39 @@ def _invalid(points: list[Point], jobs: int) -> list[tuple[Point, str]]:
     return [(p, r.full_message) for p, r in zip(points, reports) if r.outcome != Outcome.VALID]
 
 
+def _remembered(cls: ClassInfo) -> bool:
+    """Whether every point of the class's declaration was found valid under the same key as
+    the lab checks (the class's files, its part.toml and schema, compmath's code)."""
+    from compmath.authoring.lab_checks import CACHE, class_key
+    from compmath.cache import read_json
+
+    return read_json(f"{CACHE}/propios-{class_key(cls)}.json") is True
+
+
+def _remember(cls: ClassInfo) -> None:
+    from compmath.authoring.lab_checks import CACHE, class_key
+    from compmath.cache import write_json
+
+    write_json(f"{CACHE}/propios-{class_key(cls)}.json", True)
+
+
 def own_problems(course: Course, jobs: int) -> list[Problem]:
-    """Every class whose declared numbers of their own include a point where its lab fails."""
-    points = [(cls, params) for cls in course.classes for params in own_points(cls)]
+    """Every class whose declared numbers of their own include a point where its lab fails.
+    A class whose points were all valid is remembered, as the lab checks are (and on the same
+    condition: its labs ran confined); one with a problem is run again next time."""
+    from compmath.authoring.lab_checks import Round
+
+    pending = [c for c in course.classes if own_points(c) and not _remembered(c)]
+    points = [(cls, params) for cls in pending for params in own_points(cls)]
+    round_ = Round()
+    invalid = _invalid(points, jobs)
+    if round_.confined():
+        failing = {cls.id for (cls, _), _ in invalid}
+        for cls in pending:
+            if cls.id not in failing:
+                _remember(cls)
     problems = []
-    for (cls, params), why in _invalid(points, jobs):
+    for (cls, params), why in invalid:
         problems.append(
             Problem(
                 course.rel(cls.meta_path),
