@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from compmath.execution.environment import THREAD_CAPS, minimal_environment, named_off
 
 if TYPE_CHECKING:
-    from compmath.execution.protocol import LabReply, LabRequest
+    from compmath.execution.protocol import LabReply, LabRequest, WorkerNote
 
 
 def _worker_env() -> dict[str, str]:
@@ -108,19 +108,26 @@ class WorkerHandle:
         self.scanned = 0
         return line
 
+    def _buffered(self) -> LabReply | WorkerNote | None:
+        """The next message whose whole line has arrived, or None; ProtocolError for a line
+        that is not the protocol."""
+        from compmath.execution.protocol import parse_line
+
+        line = self._line()
+        return None if line is None else parse_line(line)
+
     def arrived(self) -> list[LabReply]:
         """The replies already on the channel, read without waiting (what Ctrl-C must not
         lose: labs that ended before it, whose replies the runner had not read yet)."""
-        from compmath.execution.protocol import LabReply, ProtocolError, parse_line
+        from compmath.execution.protocol import LabReply, ProtocolError
 
         replies: list[LabReply] = []
         while True:
-            line = self._line()
-            if line is not None:
-                try:
-                    item = parse_line(line)
-                except ProtocolError:
-                    return replies  # nothing after a broken line is believed
+            try:
+                item = self._buffered()
+            except ProtocolError:
+                return replies  # nothing after a broken line is believed
+            if item is not None:
                 if isinstance(item, LabReply):
                     replies.append(item)
                 continue
@@ -140,18 +147,17 @@ class WorkerHandle:
         (stopped), lets `patience` pass without a reply, or writes something that is not the
         protocol: in each case it is ended, and nothing it said afterwards is believed.
         """
-        from compmath.execution.protocol import LabReply, ProtocolError, parse_line
+        from compmath.execution.protocol import LabReply, ProtocolError
 
         clock = _ActiveClock()
         heard = 0.0
         while True:
-            line = self._line()
-            if line is not None:
-                try:
-                    item = parse_line(line)
-                except ProtocolError:
-                    self.kill()
-                    return None
+            try:
+                item = self._buffered()
+            except ProtocolError:
+                self.kill()
+                return None
+            if item is not None:
                 if isinstance(item, LabReply):
                     return item
                 if item.note == "hello":
