@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -55,24 +56,28 @@ def _read_json(path: Path, found: Findings, hint: str) -> tuple[str, Any] | None
     return None
 
 
+@lru_cache(maxsize=1)
+def _jsonschema_version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("jsonschema")
+    except metadata.PackageNotFoundError:
+        return "-"
+
+
 def _check_schema(body: Any) -> None:
     """Check `body` against the metaschema (raise SchemaError); a text found valid is
     remembered in lint's cache by its content and jsonschema's version (some 40 ms each, for
     every class on every lint)."""
     import hashlib
-    import json
-    from importlib import metadata
 
     import jsonschema
 
     from compmath.cache import read_json, write_json
 
-    try:
-        version = metadata.version("jsonschema")
-    except metadata.PackageNotFoundError:
-        version = "-"
     text = json.dumps(body, sort_keys=True, ensure_ascii=False)
-    key = hashlib.sha256(f"{version}\0{text}".encode()).hexdigest()
+    key = hashlib.sha256(f"{_jsonschema_version()}\0{text}".encode()).hexdigest()
     where = f"lint/esquema-{key}.json"  # emptied with the rest after an unconfined lab
     if read_json(where) is True:
         return

@@ -80,8 +80,9 @@ def own_problems(course: Course, jobs: int) -> list[Problem]:
     condition: its labs ran confined); one with a problem is run again next time."""
     from compmath.authoring.lab_checks import Round
 
-    pending = [c for c in course.classes if own_points(c) and not _remembered(c)]
-    points = [(cls, params) for cls in pending for params in own_points(cls)]
+    declared = {c.id: own_points(c) for c in course.classes}
+    pending = [c for c in course.classes if declared[c.id] and not _remembered(c)]
+    points = [(cls, params) for cls in pending for params in declared[cls.id]]
     round_ = Round()
     invalid = _invalid(points, jobs)
     if round_.confined():

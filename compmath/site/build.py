@@ -23,7 +23,12 @@ from compmath.present.page import ClassPage, class_page
 from compmath.site import citations, render
 from compmath.site.apart import Apart
 from compmath.site.assets import ASSETS, asset_contents
-from compmath.site.checks import course_notebooks, math_field, missing_colab_notebooks
+from compmath.site.checks import (
+    course_notebooks,
+    math_field,
+    missing_colab_notebooks,
+    record_practising,
+)
 from compmath.site.markdown import InlineMathError
 from compmath.site.mathml_compact import unquote_math
 from compmath.site.search import Entry, entry, index_script
@@ -380,7 +385,10 @@ def _children(site: Site, early: list[Target], old: dict[str, str], out: Path) -
         site.page(cls)
 
     def start(share: int) -> list[Made]:
-        _record_notebooks(site, [t for t in shares[share] if not _kept(t, old, out)])
+        notebooks = {
+            t.owner for t in shares[share] if t.path.endswith(".ipynb") and not _kept(t, old, out)
+        }
+        record_practising([c for c in site.classes if c.id in notebooks])
         made = make_changed(iter(shares[share]), old, out)
         if share == 0:  # the class pages are the first child's
             site.prepare(remade)
@@ -393,22 +401,6 @@ def _children(site: Site, early: list[Target], old: dict[str, str], out: Path) -
         return write_made(made + make_changed(iter(judged), old, out), out)
 
     return [Apart(partial(start, k), partial(publish, k)) for k in range(len(shares))]
-
-
-def _record_notebooks(site: Site, targets: list[Target]) -> None:
-    """The recordings the practice notebooks among `targets` compare with, every class's at
-    once over every core (a notebook made alone would record its class's labs by itself)."""
-    owners = {t.owner for t in targets if t.path.endswith(".ipynb")}
-    wanted = [
-        c
-        for c in site.classes
-        if c.id in owners and any(practice for _, practice in site.notebooks(c))
-    ]
-    if wanted:
-        from compmath.notebook.recording import record_all
-        from compmath.notebook.tools import variants
-
-        record_all([(c, variants(c)) for c in wanted])
 
 
 def _written(

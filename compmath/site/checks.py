@@ -292,6 +292,17 @@ def missing_colab_notebooks(course: Course) -> list[str]:
     ]
 
 
+def record_practising(classes: list[ClassInfo]) -> None:
+    """The recordings the practice notebooks of `classes` compare with, every class's labs at
+    once over every core (a notebook made alone would record its class's by itself)."""
+    from compmath.notebook.recording import record_all
+    from compmath.notebook.tools import variants
+
+    practising = [c for c in classes if any(p for _, p in course_notebooks(c))]
+    if practising:
+        record_all([(c, variants(c)) for c in practising])
+
+
 def stale_notebooks(course: Course) -> list[tuple[Path, str, str]]:
     """Committed notebooks (cuadernos/, the path «Abrir en Colab» opens) that are missing or
     differ from what `compmath notebook` writes today; none to check without the folder or a
@@ -301,11 +312,7 @@ def stale_notebooks(course: Course) -> list[tuple[Path, str, str]]:
 
     if not (course.root / FOLDER).is_dir() and colab_url(course, "") is None:
         return []
-    from compmath.notebook.recording import record_all
-    from compmath.notebook.tools import variants
-
-    practising = [c for c in course.classes if any(p for _, p in course_notebooks(c))]
-    record_all([(c, variants(c)) for c in practising])  # every class's labs at once
+    record_practising(course.classes)
     found = []
     for cls in course.classes:
         for path, practice in course_notebooks(cls):
