@@ -430,7 +430,7 @@ def test_the_lab_checks_are_remembered_only_for_the_same_files(fake_course: Path
 
 
 def test_the_website_checks_run_beside_the_lab_checks_in_their_place(
-    course: Path, monkeypatch: pytest.MonkeyPatch
+    course: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """lint's website checks (their notebook references run labs) run while the lab checks
     do, and their problems keep their place: after the static ones, before the labs'."""
@@ -440,22 +440,24 @@ def test_the_website_checks_run_beside_the_lab_checks_in_their_place(
     import compmath.authoring.own_checks as own_checks
     import compmath.site.checks as site_checks
 
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))  # nothing remembered
     labs_running = threading.Event()
     seen: list[bool] = []
 
-    def site(found_course):  # waits, as a recording would, for the lab checks to be under way
+    def site(cls):  # waits, as a recording would, for the lab checks to be under way
         seen.append(labs_running.wait(timeout=60))
-        return [(found_course.root / "web.md", "de la web", "")]
+        return [(cls.root / "web.md", "de la web", "")]
 
     def labs(found_course, jobs, classes=None):
         labs_running.set()
         return lab_checks.LabFindings(problems=[Problem("labs.py", "de los labs", "")])
 
-    monkeypatch.setattr(site_checks, "site_problems", site)
+    monkeypatch.setattr(site_checks, "class_site_problems", site)
     monkeypatch.setattr(lab_checks, "lab_problems", labs)
     monkeypatch.setattr(own_checks, "own_problems", lambda course, jobs: [])
     monkeypatch.setattr(
-        "compmath.authoring.lint.import_problems", lambda course: [Problem("a.py", "estática", "")]
+        "compmath.authoring.lint.lab_import_problems",
+        lambda course, lab, allowed: [Problem("a.py", "estática", "")],
     )
     found = [p.what for p in lint_course(load_course(course))]
     assert seen == [True]  # the site checks were still running when the lab checks began
@@ -463,15 +465,17 @@ def test_the_website_checks_run_beside_the_lab_checks_in_their_place(
 
 
 def test_what_the_website_checks_raise_lint_raises(
-    course: Path, monkeypatch: pytest.MonkeyPatch
+    course: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     import compmath.site.checks as site_checks
     from compmath.errors import CompmathError
 
-    def site(found_course):
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))  # nothing remembered
+
+    def site(cls):
         raise CompmathError("roto", "arréglalo")
 
-    monkeypatch.setattr(site_checks, "site_problems", site)
+    monkeypatch.setattr(site_checks, "class_site_problems", site)
     with pytest.raises(CompmathError, match="roto"):
         lint_course(load_course(course), run_labs=False)
 
@@ -534,9 +538,14 @@ def test_a_schema_found_valid_is_remembered_and_an_invalid_one_reported_every_ti
             checked.append(schema)  # 901's outputs schema (not class.toml's)
         real(schema)
 
+    def forget_the_classes() -> None:  # what a class's checks found: the schema is read again
+        for entry in (tmp_path / "cache" / "lint").glob("estatico-*.json"):
+            entry.unlink()
+
     monkeypatch.setattr(jsonschema.Draft202012Validator, "check_schema", counting)
     assert lint_module.lint_course(load_course(course), run_labs=False) == []
     first = len(checked)
+    forget_the_classes()
     assert lint_module.lint_course(load_course(course), run_labs=False) == []
     assert first >= 1 and len(checked) == first  # the second lint remembered it
     schema = course / "schemas" / "901-pasa.schema.json"
@@ -546,3 +555,64 @@ def test_a_schema_found_valid_is_remembered_and_an_invalid_one_reported_every_ti
     for _ in range(2):
         found = [p.what for p in lint_module.lint_course(load_course(course), run_labs=False)]
         assert any("no es un JSON Schema válido" in w for w in found), found  # each time
+        forget_the_classes()
+
+
+def test_what_a_class_s_checks_without_labs_found_is_remembered_until_what_they_read_changes(
+    course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lint that remembers a class's checks that run no lab reports the same problems, in the
+    same order and with the same lines, without reading the class again; an edit to the class,
+    to curso.toml or to its committed notebook checks it again, and a class whose notebook
+    could not be made is not remembered."""
+    from compmath.authoring import lint as lint_module
+    from compmath.authoring.static_checks import static_key
+
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
+    lab = cls_dir(course) / "lab.py"
+    edit(lab, "import numpy as np", "import numpy as np\nimport requests")
+    readme = cls_dir(course) / "README.md"
+    edit(readme, "## Ejemplo trabajado", "## Ejemplo")
+    edit(cls_dir(course) / "class.toml", 'lema = "', 'lema = "Con 1e\u20115 de error. ')
+    read: list[str] = []
+    real = lint_module.lint_class
+
+    def reading(found_course, cls, found):
+        read.append(cls.id)
+        real(found_course, cls, found)
+
+    monkeypatch.setattr(lint_module, "lint_class", reading)
+    first = lint_module.lint_course(load_course(course), run_labs=False)
+    assert read == ["901-pasa"]
+    whats = [p.what for p in first]
+    assert any("importa requests" in w for w in whats), whats
+    assert any("«## Ejemplo trabajado»" in w for w in whats), whats
+    assert any("guion no separable" in w for w in whats), whats
+    located = next(p for p in first if "importa requests" in p.what).located
+    assert located is not None and located.line is not None and "requests" in located.text
+    assert lint_module.lint_course(load_course(course), run_labs=False) == first
+    assert read == ["901-pasa"]  # remembered: the class was not read again
+    edit(readme, "## Ejemplo\n", "## Ejemplo trabajado\n")
+    again = lint_module.lint_course(load_course(course), run_labs=False)
+    assert read == ["901-pasa"] * 2
+    assert [p for p in first if "«## Ejemplo trabajado»" not in p.what] == again
+    loaded = load_course(course)
+    cls = loaded.resolve("901")
+    before = static_key(loaded, cls)
+    (course / "curso.toml").write_text('importaciones_permitidas = ["requests"]\n', "utf-8")
+    assert static_key(loaded, cls) != before  # curso.toml is read (test_init: the import)
+    (course / "curso.toml").unlink()
+    assert static_key(loaded, cls) == before
+    notebooks = course / "cuadernos"
+    notebooks.mkdir(exist_ok=True)
+    (notebooks / f"{cls.id}.ipynb").write_text("{}", encoding="utf-8")
+    assert static_key(loaded, cls) != before  # and its committed notebook
+    shutil.rmtree(notebooks)
+
+    import compmath.site.checks as site_checks
+
+    monkeypatch.setattr(site_checks, "notebook_problems", lambda c, classes: ({}, {cls.id}))
+    edit(readme, "## Ejemplo trabajado\n", "## Ejemplo trabajado \n")  # a new key
+    lint_module.lint_course(load_course(course), run_labs=False)
+    lint_module.lint_course(load_course(course), run_labs=False)
+    assert read == ["901-pasa"] * 4  # a class whose notebook was not made: checked each time

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from compmath.authoring.literal_claims import literal_claims
-from compmath.course.tree import ClassInfo, Course
+from compmath.course.tree import ClassInfo, Course, PartInfo
 from compmath.errors import Problem
 
 # Characters that look like a hyphen, a comma, a point or a digit but are not the ASCII one: inside
@@ -231,16 +231,30 @@ def _check_class(cls: ClassInfo, report: _Report) -> None:
 
 def content_problems(course: Course) -> list[Problem]:
     """The mechanical content problems of every part and class, in file order."""
-    report = _Report(course)
+    found: list[Problem] = []
     for part in course.parts:
-        if part.meta_path.exists():
-            report.lookalikes(part.meta_path)
-            data = _read_toml(part.meta_path)
-            for key, text in _toml_strings(data):
-                report.tuples(part.meta_path, key, text)
-            for i, entry in enumerate(data.get("plan", [])):
-                if isinstance(entry, dict) and isinstance(entry.get("titulo"), str):
-                    report.title(part.meta_path, f"plan[{i}].titulo", entry["titulo"])
+        found += part_content_problems(course, part)
         for cls in part.classes:
-            _check_class(cls, report)
+            found += class_content_problems(course, cls)
+    return found
+
+
+def part_content_problems(course: Course, part: PartInfo) -> list[Problem]:
+    """The mechanical content problems of a part's part.toml."""
+    report = _Report(course)
+    if part.meta_path.exists():
+        report.lookalikes(part.meta_path)
+        data = _read_toml(part.meta_path)
+        for key, text in _toml_strings(data):
+            report.tuples(part.meta_path, key, text)
+        for i, entry in enumerate(data.get("plan", [])):
+            if isinstance(entry, dict) and isinstance(entry.get("titulo"), str):
+                report.title(part.meta_path, f"plan[{i}].titulo", entry["titulo"])
+    return report.problems
+
+
+def class_content_problems(course: Course, cls: ClassInfo) -> list[Problem]:
+    """The mechanical content problems of one class's files."""
+    report = _Report(course)
+    _check_class(cls, report)
     return report.problems

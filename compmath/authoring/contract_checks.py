@@ -64,18 +64,24 @@ def imported(source: str) -> list[tuple[str, int]]:
 
 def import_problems(course: Course) -> list[Problem]:
     """Every import of a lab outside numpy, the standard library and the course's allowed."""
+    allowed = allowed_modules(course)
+    found: list[Problem] = []
+    for cls in course.classes:
+        found += lab_import_problems(course, cls.lab, allowed)
+    return found
+
+
+def allowed_modules(course: Course) -> frozenset[str]:
+    """What a lab may import: numpy, the standard library and the course's allowed."""
     try:
         extra = course.meta.allowed_imports
     except CompmathError:  # a broken curso.toml is reported on its own
         extra = ()
-    allowed = ALWAYS | set(sys.stdlib_module_names) | set(extra)
-    found: list[Problem] = []
-    for cls in course.classes:
-        found += _lab_problems(course, cls.lab, allowed)
-    return found
+    return ALWAYS | frozenset(sys.stdlib_module_names) | frozenset(extra)
 
 
-def _lab_problems(course: Course, lab: Path, allowed: frozenset[str]) -> list[Problem]:
+def lab_import_problems(course: Course, lab: Path, allowed: frozenset[str]) -> list[Problem]:
+    """Each import of one lab outside `allowed`."""
     try:
         source = lab.read_text(encoding="utf-8")
         modules = imported(source)

@@ -17,10 +17,12 @@ from typing import Any
 from compmath import contracts
 from compmath.atomic import TEMP_SUFFIX
 from compmath.authoring.beside import Beside
-from compmath.authoring.content_checks import content_problems
-from compmath.authoring.contract_checks import course_copies, import_problems
+from compmath.authoring.content_checks import class_content_problems, part_content_problems
+from compmath.authoring.contract_checks import allowed_modules, course_copies, lab_import_problems
+from compmath.authoring.lab_checks import Round
 from compmath.authoring.labsource import returned_outputs
 from compmath.authoring.mutant_check import HoleScore, declaration_problems
+from compmath.authoring.static_checks import Static, remember, remembered, static_key
 from compmath.base.encode import DEFAULT_DECIMALS, EncodeError, canonical_json
 from compmath.course import metadata
 from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
@@ -369,13 +371,34 @@ def lint_course(
     return lint_findings(course, run_labs=run_labs, jobs=jobs, private=private)[0]
 
 
-def _site_problems(course: Course) -> list[Problem]:
-    from compmath.site.checks import site_problems
+def _site_problems(course: Course, classes: list[ClassInfo]) -> tuple[dict[str, Static], set[str]]:
+    """The website's checks of `classes` (their web and notebooks parts, by class id), and the
+    ids of those whose notebooks could not be made."""
+    from compmath.site.checks import class_site_problems, notebook_problems
 
+    def problems(rows: list[tuple[Path, str, str]]) -> list[Problem]:
+        found = Findings(course)
+        for path, what, hint in rows:
+            found.add(path, what, hint)
+        return list(found)
+
+    stale, unmade = notebook_problems(course, classes)
+    web = {
+        cls.id: Static(
+            web=problems(class_site_problems(cls)), notebooks=problems(stale.get(cls.id, []))
+        )
+        for cls in classes
+    }
+    return web, unmade
+
+
+def _class_files(course: Course, cls: ClassInfo) -> list[Problem]:
     found = Findings(course)
-    for path, what, hint in site_problems(course):
-        found.add(path, what, hint)
-    return list(found)
+    try:
+        lint_class(course, cls, found)
+    except CompmathError as exc:
+        found.add(cls.path, exc.message, exc.hint)
+    return list(found) + declaration_problems(cls)
 
 
 def lint_findings(
@@ -389,10 +412,21 @@ def lint_findings(
     """lint_course's problems and every hole's standard-mutant score; with `mutants`, a hole
     scoring below mutant_check.SCORE_GOAL is a problem too."""
     found = Findings(course)
-    # the website's checks (TeX in prose, wide formulas, the committed notebooks, whose
-    # references run every practising class's lab at each variant) start now, beside the
+    # the checks of a class that run no lab are remembered by what they read
+    keys = {cls.id: static_key(course, cls) for cls in course.classes}
+    static = {cls.id: remembered(keys[cls.id]) for cls in course.classes}
+    pending = [cls for cls in course.classes if static[cls.id] is None]
+    # the website's checks of the others (TeX in prose, wide formulas, the committed notebooks,
+    # whose references run every practising class's lab at each variant) start now, beside the
     # static checks and the lab checks; their problems keep their place in the list
-    site = Beside(lambda: _site_problems(course), name="compmath-lint-web")
+    round_ = Round()  # the notebooks' recordings run labs: remembered only if confined
+    site = Beside(lambda: _site_problems(course, pending), name="compmath-lint-web")
+    made = {cls.id: Static(files=_class_files(course, cls)) for cls in pending}
+    if pending:
+        allowed = allowed_modules(course)
+        for cls in pending:
+            made[cls.id].imports = lab_import_problems(course, cls.lab, allowed)
+            made[cls.id].content = class_content_problems(course, cls)
     if course.meta_path.exists():
         found += metadata.course_problems(course.root, course.meta_path)[1]
     found += course_copies(course)
@@ -401,14 +435,14 @@ def lint_findings(
     lint_numbers(course, found)
     for part in course.parts:
         for cls in part.classes:
-            try:
-                lint_class(course, cls, found)
-            except CompmathError as exc:
-                found.add(cls.path, exc.message, exc.hint)
-            found += declaration_problems(cls)
+            found += (static[cls.id] or made[cls.id]).files
     lint_tree(course, found)
-    found += import_problems(course)
-    found += content_problems(course)
+    for cls in course.classes:
+        found += (static[cls.id] or made[cls.id]).imports
+    for part in course.parts:
+        found += part_content_problems(course, part)
+        for cls in part.classes:
+            found += (static[cls.id] or made[cls.id]).content
     place = len(found)  # the website's problems go here, once they are in
     scores: list[HoleScore] = []
     if run_labs:
@@ -422,7 +456,16 @@ def lint_findings(
         if mutants:
             found += score_problems(course, scores, SCORE_GOAL)
         found += own_problems(course, jobs)
-    found[place:place] = site.result()
+    web, unmade = site.result()
+    confined = round_.confined()
+    for cls in pending:
+        made[cls.id].web, made[cls.id].notebooks = web[cls.id].web, web[cls.id].notebooks
+        if confined and cls.id not in unmade:
+            remember(keys[cls.id], made[cls.id])
+    done = [static[cls.id] or made[cls.id] for cls in course.classes]
+    found[place:place] = [p for one in done for p in one.web] + [
+        p for one in done for p in one.notebooks
+    ]
     if private is not None:
         from compmath.authoring.own_checks import private_problems
 

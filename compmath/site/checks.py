@@ -307,35 +307,52 @@ def stale_notebooks(course: Course) -> list[tuple[Path, str, str]]:
     """Committed notebooks (cuadernos/, the path «Abrir en Colab» opens) that are missing or
     differ from what `compmath notebook` writes today; none to check without the folder or a
     repository."""
+    found, _ = notebook_problems(course, course.classes)
+    return [problem for cls in course.classes for problem in found.get(cls.id, [])]
+
+
+def notebook_problems(
+    course: Course, classes: list[ClassInfo]
+) -> tuple[dict[str, list[tuple[Path, str, str]]], set[str]]:
+    """stale_notebooks' problems of each of `classes` (by id), and the ids of those whose
+    notebooks could not be made (their own problem, which `compmath notebook` reports)."""
     from compmath.errors import CompmathError
     from compmath.notebook.build import FOLDER, colab_url, notebook_bytes
 
     if not (course.root / FOLDER).is_dir() and colab_url(course, "") is None:
-        return []
-    record_practising(course.classes)
-    found = []
-    for cls in course.classes:
+        return {}, set()
+    record_practising(classes)
+    found: dict[str, list[tuple[Path, str, str]]] = {}
+    unmade: set[str] = set()
+    for cls in classes:
         for path, practice in course_notebooks(cls):
             target = course.root / path
             flag = " --practice" if practice else ""
             try:
                 current = notebook_bytes(course, cls, practice=practice, validate=False)
             except CompmathError:
-                continue  # the notebook's own problem: `compmath notebook` reports it
+                unmade.add(cls.id)
+                continue
             if not target.is_file():
                 what = "falta el cuaderno que enlaza «Abrir en Colab»"
             elif target.read_bytes() != current:
                 what = "el cuaderno no está al día con la clase"
             else:
                 continue
-            found.append((target, what, f"regenéralo y súbelo: compmath notebook --all{flag}"))
-    return found
+            hint = f"regenéralo y súbelo: compmath notebook --all{flag}"
+            found.setdefault(cls.id, []).append((target, what, hint))
+    return found, unmade
+
+
+def class_site_problems(cls: ClassInfo) -> list[tuple[Path, str, str]]:
+    """The website's problems in one class's prose, fields and formulas."""
+    prose = tex_outside_math(cls) + tex_in_fields(cls) + scripts_outside_math(cls)
+    return prose + wide_formulas(cls)
 
 
 def site_problems(course: Course) -> list[tuple[Path, str, str]]:
     """Every website problem lint reports, class by class, then the committed notebooks."""
     found: list[tuple[Path, str, str]] = []
     for cls in course.classes:
-        found += tex_outside_math(cls) + tex_in_fields(cls) + scripts_outside_math(cls)
-        found += wide_formulas(cls)
+        found += class_site_problems(cls)
     return found + stale_notebooks(course)
