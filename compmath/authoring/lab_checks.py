@@ -63,13 +63,18 @@ def class_key(cls: ClassInfo) -> str:
     digest = hashlib.sha256(f"{FORMAT}\0{_code_digest()}\0{cls.id}".encode())
     files = [cls.part.meta_path, cls.schema_path]  # class.toml's contract: in _code_digest
     files += sorted(p for p in cls.path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    digest_files(digest, files, cls.root)
+    return digest.hexdigest()
+
+
+def digest_files(digest: Any, files: list[Path], root: Path) -> None:
+    """Each file's path (from `root`) and bytes into `digest`; an unreadable one as `-`."""
     for path in files:
-        digest.update(b"\0" + str(path.relative_to(cls.root)).encode() + b"\0")
+        digest.update(b"\0" + str(path.relative_to(root)).encode() + b"\0")
         try:
             digest.update(path.read_bytes())
         except OSError:
             digest.update(b"-")
-    return digest.hexdigest()
 
 
 def _remembered(cls: ClassInfo) -> tuple[list[Problem], list[HoleScore]] | None:

@@ -401,6 +401,37 @@ def _class_files(course: Course, cls: ClassInfo) -> list[Problem]:
     return list(found) + declaration_problems(cls)
 
 
+def _static_checks(course: Course, classes: list[ClassInfo]) -> dict[str, Static]:
+    """The checks that run no lab of `classes` but the website's, by class id."""
+    made = {cls.id: Static(files=_class_files(course, cls)) for cls in classes}
+    allowed = allowed_modules(course) if classes else frozenset()
+    for cls in classes:
+        made[cls.id].imports = lab_import_problems(course, cls.lab, allowed)
+        made[cls.id].content = class_content_problems(course, cls)
+    return made
+
+
+def _static_findings(course: Course, classes: dict[str, Static], found: Findings) -> None:
+    """The course's own checks that run no lab, with what those found in each class, in the
+    order lint prints them."""
+    if course.meta_path.exists():
+        found += metadata.course_problems(course.root, course.meta_path)[1]
+    found += course_copies(course)
+    for part in course.parts:
+        lint_part(part, found)
+    lint_numbers(course, found)
+    for part in course.parts:
+        for cls in part.classes:
+            found += classes[cls.id].files
+    lint_tree(course, found)
+    for cls in course.classes:
+        found += classes[cls.id].imports
+    for part in course.parts:
+        found += part_content_problems(course, part)
+        for cls in part.classes:
+            found += classes[cls.id].content
+
+
 def lint_findings(
     course: Course,
     *,
@@ -421,28 +452,8 @@ def lint_findings(
     # static checks and the lab checks; their problems keep their place in the list
     round_ = Round()  # the notebooks' recordings run labs: remembered only if confined
     site = Beside(lambda: _site_problems(course, pending), name="compmath-lint-web")
-    made = {cls.id: Static(files=_class_files(course, cls)) for cls in pending}
-    if pending:
-        allowed = allowed_modules(course)
-        for cls in pending:
-            made[cls.id].imports = lab_import_problems(course, cls.lab, allowed)
-            made[cls.id].content = class_content_problems(course, cls)
-    if course.meta_path.exists():
-        found += metadata.course_problems(course.root, course.meta_path)[1]
-    found += course_copies(course)
-    for part in course.parts:
-        lint_part(part, found)
-    lint_numbers(course, found)
-    for part in course.parts:
-        for cls in part.classes:
-            found += (static[cls.id] or made[cls.id]).files
-    lint_tree(course, found)
-    for cls in course.classes:
-        found += (static[cls.id] or made[cls.id]).imports
-    for part in course.parts:
-        found += part_content_problems(course, part)
-        for cls in part.classes:
-            found += (static[cls.id] or made[cls.id]).content
+    made = _static_checks(course, pending)
+    _static_findings(course, {**made, **{k: v for k, v in static.items() if v is not None}}, found)
     place = len(found)  # the website's problems go here, once they are in
     scores: list[HoleScore] = []
     if run_labs:

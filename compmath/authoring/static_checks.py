@@ -40,18 +40,13 @@ class Static:
 
 def static_key(course: Course, cls: ClassInfo) -> str:
     """The digest of everything these checks read for `cls`."""
-    from compmath.authoring.lab_checks import class_key
+    from compmath.authoring.lab_checks import class_key, digest_files
     from compmath.site.checks import course_notebooks
 
     digest = hashlib.sha256(f"{FORMAT}\0{class_key(cls)}\0{_versions()}\0{course.root}".encode())
     digest.update("\0".join(c.id for c in course.classes).encode())
     committed = [course.root / path for path, _ in course_notebooks(cls)]
-    for path in (course.meta_path, *committed):
-        digest.update(b"\0" + str(path.relative_to(course.root)).encode() + b"\0")
-        try:
-            digest.update(path.read_bytes())
-        except OSError:
-            digest.update(b"-")
+    digest_files(digest, [course.meta_path, *committed], course.root)
     return digest.hexdigest()
 
 
