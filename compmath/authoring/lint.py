@@ -404,7 +404,7 @@ def _class_files(course: Course, cls: ClassInfo) -> list[Problem]:
 def _static_checks(course: Course, classes: list[ClassInfo]) -> dict[str, Static]:
     """The checks that run no lab of `classes` but the website's, by class id."""
     made = {cls.id: Static(files=_class_files(course, cls)) for cls in classes}
-    allowed = allowed_modules(course) if classes else frozenset()
+    allowed = allowed_modules(course)
     for cls in classes:
         made[cls.id].imports = lab_import_problems(course, cls.lab, allowed)
         made[cls.id].content = class_content_problems(course, cls)
@@ -453,7 +453,8 @@ def lint_findings(
     round_ = Round()  # the notebooks' recordings run labs: remembered only if confined
     site = Beside(lambda: _site_problems(course, pending), name="compmath-lint-web")
     made = _static_checks(course, pending)
-    _static_findings(course, {**made, **{k: v for k, v in static.items() if v is not None}}, found)
+    checked = {cls.id: static[cls.id] or made[cls.id] for cls in course.classes}
+    _static_findings(course, checked, found)
     place = len(found)  # the website's problems go here, once they are in
     scores: list[HoleScore] = []
     if run_labs:
@@ -473,9 +474,8 @@ def lint_findings(
         made[cls.id].web, made[cls.id].notebooks = web[cls.id].web, web[cls.id].notebooks
         if confined and cls.id not in unmade:
             remember(keys[cls.id], made[cls.id])
-    done = [static[cls.id] or made[cls.id] for cls in course.classes]
-    found[place:place] = [p for one in done for p in one.web] + [
-        p for one in done for p in one.notebooks
+    found[place:place] = [p for one in checked.values() for p in one.web] + [
+        p for one in checked.values() for p in one.notebooks
     ]
     if private is not None:
         from compmath.authoring.own_checks import private_problems
