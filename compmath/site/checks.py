@@ -318,6 +318,7 @@ def notebook_problems(
     notebooks could not be made (their own problem, which `compmath notebook` reports)."""
     from compmath.errors import CompmathError
     from compmath.notebook.build import FOLDER, colab_url, notebook_bytes
+    from compmath.notebook.freshness import up_to_date
 
     if not (course.root / FOLDER).is_dir() and colab_url(course, "") is None:
         return {}, set()
@@ -335,7 +336,7 @@ def notebook_problems(
                 continue
             if not target.is_file():
                 what = "falta el cuaderno que enlaza «Abrir en Colab»"
-            elif target.read_bytes() != current:
+            elif not up_to_date(target.read_bytes(), current):
                 what = "el cuaderno no está al día con la clase"
             else:
                 continue

@@ -157,9 +157,11 @@ def test_gft_energy(out: dict) -> None:
     # Parseval: the lab's transform is Uᵀ with U orthogonal (its columns are the GFT of e_1..e_n)
     lab = lab_module(337)
     L = lab.laplaciano(tuple(EDGES), N, np.ones(len(EDGES)))
-    Ut = lab.gft(L, np.eye(N))
+    _, U = lab.base_espectral(L)
+    Ut = lab.gft(U, np.eye(N))
     assert Ut @ Ut.T == pytest.approx(np.eye(N), abs=1e-12)
-    x_hat = lab.gft(L, np.array(X))
+    assert np.allclose(L @ U, U * np.linalg.eigvalsh(L), atol=1e-12)  # columns: eigenvectors
+    x_hat = lab.gft(U, np.array(X))
     energies = out["energia_de_la_senal_y_de_su_gft"]
     assert energies["senal"] == pytest.approx(norm2, abs=1e-12) and norm2 == pytest.approx(6.1)
     assert energies["transformada"] == pytest.approx(float(x_hat @ x_hat), abs=1e-12)
@@ -169,6 +171,40 @@ def test_gft_energy(out: dict) -> None:
     edge_energy = sum((X[i] - X[j]) ** 2 for i, j in EDGES)
     assert float(eig @ x_hat**2) == pytest.approx(edge_energy, abs=1e-12)
     assert edge_energy == pytest.approx(3.89, abs=1e-12)
+
+
+def test_the_basis_is_the_same_whatever_basis_eigh_picks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """eigh's eigenvectors of the triple eigenvalue 3 (and every sign) depend on the processor;
+    the basis the GFT uses (and the practice notebook records) must not. Here eigh is made to
+    answer with each eigenspace's basis rotated and its signs flipped at random."""
+    lab = lab_module(337)
+    L = lab.laplaciano(tuple(EDGES), N, np.ones(len(EDGES)))
+    values, U = lab.base_espectral(L)
+    assert np.sum(np.abs(values - 3) < 1e-9) == 3  # the repeated eigenvalue the basis fixes
+    real_eigh = np.linalg.eigh
+    rng = np.random.default_rng(7)
+
+    def other_basis(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        w, V = real_eigh(matrix)
+        V = V.copy()
+        start = 0
+        while start < len(w):
+            end = start + 1
+            while end < len(w) and w[end] - w[start] < 1e-9:
+                end += 1
+            q, _ = np.linalg.qr(rng.standard_normal((end - start, end - start)))
+            V[:, start:end] = V[:, start:end] @ q  # another orthonormal basis of the same space
+            start = end
+        return w, V * rng.choice([-1.0, 1.0], size=len(w))
+
+    for _ in range(5):
+        monkeypatch.setattr(lab.np.linalg, "eigh", other_basis)
+        _, again = lab.base_espectral(L)
+        monkeypatch.setattr(lab.np.linalg, "eigh", real_eigh)
+        assert again == pytest.approx(U, abs=1e-12)
+    # and the honest contrast: eigh's own answer, rotated, is not that basis
+    _, rotated = other_basis(L)
+    assert not np.allclose(rotated, U, atol=1e-6)
 
 
 def test_cycle_is_diagonalised_by_the_dft(out: dict) -> None:

@@ -9,7 +9,8 @@
 
 Convención: el signo de un autovector es arbitrario; el lab fija el del vector de Fiedler con la
 componente del nodo 0 negativa. Los autovectores de un autovalor repetido (aquí el 3, triple) no son
-únicos y no se emiten.
+únicos: eigh da una base u otra según el procesador. La GFT se calcula en la base que fija
+base_espectral, la misma en cualquier máquina, y esos coeficientes no se emiten.
 
 Referencias: M. Fiedler, «Algebraic Connectivity of Graphs», Czechoslovak Math. J. 23 (1973),
 doi:10.21136/CMJ.1973.101168; D. I. Shuman et al., «The Emerging Field of Signal Processing on
@@ -31,6 +32,8 @@ N_CICLO = 6
 PERMUTACION = "0,1,2,3,4,5"                      # el nodo k es el nodo PERMUTACION[k] del ejemplo:
                                                  # el mismo grafo y la misma señal, otros nombres
 TOL_EXACTA = 1e-12                               # identidades exactas, salvo redondeo
+TOL_REPETIDO = 1e-9                              # dos autovalores más cerca que esto: uno repetido
+TOL_BASE = 1e-6                                  # una proyección más corta no aporta dirección
 
 
 def laplaciano(aristas: tuple, n: int, pesos: np.ndarray) -> np.ndarray:
@@ -65,10 +68,39 @@ def vector_de_fiedler(L: np.ndarray) -> tuple[float, np.ndarray]:
     return float(autovalores[1]), f
 
 
-def gft(L: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Transformada de Fourier en el grafo: coeficientes de x en la base de autovectores."""
+def base_espectral(L: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Autovalores ascendentes de L y una base ortonormal de autovectores sin ambigüedad.
+
+    Dentro de un autovalor repetido eigh da una base cualquiera, y con cualquier signo; el
+    proyector sobre su autoespacio, V Vᵀ, no depende de esa elección. Gram–Schmidt sobre las
+    columnas del proyector, en orden, saca de él la base: la misma en cualquier máquina, salvo
+    redondeo (un autovalor simple queda con su primera componente no nula positiva).
+    """
+    autovalores, V = np.linalg.eigh(L)                   # (n,), (n, n)
+    n = len(autovalores)
+    U = np.zeros_like(V)                                 # (n, n)
+    inicio = 0
+    while inicio < n:
+        fin = inicio + 1                                 # [inicio, fin): un mismo autovalor
+        while fin < n and autovalores[fin] - autovalores[inicio] < TOL_REPETIDO:
+            fin += 1
+        P = V[:, inicio:fin] @ V[:, inicio:fin].T        # (n, n) proyector sobre el autoespacio
+        k = inicio
+        for columna in P.T:                              # la proyección de e_1, e_2, …
+            if k == fin:
+                break
+            u = columna - U[:, inicio:k] @ (U[:, inicio:k].T @ columna)  # (n,) ⊥ las ya elegidas
+            if np.linalg.norm(u) > TOL_BASE:
+                U[:, k] = u / np.linalg.norm(u)
+                k += 1
+        inicio = fin
+    return autovalores, U
+
+
+def gft(U: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Transformada de Fourier en el grafo: coeficientes de x en la base ortonormal de
+    autovectores U (por columnas, de la más suave a la más oscilante)."""
     ### BEGIN SOLUTION
-    _, U = np.linalg.eigh(L)   # (n, n) columnas de la más suave a la más oscilante
     x_hat = U.T @ x            # (n,)
     ### END SOLUTION
     return x_hat
@@ -130,7 +162,8 @@ def run(peso_puente: float = 1.0, permutacion: str = PERMUTACION) -> dict:
 
     # GFT: la base es ortonormal, así que conserva la energía (Parseval). Se muestran las dos
     # energías, no se afirma su igualdad: U x, la inversa, también la conserva y no se delata.
-    x_hat = gft(L, senal)                                # (6,)
+    _, U = base_espectral(L)                             # (6, 6) columnas = autovectores
+    x_hat = gft(U, senal)                                # (6,)
     energias = {"senal": float(np.sum(senal ** 2)), "transformada": float(np.sum(x_hat ** 2))}
     energia_baja = float(np.sum(x_hat[:FRECUENCIAS_BAJAS] ** 2) / np.sum(senal ** 2))
 

@@ -1,0 +1,89 @@
+"""Whether a committed notebook is the one `compmath notebook` makes today.
+
+Byte for byte, except in the practice notebook's recordings (tools.reference_source): they keep
+every real exactly as the course's lab computed it, and NumPy's vectorised `exp`, `power` or
+`sum` can differ in the last bits from one processor to another. A notebook recorded on one
+machine is as good on another (its check compares with a tolerance far above that noise), so a
+recorded real that differs from today's by no more than FLOAT_NOISE does not make the notebook
+stale; any other difference does (a value beyond it, a key, a length, a type, a word).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+import zlib
+from typing import Any
+
+from compmath.notebook.tools import REFERENCE_NAME
+
+FLOAT_NOISE = 1e-9  # relative difference of a recorded real from today's allowed
+TINY = 1e-300  # and an absolute one, for reals at zero
+_PACKED = re.compile(rf"^{REFERENCE_NAME} = \(\n(.*?)\n\)", re.S | re.M)
+
+
+def up_to_date(committed: bytes, made: bytes) -> bool:
+    """True when `committed` is `made`, up to the float noise of the recordings."""
+    if committed == made:
+        return True
+    try:
+        old, new = json.loads(committed), json.loads(made)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return False
+    old_cells, new_cells = old.get("cells"), new.get("cells")
+    if not (isinstance(old_cells, list) and isinstance(new_cells, list)):
+        return False
+    if {**old, "cells": None} != {**new, "cells": None} or len(old_cells) != len(new_cells):
+        return False
+    return all(a == b or _same_cell(a, b) for a, b in zip(old_cells, new_cells))
+
+
+def _same_cell(old: Any, new: Any) -> bool:
+    """Two cells that differ only in the recordings they hold, by float noise."""
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return False
+    if {**old, "source": None} != {**new, "source": None}:
+        return False
+    old_text, new_text = _source(old), _source(new)
+    old_data, new_data = _recorded(old_text), _recorded(new_text)
+    if old_data is None or new_data is None:
+        return False
+    if _PACKED.sub("", old_text) != _PACKED.sub("", new_text):
+        return False  # the rest of the cell, word for word
+    return _close(old_data, new_data)
+
+
+def _source(cell: dict[str, Any]) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _recorded(text: str) -> Any:
+    """The recordings packed in a cell's source, or None (not such a cell, or unreadable)."""
+    found = _PACKED.search(text)
+    if found is None:
+        return None
+    packed = "".join(re.findall(r'"([^"]*)"', found.group(1)))
+    try:
+        return json.loads(zlib.decompress(base64.b64decode(packed, validate=True)))
+    except (ValueError, zlib.error):
+        return None
+
+
+def _close(old: Any, new: Any) -> bool:
+    """The same structure and values, reals within FLOAT_NOISE of each other."""
+    if isinstance(old, float) and isinstance(new, float):
+        return math.isclose(old, new, rel_tol=FLOAT_NOISE, abs_tol=TINY) or (
+            math.isnan(old) and math.isnan(new)
+        )
+    if type(old) is not type(new):
+        return False
+    if isinstance(old, dict):
+        return old.keys() == new.keys() and all(_close(old[k], new[k]) for k in old)
+    if isinstance(old, list):
+        return len(old) == len(new) and all(_close(a, b) for a, b in zip(old, new))
+    return bool(old == new)
