@@ -228,6 +228,50 @@ def test_a_claim_a_mutant_turns_false_is_not_flagged(course_901: Path) -> None:
     assert checked(course_901).problems == []
 
 
+@pytest.fixture
+def variant_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutants' first run at the variant, never at the defaults (as where it is quicker)."""
+    import compmath.authoring.mutant_check as mutant_module
+
+    monkeypatch.setattr(mutant_module, "CHEAPER", 1e-9)
+
+
+def test_a_claim_only_the_defaults_turn_false_is_not_flagged_when_mutants_start_elsewhere(
+    course_901: Path, variant_first: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The claim holds at the variant (escala 2) whatever the hole computes; at the defaults the
+    mutant «n + escala» turns it false. That mutant is rejected by its first run, at the
+    variant, so only the claims' last runs (every mutant at the defaults) see it false; without
+    them the claim would be said to test nothing."""
+    import compmath.authoring.mutant_check as mutant_module
+
+    _with_claim(course_901, "mitad == n * escala or escala == 2.0")
+    assert checked(course_901).problems == []
+    monkeypatch.setattr(mutant_module, "_claim_runs", lambda *a, **k: {})
+    whats = [p.what for p in checked(course_901).problems]
+    assert whats == [
+        "la afirmación «afirma» sale verdadera con todas las variantes y con todos los mutantes: "
+        "no comprueba nada"
+    ]
+
+
+def test_a_mutant_right_at_the_quicker_variant_is_still_judged_at_the_defaults(
+    course_901: Path, variant_first: None
+) -> None:
+    """Hostile: a mistake that gives the right number at the variant it meets first and the
+    wrong one at the defaults; one that is right at both is reported."""
+    toml = folder(course_901) / "class.toml"
+    edit(
+        toml,
+        MUTANT,
+        """mutantes = [{ error = 1, codigo = "mitad = n * escala if escala == 2.0 else n + escala" }]""",
+    )
+    assert checked(course_901).problems == []
+    edit(toml, "else n + escala", "else escala * n")
+    whats = [p.what for p in checked(course_901).problems]
+    assert len(whats) == 1 and whats[0].startswith("hueco 1 · mutante 1 ("), whats
+
+
 def test_a_variant_that_contradicts_a_claim_is_a_problem(course_901: Path) -> None:
     _with_claim(course_901, "mitad > 0")
     edit(

@@ -4,11 +4,12 @@ Each mutant (practice.mutants) is grafted into the course's lab as a student's h
 (the other holes keep the solution) and judged by the practice verdict's own runs: against the
 course's lab at the same parameters, at the defaults and at every `[practica] variantes`. The
 course's lab runs once per class and variant, and those outputs are the oracle of every mutant;
-the mutants run at the defaults first, and only those that pass there run at the variants (one
-rejection is enough). Reported: a declared mutant no run rejects, a variant whose reference
-outputs break the schema or contradict a claim the class makes (a boolean output its snapshot
-has true), and a claim no variant and no mutant turns false (it tests nothing). Each hole gets
-a score: the share of its standard mutants rejected or marked equivalent in class.toml.
+each mutant runs first where the course's lab was quickest, and only one that passes there runs
+at the other variants (one rejection is enough). Reported: a declared mutant no run rejects, a
+variant whose reference outputs break the schema or contradict a claim the class makes (a
+boolean output its snapshot has true), and a claim no variant and no mutant turns false (it
+tests nothing: for such a claim every mutant runs at every variant before it is said). Each hole
+gets a score: the share of its standard mutants rejected or marked equivalent in class.toml.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from compmath.judging.report import LabReport, Outcome
 SCORE_GOAL = 0.90  # share of a hole's standard mutants rejected (or marked equivalent)
 REFERENCE_TIMEOUT = 20.0  # seconds for the course's lab at a variant (as the exercise checks)
 MUTANT_TIMEOUT = 5.0  # seconds at most for a mutant: one that loops is rejected, not waited on
-MUTANT_FLOOR = 1.0  # seconds at least (see _limits)
+MUTANT_FLOOR = 0.3  # seconds at least (see _limits)
+CHEAPER = 1.5  # a variant this many times quicker than the defaults is where mutants run first
 SHORT_LINE = 12  # a solution line with fewer characters (spaces aside) may appear in a hint
 SHORT_EXPRESSION = 16  # and the right-hand side of an assignment, with fewer than this
 
@@ -245,10 +247,12 @@ class _Class:
         return reference_key(self.cls, variant, self.tag)
 
     def runs(self, mutant: Mutant) -> list[Variant]:
-        """Where a mutant is judged: every usable variant; a hole holding the defaults' values
-        only at the others (it matches at the defaults by construction), if there are any."""
-        if mutant.literal and len(self.usable) > 1 and self.usable[0].default:
-            return self.usable[1:]
+        """Where a mutant is judged, cheapest first: every usable variant; a hole holding the
+        defaults' values only at the others (it matches at the defaults by construction), if
+        there are any."""
+        others = [v for v in self.usable if not v.default]
+        if mutant.literal and others:
+            return others
         return self.usable
 
 
@@ -318,6 +322,9 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     run_mutants(first, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
     later = _later_runs(prepared, results)
     run_mutants(later, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
+    for defaults in (True, False):  # the claims' last runs, where one turns them false first
+        rest = _claim_runs(prepared, results, defaults=defaults)
+        run_mutants(rest, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
     for one in prepared:
         _verdicts(one, results, checked[one.cls.id])
     for problem in failed:
@@ -362,6 +369,16 @@ def _references(one: _Class, results: Results, memo: dict[str, LabReport]) -> Ch
             found.complete = found.complete and _judged(report)
         if one.reference(variant) in memo:  # its outputs: the mutants' oracle there
             one.usable.append(variant)
+
+    # the mutants run first where the course's lab was quickest (the defaults unless a variant
+    # is CHEAPER times quicker): most are rejected by their first run, and a slow class's
+    # variants differ several times in cost. Which runs first changes what runs, never a
+    # verdict: _claim_runs runs the rest for a claim no run has turned false yet
+    def cost(variant: Variant) -> float:
+        took = results.reports[one.reference(variant)].duration
+        return took / CHEAPER if variant.default else took
+
+    one.usable.sort(key=cost)
     return found
 
 
@@ -462,7 +479,7 @@ def _verdicts(one: _Class, results: Results, found: Checked) -> None:
         for ident, _ in hole.equivalents:
             if ident not in ids:
                 what = f"equivalentes del hueco {number}: no hay mutante «{ident}»"
-                hint = f"copia el identificador de compmath lint --mutantes {cls.number}"
+                hint = "copia el identificador de compmath lint --mutantes"
                 found.problems.append(Problem(_toml(cls), what, hint))
             elif ids[ident]:
                 what = (
@@ -509,20 +526,39 @@ def _survivor(one: _Class, mutant: Mutant) -> Problem:
     )
 
 
-def _idle_claims(one: _Class, results: Results) -> list[Problem]:
-    """Claims true in every run: every variant of the course's lab and every mutant."""
-    if not one.claims:
-        return []
-    seen_false: set[str] = set()
+def _seen_false(one: _Class, results: Results) -> set[str]:
+    """The claims some run made so far turned false (the course's lab or a mutant)."""
+    seen: set[str] = set()
     keys = [one.reference(v) for v in one.usable]
     keys += [p.key(v) for m, p in one.mutants for v in one.runs(m)]
     for key in keys:
         report = results.reports.get(key)
-        if report is None or report.outputs is None:
-            continue
-        for path, value in _claims(report.outputs):
-            if value is False:
-                seen_false.add(path)
+        if report is not None and report.outputs is not None:
+            seen.update(path for path, value in _claims(report.outputs) if value is False)
+    return seen
+
+
+def _claim_runs(
+    prepared: list[_Class], results: Results, *, defaults: bool
+) -> dict[str, tuple[ClassInfo, Program, Variant]]:
+    """For a class with a claim no run has turned false yet: every mutant at the defaults (with
+    `defaults`), else at every variant, not run so far (a claim tests nothing only if no run of
+    the course's lab or of a mutant turns it false)."""
+    return {
+        program.key(v): (one.cls, program, v)
+        for one in prepared
+        if set(one.claims) - _seen_false(one, results)
+        for mutant, program in one.mutants
+        for v in one.runs(mutant)
+        if program.key(v) not in results.reports and (v.default or not defaults)
+    }
+
+
+def _idle_claims(one: _Class, results: Results) -> list[Problem]:
+    """Claims true in every run: every variant of the course's lab and every mutant at each."""
+    if not one.claims:
+        return []
+    seen_false = _seen_false(one, results)
     return [
         Problem(
             _lab(one.cls),

@@ -28,7 +28,7 @@ from compmath.judging.judge import judge
 from compmath.judging.pipeline import Judged, _check_keys, judge_cases
 from compmath.judging.report import LabReport, Outcome
 
-BATCH = 12  # labs at most in one batch: the cores stay busy until the end
+BATCH = 24  # labs at most in one batch (its process's start shared), the cores busy to the end
 MARGIN = 10.0  # seconds a batch gets beyond its labs' limits (forks, imports)
 # how a lab's process ended that depends on its code alone
 CLEAN = (ReplyState.OK, ReplyState.EXCEPTION, ReplyState.EXIT, ReplyState.UNREPRESENTABLE)
