@@ -723,6 +723,42 @@ def test_each_class_page_offers_its_notebooks_and_colab_when_configured(
     assert built.code == 0 and "Abrir en Colab" not in built.out
 
 
+def test_the_site_serves_the_committed_practice_notebook_unless_it_is_behind(
+    cli, course: Path, tmp_path: Path
+) -> None:
+    """A committed practice notebook (what «Abrir en Colab» opens) that is today's in everything
+    but its recordings is served as it is: the site runs no lab to record it again (here its
+    recorded reals are all off by half, which only lint can tell, and does). One left behind
+    (a hint changed since) is made again, recordings and all, and served in its place."""
+    from compmath.notebook.build import notebook_bytes
+    from compmath.notebook.freshness import up_to_date
+    from compmath.site.checks import stale_notebooks
+    from tests.test_notebook_freshness import _reals, _repacked
+
+    assert cli("notebook", "--all", "--practice", "--root", str(course)).code == 0
+    committed = course / "cuadernos" / "practica" / "901-pasa.ipynb"
+    off = _repacked(committed.read_bytes(), lambda r: _reals(r, lambda x: x * 1.5 + 1.0))
+    committed.write_bytes(off)
+    out = tmp_path / "web"
+    assert cli("site", "--root", str(course), "--out", str(out)).code == 0
+    served = out / "cuadernos" / "practica" / "901-pasa.ipynb"
+    assert served.read_bytes() == off
+    found = [
+        (p.relative_to(course).as_posix(), w) for p, w, _ in stale_notebooks(load_course(course))
+    ]
+    assert ("cuadernos/practica/901-pasa.ipynb", "el cuaderno no está al día con la clase") in found
+    toml = load_course(course).classes[0].meta_path
+    toml.write_text(
+        toml.read_text(encoding="utf-8").replace('"Multiplica."', '"Multiplica n."'),
+        encoding="utf-8",
+    )
+    assert cli("site", "--root", str(course), "--out", str(out)).code == 0
+    cls = load_course(course).classes[0]
+    today = notebook_bytes(load_course(course), cls, practice=True, validate=False)
+    assert served.read_bytes() != off and up_to_date(served.read_bytes(), today)
+    assert "Multiplica n." in served.read_text(encoding="utf-8")
+
+
 @pytest.mark.lento  # among the quick loop's slowest (1–4 s on 2 cores)
 def test_lint_flags_committed_notebooks_that_are_not_current(cli, course: Path) -> None:
     from compmath.site.checks import stale_notebooks

@@ -84,12 +84,14 @@ def build_notebook(
     practice: bool = False,
     neighbours: frozenset[str] | None = None,
     page: ClassPage | None = None,
+    recorded: bool = True,
 ) -> dict[str, Any]:
     """The notebook of a class as an nbformat 4 dict (raise CompmathError on broken sources).
 
     `neighbours`: the class ids whose notebooks sit beside this one (None: every class's); a
     neighbour outside it is named without a link, unless Colab can open it from the repository.
-    `page`: the class's page when the caller has it (the site: made once for every file)."""
+    `page`: the class's page when the caller has it (the site: made once for every file).
+    Not `recorded`: the practice notebook without what the course's lab gives (no lab runs)."""
     page = page or class_page(course, cls)
     if page.sample is None:
         raise CompmathError(
@@ -113,7 +115,7 @@ def build_notebook(
     cells.markdown("que-calcula", markdown.computes(page))
     if practice:  # the hole checks below need the tools and the data first
         cells.markdown("comprobacion", f"## Herramientas de comprobación\n\n{TOOLS_TEXT}")
-        _tools_and_data(cells, cls, page, holes)
+        _tools_and_data(cells, cls, page, holes, recorded=recorded)
     cells.markdown("laboratorio", _lab_intro(course, cls, practice=practice))
     for cell in code:
         cells.code(f"codigo-{cell.name}", cell.source)
@@ -148,10 +150,12 @@ def _lab_intro(course: Course, cls: ClassInfo, *, practice: bool) -> str:
     )
 
 
-def _tools_and_data(cells: Cells, cls: ClassInfo, page: ClassPage, holes: dict[int, Any]) -> None:
+def _tools_and_data(
+    cells: Cells, cls: ClassInfo, page: ClassPage, holes: dict[int, Any], *, recorded: bool = True
+) -> None:
     cells.code("herramientas", tools_source(), hidden=True)
     if holes:
-        cells.code("referencia", reference_source(cls), hidden=True)
+        cells.code("referencia", reference_source(cls, recorded=recorded), hidden=True)
     cells.code("datos", data_source(cls, page.sample or {}, holes))
 
 
@@ -206,11 +210,14 @@ def notebook_bytes(
     validate: bool = True,
     neighbours: frozenset[str] | None = None,
     page: ClassPage | None = None,
+    recorded: bool = True,
 ) -> bytes:
     """A class's notebook as the bytes to write or serve, checked against nbformat's schema
     unless `validate` is False (the site: the same bytes every class's test validates, and
-    nbformat's import alone costs a build 0,16 s)."""
-    notebook = build_notebook(course, cls, practice=practice, neighbours=neighbours, page=page)
+    nbformat's import alone costs a build 0,16 s). `recorded`: see build_notebook."""
+    notebook = build_notebook(
+        course, cls, practice=practice, neighbours=neighbours, page=page, recorded=recorded
+    )
     text = dumps_notebook(notebook)
     if validate:
         validate_notebook(text, notebook_path(cls, practice=practice))

@@ -24,8 +24,9 @@ TINY = 1e-300  # and an absolute one, for reals at zero
 _PACKED = re.compile(rf"^{REFERENCE_NAME} = \(\n(.*?)\n\)", re.S | re.M)
 
 
-def up_to_date(committed: bytes, made: bytes) -> bool:
-    """True when `committed` is `made`, up to the float noise of the recordings."""
+def up_to_date(committed: bytes, made: bytes, *, recordings: bool = True) -> bool:
+    """True when `committed` is `made`, up to the float noise of the recordings; without
+    `recordings`, whatever the recordings hold (`made` was built without them: the site)."""
     if committed == made:
         return True
     try:
@@ -39,11 +40,12 @@ def up_to_date(committed: bytes, made: bytes) -> bool:
         return False
     if {**old, "cells": None} != {**new, "cells": None} or len(old_cells) != len(new_cells):
         return False
-    return all(a == b or _same_cell(a, b) for a, b in zip(old_cells, new_cells))
+    return all(a == b or _same_cell(a, b, recordings) for a, b in zip(old_cells, new_cells))
 
 
-def _same_cell(old: Any, new: Any) -> bool:
-    """Two cells that differ only in the recordings they hold, by float noise."""
+def _same_cell(old: Any, new: Any, recordings: bool) -> bool:
+    """Two cells that differ only in the recordings they hold (by float noise, or in anything
+    without `recordings`)."""
     if not (isinstance(old, dict) and isinstance(new, dict)):
         return False
     if {**old, "source": None} != {**new, "source": None}:
@@ -54,7 +56,7 @@ def _same_cell(old: Any, new: Any) -> bool:
         return False
     if _PACKED.sub("", old_text) != _PACKED.sub("", new_text):
         return False  # the rest of the cell, word for word
-    return _close(old_data, new_data)
+    return _close(old_data, new_data) if recordings else True
 
 
 def _source(cell: dict[str, Any]) -> str:

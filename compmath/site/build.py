@@ -19,6 +19,7 @@ from compmath.course.tree import ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError
 from compmath.judging.report import Outcome
 from compmath.notebook.build import colab_url, notebook_bytes, notebook_path
+from compmath.notebook.freshness import up_to_date
 from compmath.present.page import ClassPage, class_page
 from compmath.site import citations, render
 from compmath.site.apart import Apart
@@ -87,6 +88,7 @@ class Site:
         self._pages: dict[str, ClassPage] = {}
         self._sections: dict[str, dict[str, Any]] = {}
         self._assets: dict[str, bytes] = {}
+        self._committed: dict[str, bytes | None] = {}  # see committed()
         # every page's sidebar lists its part's classes: their titles are part of every key
         self.sidebars = {p.number: self._part_view(p.number, {}) for p in course.parts}
         titles = [f"{r.number} {r.title} {r.url}" for v in self.sidebars.values() for r in v.rows]
@@ -142,7 +144,12 @@ class Site:
         yield Target(render.COURSE_BIB, _key(self.base, *bibs.values()), self.course_bib)
         for cls in self.classes:
             for path, practice in self.notebooks(cls):
-                key = _key(self.base, self.digests[cls.id], path)
+                committed = (
+                    files_digest([self.course.root / notebook_path(cls, practice=True)])
+                    if practice
+                    else ""
+                )
+                key = _key(self.base, self.digests[cls.id], path, committed)
                 yield Target(path, key, partial(self.notebook, cls, practice), cls.id)
         yield from self.assets()
 
@@ -186,8 +193,33 @@ class Site:
         return course_notebooks(cls)
 
     def notebook(self, cls: ClassInfo, practice: bool) -> bytes:
+        committed = self.committed(cls) if practice else None
+        if committed is not None:
+            return committed
         page = self.page(cls)
         return notebook_bytes(self.course, cls, practice=practice, validate=False, page=page)
+
+    def committed(self, cls: ClassInfo) -> bytes | None:
+        """The course's own practice notebook of `cls` (cuadernos/practica/, what «Abrir en
+        Colab» opens), when it is today's in everything but what the course's lab recorded: the
+        site serves it rather than run every lab at every variant to record it again (lint
+        checks the recordings). None: there is none, or it is behind (the site makes its own)."""
+        if cls.id not in self._committed:
+            path = self.course.root / notebook_path(cls, practice=True)
+            found: bytes | None = None
+            if path.is_file():
+                data = path.read_bytes()
+                made = notebook_bytes(
+                    self.course,
+                    cls,
+                    practice=True,
+                    validate=False,
+                    page=self.page(cls),
+                    recorded=False,
+                )
+                found = data if up_to_date(data, made, recordings=False) else None
+            self._committed[cls.id] = found
+        return self._committed[cls.id]
 
     def class_html(self, cls: ClassInfo) -> str:
         page = self.page(cls)
@@ -388,7 +420,10 @@ def _children(site: Site, early: list[Target], old: dict[str, str], out: Path) -
         notebooks = {
             t.owner for t in shares[share] if t.path.endswith(".ipynb") and not _kept(t, old, out)
         }
-        record_practising([c for c in site.classes if c.id in notebooks])
+        # a committed practice notebook that is today's needs no recording (Site.committed)
+        record_practising(
+            [c for c in site.classes if c.id in notebooks and site.committed(c) is None]
+        )
         made = make_changed(iter(shares[share]), old, out)
         if share == 0:  # the class pages are the first child's
             site.prepare(remade)
