@@ -23,7 +23,7 @@ from compmath.site.markdown import markdown_html
 from compmath.site.mathml import LatexError, to_mathml
 from compmath.site.mathml_compact import unquote_math
 from compmath.site.search import entry, fold, index_script
-from compmath.site.sentences import plain_sentences, script_name, sentences_script
+from compmath.site.sentences import plain_sentences, script_name, sentence_runs, sentences_script
 from tests.conftest import FAKE_PART, REPO
 
 README_901 = """# 901 — Un laboratorio que pasa
@@ -622,6 +622,24 @@ def test_bad_latex_in_a_description_is_named_by_lint_and_build(
     assert "Traceback" not in linted.out + linted.err
 
 
+def test_a_pages_sentences_come_in_the_runs_a_quote_may_go_on_with() -> None:
+    """A run is a stretch of one block's text: a quote that goes on with the next sentence of
+    its run quotes the page's own words; a sentence said before ends its run."""
+    runs = sentence_runs([SENTENCES_MD, "Otra sección. Y otra frase.", "Una. Otra sección. Dos."])
+    assert runs[0] == [  # one paragraph over three lines
+        "Un grafo de n nodos se guarda en una matriz: ver la 335.",
+        "¿Por qué D^(−1/2)?",
+        "Haviv et al. (2022) lo comprueban con deg**-0.5 y alfa_1_sobre_n; p. ej. Adam.",
+        "Fig. 2 lo muestra.",
+    ]
+    assert ["Primer punto, con β̃_t < β_t y L_sym.", "Sigue el punto."] in runs  # one item
+    assert ["Segundo punto."] in runs and ["Un título"] in runs
+    assert runs[-3:] == [["Otra sección.", "Y otra frase."], ["Una."], ["Dos."]]
+    assert [s for run in runs for s in run] == plain_sentences(
+        [SENTENCES_MD, "Otra sección. Y otra frase.", "Una. Otra sección. Dos."]
+    )
+
+
 def test_each_searchable_page_has_its_sentences_for_the_search(
     cli, course: Path, tmp_path: Path
 ) -> None:
@@ -634,10 +652,11 @@ def test_each_searchable_page_has_its_sentences_for_the_search(
         script = (out / script_name(url)).read_text("utf-8")
         prefix = f'(window.COMPMATH_FRASES=window.COMPMATH_FRASES||{{}})["{url}"]='
         assert script.startswith(prefix)
-        sentences = json.loads(script.removeprefix(prefix).rstrip(";\n"))
-        assert sentences and all(isinstance(s, str) and s for s in sentences)
+        runs = json.loads(script.removeprefix(prefix).rstrip(";\n"))
+        assert runs and all(run and all(isinstance(s, str) and s for s in run) for run in runs)
     assert script_name("clases/901-pasa.html") == "buscar/901-pasa.js"
-    sentences = json.loads((out / "buscar/901-pasa.js").read_text("utf-8").split("=", 2)[2][:-2])
+    runs = json.loads((out / "buscar/901-pasa.js").read_text("utf-8").split("=", 2)[2][:-2])
+    sentences = [s for run in runs for s in run]
     assert "La mitad de n es n/2; cuesta $5 y $10 (eso es prosa)." in sentences
     assert "Con n = 4 sale 2." in sentences
     assert "El símbolo «t </w>» es texto." in sentences  # text: the page puts it in text nodes
@@ -649,8 +668,8 @@ def test_each_searchable_page_has_its_sentences_for_the_search(
     assert cli("site", "--root", str(course), "--out", str(again)).code == 0
     for path in (out / "buscar").iterdir():
         assert path.read_bytes() == (again / "buscar" / path.name).read_bytes()
-    assert sentences_script("a.html", ["«x»"]) == (
-        '(window.COMPMATH_FRASES=window.COMPMATH_FRASES||{})["a.html"]=["«x»"];\n'
+    assert sentences_script("a.html", [["«x»", "Y más."]]) == (
+        '(window.COMPMATH_FRASES=window.COMPMATH_FRASES||{})["a.html"]=[["«x»","Y más."]];\n'
     )
 
 

@@ -299,6 +299,7 @@ def served(site: Path) -> Iterator[str]:
 
 QUOTES = """els => els.map(e => [e.closest('li').querySelector('a').textContent, e.textContent,
   [...e.querySelectorAll('mark')].map(m => m.textContent)])"""
+FILLED = "e => [e.scrollHeight, e.clientHeight, parseFloat(getComputedStyle(e).lineHeight)]"
 WHERE = """() => { const e = document.activeElement, r = e.getBoundingClientRect();
   const block = e.closest('p, li, dd, dt, td, th, h2, h3, figcaption');
   return [e.tagName, e.textContent, block ? block.textContent.replace(/\\s+/g, ' ') : '',
@@ -340,7 +341,11 @@ def test_a_result_quotes_its_sentence_and_leads_to_it(
     shown = unescape(re.sub(r"<[^>]+>", "", (site / CLASS_323).read_text("utf-8")))
     text = " ".join(shown.split())
     assert all(piece in text for piece in quote.split("…") if piece)
-    assert len(quote) <= 182
+    assert len(quote) <= 360
+    # its paragraph goes on past the sentence: the quote fills the three lines kept for it
+    # (before, a short sentence left an empty line under it)
+    content, room, line = page.eval_on_selector("#resultados .frase", FILLED)
+    assert room == pytest.approx(3 * line, abs=1) and content >= room - 1, (content, room, line)
     # only the sentences of the results were loaded, not every page's
     results = page.eval_on_selector_all("#resultados li", "els => els.length")
     assert 0 < len(set(asked)) <= results < 21
@@ -374,7 +379,7 @@ def test_long_sentences_are_cut_around_the_words_and_marked(browser: Any, site: 
     )
     quotes = page.eval_on_selector_all("#resultados .frase", QUOTES)
     assert len(quotes) >= 3
-    assert all(len(q) <= 182 for _, q, _ in quotes)
+    assert all(len(q) <= 360 for _, q, _ in quotes)
     assert any(q.startswith("…") or q.endswith("…") for _, q, _ in quotes)
     marked = {fold(m) for _, _, marks in quotes for m in marks}
     assert marked == {"laplaciano", "normalizado"}

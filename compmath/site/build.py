@@ -33,7 +33,7 @@ from compmath.site.checks import (
 from compmath.site.markdown import InlineMathError
 from compmath.site.mathml_compact import unquote_math
 from compmath.site.search import Entry, entry, index_script
-from compmath.site.sentences import plain_sentences, script_name, sentences_script
+from compmath.site.sentences import script_name, sentence_runs, sentences_script
 from compmath.site.verify import Verification, class_files, code_fingerprint, files_digest, verify
 from compmath.wording import count
 
@@ -327,7 +327,7 @@ def _part_search_page(part: PartInfo) -> SearchPage:
 
 def _sentences(read: Callable[[], SearchPage]) -> str:
     found = read()
-    return sentences_script(found.url, plain_sentences(found.texts))
+    return sentences_script(found.url, sentence_runs(found.texts))
 
 
 def _read_manifest(out: Path) -> dict[str, str]:

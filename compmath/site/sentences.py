@@ -84,13 +84,29 @@ def _blocks(markdown: str) -> Iterator[str]:
 
 def plain_sentences(texts: Iterable[str]) -> list[str]:
     """The sentences of some Markdown texts, in order, as plain text (each once)."""
-    found: dict[str, None] = {}
+    return [sentence for run in sentence_runs(texts) for sentence in run]
+
+
+def sentence_runs(texts: Iterable[str]) -> list[list[str]]:
+    """plain_sentences in runs: the sentences that follow one another in one block (paragraph,
+    list item, heading, table row), which a quote may go on with; a sentence said before is left
+    out and ends its run, so each run is a stretch of the page's text."""
+    seen: set[str] = set()
+    runs: list[list[str]] = []
     for text in texts:
         for block in _blocks(text):
-            for sentence in _END.split(_plain_inline(block)):
-                if sentence.strip():
-                    found.setdefault(sentence.strip())
-    return list(found)
+            run: list[str] = []
+            for piece in _END.split(_plain_inline(block)):
+                sentence = piece.strip()
+                if sentence and sentence not in seen:
+                    seen.add(sentence)
+                    run.append(sentence)
+                elif sentence and run:
+                    runs.append(run)
+                    run = []
+            if run:
+                runs.append(run)
+    return runs
 
 
 def script_name(url: str) -> str:
@@ -99,7 +115,8 @@ def script_name(url: str) -> str:
     return "buscar/" + url.rsplit("/", 1)[-1].removesuffix(".html") + ".js"
 
 
-def sentences_script(url: str, sentences: list[str]) -> str:
-    """A classic script (readable from file://) adding one page's sentences to a global."""
-    text = json.dumps(sentences, ensure_ascii=False, separators=(",", ":"))
+def sentences_script(url: str, runs: list[list[str]]) -> str:
+    """A classic script (readable from file://) adding one page's sentences, in their runs
+    (sentence_runs), to a global."""
+    text = json.dumps(runs, ensure_ascii=False, separators=(",", ":"))
     return f"(window.COMPMATH_FRASES=window.COMPMATH_FRASES||{{}})[{json.dumps(url)}]={text};\n"

@@ -86,11 +86,13 @@
       .sort(function (a, b) { return b.puntos - a.puntos; });
   }
 
-  // each page's sentences, window.COMPMATH_FRASES[url], from its script once a result needs it
+  // each page's sentences in runs (a paragraph's, in order), window.COMPMATH_FRASES[url], from
+  // its script once a result needs it
   var frases = window.COMPMATH_FRASES = window.COMPMATH_FRASES || {};
   var citas = [];  // the shown results' quotes: [paragraph, url, words sought]
-  // a longer sentence is cut around its first match, to what three lines of the list hold: the
-  // quote's room is kept before it arrives (no result moves when it does)
+  // a longer quote is cut around its first match, to a little more than three lines of the
+  // list hold (the rest is clamped away): the quote's room is kept before it arrives (no
+  // result moves when it does), and it is filled
   var LARGO = 180;
 
   // where the words sought are in a text, [start, end) in its letters, sorted, and how well it
@@ -145,19 +147,28 @@
     destino.append.apply(destino, trozos);
   }
 
-  // the page's sentence with most of the words sought, the first of the best, quoted
-  // (the quote's room is kept from the start, so the results below do not move when it comes)
+  // the page's sentence with most of the words sought, the first of the best, quoted and
+  // followed by the next ones of its run (its paragraph), or after the ones before it, until
+  // the quote fills its three lines (kept from the start, so the results below do not move
+  // when it comes, and no line of that room is left empty when the paragraph has the words)
   function citar(cita) {
     var mejor = { puntos: 0 };
+    var donde = null;
     if (!frases[cita[1]]) { return; }
-    frases[cita[1]].forEach(function (f) {
-      var c = cortes(f, cita[2]);
-      if (c.puntos > mejor.puntos) { mejor = c; }
+    frases[cita[1]].forEach(function (tramo) {
+      tramo.forEach(function (f, i) {
+        var c = cortes(f, cita[2]);
+        if (c.puntos > mejor.puntos) { mejor = c; donde = [tramo, i]; }
+      });
     });
     if (cita[0].firstChild) { return; }
     cita[0].classList.remove("pendiente");
     if (!mejor.texto) { return; }
-    marcar(cita[0], mejor, true);
+    var tramo = donde[0], desde = donde[1], hasta = donde[1] + 1;
+    var largo = function () { return tramo.slice(desde, hasta).join(" ").length; };
+    while (largo() < LARGO && hasta < tramo.length) { hasta++; }
+    while (largo() < LARGO && desde > 0) { desde--; }
+    marcar(cita[0], cortes(tramo.slice(desde, hasta).join(" "), cita[2]), true);
     // the page marks the words and goes to this sentence: marcar.js looks for its first words
     // (up to any math, which the page shows as MathML)
     var inicio = [];
@@ -198,7 +209,7 @@
     pendientes = [];
     if (vigia) { vigia.disconnect(); }
     if (!consulta.trim()) { resumen.textContent = ""; return; }
-    LARGO = Math.max(60, Math.min(180, Math.floor(lista.clientWidth / 8.5) * 3));
+    LARGO = Math.max(60, Math.min(360, Math.floor(lista.clientWidth / 8) * 3));
     var encontrados = buscar(consulta);
     var buscadas = plegar(consulta).split(/[^a-z0-9_]+/).filter(function (b) { return b.length > 1; });
     resumen.textContent = encontrados.length === 1 ? "1 página encontrada"
