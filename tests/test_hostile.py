@@ -260,9 +260,15 @@ def test_check_keeps_the_labs_beside_it_true(cli, make_lab, mode, marker, name) 
     missing = document["protecciones_ausentes"]
     assert set(MODES[mode].split(",")) - {""} <= set(missing)
     outcomes = {c["clase"]: (c["resultado"], c["mensaje"]) for c in document["clases"]}
-    for beside, outcome in BESIDE.items():
-        assert outcomes[beside][0] == outcome, outcomes
     outcome, phrases = ATTACKS[name].expected(powers(missing))
+    for beside, expected in BESIDE.items():
+        got, message = outcomes[beside]
+        if got == "modifico_el_curso" != expected and outcome == "modifico_el_curso":
+            # the writes landed (no Landlock): every lab running when the files changed fails
+            # with the hostile one, which its message names; the load decides which overlap
+            assert f"o lo hizo {class_id}" in message, outcomes
+            continue
+        assert got == expected, outcomes
     assert outcomes[class_id][0] == outcome, outcomes
     for phrase in phrases:
         assert phrase in outcomes[class_id][1]
