@@ -127,7 +127,9 @@
     var hasta = texto.length;
     var primero = c.cortes[0];
     if (cortar && hasta > LARGO) {
-      desde = Math.max(0, Math.min(primero[0] - 60, hasta - LARGO));
+      // from its beginning when the first match is in its first two lines, else 60 letters
+      // before that match
+      desde = primero[1] <= LARGO - 60 ? 0 : Math.max(0, Math.min(primero[0] - 60, hasta - LARGO));
       hasta = Math.min(hasta, desde + LARGO);
       var blanco = texto.indexOf(" ", desde);
       if (desde && blanco >= 0 && blanco < primero[0]) { desde = blanco + 1; }
