@@ -1,8 +1,9 @@
 """Whether a committed notebook is the one `compmath notebook` makes today.
 
-Byte for byte, except in the practice notebook's recordings (tools.reference_source): they keep
-every real exactly as the course's lab computed it, and NumPy's vectorised `exp`, `power` or
-`sum` can differ in the last bits from one processor to another. A notebook recorded on one
+Byte for byte, except in the practice notebook's recordings (tools.reference_source packs them,
+tools.read_reference reads them back): they keep every real exactly as the course's lab
+computed it, and NumPy's vectorised `exp`, `power` or `sum` can differ in the last bits from one
+processor to another. A notebook recorded on one
 machine is as good on another (its check compares with a tolerance far above that noise), so a
 recorded real that differs from today's by no more than FLOAT_NOISE does not make the notebook
 stale; any other difference does (a value beyond it, a key, a length, a type, a word).
@@ -10,18 +11,14 @@ stale; any other difference does (a value beyond it, a key, a length, a type, a 
 
 from __future__ import annotations
 
-import base64
 import json
 import math
-import re
-import zlib
 from typing import Any
 
-from compmath.notebook.tools import REFERENCE_NAME
+from compmath.notebook.tools import read_reference
 
 FLOAT_NOISE = 1e-9  # relative difference of a recorded real from today's allowed
 TINY = 1e-300  # and an absolute one, for reals at zero
-_PACKED = re.compile(rf"^{REFERENCE_NAME} = \(\n(.*?)\n\)", re.S | re.M)
 
 
 def up_to_date(committed: bytes, made: bytes, *, recordings: bool = True) -> bool:
@@ -50,11 +47,11 @@ def _same_cell(old: Any, new: Any, recordings: bool) -> bool:
         return False
     if {**old, "source": None} != {**new, "source": None}:
         return False
-    old_text, new_text = _source(old), _source(new)
-    old_data, new_data = _recorded(old_text), _recorded(new_text)
-    if old_data is None or new_data is None:
+    old_found, new_found = read_reference(_source(old)), read_reference(_source(new))
+    if old_found is None or new_found is None:
         return False
-    if _PACKED.sub("", old_text) != _PACKED.sub("", new_text):
+    (old_data, old_rest), (new_data, new_rest) = old_found, new_found
+    if old_rest != new_rest:
         return False  # the rest of the cell, word for word
     return _close(old_data, new_data) if recordings else True
 
@@ -62,18 +59,6 @@ def _same_cell(old: Any, new: Any, recordings: bool) -> bool:
 def _source(cell: dict[str, Any]) -> str:
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else str(source)
-
-
-def _recorded(text: str) -> Any:
-    """The recordings packed in a cell's source, or None (not such a cell, or unreadable)."""
-    found = _PACKED.search(text)
-    if found is None:
-        return None
-    packed = "".join(re.findall(r'"([^"]*)"', found.group(1)))
-    try:
-        return json.loads(zlib.decompress(base64.b64decode(packed, validate=True)))
-    except (ValueError, zlib.error):
-        return None
 
 
 def _close(old: Any, new: Any) -> bool:

@@ -65,6 +65,25 @@ def reference_source(cls: ClassInfo, *, recorded: bool = True) -> str:
     return "\n".join([REFERENCE_TITLE, f"{REFERENCE_NAME} = (", *rows, ")"])
 
 
+def read_reference(source: str) -> tuple[Any, str] | None:
+    """What reference_source packed in a cell's `source`, and the rest of that source without
+    it; None when the cell holds no such reference or it does not unpack."""
+    import base64
+    import json
+    import re
+    import zlib
+
+    found = re.search(rf"^{REFERENCE_NAME} = \(\n(.*?)\n\)", source, re.S | re.M)
+    if found is None:
+        return None
+    packed = "".join(re.findall(r'"([^"]*)"', found.group(1)))
+    try:
+        data = json.loads(zlib.decompress(base64.b64decode(packed, validate=True)))
+    except (ValueError, zlib.error):
+        return None
+    return data, source[: found.start()] + source[found.end() :]
+
+
 def data_source(cls: ClassInfo, snapshot: dict[str, Any], holes: dict[int, Any]) -> str:
     """The data cell: `comprobacion = Comprobacion(...)` with everything the check expects."""
     default, per_output = cls.meta.tolerances()
