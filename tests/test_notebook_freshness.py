@@ -126,6 +126,24 @@ def test_a_word_changed_anywhere_is_stale_even_beside_noisy_recordings(committed
         assert not up_to_date(committed, noisy.decode().replace(old, new, 1).encode())
 
 
+def test_an_entry_zero_up_to_rounding_is_as_noisy_as_its_array(committed: bytes) -> None:
+    """337's eigenvectors on a processor with AVX-512: entries that are 0 up to rounding came
+    out 7.9e-17 on one machine and 5.9e-17 (or −1.4e-16 against 1.4e-16) on another, beside
+    entries near 0.4. The noise of an entry is its array's; a real that moved by more than
+    that, even one near zero, is not noise."""
+
+    def vector(at: float) -> Any:
+        return lambda r: [*r, {"v": [[0.4082482904638631, at, -0.7071067811865476]]}]
+
+    base = _repacked(committed, vector(7.850462293418876e-17))
+    for other in (5.887846720064157e-17, -1.3738309013483032e-16, 0.0):
+        assert up_to_date(base, _repacked(committed, vector(other)))
+    assert not up_to_date(base, _repacked(committed, vector(1e-6)))  # beyond the array's noise
+    # alone, a real near zero is judged against itself: 1e-16 against 2e-16 is a change
+    alone = _repacked(committed, lambda r: [*r, {"s": 1e-16}])
+    assert not up_to_date(alone, _repacked(committed, lambda r: [*r, {"s": 2e-16}]))
+
+
 @pytest.mark.parametrize(
     "broken",
     [b"", b"{", b'{"cells": 3}', b"[]", "\udcff".encode("utf-8", "surrogatepass")],

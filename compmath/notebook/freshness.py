@@ -61,10 +61,13 @@ def _source(cell: dict[str, Any]) -> str:
     return "".join(source) if isinstance(source, list) else str(source)
 
 
-def _close(old: Any, new: Any) -> bool:
-    """The same structure and values, reals within FLOAT_NOISE of each other."""
+def _close(old: Any, new: Any, scale: float = 0.0) -> bool:
+    """The same structure and values, reals within FLOAT_NOISE of each other, or of the largest
+    real of the array they are in: an entry that is zero up to rounding (1e-16 beside entries
+    near 1, as an eigenvector's) is as noisy as its neighbours."""
     if isinstance(old, float) and isinstance(new, float):
-        return math.isclose(old, new, rel_tol=FLOAT_NOISE, abs_tol=TINY) or (
+        noise = max(TINY, FLOAT_NOISE * scale)
+        return math.isclose(old, new, rel_tol=FLOAT_NOISE, abs_tol=noise) or (
             math.isnan(old) and math.isnan(new)
         )
     if type(old) is not type(new):
@@ -72,5 +75,17 @@ def _close(old: Any, new: Any) -> bool:
     if isinstance(old, dict):
         return old.keys() == new.keys() and all(_close(old[k], new[k]) for k in old)
     if isinstance(old, list):
-        return len(old) == len(new) and all(_close(a, b) for a, b in zip(old, new))
+        if len(old) != len(new):
+            return False
+        scale = scale or max(_largest(old), _largest(new))  # the outermost array's
+        return all(_close(a, b, scale) for a, b in zip(old, new))
     return bool(old == new)
+
+
+def _largest(value: Any) -> float:
+    """The largest finite magnitude among the reals of a nested list (0 when it holds none)."""
+    if isinstance(value, float):
+        return abs(value) if math.isfinite(value) else 0.0
+    if isinstance(value, list):
+        return max((_largest(v) for v in value), default=0.0)
+    return 0.0
