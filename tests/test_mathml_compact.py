@@ -49,10 +49,46 @@ def test_a_form_equal_to_the_place_goes_and_a_different_one_stays() -> None:
     # the first operator of a row written as infix: the attribute is what makes it infix
     first = '<math><mo form="infix">∼</mo><mi>y</mi></math>'
     assert compact(first) == first
-    # an operator alone in a row (with a space beside it) is embellished: the outer row decides
-    # its form, so the attribute stays
+    # an operator alone in a row (with a space beside it, or without) is embellished: the outer
+    # row decides its form, so the attribute stays; the empty space has no size and goes
     alone = '<math><mi>a</mi><mrow><mspace/><mo form="infix">∼</mo></mrow><mi>b</mi></math>'
-    assert compact(alone) == alone
+    assert compact(alone) == '<math><mi>a</mi><mrow><mo form="infix">∼</mo></mrow><mi>b</mi></math>'
+    sized = '<math><mi>a</mi><mrow><mspace width="1em"/><mo>∼</mo></mrow><mi>b</mi></math>'
+    assert compact(sized) == sized
+
+
+def test_a_row_goes_into_its_row_when_no_operator_in_it_can_tell() -> None:
+    """math-core groups `\\log p` as an mrow in the formula's row; spliced, every operator in
+    it keeps its form (by its place) and its size (none that Core stretches)."""
+    log = (
+        "<math><mrow><mrow><mspace/><mi>log</mi></mrow><mo>\u2061</mo><mi>p</mi></mrow>"
+        '<mo stretchy="false">(</mo><mi>x</mi><mo stretchy="false">)</mo></math>'
+    )
+    assert compact(log) == (
+        '<math><mi>log</mi><mo>\u2061</mo><mi>p</mi><mo stretchy="false">(</mo><mi>x</mi>'
+        '<mo stretchy="false">)</mo></math>'
+    )
+    # a sign first in its group would be infix in the outer row: the group stays
+    signed = "<math><mi>a</mi><mrow><mo>−</mo><mi>b</mi></mrow></math>"
+    assert compact(signed) == signed
+    # a fence stretches to its row: moved to a taller row it could grow, so its group stays
+    fenced = "<math><mfrac><mi>a</mi><mi>b</mi></mfrac><mrow><mi>f</mi><mo>|</mo></mrow></math>"
+    assert compact(fenced) == fenced
+    # an embellished operator (a script on a large operator) counts as the operator it holds
+    summed = "<math><mi>a</mi><mrow><msub><mo>∑</mo><mi>i</mi></msub><mi>b</mi></mrow></math>"
+    assert compact(summed) == summed
+
+
+def test_a_sign_that_opens_its_row_loses_its_zero_spaces() -> None:
+    """A prefix + or − has no space on either side in Core's dictionary (measured in Chromium:
+    the same box); math-core writes them out."""
+    assert compact('<math><mo lspace="0" rspace="0">−</mo><mn>1</mn></math>') == (
+        "<math><mo>−</mo><mn>1</mn></math>"
+    )
+    inside = '<math><mi>a</mi><mo lspace="0" rspace="0">−</mo><mn>1</mn></math>'  # infix: stays
+    assert compact(inside) == inside
+    other = '<math><mo lspace="0" rspace="0">±</mo><mn>1</mn></math>'  # not measured: stays
+    assert compact(other) == other
 
 
 def test_attributes_that_change_the_layout_stay() -> None:
@@ -71,8 +107,9 @@ def test_blank_text_between_elements_goes_and_a_tokens_text_stays() -> None:
 
 
 def test_a_plain_mstyle_is_an_mrow_and_a_styled_one_stays() -> None:
+    # an mrow, then one with no operator in it: spliced into its row
     assert compact("<math><mi>c</mi><mstyle><mi>a</mi><mi>b</mi></mstyle></math>") == (
-        "<math><mi>c</mi><mrow><mi>a</mi><mi>b</mi></mrow></math>"
+        "<math><mi>c</mi><mi>a</mi><mi>b</mi></math>"
     )
     styled = '<math><mstyle displaystyle="false"><mi>a</mi></mstyle></math>'
     assert compact(styled) == styled

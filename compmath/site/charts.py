@@ -144,19 +144,26 @@ def shown(x: float) -> str:
     return json.dumps(x).replace("-", "\u2212").replace(".", ",")
 
 
+# what every label shares is said once, on the <svg> (SVG's presentation attributes are
+# inherited): the text's colour and size; a shape takes its colour from its class or says
+# fill="none", and the axes' strokes have no area to fill
+SHARED = 'fill="currentColor" font-size="11" text-anchor="middle"'
+
+
+def _n(v: float) -> str:
+    """A coordinate with one decimal, without a «.0» that says nothing: 68, 103.5."""
+    return f"{v:.1f}".removesuffix(".0")
+
+
 def _text(x: float, y: float, label: str, anchor: str = "middle", size: int = 11) -> str:
-    return (
-        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}" '
-        f'fill="currentColor">{escape(label)}</text>'
-    )
+    anchored = "" if anchor == "middle" else f' text-anchor="{anchor}"'
+    sized = "" if size == 11 else f' font-size="{size}"'
+    return f'<text x="{_n(x)}" y="{_n(y)}"{anchored}{sized}>{escape(label)}</text>'
 
 
 def _axis_title(x: float, y: float, label: str, vertical: bool = False) -> str:
-    turn = f' transform="rotate(-90 {x:.1f} {y:.1f})"' if vertical else ""
-    return (
-        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="middle" font-size="11" '
-        f'font-style="italic" fill="currentColor"{turn}>{escape(label)}</text>'
-    )
+    turn = f' transform="rotate(-90 {_n(x)} {_n(y)})"' if vertical else ""
+    return f'<text x="{_n(x)}" y="{_n(y)}" font-style="italic"{turn}>{escape(label)}</text>'
 
 
 def _bars(values: tuple[float, ...], name: str, look: Look) -> tuple[str, int]:
@@ -336,8 +343,8 @@ def chart_html(series: Series, ident: str, look: Look = Look()) -> str:
         label = f"{look.title}{stop} {label}"
     svg = (
         f'<svg role="img" aria-labelledby="{ident}-t" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}"><title id="{ident}-t">{escape(label)}</title>'
-        f"{body}</svg>"
+        f'width="{width}" height="{height}" {SHARED}>'
+        f'<title id="{ident}-t">{escape(label)}</title>{body}</svg>'
     )
     return (
         f'<div class="grafica" id="{ident}"><figure>{svg}<figcaption>{caption}</figcaption>'
