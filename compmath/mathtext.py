@@ -1,8 +1,9 @@
 """Math written in TeX (`$…$` in a class's prose) as plain Unicode, for the terminal, the
-search's quotes and a practice lab's comments: `ω_i`, `D^(−1/2)`, `√d̃`, `e⁻¹`, `ᾱ_(t−1)`; the
-site renders the same text as MathML. The plain forms of a class's formulas (class.toml's
-`texto`) get the same scripts: `10000^{2i/d}` reads as `10000^(2i/d)` beside the prose's
-`ω_i = 10000^(−2i/d)`."""
+search's quotes and a practice lab's comments: `ωᵢ`, `xₜ₋₁`, `D^(−1/2)`, `√d̃`, `e⁻¹`, `L_sym`;
+the site renders the same text as MathML. A script is Unicode where Unicode has every character
+of it (and a subscript no more than two letters), else `_…`/`^(…)`. The plain forms of a class's
+formulas (class.toml's `texto`) get the same scripts, but no Unicode subscript beside the `_k`
+they were written with: `10000^{2i/d}` reads as `10000^(2i/d)`."""
 
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ SYMBOLS = {
     "cdot": "·", "times": "×", "approx": "≈", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
     "ne": "≠", "neq": "≠", "sim": "~", "mid": "|", "lVert": "‖", "rVert": "‖", "Vert": "‖",
     "|": "‖", "top": "ᵀ", "dots": "…", "ldots": "…", "cdots": "⋯", "infty": "∞", "to": "→",
-    "rightarrow": "→", "leftarrow": "←", "in": "∈", "sum": "Σ", "prod": "Π", "partial": "∂",
-    "nabla": "∇", "pm": "±", "propto": "∝", "equiv": "≡", "ell": "ℓ", "langle": "⟨",
+    "rightarrow": "→", "leftarrow": "←", "mapsto": "↦", "in": "∈", "sum": "Σ", "prod": "Π",
+    "partial": "∂", "nabla": "∇", "pm": "±", "propto": "∝", "equiv": "≡", "ell": "ℓ", "langle": "⟨",
     "rangle": "⟩", "lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉",
-    "odot": "⊙", "Rightarrow": "⇒", "iff": "⇔", "lvert": "|", "rvert": "|",
+    "odot": "⊙", "Rightarrow": "⇒", "iff": "⇔", "lvert": "|", "rvert": "|", "perp": "⊥",
+    "cup": "∪", "cap": "∩", "int": "∫", "mp": "∓", "setminus": "∖",
     ",": " ", ";": " ", ":": " ", " ": " ", "quad": " ", "qquad": "  ", "!": "",
     "{": "{", "}": "}", "%": "%", "_": "_", "&": "&", "#": "#",
     "left": "", "right": "", "big": "", "Big": "", "bigg": "", "Bigg": "", "displaystyle": "",
@@ -35,29 +37,61 @@ ACCENTS = {"tilde": "\u0303", "hat": "\u0302", "widehat": "\u0302", "bar": "\u03
 AS_IS = {"text", "mathrm", "operatorname", "mathit", "mathbf", "boldsymbol", "textrm"}
 DOUBLE_STRUCK = {"E": "𝔼", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ", "P": "ℙ"}
 SCRIPT = {"N": "𝒩", "L": "ℒ", "D": "𝒟", "O": "𝒪", "F": "ℱ", "H": "ℋ"}
-SUPERSCRIPT = str.maketrans("0123456789+−=()niT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ")
+SUPERSCRIPT = str.maketrans(
+    "0123456789+−=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWβγδθφχ",
+    "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵝᵞᵟᶿᵠᵡ",
+)
+# the subscripts Unicode has (no b, c, d, f, g, q, w, y, z, no capital, few Greek letters)
+SUBSCRIPT = str.maketrans(
+    "0123456789+−=()aehijklmnoprstuvxβγρφχ", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ"
+)
+# A script Unicode cannot write, between marks while the text is made (the search's quotes keep
+# them and show <sub>/<sup>; everywhere else they become `_t`, `_(s≤t)`, `^π`, `^(i r θ)`)
+SUB_OPEN, SUB_CLOSE, SUP_OPEN, SUP_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+MARKED = re.compile("([\ue000\ue002])([^\ue000-\ue003]*)[\ue001\ue003]")
 ATOM = re.compile(r"[^\s()+\-−/=·,]+")  # one symbol with its scripts, no operator: √α_t
 # Binary operators and relations written as commands: TeX drops the spaces typed around them
 # and sets its own, so the plain text puts one on each side whatever was typed (`pos\\cdot
-# \\omega_i` reads «pos · ω_i», never «pos· ω_i»); a script keeps them tight.
+# \\omega_i` reads «pos · ωᵢ», never «pos· ωᵢ»); a script keeps them tight.
 SPACED = {"cdot", "times", "approx", "le", "leq", "ge", "geq", "ne", "neq", "sim", "equiv",
-          "propto", "in", "to", "rightarrow", "leftarrow", "Rightarrow", "iff", "odot"}  # fmt: skip
+          "propto", "in", "to", "mapsto", "rightarrow", "leftarrow", "Rightarrow", "iff",
+          "odot", "perp", "cup", "cap", "setminus"}  # fmt: skip
 TIGHT = re.compile(r"\s*([≤≥≠<>=·×])\s*")
 POWER_OF_TEN = re.compile(r"(\d) · (10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)(?![\w(])")  # wording.number's form
+INSIDE = re.compile(r"(?<=[(\[]) +| +(?=[)\]])")
 OPENING = {"lVert", "langle", "lfloor", "lceil"}  # no space after an opening delimiter,
 CLOSING = {"rVert", "rangle", "rfloor", "rceil"}  # none before a closing one: ‖x̂‖
 
 
-def tex_plain(tex: str) -> str:
-    """A TeX math fragment as readable plain text (an unknown command shows its name)."""
+def tex_plain(tex: str, *, marked: bool = False) -> str:
+    """A TeX math fragment as readable plain text (an unknown command shows its name); with
+    `marked`, the scripts Unicode has no letters for stay between the SUB_/SUP_ marks."""
     text, _ = _sequence(tex, 0)
     text = POWER_OF_TEN.sub(r"\1·\2", " ".join(text.split()))  # 1,15478·10⁻⁴, as numbers read
-    return unicodedata.normalize("NFC", text)  # ᾱ as one character
+    text = INSIDE.sub("", text)  # «Q(s', ·)»: no blank inside a bracket, as TeX sets it
+    text = unicodedata.normalize("NFC", text)  # ᾱ as one character
+    return text if marked else unmarked(text)
+
+
+def unmarked(text: str) -> str:
+    """Marked scripts as the prose writes them: `x_t`-like `_sym`, `_(s≤t)`, `^π`, `^(2i/d)`,
+    the innermost first."""
+    while MARKED.search(text):
+        text = MARKED.sub(lambda m: _written(m.group(1), m.group(2)), text)
+    return text
+
+
+def _written(opening: str, body: str) -> str:
+    mark = "_" if opening == SUB_OPEN else "^"
+    if len(body) == 1 or (mark == "_" and body.replace("'", "").isalnum()):
+        return mark + body
+    return f"{mark}({body})"
 
 
 def plain_scripts(text: str) -> str:
     """A formula's plain form with its `^{…}` and `_{…}` groups written as the prose writes
-    scripts (`^(2i/d)`, `⁻¹`, `_(k+1)`, `_ij`); everything else, spacing included, as it is."""
+    scripts (`^(2i/d)`, `⁻¹`, `_(k+1)`, `_ij`; no Unicode subscript, as the `_k` beside them);
+    everything else, spacing included, as it is."""
     out = ""
     i = 0
     while i < len(text):
@@ -69,7 +103,8 @@ def plain_scripts(text: str) -> str:
                     break
                 end += 1
             if depth == 0:  # a closed group; an unclosed one stays as written
-                out += _script(text[i] + plain_scripts(text[i + 2 : end]))
+                piece = _script(text[i] + plain_scripts(text[i + 2 : end]), subscripts=False)
+                out += unmarked(piece)
                 i = end + 1
                 continue
         out += text[i]
@@ -89,20 +124,21 @@ def _sequence(tex: str, i: int) -> tuple[str, int]:
     return out, i + 1
 
 
-def _script(piece: str) -> str:
-    """A superscript in Unicode when every character has one (`10⁹`, `e⁻¹`, `Uᵀ`), else `^x` or
-    `^(…)`, a star as a star (`μ*`, `σ*²`); a subscript as the course's prose writes it: `ω_i`,
-    `x_0`, `L_sym`, `x_(t−1)`."""
+def _script(piece: str, *, subscripts: bool = True) -> str:
+    """A script in Unicode when every character has one (`10⁹`, `e⁻¹`, `Uᵀ`, `ωᵢ`, `x₀`,
+    `xₜ₋₁`), a star as a star (`μ*`, `σ*²`), else the script between its marks (unmarked writes
+    `L_sym`, `W_Q`, `V^π`). Without `subscripts`, a subscript is never Unicode: a formula's
+    plain form keeps the `_k` it was written with beside the `_(k+1)` made here."""
     mark, body = piece[0], piece[1:]
     body = TIGHT.sub(r"\1", body.strip())  # «_{s \le t}» reads «_(s≤t)», «^{2\cdot i}» «^(2·i)»
     if mark == "^" and body.startswith("*"):  # a star as the prose writes it: μ*, σ*², V*
         return "*" + (_script("^" + body[1:]) if body[1:] else "")
-    if mark == "^" and body and all(ord(ch) in SUPERSCRIPT or ch == "ᵀ" for ch in body):
-        return body.translate(SUPERSCRIPT)
-    word = body.replace("'", "")
-    if len(body) == 1 or (mark == "_" and word.isalnum()):
-        return mark + body
-    return f"{mark}({body})"
+    letters = SUPERSCRIPT if mark == "^" else SUBSCRIPT
+    # `_simple` reads better so than `ₛᵢₘₚₗₑ`, `^(top)` than `ᵗᵒᵖ`
+    word = sum(ch.isalpha() for ch in body) > 2 or (mark == "_" and not subscripts)
+    if body and not word and all(ord(ch) in letters or (mark, ch) == ("^", "ᵀ") for ch in body):
+        return body.translate(letters)
+    return (SUP_OPEN + body + SUP_CLOSE) if mark == "^" else (SUB_OPEN + body + SUB_CLOSE)
 
 
 def _atom(tex: str, i: int) -> tuple[str, int]:
@@ -158,7 +194,7 @@ def _command(tex: str, i: int) -> tuple[str, int]:
         return "".join(letters.get(ch, ch) for ch in body), i
     if name == "sqrt":
         body, i = _argument(tex, i)
-        return ("√" + body if ATOM.fullmatch(body) else f"√({body})"), i
+        return ("√" + body if ATOM.fullmatch(unmarked(body)) else f"√({body})"), i
     if name in ("frac", "dfrac", "tfrac"):
         top, i = _argument(tex, i)
         bottom, i = _argument(tex, i)
@@ -168,7 +204,7 @@ def _command(tex: str, i: int) -> tuple[str, int]:
 
 def _grouped(text: str) -> str:
     """A fraction's side, in parentheses when it holds an operator or a space."""
-    return f"({text})" if any(op in text for op in " +−·/") else text
+    return f"({text})" if any(op in unmarked(text) for op in " +−·/") else text
 
 
 # Where inline math is in prose: the README's dollarmath rules (allow_space=False,

@@ -44,12 +44,13 @@ def test_math_is_where_the_readmes_dollarmath_finds_it(text: str) -> None:
 
 
 def test_inline_math_reads_as_unicode() -> None:
-    assert tex_plain(r"\bar\alpha_t = \prod_{s \le t}(1 - \beta_s)") == "ᾱ_t = Π_(s≤t)(1 − β_s)"
-    assert tex_plain(r"S_j = \sum_{i<j} e^{i r \theta_i}") == "S_j = Σ_(i<j) e^(i r θ_i)"
+    assert tex_plain(r"\bar\alpha_t = \prod_{s \le t}(1 - \beta_s)") == "ᾱₜ = Π_(s≤t)(1 − βₛ)"
+    assert tex_plain(r"S_j = \sum_{i<j} e^{i r \theta_i}") == "Sⱼ = Σ_(i<j) e^(i r θᵢ)"
     assert tex_plain(r"\hat A = \tilde D^{-1/2} \tilde A") == "Â = D̃^(−1/2) Ã"
-    assert tex_plain(r"L_{\text{sym}} = \|V_k - V_{k-1}\|_\infty") == "L_sym = ‖V_k − V_(k−1)‖_∞"
-    assert tex_plain(r"m_t = \sqrt{\alpha_t}\, m_{t-1}") == "m_t = √α_t m_(t−1)"
-    assert tex_plain(r"\sqrt{\bar\alpha_{t-1}}") == "√(ᾱ_(t−1))"
+    assert tex_plain(r"L_{\text{sym}} = \|V_k - V_{k-1}\|_\infty") == "L_sym = ‖Vₖ − Vₖ₋₁‖_∞"
+    assert tex_plain(r"m_t = \sqrt{\alpha_t}\, m_{t-1}") == "mₜ = √αₜ mₜ₋₁"
+    assert tex_plain(r"\sqrt{\bar\alpha_{t-1}}") == "√ᾱₜ₋₁"  # one symbol: no parentheses
+    assert tex_plain(r"\sqrt{\bar\alpha_{s \le t}}") == "√(ᾱ_(s≤t))"
     assert tex_plain(r"\text{coef\_x0} + \widehat{Var}") == "coef_x0 + Var"
 
 
@@ -61,14 +62,14 @@ def test_inline_math_reads_as_unicode() -> None:
 def test_a_binary_operator_has_a_space_each_side_however_it_was_typed(tex: str) -> None:
     """TeX drops the spaces typed in math and sets its own around a binary operator: 323's
     hole 2 read «pos· ω_i» (the space after `\\cdot` kept, the one before it never typed)."""
-    assert tex_plain(tex) == "pos · ω_i"
+    assert tex_plain(tex) == "pos · ωᵢ"
 
 
 def test_operators_are_spaced_in_a_line_and_tight_in_a_script() -> None:
-    assert tex_plain(r"(h\cdot d_h)\times d") == "(h · d_h) × d"
-    assert tex_plain(r"k\cdot \omega_i \le \pi") == "k · ω_i ≤ π"
+    assert tex_plain(r"(h\cdot d_h)\times d") == "(h · dₕ) × d"
+    assert tex_plain(r"k\cdot \omega_i \le \pi") == "k · ωᵢ ≤ π"
     # a power of ten as every number reads (wording.number): tight
-    assert tex_plain(r"\theta_{63} = 1{,}15478\cdot 10^{-4}") == "θ_63 = 1,15478·10⁻⁴"
+    assert tex_plain(r"\theta_{63} = 1{,}15478\cdot 10^{-4}") == "θ₆₃ = 1,15478·10⁻⁴"
     assert tex_plain(r"2\cdot 10") == "2 · 10"  # ten itself is no power of ten
     assert tex_plain(r"e^{2\cdot i}") == "e^(2·i)"  # a script stays tight
     assert tex_plain(r"\prod_{s \le t}") == "Π_(s≤t)"
@@ -78,7 +79,7 @@ def test_operators_are_spaced_in_a_line_and_tight_in_a_script() -> None:
 
 def test_prose_keeps_its_words_and_loses_the_dollars() -> None:
     assert plain_prose("el factor $e^{-c}$ se cancela; cuesta $5") == (
-        "el factor e^(−c) se cancela; cuesta $5"
+        "el factor e⁻ᶜ se cancela; cuesta $5"
     )
     assert plain_prose("sin fórmulas") == "sin fórmulas"
 
@@ -111,8 +112,8 @@ def test_show_draws_a_fields_math_as_unicode(cli, fake_course: Path) -> None:
     result = cli("show", "901", "--root", str(fake_course))
     assert result.code == 0, result.err
     text = " ".join(result.out.split())
-    assert "mitad: ᾱ_t = Π_(s≤t)(1−β_s) por la escala." in text
-    assert "• Olvidar e^(−c)." in text
+    assert "mitad: ᾱₜ = Π_(s≤t)(1−βₛ) por la escala." in text
+    assert "• Olvidar e⁻ᶜ." in text
     assert "$" not in result.out and "\\bar" not in result.out
 
 
@@ -122,7 +123,7 @@ def test_the_practice_lab_and_its_hints_read_the_math_as_unicode(fake_course: Pa
     _plant(fake_course, '"Calcula mitad: n por la escala."', r"'Calcula $\bar\alpha_t$ y mitad.'")
     cls = load_course(fake_course).classes[0]
     source = exercise_source(cls.lab.read_text(encoding="utf-8"), [h.task for h in cls.meta.holes])
-    assert "# TODO: Calcula ᾱ_t y mitad." in source
+    assert "# TODO: Calcula ᾱₜ y mitad." in source
 
 
 def test_the_notebook_keeps_a_fields_math_for_jupyter_and_escapes_a_dollar() -> None:
@@ -144,6 +145,5 @@ def test_show_draws_the_readmes_math_as_unicode_and_keeps_dollars_that_are_prose
     )
     shown = plain_text(lay_out(prose_blocks(readme), 100))
     assert shown == (
-        "Con ᾱ_t = Π_(s≤t)(1 − β_s) y D^(−1/2); cuesta $5 y $10.\n"
-        "\n  x_t = √(1 − β_t) x_(t−1)\n\nFin.\n"
+        "Con ᾱₜ = Π_(s≤t)(1 − βₛ) y D^(−1/2); cuesta $5 y $10.\n\n  xₜ = √(1 − βₜ) xₜ₋₁\n\nFin.\n"
     )

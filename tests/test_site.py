@@ -390,7 +390,7 @@ def test_a_chart_says_what_class_toml_says_of_it() -> None:
     other = series_of("r", [[-1.0, -0.5], [-0.2, 0.0]])
     assert other is not None
     shared = (-3.9, 0.0)
-    ticks = [re.findall(r'font-size="10" fill="currentColor">([^<]+)</text>',
+    ticks = [re.findall(r'font-size="10">([^<]+)</text>',
                         chart_html(s, f"g-{s.name}", look_of(s, ChartSpec(scale="x"), "", shared)))
              for s in (q, other)]  # fmt: skip
     assert ticks[0] == ticks[1] and "−3,9" in ticks[0]
@@ -465,7 +465,7 @@ def test_a_lemmas_math_is_shown_as_text_in_the_results() -> None:
     found = entry("a.html", "332 Difusión", lemma, [], "")
     data = json.loads(index_script([found]).split(" = ", 1)[1].rstrip(";\n"))
     shown = data["paginas"][0][2]
-    assert shown == "Forma cerrada: x_t sale de ᾱ_t y √d_k, con la clave."
+    assert shown == "Forma cerrada: xₜ sale de ᾱₜ y √dₖ, con la clave."
     assert found.lemma == fold(shown)  # and it is found by what it shows
     course = load_course(REPO)
     lemmas = [c.meta.lemma for c in course.classes]
@@ -519,12 +519,12 @@ Un grafo de **n nodos** se guarda en una matriz: ver [la 335](../335.html).
 def test_a_pages_sentences_are_its_prose_as_plain_text() -> None:
     assert plain_sentences([SENTENCES_MD, "Otra sección. Y otra frase."]) == [
         "Un grafo de n nodos se guarda en una matriz: ver la 335.",
-        "¿Por qué D^(−1/2)?",
+        "¿Por qué D\ue002−1/2\ue003?",  # a script Unicode cannot write, between its marks
         # no sentence ends at an abbreviation; code and a word's underscores are kept
         "Haviv et al. (2022) lo comprueban con deg**-0.5 y alfa_1_sobre_n; p. ej. Adam.",
         "Fig. 2 lo muestra.",
         # display math and code blocks are not sentences; list items and headings are
-        "Primer punto, con β̃_t < β_t y L_sym.",
+        "Primer punto, con β̃ₜ < βₜ y L\ue000sym\ue001.",
         "Sigue el punto.",
         "Segundo punto.",
         "Un título",
@@ -537,10 +537,10 @@ def test_a_pages_sentences_are_its_prose_as_plain_text() -> None:
 
 
 def test_inline_math_reads_as_plain_text() -> None:
-    assert tex_plain(r"\theta_i = 10000^{-2i/d}") == "θ_i = 10000^(−2i/d)"
-    assert tex_plain(r"x_2 = z_2 e^{s(z_1)} + 0{,}8\, z_1") == "x_2 = z_2 e^(s(z_1)) + 0,8 z_1"
+    assert tex_plain(r"\theta_i = 10000^{-2i/d}") == "θᵢ = 10000^(−2i/d)"
+    assert tex_plain(r"x_2 = z_2 e^{s(z_1)} + 0{,}8\, z_1") == "x₂ = z₂ e^(s(z₁)) + 0,8 z₁"
     assert tex_plain(r"\lVert \hat x \rVert \le \sqrt{n}") == "‖x̂‖ ≤ √n"
-    assert tex_plain(r"\frac{n}{2} + \sqrt{1 - \beta_t}") == "n/2 + √(1 − β_t)"
+    assert tex_plain(r"\frac{n}{2} + \sqrt{1 - \beta_t}") == "n/2 + √(1 − βₜ)"
     assert tex_plain(r"\mathbb{E}_{a \sim \pi}[r(a)]") == "𝔼_(a ~ π)[r(a)]"
     assert tex_plain(r"r + \gamma \max_{a'} Q(s', a')") == "r + γ max_a' Q(s', a')"
 
@@ -628,11 +628,11 @@ def test_a_pages_sentences_come_in_the_runs_a_quote_may_go_on_with() -> None:
     runs = sentence_runs([SENTENCES_MD, "Otra sección. Y otra frase.", "Una. Otra sección. Dos."])
     assert runs[0] == [  # one paragraph over three lines
         "Un grafo de n nodos se guarda en una matriz: ver la 335.",
-        "¿Por qué D^(−1/2)?",
+        "¿Por qué D\ue002−1/2\ue003?",
         "Haviv et al. (2022) lo comprueban con deg**-0.5 y alfa_1_sobre_n; p. ej. Adam.",
         "Fig. 2 lo muestra.",
     ]
-    assert ["Primer punto, con β̃_t < β_t y L_sym.", "Sigue el punto."] in runs  # one item
+    assert ["Primer punto, con β̃ₜ < βₜ y L\ue000sym\ue001.", "Sigue el punto."] in runs
     assert ["Segundo punto."] in runs and ["Un título"] in runs
     assert runs[-3:] == [["Otra sección.", "Y otra frase."], ["Una."], ["Dos."]]
     assert [s for run in runs for s in run] == plain_sentences(
@@ -940,6 +940,8 @@ def test_lint_flags_plain_text_scripts_outside_math(fake_course: Path) -> None:
     assert readme == [
         f"línea {first}: «q_t», «W_Q», «V^π», «U‖_∞», «σ*²», «μ*» son subíndices o superíndices"
         " escritos como texto, fuera de una fórmula",
+        f"línea {first}: «‖V» lleva un símbolo matemático escrito como texto, fuera de una"
+        " fórmula",  # the norm's other end: the rule of symbols (the next test)
         f"línea {first + 3}: «n^0,8», «α_(t−1)» son subíndices o superíndices escritos como"
         " texto, fuera de una fórmula",
     ]
@@ -964,6 +966,53 @@ def test_lint_flags_plain_text_scripts_outside_math(fake_course: Path) -> None:
     )
     left = [w for p, w, _ in site_problems(load_course(course)) if p in (cls.readme, meta)]
     assert left == []
+
+
+def test_lint_flags_math_symbols_written_as_text_in_prose(fake_course: Path) -> None:
+    """«la razón γ» beside a rendered $\\gamma$: two notations for one symbol. Every Greek
+    letter, Unicode script, operator and accented letter of the math outside `$…$` is flagged,
+    in README.md and in class.toml's texts; the prose's own signs are not."""
+    from compmath.site.checks import _prose, site_problems, text_symbols
+
+    course = small_course(fake_course)
+    cls = load_course(course).classes[0]
+    flagged = (
+        "## Desarrollo\n\nCon la razón γ, el hueco λ₂, la norma ‖a‖ entre √d, la media x̂ y"
+        " la matriz 3×3, cuesta O(n²).\n"
+    )
+    prose = (
+        "## Ejemplo\n\nEntre −1 y 1, [−1, 1], 4·5 = 20, de «a» → «b» ✓; el año, un pingüino,"
+        " Über, el código `γ` y la fórmula $\\gamma \\le 1$ no se señalan.\n"
+    )
+    cls.readme.write_text(README_901 + "\n" + flagged + "\n" + prose, encoding="utf-8")
+    meta = _describe_mitad(course, '"La mitad con γ = 0,9 y ‖x‖."')
+    found = [(p, what, hint) for p, what, hint in site_problems(load_course(course))]
+    line = next(n for n, text in enumerate(flagged.splitlines(), 1) if "γ" in text)
+    line += len((README_901 + "\n").splitlines())
+    assert [what for p, what, _ in found if p == cls.readme] == [
+        f"línea {line}: «γ», «λ₂», «‖a‖», «√d», «x̂», «3×3» y 1 más llevan símbolos matemáticos"
+        " escritos como texto, fuera de una fórmula"
+    ]
+    assert [what for p, what, _ in found if p == meta] == [
+        "la descripción de la salida mitad: «γ», «‖x‖» llevan símbolos matemáticos escritos como"
+        " texto, fuera de una fórmula"
+    ]
+    assert all("$\\gamma$" in hint for p, _, hint in found if p in (cls.readme, meta))
+    assert [w for _, text in _prose(prose) for w in text_symbols(text)] == []  # code is code
+    # the same written as math: nothing to say
+    cls.readme.write_text(
+        README_901 + "\n## Desarrollo\n\nCon la razón $\\gamma$, el hueco $\\lambda_2$, la"
+        " norma $\\lVert a \\rVert$ entre $\\sqrt{d}$, la media $\\hat x$ y la matriz"
+        " $3 \\times 3$, cuesta $O(n^2)$.\n\n" + prose,
+        encoding="utf-8",
+    )
+    meta.write_text(
+        meta.read_text("utf-8").replace(
+            '"La mitad con γ = 0,9 y ‖x‖."', r"'La mitad con $\gamma = 0{,}9$ y $\lVert x \rVert$.'"
+        ),
+        "utf-8",
+    )
+    assert [w for p, w, _ in site_problems(load_course(course)) if p in (cls.readme, meta)] == []
 
 
 def test_the_words_that_are_and_are_not_scripts() -> None:
@@ -1013,4 +1062,4 @@ def test_a_fields_identifiers_between_backticks_are_code() -> None:
     html = inline_html(field)
     assert html.startswith("Claves <code>t_1</code> … <code>t_1000</code> de <math>")
     assert html.endswith(" &lt;y&gt; <code>a&lt;b</code>.")
-    assert plain_prose(field) == "Claves t_1 … t_1000 de ᾱ_t <y> a<b."
+    assert plain_prose(field) == "Claves t_1 … t_1000 de ᾱₜ <y> a<b."

@@ -116,6 +116,47 @@ def _prose(text: str) -> Iterator[tuple[int, str]]:
         yield (token.map[0] + 1 if token.map else 0), "".join(pieces)
 
 
+# Mathematical symbols written as text: a Greek letter, a Unicode sub/superscript, an operator
+# or relation of the math, a letter with a combining accent (x̂). Left as prose: the minus of a
+# number (−1), an arrow between words (→), the middle dot of arithmetic (4·5) and ✓.
+SYMBOL = re.compile(
+    "[α-ωΑ-Ωϵϑϕϱϖ\u1f00-\u1fff₀-₉₊₋ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵤᵥ⁰¹²³⁴-⁹⁺⁻ⁿⁱᵀᴴ√‖∇≈≃≤≥≠∈∉∞∑∏∂⊙⊗∫≡∓±⊥↦′″∝⟨⟩×]"
+)
+# a letter with a hat, a bar, a tilde, a dot or an arrow over it (x̂, ȳ, ã), not Spanish's ñ
+ACCENT = re.compile("[^\\W\\d_](?<![nN])[\u0302-\u0304\u0307\u20d7]")
+
+
+def text_symbols(text: str) -> list[str]:
+    """The words of a prose text (no code, no math) that hold a mathematical symbol written as
+    text: «γ», «λ₂», «‖a‖», «√d», «x̂»; in order and once each."""
+    import unicodedata
+
+    found: dict[str, None] = {}
+    for word in text.split():
+        core = word.strip(EDGES)
+        if core and (SYMBOL.search(core) or ACCENT.search(unicodedata.normalize("NFD", core))):
+            end = word.find(core) + len(core)  # `O(n²)` keeps the parenthesis it opened
+            while core.count("(") > core.count(")") and word[end : end + 1] == ")":
+                core, end = core + ")", end + 1
+            found[core] = None
+    return list(found)
+
+
+def _symbols_message(found: list[str]) -> str:
+    """«γ» es un símbolo…, or the first six of several and how many more."""
+    shown = ", ".join(f"«{f}»" for f in found[:6])
+    shown += f" y {len(found) - 6} más" if len(found) > 6 else ""
+    if len(found) == 1:
+        return f"{shown} lleva un símbolo matemático escrito como texto, fuera de una fórmula"
+    return f"{shown} llevan símbolos matemáticos escritos como texto, fuera de una fórmula"
+
+
+SYMBOL_HINT = (
+    "escribe la expresión entera entre dólares, $\\gamma$, $\\lambda_2$, $\\lVert a \\rVert$,"
+    " $\\sqrt{d}$: la web la dibuja como fórmula, con la misma letra que las demás, y la"
+    " terminal como texto legible"
+)
+
 SCRIPT_HINT = (
     "escríbelo entre dólares, $x_t$, $W_Q$, $V^\\pi$, $\\sigma^{*2}$: la web lo dibuja como"
     " fórmula y la terminal como texto legible; un identificador (una clave como `t_1`, una"
@@ -148,11 +189,20 @@ def scripts_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
                 first = words[0].strip(EDGES + "*_")
                 line = next((n for n in range(line, len(lines) + 1) if first in lines[n - 1]), line)
                 found.append((cls.readme, f"línea {line}: {_scripts_message(words)}", SCRIPT_HINT))
+            symbols = [w for w in text_symbols(prose) if w not in words]
+            if symbols:
+                first = symbols[0]
+                line = next((n for n in range(line, len(lines) + 1) if first in lines[n - 1]), line)
+                message = f"línea {line}: {_symbols_message(symbols)}"
+                found.append((cls.readme, message, SYMBOL_HINT))
     for where, field in _fields(cls):
         prose = " ".join(CODE_SPAN.sub(" ", piece) for piece in math_pieces(field)[::2])
         words = text_scripts(prose)
         if words:
             found.append((cls.meta_path, f"{where}: {_scripts_message(words)}", SCRIPT_HINT))
+        symbols = [w for w in text_symbols(prose) if w not in words]
+        if symbols:
+            found.append((cls.meta_path, f"{where}: {_symbols_message(symbols)}", SYMBOL_HINT))
     return found
 
 

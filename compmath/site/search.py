@@ -29,10 +29,18 @@ GREEK = (
 _GREEK = {0x3B1 + i: name for i, name in enumerate(GREEK)}
 
 
+# a run of Unicode subscripts (mathtext writes `x_t` as `xₜ`) is searched as `x_t`, as typed
+SUBSCRIPTS = re.compile("[\u2080-\u209c\u1d62-\u1d6a\u2c7c]+")
+
+
+def _subscripts_as_typed(text: str) -> str:
+    return SUBSCRIPTS.sub(lambda m: "_" + unicodedata.normalize("NFKD", m.group()), text)
+
+
 def fold(text: str) -> str:
     """Lower case without accents or diacritics (ñ becomes n, as in the output keys), Greek
-    letters as their names."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
+    letters as their names, subscripts after a `_` (`xₜ` as `x_t`)."""
+    decomposed = unicodedata.normalize("NFKD", _subscripts_as_typed(text.lower()))
     return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_GREEK)
 
 

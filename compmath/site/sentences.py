@@ -4,7 +4,8 @@ Each searchable page gets a small script of its own (`buscar/NOMBRE.js`) holding
 the search page loads it only for the results a reader sees, so no page carries every page's
 text. Markdown is read with a few regular expressions, not a parser (this runs on every build):
 emphasis and links become their text, inline `$…$` plain Unicode (compmath/mathtext.py, as in
-the terminal: `\\beta_t` → `β_t`),
+the terminal: `\\beta_t` → `βₜ`; a script Unicode has no letters for, `W_Q`, between the marks
+buscar.js shows as <sub> and <sup>),
 display math and code blocks are left out (a quote is a sentence), a table row is one sentence.
 """
 
@@ -41,7 +42,7 @@ def _plain_inline(text: str) -> str:
     # math first: its underscores and stars are not emphasis
     pieces = math_pieces(text) if "$" in text else [text]
     for i in range(1, len(pieces), 2):
-        pieces[i] = tex_plain(pieces[i])
+        pieces[i] = tex_plain(pieces[i], marked=True)  # buscar.js shows <sub>, <sup>
     for i in range(0, len(pieces), 2):
         piece = _LINK.sub(r"\1", pieces[i]) if "](" in pieces[i] else pieces[i]
         codes = _CODE.split(piece) if "`" in piece else [piece]  # code keeps its _ and * too

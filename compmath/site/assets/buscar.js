@@ -12,8 +12,8 @@
 
   // a Greek letter is searched by its name, as the index has it (search.py): «beta» finds β
   var GRIEGAS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma sigma tau upsilon phi chi psi omega".split(" ");
-  function plegar(texto) {
-    return texto.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+  function plegar(texto) {  // the marks of a script (MARCAS) fold to nothing
+    return texto.normalize("NFKD").replace(/[\u0300-\u036f\ue000-\ue003]/g, "").toLowerCase()
       .replace(/[α-ω]/g, function (g) { return GRIEGAS[g.charCodeAt(0) - 945]; });
   }
 
@@ -94,6 +94,9 @@
   // list hold (the rest is clamped away): the quote's room is kept before it arrives (no
   // result moves when it does), and it is filled
   var LARGO = 180;
+  // a word of prose: Latin letters (accented too), digits and punctuation, nothing of math
+  var SUBINDICE = /[\u2080-\u209c\u1d62-\u1d6a\u2c7c]/;
+  var PROSA = /^[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f«»"“”'’¿?¡!.,;:()[\]\-–—…%/]+$/;
 
   // where the words sought are in a text, [start, end) in its letters, sorted, and how well it
   // matches: 1 a word found at a word's beginning, 0.5 inside one
@@ -102,6 +105,8 @@
     var mapa = [];
     for (var j = 0; j < texto.length; j++) {
       var letra = plegar(texto[j]);  // «…» folds to three letters, a combining accent to none
+      // a run of subscripts after a `_`, as the index has it (search.py): «xₜ» is «x_t»
+      if (SUBINDICE.test(texto[j]) && !SUBINDICE.test(texto[j - 1] || "")) { letra = "_" + letra; }
       p += letra;
       for (var k = 0; k < letra.length; k++) { mapa.push(j); }
     }
@@ -120,6 +125,29 @@
     return { cortes: hallados, puntos: puntos, texto: texto };
   }
 
+  // A script Unicode has no letters for (W_Q, V^π, Π_(s≤t)) comes between two private marks
+  // (mathtext.py's SUB_OPEN … SUP_CLOSE) and is shown as <sub> or <sup>; a piece of text opens
+  // again the scripts an earlier piece left open (a <mark> may start inside one)
+  var MARCAS = { "\ue000": "sub", "\ue002": "sup", "\ue001": "", "\ue003": "" };
+  function escribir(destino, texto, abiertas) {
+    var actual = destino;
+    abiertas.forEach(function (t) { actual = actual.appendChild(document.createElement(t)); });
+    var desde = 0;
+    for (var i = 0; i <= texto.length; i++) {
+      var marca = MARCAS[texto[i]];
+      if (i < texto.length && marca === undefined) { continue; }
+      if (i > desde) { actual.appendChild(document.createTextNode(texto.slice(desde, i))); }
+      desde = i + 1;
+      if (marca) {
+        abiertas.push(marca);
+        actual = actual.appendChild(document.createElement(marca));
+      } else if (marca === "" && abiertas.length) {
+        abiertas.pop();
+        actual = actual.parentNode;
+      }
+    }
+  }
+
   // the text into an element with the words sought in <mark>; a quote cut around the first one
   function marcar(destino, c, cortar) {
     var texto = c.texto;
@@ -136,17 +164,21 @@
       blanco = texto.lastIndexOf(" ", hasta);
       if (hasta < texto.length && blanco > primero[1]) { hasta = blanco; }
     }
-    var trozos = [desde ? "…" : ""];
+    var abiertas = [];  // the scripts open where the text has got to
+    var dentro = [];  // the scripts open inside a <mark>, to go on with after it
+    escribir(destino, desde ? "…" : "", abiertas);
     var puesto = desde;
     c.cortes.forEach(function (x) {
       if (x[0] < puesto || x[1] > hasta) { return; }
-      var marca = document.createElement("mark");
-      marca.textContent = texto.slice(x[0], x[1]);
-      trozos.push(texto.slice(puesto, x[0]), marca);
+      escribir(destino, texto.slice(puesto, x[0]), abiertas);
+      var marca = destino.appendChild(document.createElement("mark"));
+      dentro = abiertas.slice();
+      escribir(marca, texto.slice(x[0], x[1]), dentro);
+      abiertas = dentro;
       puesto = x[1];
     });
-    trozos.push(texto.slice(puesto, hasta), hasta < texto.length ? "…" : "");
-    destino.append.apply(destino, trozos);
+    escribir(destino, texto.slice(puesto, hasta), abiertas);
+    escribir(destino, hasta < texto.length ? "…" : "", []);
   }
 
   // the page's sentence with most of the words sought, the first of the best, quoted and
@@ -173,8 +205,11 @@
     marcar(cita[0], cortes(tramo.slice(desde, hasta).join(" "), cita[2]), true);
     // the page marks the words and goes to this sentence: marcar.js looks for its first words
     // (up to any math, which the page shows as MathML)
+    // (up to a word with a symbol, a script or a mark: the page's MathML reads otherwise)
     var inicio = [];
-    mejor.texto.split(" ").every(function (w) { return inicio.length < 6 && !/[\^_√]/.test(w) && inicio.push(w); });
+    mejor.texto.split(" ").every(function (w) {
+      return inicio.length < 6 && PROSA.test(w) && inicio.push(w);
+    });
     if (inicio.length > 1) {
       cita[0].parentNode.querySelector("a").href += "&frase=" + encodeURIComponent(inicio.join(" "));
     }
