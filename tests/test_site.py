@@ -353,8 +353,10 @@ def test_charts_of_vectors_and_matrices() -> None:
     matrix = series_of("m", {"f0": [1, 2], "f1": [3, 4]})
     assert matrix is not None and matrix.row_labels == ("f0", "f1")
     heat = chart_html(matrix, "grafica-m")
-    assert "Mapa de calor de m: 2 × 2, de 1 a 4</title>" in heat  # the SVG's name: plain text
-    assert "<figcaption>Mapa de calor de <code>m</code>: 2 × 2, de 1 a 4" in heat
+    assert (
+        "Mapa de calor de m: 2 filas y 2 columnas, de 1 a 4</title>" in heat
+    )  # the SVG's name: plain text
+    assert "<figcaption>Mapa de calor de <code>m</code>: 2 filas y 2 columnas, de 1 a 4" in heat
     assert '<th scope="row"><code>f0</code></th>' not in heat  # no underscore: no code
     keys = series_of("q", {"q_pos3": [1, 2], "k_pos1": [3, 4]})
     assert keys is not None  # keys that look like subscripts are code in the data table
@@ -379,9 +381,15 @@ def test_a_chart_says_what_class_toml_says_of_it() -> None:
     html = chart_html(q, "grafica-q", look_of(q, spec, description, None))
     assert ">izquierda</text>" in html and ">derecha</text>" in html and ">meta</text>" in html
     assert ">estado</text>" in html and ">acción</text>" in html  # axis titles by name
-    assert '<title id="grafica-q-t">Q* del MDP, con γ = 0,9. Mapa de calor de q: 3 × 2' in html
+    assert (
+        '<title id="grafica-q-t">Q* del MDP, con γ = 0,9. Mapa de calor de q: 3 filas y 2 columnas'
+        in html
+    )
     gamma = to_mathml("\\gamma = 0,9", display=False)  # the caption: the prose's MathML
-    assert f"<figcaption>Q* del MDP, con {gamma}. Mapa de calor de <code>q</code>: 3 × 2" in html
+    assert (
+        f"<figcaption>Q* del MDP, con {gamma}. Mapa de calor de <code>q</code>: 3 filas y 2 columnas"
+        in html
+    )
     assert '<th scope="col">izquierda</th>' in html  # the data table names them too
     # labels whose count does not match the data are left out, never misplaced
     wrong = look_of(q, ChartSpec(rows=("a",), columns=("x", "y", "z")), "", None)

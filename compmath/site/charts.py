@@ -329,7 +329,9 @@ def chart_html(series: Series, ident: str, look: Look = Look()) -> str:
         )
     else:
         body, width, height, span = _heatmap(series, look)
-        size = f"{len(series.rows)} × {len(series.rows[0])}"
+        # in words, as a reader says it (and a screen reader: «3 por 2» is a product)
+        rows, columns = len(series.rows), len(series.rows[0])
+        size = f"{count(rows, 'fila', 'filas')} y {count(columns, 'columna', 'columnas')}"
         label = f"Mapa de calor de {series.name}: {size}, {span}"
     # the caption names the output as code: `q_aprendido` is a key, not a subscript
     caption = escape(label).replace(escape(series.name), f"<code>{escape(series.name)}</code>", 1)
