@@ -10,6 +10,8 @@ For each site it prints
 - the plain-text sub/superscripts left in the rendered prose (`x_t`, `V^π`, `‖·‖_∞`): the rule
   lint uses (compmath.site.checks.text_scripts) over the text tests/test_site_browser.py calls
   prose (outside code, MathML, scripts and charts), in total, per page, and the first words;
+  and the same for the other symbols of the math written as text (`γ`, `λ₂`, `‖a‖`:
+  compmath.site.checks.text_symbols);
 - the heaviest pages, each HTML with the CSS and JS it links (the math font apart), and how many
   pass 60 KB;
 - with Chromium (Debian's; Playwright drives it): the display formulas of the class pages wider
@@ -33,7 +35,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from compmath.site.checks import text_scripts  # noqa: E402
+from compmath.site.checks import text_scripts, text_symbols  # noqa: E402
 from tests.test_site_browser import (  # noqa: E402
     FLAGS,
     SOLID,
@@ -75,6 +77,22 @@ def static_counts(site: Path) -> None:
         print(f"    {name}: {n}")
     if words:
         print(f"    primeros: {', '.join(words[:12])}")
+    symbols: Counter[str] = Counter()
+    first: list[str] = []
+    for path in pages:
+        prose = rendered_prose(path.read_text(encoding="utf-8"))
+        found = [w for text in prose for w in text_symbols(text) if w not in text_scripts(text)]
+        if found:
+            symbols[str(path.relative_to(site))] = len(found)
+            first += found
+    print(
+        f"  símbolos matemáticos como texto en la prosa (γ, λ₂, ‖a‖): {sum(symbols.values())}"
+        f" en {len(symbols)} páginas"
+    )
+    for name, n in symbols.most_common(3):
+        print(f"    {name}: {n}")
+    if first:
+        print(f"    primeros: {', '.join(first[:12])}")
     weights = sorted(((page_weight(p), str(p.relative_to(site))) for p in pages), reverse=True)
     over = sum(1 for w, _ in weights if w > WEIGHT_LIMIT)
     print(f"  páginas de más de 60 KB (HTML + CSS + JS, sin la fuente): {over}")

@@ -1,9 +1,9 @@
 """Math written in TeX (`$…$` in a class's prose) as plain Unicode, for the terminal, the
 search's quotes and a practice lab's comments: `ωᵢ`, `xₜ₋₁`, `D^(−1/2)`, `√d̃`, `e⁻¹`, `L_sym`;
 the site renders the same text as MathML. A script is Unicode where Unicode has every character
-of it (and a subscript no more than two letters), else `_…`/`^(…)`. The plain forms of a class's
-formulas (class.toml's `texto`) get the same scripts, but no Unicode subscript beside the `_k`
-they were written with: `10000^{2i/d}` reads as `10000^(2i/d)`."""
+of it (and no more than two letters), else `_…`/`^(…)`. The plain forms of a class's formulas
+(class.toml's `texto`) get the same scripts: `10000^{2i/d}` reads as `10000^(2i/d)`, `V_k` as
+`Vₖ`."""
 
 from __future__ import annotations
 
@@ -88,10 +88,27 @@ def _written(opening: str, body: str) -> str:
     return f"{mark}({body})"
 
 
+# a script written without braces in a formula's plain form: one or two letters or digits
+# after a one-letter name, a number, an operator's name or a closing mark, ending there (`V_k`,
+# `γ^k`, `A_ij`, `10^9`, `max_a`, `‖x‖_2`; not `d_model`, `top_k` nor `Σ_s'`)
+BARE = re.compile(
+    r"((?<![^\W\d_])[^\W\d_]|\d|(?<![^\W\d_])(?:max|min|argmax|argmin|sup|inf|lim)|[)\]}|‖*′])"
+    r"([_^])([^\W_]{1,2})(?![\w'′]|[,.]\d)"
+)
+
+
 def plain_scripts(text: str) -> str:
-    """A formula's plain form with its `^{…}` and `_{…}` groups written as the prose writes
-    scripts (`^(2i/d)`, `⁻¹`, `_(k+1)`, `_ij`; no Unicode subscript, as the `_k` beside them);
-    everything else, spacing included, as it is."""
+    """A formula's plain form with its scripts written as the prose writes them: `^{…}` and
+    `_{…}` groups (`^(2i/d)`, `⁻¹`, `ₖ₊₁`, `_(s≤t)`) and the bare `_k`, `^k` (`ₖ`, `ᵏ`) in
+    Unicode where it has them; everything else, spacing included, as it is."""
+
+    def bare(found: re.Match[str]) -> str:
+        return found.group(1) + unmarked(_script(found.group(2) + found.group(3)))
+
+    return BARE.sub(bare, _grouped_scripts(text))
+
+
+def _grouped_scripts(text: str) -> str:
     out = ""
     i = 0
     while i < len(text):
@@ -103,8 +120,7 @@ def plain_scripts(text: str) -> str:
                     break
                 end += 1
             if depth == 0:  # a closed group; an unclosed one stays as written
-                piece = _script(text[i] + plain_scripts(text[i + 2 : end]), subscripts=False)
-                out += unmarked(piece)
+                out += unmarked(_script(text[i] + plain_scripts(text[i + 2 : end])))
                 i = end + 1
                 continue
         out += text[i]
@@ -124,18 +140,17 @@ def _sequence(tex: str, i: int) -> tuple[str, int]:
     return out, i + 1
 
 
-def _script(piece: str, *, subscripts: bool = True) -> str:
+def _script(piece: str) -> str:
     """A script in Unicode when every character has one (`10⁹`, `e⁻¹`, `Uᵀ`, `ωᵢ`, `x₀`,
     `xₜ₋₁`), a star as a star (`μ*`, `σ*²`), else the script between its marks (unmarked writes
-    `L_sym`, `W_Q`, `V^π`). Without `subscripts`, a subscript is never Unicode: a formula's
-    plain form keeps the `_k` it was written with beside the `_(k+1)` made here."""
+    `L_sym`, `W_Q`, `V^π`)."""
     mark, body = piece[0], piece[1:]
     body = TIGHT.sub(r"\1", body.strip())  # «_{s \le t}» reads «_(s≤t)», «^{2\cdot i}» «^(2·i)»
     if mark == "^" and body.startswith("*"):  # a star as the prose writes it: μ*, σ*², V*
         return "*" + (_script("^" + body[1:]) if body[1:] else "")
     letters = SUPERSCRIPT if mark == "^" else SUBSCRIPT
     # `_simple` reads better so than `ₛᵢₘₚₗₑ`, `^(top)` than `ᵗᵒᵖ`
-    word = sum(ch.isalpha() for ch in body) > 2 or (mark == "_" and not subscripts)
+    word = sum(ch.isalpha() for ch in body) > 2
     if body and not word and all(ord(ch) in letters or (mark, ch) == ("^", "ᵀ") for ch in body):
         return body.translate(letters)
     return (SUP_OPEN + body + SUP_CLOSE) if mark == "^" else (SUB_OPEN + body + SUB_CLOSE)

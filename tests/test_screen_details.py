@@ -320,9 +320,12 @@ def test_a_long_word_in_a_table_cell_breaks_after_an_underscore() -> None:
     [
         ("PE(pos, 2i)   = sin(pos / 10000^{2i/d})", "PE(pos, 2i)   = sin(pos / 10000^(2i/d))"),
         ("V^π = (I − γ P^π)^{−1} r^π", "V^π = (I − γ P^π)⁻¹ r^π"),
-        ("Σ_{(i,j)∈E} (x_i − x_j)²", "Σ_((i,j)∈E) (x_i − x_j)²"),
-        ("|corpus|_{k+1} = |corpus|_k", "|corpus|_(k+1) = |corpus|_k"),
-        ("x_{2i} y Σ_{j=1}^{d/2}", "x_2i y Σ_(j=1)^(d/2)"),
+        ("Σ_{(i,j)∈E} (x_i − x_j)²", "Σ_((i,j)∈E) (xᵢ − xⱼ)²"),
+        ("|corpus|_{k+1} = |corpus|_k", "|corpus|ₖ₊₁ = |corpus|ₖ"),
+        ("x_{2i} y Σ_{j=1}^{d/2}", "x₂ᵢ y Σⱼ₌₁^(d/2)"),
+        # a bare script after a one-letter name, a number or an operator; never in a name
+        ("‖V_k − V*‖_∞ ≤ γ^k, max_a 10^9", "‖Vₖ − V*‖_∞ ≤ γᵏ, maxₐ 10⁹"),
+        ("d_model, top_k, Σ_s' P, n^0,8", "d_model, top_k, Σ_s' P, n^0,8"),
         ("sin cerrar ^{2", "sin cerrar ^{2"),
     ],
 )
