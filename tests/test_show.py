@@ -81,7 +81,7 @@ def test_formulas_are_numbered_as_on_the_site(cli) -> None:
     out = cli("show", "332", "--root", str(REPO)).out
     listed = out.split("\nFórmulas\n")[1].split("\nDesarrollo\n")[0]
     assert re.findall(r"^  \((\d+)\) ", listed, re.M) == [str(n) for n in range(1, 10)]
-    assert "  (2) q(x_t | x_0) = N(√ᾱ_t x_0" in listed
+    assert "  (2) q(xₜ | x₀) = N(√ᾱₜ x₀" in listed
     prose = out.split("\nDesarrollo\n")[1].split("\nQué calcula el laboratorio\n")[0]
     assert "la forma cerrada (2)" in prose
     assert {int(n) for n in re.findall(r" \((\d+)\)", prose)} <= set(range(1, 10))  # not rng(0)
