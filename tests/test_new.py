@@ -47,7 +47,10 @@ def finish_scaffold(root: Path, folder: Path) -> None:
     text = meta.read_text(encoding="utf-8")
     for old, new in (
         ("Por escribir: la idea de la clase en una frase.", "La suma de cubos es un cuadrado."),
-        ("Por escribir: qué calcula el laboratorio y con qué ejemplo fijo.", "Σ k³ para n = 4."),
+        (
+            "Por escribir: qué calcula el laboratorio y con qué ejemplo fijo.",
+            "La suma de los $k^3$ para n = 4.",
+        ),
         ("Por escribir: un error frecuente y cómo evitarlo.", "Olvidar el cuadrado."),
         (
             "Por escribir: dónde aparece esta idea en la práctica.",

@@ -68,20 +68,20 @@ OUTPUTS: list[tuple[str, str, dict[str, object]]] = [
         "Los datos del ejemplo: escala · (2, 4, 4, 4, 5, 5, 7, 9) + desplazamiento.",
         {"type": "array", "minItems": 2, "items": {"type": "number"}},
     ),
-    ("media", "x̄, la suma de los datos entre n.", {"type": "number"}),
+    ("media", "$\\bar x$, la suma de los datos entre n.", {"type": "number"}),
     (
         "varianza_muestral",
-        "s², la suma de los cuadrados de las desviaciones entre n − 1.",
+        "$s^2$, la suma de los cuadrados de las desviaciones entre n − 1.",
         {"type": "number", "minimum": 0},
     ),
     (
         "desviacion_tipica",
-        "s = √s², en las unidades de los datos.",
+        "$s = \\sqrt{s^2}$, en las unidades de los datos.",
         {"type": "number", "minimum": 0},
     ),
     (
         "coincide_con_numpy",
-        "Verdadero si s² coincide con np.var(x, ddof=1), la misma fórmula hecha por numpy.",
+        "Verdadero si $s^2$ coincide con np.var(x, ddof=1), la misma fórmula hecha por numpy.",
         {"type": "boolean"},
     ),
 ]
@@ -179,10 +179,11 @@ constante, no cambia.
 
 Los ocho datos son 2, 4, 4, 4, 5, 5, 7 y 9. Suman 40, así que la media es 40 / 8 = 5. Las
 desviaciones son −3, −1, −1, −1, 0, 0, 2 y 4; sus cuadrados suman 9 + 1 + 1 + 1 + 0 + 0 + 4 +
-16 = 32. La varianza muestral es 32 / 7 ≈ 4,571429 y la desviación típica, √(32/7) ≈ 2,13809.
+16 = 32. La varianza muestral es $32/7 \\approx 4{{,}}571429$ y la desviación típica,
+$\\sqrt{{32/7}} \\approx 2{{,}}13809$.
 Dividir entre n daría 32 / 8 = 4: el primero de los errores comunes.
 
 Con `--set escala=3` los datos se triplican: la media pasa a 15 y la varianza se multiplica
-por 9 (≈ 41,142857). Con `--set desplazamiento=100` la media sube a 105 y la varianza no
+por 9 ($\\approx 41{{,}}142857$). Con `--set desplazamiento=100` la media sube a 105 y la varianza no
 cambia.
 """
