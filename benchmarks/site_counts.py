@@ -58,41 +58,33 @@ def page_weight(path: Path) -> int:
     return total
 
 
-def static_counts(site: Path) -> None:
-    pages = sorted(site.rglob("*.html"))
+def _plain_math(site: Path, pages: list[Path], rule: Any, what: str, shown: int) -> None:
+    """How many words `rule` finds in the rendered prose of the pages: in total, on the pages
+    with most, and the first ones."""
     per_page: Counter[str] = Counter()
     words: list[str] = []
     for path in pages:
-        prose = rendered_prose(path.read_text(encoding="utf-8"))
-        found = [w for text in prose for w in text_scripts(text)]
+        found = [w for text in rendered_prose(path.read_text(encoding="utf-8")) for w in rule(text)]
         if found:
             per_page[str(path.relative_to(site))] = len(found)
             words += found
-    print(f"  páginas: {len(pages)}")
-    print(
-        f"  sub/superíndices como texto en la prosa: {sum(per_page.values())}"
-        f" en {len(per_page)} páginas"
-    )
-    for name, n in per_page.most_common(5):
+    print(f"  {what} como texto en la prosa: {sum(per_page.values())} en {len(per_page)} páginas")
+    for name, n in per_page.most_common(shown):
         print(f"    {name}: {n}")
     if words:
         print(f"    primeros: {', '.join(words[:12])}")
-    symbols: Counter[str] = Counter()
-    first: list[str] = []
-    for path in pages:
-        prose = rendered_prose(path.read_text(encoding="utf-8"))
-        found = [w for text in prose for w in text_symbols(text) if w not in text_scripts(text)]
-        if found:
-            symbols[str(path.relative_to(site))] = len(found)
-            first += found
-    print(
-        f"  símbolos matemáticos como texto en la prosa (γ, λ₂, ‖a‖): {sum(symbols.values())}"
-        f" en {len(symbols)} páginas"
-    )
-    for name, n in symbols.most_common(3):
-        print(f"    {name}: {n}")
-    if first:
-        print(f"    primeros: {', '.join(first[:12])}")
+
+
+def _symbols(text: str) -> list[str]:
+    scripts = text_scripts(text)
+    return [w for w in text_symbols(text) if w not in scripts]
+
+
+def static_counts(site: Path) -> None:
+    pages = sorted(site.rglob("*.html"))
+    print(f"  páginas: {len(pages)}")
+    _plain_math(site, pages, text_scripts, "sub/superíndices", 5)
+    _plain_math(site, pages, _symbols, "símbolos matemáticos (γ, λ₂, ‖a‖)", 3)
     weights = sorted(((page_weight(p), str(p.relative_to(site))) for p in pages), reverse=True)
     over = sum(1 for w, _ in weights if w > WEIGHT_LIMIT)
     print(f"  páginas de más de 60 KB (HTML + CSS + JS, sin la fuente): {over}")

@@ -143,12 +143,18 @@ def text_symbols(text: str) -> list[str]:
 
 
 def _symbols_message(found: list[str]) -> str:
-    """«γ» es un símbolo…, or the first six of several and how many more."""
+    """«γ» lleva un símbolo…, or the first six of several and how many more."""
+    return _named(found, "lleva un símbolo matemático", "llevan símbolos matemáticos")
+
+
+def _named(found: list[str], one: str, several: str) -> str:
+    """The words found (the first six of several, and how many more), what they are (`one` or
+    `several`), «escrito(s) como texto, fuera de una fórmula»."""
     shown = ", ".join(f"«{f}»" for f in found[:6])
     shown += f" y {len(found) - 6} más" if len(found) > 6 else ""
     if len(found) == 1:
-        return f"{shown} lleva un símbolo matemático escrito como texto, fuera de una fórmula"
-    return f"{shown} llevan símbolos matemáticos escritos como texto, fuera de una fórmula"
+        return f"{shown} {one} escrito como texto, fuera de una fórmula"
+    return f"{shown} {several} escritos como texto, fuera de una fórmula"
 
 
 SYMBOL_HINT = (
@@ -166,11 +172,7 @@ SCRIPT_HINT = (
 
 def _scripts_message(found: list[str]) -> str:
     """«x_t» es un subíndice…, or the first six of several and how many more."""
-    shown = ", ".join(f"«{f}»" for f in found[:6])
-    shown += f" y {len(found) - 6} más" if len(found) > 6 else ""
-    if len(found) == 1:
-        return f"{shown} es un subíndice o superíndice escrito como texto, fuera de una fórmula"
-    return f"{shown} son subíndices o superíndices escritos como texto, fuera de una fórmula"
+    return _named(found, "es un subíndice o superíndice", "son subíndices o superíndices")
 
 
 def scripts_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:

@@ -23,6 +23,7 @@ every formula before and after, pixel by pixel):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from xml.etree import ElementTree
 
 # elements whose children are separate arguments: a one-child mrow there is its child
@@ -184,17 +185,21 @@ def _moves_unchanged(
     return "form" in operator.attrib or _form(at, length) == _form(moved, moved_length)
 
 
+def _rows_of_several(root: ElementTree.Element) -> Iterator[list[ElementTree.Element]]:
+    """The children of each row that is not itself an embellished operator (two or more
+    children that are not space-like): there an operator's place gives its form."""
+    for parent in root.iter():
+        children = list(parent)
+        if parent.tag in ROWS and sum(c.tag not in SPACE_LIKE for c in children) >= 2:
+            yield children
+
+
 def _prefix_spaces(root: ElementTree.Element) -> bool:
     """Drop `lspace="0" rspace="0"` from a sign that opens a row (`−1`, `−s(x)`, `g⁻¹`): its
     place makes it prefix, and Core's dictionary spaces a prefix + or − by 0 on each side
     (measured in Chromium: the same box with the attributes and without)."""
     changed = False
-    for parent in root.iter():
-        if parent.tag not in ROWS:
-            continue
-        children = list(parent)
-        if sum(c.tag not in SPACE_LIKE for c in children) < 2:
-            continue
+    for children in _rows_of_several(root):
         sign = children[0]
         zero = {k: v.strip() for k, v in sign.attrib.items()} == {"lspace": "0", "rspace": "0"}
         if sign.tag == "mo" and (sign.text or "").strip() in ("+", "−") and zero:
@@ -210,17 +215,11 @@ def _implied_forms(root: ElementTree.Element) -> bool:
     more children that are not space-like): then the operator is the outermost embellished one,
     and its form is prefix when first of several children, postfix when last, else infix."""
     changed = False
-    for parent in root.iter():
-        if parent.tag not in ROWS:
-            continue
-        children = list(parent)
-        if sum(c.tag not in SPACE_LIKE for c in children) < 2:
-            continue
+    for children in _rows_of_several(root):
         for i, child in enumerate(children):
             if child.tag != "mo" or "form" not in child.attrib:
                 continue
-            implied = "prefix" if i == 0 else "postfix" if i == len(children) - 1 else "infix"
-            if child.attrib["form"].strip().lower() == implied:
+            if child.attrib["form"].strip().lower() == _form(i, len(children)):
                 del child.attrib["form"]
                 changed = True
     return changed
