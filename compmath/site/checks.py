@@ -144,17 +144,16 @@ def text_symbols(text: str) -> list[str]:
 
 def _symbols_message(found: list[str]) -> str:
     """«γ» lleva un símbolo…, or the first six of several and how many more."""
-    return _named(found, "lleva un símbolo matemático", "llevan símbolos matemáticos")
+    one, several = "lleva un símbolo matemático escrito", "llevan símbolos matemáticos escritos"
+    return _named(found, one, several)
 
 
 def _named(found: list[str], one: str, several: str) -> str:
     """The words found (the first six of several, and how many more), what they are (`one` or
-    `several`), «escrito(s) como texto, fuera de una fórmula»."""
+    `several`), «como texto, fuera de una fórmula»."""
     shown = ", ".join(f"«{f}»" for f in found[:6])
     shown += f" y {len(found) - 6} más" if len(found) > 6 else ""
-    if len(found) == 1:
-        return f"{shown} {one} escrito como texto, fuera de una fórmula"
-    return f"{shown} {several} escritos como texto, fuera de una fórmula"
+    return f"{shown} {one if len(found) == 1 else several} como texto, fuera de una fórmula"
 
 
 SYMBOL_HINT = (
@@ -172,7 +171,8 @@ SCRIPT_HINT = (
 
 def _scripts_message(found: list[str]) -> str:
     """«x_t» es un subíndice…, or the first six of several and how many more."""
-    return _named(found, "es un subíndice o superíndice", "son subíndices o superíndices")
+    one, several = "es un subíndice o superíndice escrito", "son subíndices o superíndices escritos"
+    return _named(found, one, several)
 
 
 def scripts_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
