@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 from itertools import product
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -350,3 +351,56 @@ def test_the_pages_examples() -> None:
     assert emitted(338, gamma=0.5)["iteraciones_valor"] == 15
     with pytest.raises(ValueError, match="umbral"):
         lab_module(338).run(umbral=0.0)
+
+
+@pytest.mark.parametrize("gamma", [0.5, 0.9, 0.99, 0.999])
+@pytest.mark.parametrize("threshold", [1e-3, 1e-10])
+def test_the_iterations_stay_within_the_contractions_bound(gamma: float, threshold: float) -> None:
+    """‖V_1 − V_0‖_∞ = ‖T 0‖_∞ = 1 here and each step shrinks the change by γ at least, so the
+    iteration stops by step ⌈log(umbral) / log γ⌉; the lab's count of that bound agrees."""
+    lab = lab_module(338)
+    P, R = lab.modelo(0.8)
+    bound = int(np.ceil(np.log(threshold / 1.0) / np.log(gamma)))
+    assert lab.pasos_de_la_cota(R, gamma, threshold) == bound
+    assert len(lab.iteracion_de_valor(P, R, gamma, threshold)) - 1 <= bound
+
+
+def test_an_operator_that_is_not_bellmans_stops_with_its_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hole whose T never settles (here V + 1, every change 1) used to loop until the time
+    limit; past twice the contraction's bound the lab says why, in a few milliseconds."""
+    lab = lab_module(338)
+    monkeypatch.setattr(lab, "operador_bellman", lambda P, R, V, gamma: V + 1.0)
+    P, R = lab.modelo(0.8)
+    with pytest.raises(RuntimeError, match="no es T V") as raised:
+        lab.iteracion_de_valor(P, R, 0.9, 1e-10)
+    bound = lab.pasos_de_la_cota(R, 0.9, 1e-10)
+    assert f"bastan {bound}" in str(raised.value) and f"en {2 * bound + 10} pasos" in str(
+        raised.value
+    )
+
+
+def test_a_hole_that_forgets_to_append_stops_too(tmp_path: Path) -> None:
+    """The steps are counted by the loop, not by the history the hole may leave unchanged: a
+    hole that computes T V but never appends it (every change the same) stops all the same."""
+    import importlib.util
+
+    source = lab_module(338).__file__
+    assert source is not None
+    text = Path(source).read_text(encoding="utf-8")
+    hole = text.index("### BEGIN SOLUTION", text.index("def iteracion_de_valor"))
+    close = text.index("        ### END SOLUTION", hole)
+    wrong = (
+        "### BEGIN SOLUTION\n"
+        "        siguiente = operador_bellman(P, R, historia[-1], gamma)\n"
+        "        cambio = np.max(np.abs(siguiente - historia[-1]))\n"
+    )
+    broken = tmp_path / "lab.py"
+    broken.write_text(text[:hole] + wrong + text[close:], encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("lab_338_sin_anadir", broken)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(RuntimeError, match="no es T V"):
+        module.run()

@@ -78,17 +78,35 @@ def evaluar_politica(P_pi: np.ndarray, r_pi: np.ndarray, gamma: float) -> np.nda
     return V
 
 
+def pasos_de_la_cota(R: np.ndarray, gamma: float, umbral: float) -> int:
+    """Cuántas iteraciones bastan según la contracción: ‖V_1 − V_0‖_∞ = ‖T 0‖_∞ ≤ max|R| y cada
+    paso multiplica el cambio por γ como mucho, así que tras k pasos es ≤ γ^k max|R|, menor que
+    el umbral en cuanto k > log(umbral / max|R|) / log γ."""
+    escala = float(np.max(np.abs(R)))
+    if gamma == 0.0 or escala < umbral:
+        return 1
+    return max(1, int(np.ceil(np.log(umbral / escala) / np.log(gamma))))
+
+
 def iteracion_de_valor(P: np.ndarray, R: np.ndarray, gamma: float,
                        umbral: float) -> list[np.ndarray]:
-    """V_0 = 0, V_{k+1} = T V_k hasta que ‖V_k − V_{k−1}‖_∞ < umbral; devuelve V_0..V_k."""
+    """V_0 = 0, V_{k+1} = T V_k hasta que ‖V_k − V_{k−1}‖_∞ < umbral; devuelve V_0..V_k.
+
+    Si el cambio no baja del umbral en el doble de los pasos que da la cota, lo que se itera no
+    es el operador de Bellman (un error en el hueco): se dice, en vez de iterar para siempre."""
     historia = [np.zeros(ESTADOS)]
-    while True:
+    tope = 2 * pasos_de_la_cota(R, gamma, umbral) + 10
+    for _ in range(tope):
         ### BEGIN SOLUTION
         historia.append(operador_bellman(P, R, historia[-1], gamma))  # V_{k+1} = T V_k  (S,)
         cambio = np.max(np.abs(historia[-1] - historia[-2]))          # ‖V_{k+1} − V_k‖_∞
         ### END SOLUTION
         if cambio < umbral:
             return historia
+    raise RuntimeError(
+        f"la iteración de valor no baja de umbral={umbral:g} en {tope} pasos y la contracción "
+        f"de razón γ={gamma:g} dice que bastan {pasos_de_la_cota(R, gamma, umbral)}: o lo que se "
+        "itera no es T V, o el umbral está por debajo del redondeo (prueba uno mayor)")
 
 
 def valores_deterministas(P: np.ndarray, R: np.ndarray, gamma: float) -> np.ndarray:
