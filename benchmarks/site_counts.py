@@ -35,7 +35,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from compmath.site.checks import text_scripts, text_symbols  # noqa: E402
+from compmath.site.checks import symbols_beside_scripts, text_scripts  # noqa: E402
 from tests.test_site_browser import (  # noqa: E402
     FLAGS,
     SOLID,
@@ -75,16 +75,11 @@ def _plain_math(site: Path, pages: list[Path], rule: Any, what: str, shown: int)
         print(f"    primeros: {', '.join(words[:12])}")
 
 
-def _symbols(text: str) -> list[str]:
-    scripts = text_scripts(text)
-    return [w for w in text_symbols(text) if w not in scripts]
-
-
 def static_counts(site: Path) -> None:
     pages = sorted(site.rglob("*.html"))
     print(f"  páginas: {len(pages)}")
     _plain_math(site, pages, text_scripts, "sub/superíndices", 5)
-    _plain_math(site, pages, _symbols, "símbolos matemáticos (γ, λ₂, ‖a‖)", 3)
+    _plain_math(site, pages, symbols_beside_scripts, "símbolos matemáticos (γ, λ₂, ‖a‖)", 3)
     weights = sorted(((page_weight(p), str(p.relative_to(site))) for p in pages), reverse=True)
     over = sum(1 for w, _ in weights if w > WEIGHT_LIMIT)
     print(f"  páginas de más de 60 KB (HTML + CSS + JS, sin la fuente): {over}")

@@ -904,11 +904,10 @@ def test_no_plain_text_math_is_left_in_the_prose(site: Path) -> None:
     """Issue #38 counted 623 `x_t`, `V^π`, `‖·‖_∞` in the prose as text beside its MathML, and
     after them 577 symbols («la razón γ», «λ₂», «‖a‖»); the same rules as lint
     (compmath.site.checks.text_scripts and text_symbols) over what the built pages show."""
-    from compmath.site.checks import text_scripts, text_symbols
+    from compmath.site.checks import symbols_beside_scripts, text_scripts
 
     def plain_math(text: str) -> list[str]:
-        scripts = text_scripts(text)
-        return scripts + [w for w in text_symbols(text) if w not in scripts]
+        return text_scripts(text) + symbols_beside_scripts(text)
 
     left = {}
     for path in pages(site):

@@ -184,28 +184,32 @@ def scripts_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
     if cls.readme.exists():
         text = cls.readme.read_text(encoding="utf-8", errors="replace")
         lines = text.splitlines()
-        for line, prose in _prose(text):
-            words = text_scripts(prose)
-            if words:
-                # the block starts at `line`; name the line that holds its first fragment
+        for start, prose in _prose(text):
+            for words, message, hint in plain_math(prose):
+                # the block starts at `start`; name the line that holds its first fragment
                 first = words[0].strip(EDGES + "*_")
-                line = next((n for n in range(line, len(lines) + 1) if first in lines[n - 1]), line)
-                found.append((cls.readme, f"línea {line}: {_scripts_message(words)}", SCRIPT_HINT))
-            symbols = [w for w in text_symbols(prose) if w not in words]
-            if symbols:
-                first = symbols[0]
-                line = next((n for n in range(line, len(lines) + 1) if first in lines[n - 1]), line)
-                message = f"línea {line}: {_symbols_message(symbols)}"
-                found.append((cls.readme, message, SYMBOL_HINT))
+                n = next((n for n in range(start, len(lines) + 1) if first in lines[n - 1]), start)
+                found.append((cls.readme, f"línea {n}: {message}", hint))
     for where, field in _fields(cls):
         prose = " ".join(CODE_SPAN.sub(" ", piece) for piece in math_pieces(field)[::2])
-        words = text_scripts(prose)
-        if words:
-            found.append((cls.meta_path, f"{where}: {_scripts_message(words)}", SCRIPT_HINT))
-        symbols = [w for w in text_symbols(prose) if w not in words]
-        if symbols:
-            found.append((cls.meta_path, f"{where}: {_symbols_message(symbols)}", SYMBOL_HINT))
+        found += [
+            (cls.meta_path, f"{where}: {message}", hint) for _, message, hint in plain_math(prose)
+        ]
     return found
+
+
+def symbols_beside_scripts(text: str) -> list[str]:
+    """text_symbols, without the words text_scripts names already (`V^π` once, as a script)."""
+    scripts = text_scripts(text)
+    return [w for w in text_symbols(text) if w not in scripts]
+
+
+def plain_math(prose: str) -> list[tuple[list[str], str, str]]:
+    """(words, message, hint) for the sub/superscripts and then for the other symbols of the
+    math that a prose text writes as text; none when it writes no math as text."""
+    scripts, symbols = text_scripts(prose), symbols_beside_scripts(prose)
+    kinds = ((scripts, _scripts_message, SCRIPT_HINT), (symbols, _symbols_message, SYMBOL_HINT))
+    return [(words, said(words), hint) for words, said, hint in kinds if words]
 
 
 def tex_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
