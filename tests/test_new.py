@@ -49,7 +49,7 @@ def finish_scaffold(root: Path, folder: Path) -> None:
         ("Por escribir: la idea de la clase en una frase.", "La suma de cubos es un cuadrado."),
         (
             "Por escribir: qué calcula el laboratorio y con qué ejemplo fijo.",
-            "La suma de los $k^3$ para n = 4.",
+            "La suma de los $k^3$ para $n = 4$.",
         ),
         ("Por escribir: un error frecuente y cómo evitarlo.", "Olvidar el cuadrado."),
         (

@@ -34,7 +34,7 @@ La mitad de $n$ es $\\frac{n}{2}$; cuesta $5 y $10 (eso es prosa). El símbolo �
 
 ## Ejemplo trabajado
 
-Con n = 4 sale 2.
+Con cuatro términos sale 2.
 """
 CLASS_901 = ("Fórmulas", "Desarrollo", "Ejemplo trabajado", "Qué calcula el laboratorio",
              "Salidas del laboratorio (3)", "Muestra de la ejecución real", "Errores comunes",
@@ -143,7 +143,9 @@ def test_second_build_is_content_keyed(cli, course: Path, tmp_path: Path) -> Non
     assert "0 archivos escritos" in again.out
     assert page_901(out) == first  # the date shown is the run that verified it
     readme = course / "classes" / FAKE_PART / "901-pasa" / "README.md"
-    readme.write_text(README_901.replace("Con n = 4 sale 2.", "Con n = 4 sale dos."), "utf-8")
+    readme.write_text(
+        README_901.replace("Con cuatro términos sale 2.", "Con cuatro términos sale dos."), "utf-8"
+    )
     changed = cli("site", "--root", str(course), "--out", str(out))
     # the class's page, sources and two notebooks, the home, its part, the search index and the
     # class's sentences for the search; not the assets
@@ -666,7 +668,7 @@ def test_each_searchable_page_has_its_sentences_for_the_search(
     runs = json.loads((out / "buscar/901-pasa.js").read_text("utf-8").split("=", 2)[2][:-2])
     sentences = [s for run in runs for s in run]
     assert "La mitad de n es n/2; cuesta $5 y $10 (eso es prosa)." in sentences
-    assert "Con n = 4 sale 2." in sentences
+    assert "Con cuatro términos sale 2." in sentences
     assert "El símbolo «t </w>» es texto." in sentences  # text: the page puts it in text nodes
     # no page links a sentence file: the search page loads one for a result in view
     for page in out.rglob("*.html"):
@@ -1017,6 +1019,54 @@ def test_lint_flags_math_symbols_written_as_text_in_prose(fake_course: Path) -> 
     meta.write_text(
         meta.read_text("utf-8").replace(
             '"La mitad con γ = 0,9 y ‖x‖."', r"'La mitad con $\gamma = 0{,}9$ y $\lVert x \rVert$.'"
+        ),
+        "utf-8",
+    )
+    assert [w for p, w, _ in site_problems(load_course(course)) if p in (cls.readme, meta)] == []
+
+
+def test_lint_flags_formulas_in_latin_letters_written_as_text(fake_course: Path) -> None:
+    """«log p(x)» and «t = 497» in the prose beside a rendered $p(x \\mid z)$: 332, 338 and 331
+    wrote their functions and their settings as text. A one-letter function applied to its
+    arguments and a one-letter symbol in a relation are flagged; Spanish's words of one letter,
+    addresses and code are not."""
+    from compmath.site.checks import _prose, site_problems, text_letters
+
+    course = small_course(fake_course)
+    cls = load_course(course).classes[0]
+    flagged = (
+        "## Desarrollo\n\nLa cota de log p(x) vale con x = (0,3; 0,2), con P(s'|s,a) y"
+        " N(0, I); la SNR cruza 1 en t = 497, y T < 1 afila.\n"
+    )
+    prose = (
+        "## Ejemplo\n\nDe 0 a 1, y a la vez (a) o (b); https://ejemplo.org/?q=x, el código"
+        " `p(x)` y la fórmula $t = 497$ no se señalan.\n"
+    )
+    cls.readme.write_text(README_901 + "\n" + flagged + "\n" + prose, encoding="utf-8")
+    meta = _describe_mitad(course, '"La mitad de p(x) con d = 4."')
+    found = site_problems(load_course(course))
+    line = next(n for n, text in enumerate(flagged.splitlines(), 1) if "p(x)" in text)
+    line += len((README_901 + "\n").splitlines())
+    assert [what for p, what, _ in found if p == cls.readme] == [
+        f"línea {line}: «p(x)», «x = (0,3», «P(s'|s,a)», «N(0, I)», «t = 497», «T < 1» son"
+        " fórmulas escritas como texto, fuera de una fórmula"
+    ]
+    assert [what for p, what, _ in found if p == meta] == [
+        "la descripción de la salida mitad: «p(x)», «d = 4» son fórmulas escritas como texto,"
+        " fuera de una fórmula"
+    ]
+    assert all("$t = 497$" in hint for p, _, hint in found if p in (cls.readme, meta))
+    assert [w for _, text in _prose(prose) for w in text_letters(text)] == []
+    # the same written as math, the tuple of numbers left as prose: nothing to say
+    cls.readme.write_text(
+        README_901 + "\n## Desarrollo\n\nLa cota de $\\log p(x)$ vale con $x$ = (0,3; 0,2), con"
+        " $P(s' \\mid s, a)$ y $\\mathcal{N}(0, I)$; la SNR cruza 1 en $t = 497$, y $T < 1$"
+        " afila.\n\n" + prose,
+        encoding="utf-8",
+    )
+    meta.write_text(
+        meta.read_text("utf-8").replace(
+            '"La mitad de p(x) con d = 4."', "'La mitad de $p(x)$ con $d = 4$.'"
         ),
         "utf-8",
     )

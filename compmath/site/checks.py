@@ -198,6 +198,42 @@ def scripts_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
     return found
 
 
+# Math in Latin letters written as text: a one-letter function applied to its arguments
+# (`p(x|z)`, `P(s'|s,a)`, `N(0, I)`, `O(n)`) or a one-letter symbol in a relation (`t = 497`,
+# `T < 1`, `j > i`). A Spanish word of one letter («y», «a», «o») never touches a parenthesis
+# nor stands before a sign; an address's `?q=x` and an identifier's `top_k(` are not prose.
+LETTER_CALL = re.compile(r"(?<![\w.\-/\\?&=])[A-Za-z]['′]?\((?=[^\s)])[^()]{0,40}\)")
+LETTER_RELATION = re.compile(r"(?<![\w.\-/\\?&=])[A-Za-z]['′]? ?[=<>≤≥≈≠] ?[\w(\[−√-][^\s;]*")
+
+
+def text_letters(text: str) -> list[str]:
+    """The formulas in Latin letters a prose text (no code, no math) writes as text: «p(x)»,
+    «t = 497»; in order and once each."""
+    found: dict[str, None] = {}
+    matches = [*LETTER_CALL.finditer(text), *LETTER_RELATION.finditer(text)]
+    for match in sorted(matches, key=lambda m: m.start()):
+        piece = match.group()
+        if match.re is LETTER_RELATION:
+            piece = piece.rstrip(EDGES.replace("(", "").replace(")", ""))
+            while piece.count(")") > piece.count("(") and piece.endswith(")"):
+                piece = piece[:-1]
+        if not ADDRESS.search(piece):
+            found[piece] = None
+    return list(found)
+
+
+def _letters_message(found: list[str]) -> str:
+    """«t = 497» es una fórmula…, or the first six of several and how many more."""
+    return _named(found, "es una fórmula escrita", "son fórmulas escritas")
+
+
+LETTER_HINT = (
+    "escribe la expresión entera entre dólares, $t = 497$, $p(x \\mid z)$,"
+    " $\\mathcal{N}(0, I)$: la web la dibuja en cursiva, como las demás fórmulas; una tupla de"
+    " números se queda fuera, $x$ = (0,3; 0,2)"
+)
+
+
 def symbols_beside_scripts(text: str) -> list[str]:
     """text_symbols, without the words text_scripts names already (`V^π` once, as a script)."""
     scripts = text_scripts(text)
@@ -205,10 +241,17 @@ def symbols_beside_scripts(text: str) -> list[str]:
 
 
 def plain_math(prose: str) -> list[tuple[list[str], str, str]]:
-    """(words, message, hint) for the sub/superscripts and then for the other symbols of the
-    math that a prose text writes as text; none when it writes no math as text."""
+    """(words, message, hint) for the sub/superscripts, for the other symbols of the math and
+    for the formulas in Latin letters that a prose text writes as text; none when it writes no
+    math as text."""
     scripts, symbols = text_scripts(prose), symbols_beside_scripts(prose)
-    kinds = ((scripts, _scripts_message, SCRIPT_HINT), (symbols, _symbols_message, SYMBOL_HINT))
+    said = scripts + symbols  # a fragment is named once: `O(n²)` as a symbol
+    letters = [w for w in text_letters(prose) if not any(w in s or s in w for s in said)]
+    kinds = (
+        (scripts, _scripts_message, SCRIPT_HINT),
+        (symbols, _symbols_message, SYMBOL_HINT),
+        (letters, _letters_message, LETTER_HINT),
+    )
     return [(words, said(words), hint) for words, said, hint in kinds if words]
 
 
