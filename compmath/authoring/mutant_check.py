@@ -41,6 +41,7 @@ SCORE_GOAL = 0.90  # share of a hole's standard mutants rejected (or marked equi
 REFERENCE_TIMEOUT = 20.0  # seconds for the course's lab at a variant (as the exercise checks)
 MUTANT_TIMEOUT = 5.0  # seconds at most for a mutant: one that loops is rejected, not waited on
 MUTANT_FLOOR = 0.3  # seconds at least (see _limits)
+CLAIM_ROUND = 12  # a class's runs per round for a claim no run has turned false yet
 CHEAPER = 1.5  # a variant this many times quicker than the defaults is where mutants run first
 SHORT_LINE = 12  # a solution line with fewer characters (spaces aside) may appear in a hint
 SHORT_EXPRESSION = 16  # and the right-hand side of an assignment, with fewer than this
@@ -322,9 +323,13 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
     run_mutants(first, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
     later = _later_runs(prepared, results)
     run_mutants(later, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
+    tried: set[str] = set()
     for defaults in (True, False):  # the claims' last runs, where one turns them false first
-        rest = _claim_runs(prepared, results, defaults=defaults)
-        run_mutants(rest, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits)
+        while rest := _claim_runs(prepared, results, tried, defaults=defaults):
+            tried.update(rest)
+            run_mutants(
+                rest, timeout=MUTANT_TIMEOUT, jobs=jobs, memo=memo, into=results, limits=limits
+            )
     for one in prepared:
         _verdicts(one, results, checked[one.cls.id])
     for problem in failed:
@@ -539,19 +544,30 @@ def _seen_false(one: _Class, results: Results) -> set[str]:
 
 
 def _claim_runs(
-    prepared: list[_Class], results: Results, *, defaults: bool
+    prepared: list[_Class], results: Results, tried: set[str], *, defaults: bool
 ) -> dict[str, tuple[ClassInfo, Program, Variant]]:
-    """For a class with a claim no run has turned false yet: every mutant at the defaults (with
-    `defaults`), else at every variant, not run so far (a claim tests nothing only if no run of
-    the course's lab or of a mutant turns it false)."""
-    return {
-        program.key(v): (one.cls, program, v)
-        for one in prepared
-        if set(one.claims) - _seen_false(one, results)
-        for mutant, program in one.mutants
-        for v in one.runs(mutant)
-        if program.key(v) not in results.reports and (v.default or not defaults)
-    }
+    """For a class with a claim no run has turned false yet: the next CLAIM_ROUND mutants at the
+    defaults (with `defaults`), else at every variant, not run or tried so far (a claim tests
+    nothing only if no run of the course's lab or of a mutant turns it false). The mutants of a
+    hole that declares the claim's output come first: one of them usually turns it false, and
+    the rounds stop there."""
+    wanted: dict[str, tuple[ClassInfo, Program, Variant]] = {}
+    for one in prepared:
+        unseen = set(one.claims) - _seen_false(one, results)
+        if not unseen:
+            continue
+        roots = {claim.split(".")[0].split("[")[0] for claim in unseen}
+        feeding = {n for n, hole in enumerate(one.cls.meta.holes, 1) if roots & set(hole.outputs)}
+        runs = [
+            (program.key(v), (one.cls, program, v))
+            for mutant, program in sorted(one.mutants, key=lambda m: m[0].hole not in feeding)
+            for v in one.runs(mutant)
+            if program.key(v) not in results.reports
+            and program.key(v) not in tried
+            and (v.default or not defaults)
+        ]
+        wanted.update(runs[:CLAIM_ROUND])
+    return wanted
 
 
 def _idle_claims(one: _Class, results: Results) -> list[Problem]:
