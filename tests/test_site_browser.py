@@ -902,12 +902,13 @@ def rendered_prose(html: str) -> list[str]:
 
 def test_no_plain_text_math_is_left_in_the_prose(site: Path) -> None:
     """Issue #38 counted 623 `x_t`, `V^π`, `‖·‖_∞` in the prose as text beside its MathML, and
-    after them 577 symbols («la razón γ», «λ₂», «‖a‖»); the same rules as lint
-    (compmath.site.checks.text_scripts and text_symbols) over what the built pages show."""
-    from compmath.site.checks import symbols_beside_scripts, text_scripts
+    after them 577 symbols («la razón γ», «λ₂», «‖a‖») and some 400 formulas in Latin letters
+    («log p(x)», «t = 497»); the same rules as lint (compmath.site.checks.plain_math: scripts,
+    symbols, letters) over what the built pages show."""
+    from compmath.site import checks
 
     def plain_math(text: str) -> list[str]:
-        return text_scripts(text) + symbols_beside_scripts(text)
+        return [w for words, _, _ in checks.plain_math(text) for w in words]
 
     left = {}
     for path in pages(site):
@@ -918,10 +919,11 @@ def test_no_plain_text_math_is_left_in_the_prose(site: Path) -> None:
     assert left == {}
     # the rules and the parser see the old notation: a page written the old way is counted
     old = (
-        "<p>la media <em>x_t</em> con V^π, la razón γ y <code>x_t</code>"
-        " <math><mi>x_t</mi><mi>γ</mi></math></p>"
+        "<p>la media <em>x_t</em> con V^π, la razón γ, log p(x) en t = 497 y <code>x_t</code>"
+        " <math><mi>x_t</mi><mi>γ</mi><mi>p</mi><mo>(</mo><mi>x</mi><mo>)</mo></math></p>"
     )
-    assert [w for t in rendered_prose(old) for w in plain_math(t)] == ["x_t", "V^π", "γ"]
+    found = [w for t in rendered_prose(old) for w in plain_math(t)]
+    assert found == ["x_t", "V^π", "γ", "p(x)", "t = 497"]
 
 
 def test_no_page_weighs_over_60_kb_beyond_the_math_font(site: Path) -> None:
