@@ -26,12 +26,12 @@ OUTPUTS: list[tuple[str, str, dict[str, Any]]] = [
     ),
     (
         "suma_de_cuadrados",
-        "$\\sum k^2$ para k = 1..n, calculada sumando.",
+        "$\\sum_{k=1}^{n} k^2$, calculada sumando.",
         {"type": "number", "minimum": 1},
     ),
     (
         "coincide_con_la_formula_cerrada",
-        "Verdadero si la suma coincide con n(n+1)(2n+1)/6.",
+        "Verdadero si la suma coincide con $n(n+1)(2n+1)/6$.",
         {"type": "boolean"},
     ),
 ]
@@ -132,7 +132,7 @@ def class_toml(number: int, title: str, demo: str, part_meta: dict[str, Any]) ->
         'tarea = "Calcula en s la suma de los cuadrados de 1 a n, como número real."',
         'salidas = ["suma_de_cuadrados", "coincide_con_la_formula_cerrada"]',
         "pistas = [",
-        '  "Los sumandos son $k^2$ para k = 1, 2, …, n.",',
+        '  "Los sumandos son $k^2$ para $k$ de 1 a $n$.",',
         '  "Los k son los enteros de 1 a n (np.arange): elévalos al cuadrado y súmalos.",',
         "]",
         "# Los errores_comunes que se cometen en este hueco, escritos en su solución (lint",
