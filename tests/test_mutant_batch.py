@@ -128,6 +128,27 @@ def test_state_a_mutant_corrupts_never_reaches_the_next(
     assert handed == [1]  # 14 runs: one batch, each mutant after the others in its process
 
 
+def test_mutants_the_compiler_refuses_are_judged_as_alone(
+    course_901: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hostile: the batch compiles each mutant before its fork; a syntax error, a nesting that
+    exhausts the compiler (its memory, as alone) and a source whose compiling warns (it still
+    matches) are each the mutant's own verdict, and the mutants after them in the batch are
+    judged as ever."""
+    deep = "mitad = " + "-" * 60_000 + "n * escala"
+    warns = 'aviso = "\\d es una secuencia inválida"\nmitad = n * escala'
+    bodies = [RIGHT, "mitad = n *", deep, warns, WRONG, RIGHT + "  # tras ellos"]
+    batched, alone, handed = _judge_both(course_901, bodies, monkeypatch)
+    assert batched == alone
+    each = batched[::2]  # every body at both variants, the same outcome
+    assert batched[1::2] == each
+    assert each == [
+        Outcome.MATCHES, Outcome.EXCEPTION, Outcome.MEMORY, Outcome.MATCHES, Outcome.DIFFERS,
+        Outcome.MATCHES,
+    ]  # fmt: skip
+    assert handed[0] == 1  # one batch; the compiler's stack, a depth, runs again alone
+
+
 def test_a_mutant_that_signals_its_batch_or_exits_is_judged_as_alone(
     course_901: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
