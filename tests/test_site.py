@@ -978,99 +978,74 @@ def test_lint_flags_plain_text_scripts_outside_math(fake_course: Path) -> None:
     assert left == []
 
 
-def test_lint_flags_math_symbols_written_as_text_in_prose(fake_course: Path) -> None:
-    """«la razón γ» beside a rendered $\\gamma$: two notations for one symbol. Every Greek
-    letter, Unicode script, operator and accented letter of the math outside `$…$` is flagged,
-    in README.md and in class.toml's texts; the prose's own signs are not."""
-    from compmath.site.checks import _prose, site_problems, text_symbols
+# Math written as text in a class's prose, each kind: what the README and an output's description
+# hold, the line found, the messages, a hint's example, the rule's words for prose it must leave
+# alone, and the same written as math (after which nothing is said).
+WRITTEN_AS_TEXT = {
+    # «la razón γ» beside a rendered $\gamma$: two notations for one symbol. Every Greek letter,
+    # Unicode script, operator and accented letter of the math outside `$…$` is flagged
+    "símbolos": (
+        "Con la razón γ, el hueco λ₂, la norma ‖a‖ entre √d, la media x̂ y la matriz 3×3, cuesta"
+        " O(n²).",
+        "Entre −1 y 1, [−1, 1], 4·5 = 20, de «a» → «b» ✓; el año, un pingüino, Über, el código"
+        " `γ` y la fórmula $\\gamma \\le 1$ no se señalan.",
+        ("La mitad con γ = 0,9 y ‖x‖.", "La mitad con $\\gamma = 0{,}9$ y $\\lVert x \\rVert$."),
+        "«γ», «λ₂», «‖a‖», «√d», «x̂», «3×3» y 1 más llevan símbolos matemáticos escritos como"
+        " texto, fuera de una fórmula",
+        "«γ», «‖x‖» llevan símbolos matemáticos escritos como texto, fuera de una fórmula",
+        "$\\gamma$",
+        "text_symbols",
+        "Con la razón $\\gamma$, el hueco $\\lambda_2$, la norma $\\lVert a \\rVert$ entre"
+        " $\\sqrt{d}$, la media $\\hat x$ y la matriz $3 \\times 3$, cuesta $O(n^2)$.",
+    ),
+    # «log p(x)» and «t = 497» beside a rendered $p(x \mid z)$ (332, 338, 331): a one-letter
+    # function applied to its arguments and a one-letter symbol in a relation are flagged;
+    # Spanish's words of one letter, addresses and code are not; a tuple of numbers stays prose
+    "letras": (
+        "La cota de log p(x) vale con x = (0,3; 0,2), con P(s'|s,a) y N(0, I); la SNR cruza 1"
+        " en t = 497, y T < 1 afila.",
+        "De 0 a 1, y a la vez (a) o (b); https://ejemplo.org/?q=x, el código `p(x)` y la fórmula"
+        " $t = 497$ no se señalan.",
+        ("La mitad de p(x) con d = 4.", "La mitad de $p(x)$ con $d = 4$."),
+        "«p(x)», «x = (0,3», «P(s'|s,a)», «N(0, I)», «t = 497», «T < 1» son fórmulas escritas"
+        " como texto, fuera de una fórmula",
+        "«p(x)», «d = 4» son fórmulas escritas como texto, fuera de una fórmula",
+        "$t = 497$",
+        "text_letters",
+        "La cota de $\\log p(x)$ vale con $x$ = (0,3; 0,2), con $P(s' \\mid s, a)$ y"
+        " $\\mathcal{N}(0, I)$; la SNR cruza 1 en $t = 497$, y $T < 1$ afila.",
+    ),
+}
 
+
+@pytest.mark.parametrize("kind", sorted(WRITTEN_AS_TEXT))
+def test_lint_flags_math_written_as_text_in_prose(fake_course: Path, kind: str) -> None:
+    """Math written as text in README.md and in class.toml's texts is flagged, on its line and
+    in its field, with a hint that shows it as math; the prose's own signs are not."""
+    from compmath.site import checks
+
+    flagged, prose, (said, said_as_math), readme, field, example, rule, as_math = WRITTEN_AS_TEXT[
+        kind
+    ]
     course = small_course(fake_course)
     cls = load_course(course).classes[0]
-    flagged = (
-        "## Desarrollo\n\nCon la razón γ, el hueco λ₂, la norma ‖a‖ entre √d, la media x̂ y"
-        " la matriz 3×3, cuesta O(n²).\n"
-    )
-    prose = (
-        "## Ejemplo\n\nEntre −1 y 1, [−1, 1], 4·5 = 20, de «a» → «b» ✓; el año, un pingüino,"
-        " Über, el código `γ` y la fórmula $\\gamma \\le 1$ no se señalan.\n"
-    )
-    cls.readme.write_text(README_901 + "\n" + flagged + "\n" + prose, encoding="utf-8")
-    meta = _describe_mitad(course, '"La mitad con γ = 0,9 y ‖x‖."')
-    found = [(p, what, hint) for p, what, hint in site_problems(load_course(course))]
-    line = next(n for n, text in enumerate(flagged.splitlines(), 1) if "γ" in text)
-    line += len((README_901 + "\n").splitlines())
-    assert [what for p, what, _ in found if p == cls.readme] == [
-        f"línea {line}: «γ», «λ₂», «‖a‖», «√d», «x̂», «3×3» y 1 más llevan símbolos matemáticos"
-        " escritos como texto, fuera de una fórmula"
-    ]
+    write = cls.readme.write_text
+    write(f"{README_901}\n## Desarrollo\n\n{flagged}\n\n## Ejemplo\n\n{prose}\n", encoding="utf-8")
+    meta = _describe_mitad(course, f'"{said}"')
+    found = checks.site_problems(load_course(course))
+    line = len(f"{README_901}\n## Desarrollo\n\n".splitlines()) + 1
+    assert [what for p, what, _ in found if p == cls.readme] == [f"línea {line}: {readme}"]
     assert [what for p, what, _ in found if p == meta] == [
-        "la descripción de la salida mitad: «γ», «‖x‖» llevan símbolos matemáticos escritos como"
-        " texto, fuera de una fórmula"
+        f"la descripción de la salida mitad: {field}"
     ]
-    assert all("$\\gamma$" in hint for p, _, hint in found if p in (cls.readme, meta))
-    assert [w for _, text in _prose(prose) for w in text_symbols(text)] == []  # code is code
+    assert all(example in hint for p, _, hint in found if p in (cls.readme, meta))
+    words = getattr(checks, rule)
+    assert [w for _, text in checks._prose(prose) for w in words(text)] == []  # code is code
     # the same written as math: nothing to say
-    cls.readme.write_text(
-        README_901 + "\n## Desarrollo\n\nCon la razón $\\gamma$, el hueco $\\lambda_2$, la"
-        " norma $\\lVert a \\rVert$ entre $\\sqrt{d}$, la media $\\hat x$ y la matriz"
-        " $3 \\times 3$, cuesta $O(n^2)$.\n\n" + prose,
-        encoding="utf-8",
-    )
-    meta.write_text(
-        meta.read_text("utf-8").replace(
-            '"La mitad con γ = 0,9 y ‖x‖."', r"'La mitad con $\gamma = 0{,}9$ y $\lVert x \rVert$.'"
-        ),
-        "utf-8",
-    )
-    assert [w for p, w, _ in site_problems(load_course(course)) if p in (cls.readme, meta)] == []
-
-
-def test_lint_flags_formulas_in_latin_letters_written_as_text(fake_course: Path) -> None:
-    """«log p(x)» and «t = 497» in the prose beside a rendered $p(x \\mid z)$: 332, 338 and 331
-    wrote their functions and their settings as text. A one-letter function applied to its
-    arguments and a one-letter symbol in a relation are flagged; Spanish's words of one letter,
-    addresses and code are not."""
-    from compmath.site.checks import _prose, site_problems, text_letters
-
-    course = small_course(fake_course)
-    cls = load_course(course).classes[0]
-    flagged = (
-        "## Desarrollo\n\nLa cota de log p(x) vale con x = (0,3; 0,2), con P(s'|s,a) y"
-        " N(0, I); la SNR cruza 1 en t = 497, y T < 1 afila.\n"
-    )
-    prose = (
-        "## Ejemplo\n\nDe 0 a 1, y a la vez (a) o (b); https://ejemplo.org/?q=x, el código"
-        " `p(x)` y la fórmula $t = 497$ no se señalan.\n"
-    )
-    cls.readme.write_text(README_901 + "\n" + flagged + "\n" + prose, encoding="utf-8")
-    meta = _describe_mitad(course, '"La mitad de p(x) con d = 4."')
-    found = site_problems(load_course(course))
-    line = next(n for n, text in enumerate(flagged.splitlines(), 1) if "p(x)" in text)
-    line += len((README_901 + "\n").splitlines())
-    assert [what for p, what, _ in found if p == cls.readme] == [
-        f"línea {line}: «p(x)», «x = (0,3», «P(s'|s,a)», «N(0, I)», «t = 497», «T < 1» son"
-        " fórmulas escritas como texto, fuera de una fórmula"
-    ]
-    assert [what for p, what, _ in found if p == meta] == [
-        "la descripción de la salida mitad: «p(x)», «d = 4» son fórmulas escritas como texto,"
-        " fuera de una fórmula"
-    ]
-    assert all("$t = 497$" in hint for p, _, hint in found if p in (cls.readme, meta))
-    assert [w for _, text in _prose(prose) for w in text_letters(text)] == []
-    # the same written as math, the tuple of numbers left as prose: nothing to say
-    cls.readme.write_text(
-        README_901 + "\n## Desarrollo\n\nLa cota de $\\log p(x)$ vale con $x$ = (0,3; 0,2), con"
-        " $P(s' \\mid s, a)$ y $\\mathcal{N}(0, I)$; la SNR cruza 1 en $t = 497$, y $T < 1$"
-        " afila.\n\n" + prose,
-        encoding="utf-8",
-    )
-    meta.write_text(
-        meta.read_text("utf-8").replace(
-            '"La mitad de p(x) con d = 4."', "'La mitad de $p(x)$ con $d = 4$.'"
-        ),
-        "utf-8",
-    )
-    assert [w for p, w, _ in site_problems(load_course(course)) if p in (cls.readme, meta)] == []
+    write(f"{README_901}\n## Desarrollo\n\n{as_math}\n\n## Ejemplo\n\n{prose}\n", encoding="utf-8")
+    meta.write_text(meta.read_text("utf-8").replace(f'"{said}"', f"'{said_as_math}'"), "utf-8")
+    left = checks.site_problems(load_course(course))
+    assert [w for p, w, _ in left if p in (cls.readme, meta)] == []
 
 
 def test_the_words_that_are_and_are_not_scripts() -> None:
