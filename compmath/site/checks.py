@@ -245,8 +245,8 @@ def plain_math(prose: str) -> list[tuple[list[str], str, str]]:
     for the formulas in Latin letters that a prose text writes as text; none when it writes no
     math as text."""
     scripts, symbols = text_scripts(prose), symbols_beside_scripts(prose)
-    said = scripts + symbols  # a fragment is named once: `O(n²)` as a symbol
-    letters = [w for w in text_letters(prose) if not any(w in s or s in w for s in said)]
+    named = scripts + symbols  # a fragment is named once: `O(n²)` as a symbol
+    letters = [w for w in text_letters(prose) if not any(w in n or n in w for n in named)]
     kinds = (
         (scripts, _scripts_message, SCRIPT_HINT),
         (symbols, _symbols_message, SYMBOL_HINT),
