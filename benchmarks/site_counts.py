@@ -12,7 +12,7 @@ For each site it prints
   prose (outside code, MathML, scripts and charts), in total, per page, and the first words;
   and the same for the other symbols of the math written as text (`γ`, `λ₂`, `‖a‖`:
   compmath.site.checks.text_symbols) and for the formulas in Latin letters (`p(x)`, `t = 497`:
-  compmath.site.checks.text_letters);
+  compmath.site.checks.letters_beside_symbols);
 - the heaviest pages, each HTML with the CSS and JS it links (the math font apart), and how many
   pass 60 KB;
 - with Chromium (Debian's; Playwright drives it): the display formulas of the class pages wider
@@ -36,7 +36,11 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from compmath.site.checks import symbols_beside_scripts, text_letters, text_scripts  # noqa: E402
+from compmath.site.checks import (  # noqa: E402
+    letters_beside_symbols,
+    symbols_beside_scripts,
+    text_scripts,
+)
 from tests.test_site_browser import (  # noqa: E402
     FLAGS,
     SOLID,
@@ -81,7 +85,8 @@ def static_counts(site: Path) -> None:
     print(f"  páginas: {len(pages)}")
     _plain_math(site, pages, text_scripts, "sub/superíndices", 5)
     _plain_math(site, pages, symbols_beside_scripts, "símbolos matemáticos (γ, λ₂, ‖a‖)", 3)
-    _plain_math(site, pages, text_letters, "fórmulas con letras latinas (p(x), t = 497)", 3)
+    letters = "fórmulas con letras latinas (p(x), t = 497)"
+    _plain_math(site, pages, letters_beside_symbols, letters, 3)
     weights = sorted(((page_weight(p), str(p.relative_to(site))) for p in pages), reverse=True)
     over = sum(1 for w, _ in weights if w > WEIGHT_LIMIT)
     print(f"  páginas de más de 60 KB (HTML + CSS + JS, sin la fuente): {over}")

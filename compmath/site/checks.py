@@ -240,13 +240,20 @@ def symbols_beside_scripts(text: str) -> list[str]:
     return [w for w in text_symbols(text) if w not in scripts]
 
 
+def letters_beside_symbols(text: str, named: list[str] | None = None) -> list[str]:
+    """text_letters, without the fragments the other two rules name already (`O(n²)` once, as
+    a symbol); `named`: those rules' words, when the caller has them."""
+    if named is None:
+        named = text_scripts(text) + symbols_beside_scripts(text)
+    return [w for w in text_letters(text) if not any(w in n or n in w for n in named)]
+
+
 def plain_math(prose: str) -> list[tuple[list[str], str, str]]:
     """(words, message, hint) for the sub/superscripts, for the other symbols of the math and
     for the formulas in Latin letters that a prose text writes as text; none when it writes no
     math as text."""
     scripts, symbols = text_scripts(prose), symbols_beside_scripts(prose)
-    named = scripts + symbols  # a fragment is named once: `O(n²)` as a symbol
-    letters = [w for w in text_letters(prose) if not any(w in n or n in w for n in named)]
+    letters = letters_beside_symbols(prose, scripts + symbols)
     kinds = (
         (scripts, _scripts_message, SCRIPT_HINT),
         (symbols, _symbols_message, SYMBOL_HINT),
