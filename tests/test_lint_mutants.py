@@ -114,7 +114,7 @@ def test_a_hint_holding_the_solution_line_is_flagged(
 ) -> None:
     edit(
         folder(course_901) / "class.toml",
-        '"mitad es el producto de n por la escala."',
+        "'mitad es el producto de $n$ por la escala.'",
         json.dumps(hint),
     )
     whats = declared_problems(course_901)
@@ -133,7 +133,7 @@ def test_a_trivially_short_solution_line_in_a_hint_is_not_flagged(course_901: Pa
     )
     edit(
         folder(course_901) / "class.toml",
-        '"mitad es el producto de n por la escala."',
+        "'mitad es el producto de $n$ por la escala.'",
         '"Empieza con m = n."',
     )
     edit(
@@ -378,7 +378,7 @@ def test_a_hint_holding_the_expression_a_line_assigns_is_flagged(course_901: Pat
     toml = folder(course_901) / "class.toml"
     edit(
         toml,
-        '"mitad es el producto de n por la escala."',
+        "'mitad es el producto de $n$ por la escala.'",
         '"Calcula (n*escala) / (1 + 0*n) y asígnalo."',
     )
     assert declared_problems(course_901) == [

@@ -72,8 +72,8 @@ def test_list_says_rota_after_a_sound_listing_when_a_file_breaks(
     meta = fake_course / CLASS
     meta.write_text(
         meta.read_text(encoding="utf-8").replace(
-            'descripcion = "n por la escala."',
-            'descripcion = "n por la escala."\ntolerancia = { atol = 0.1 }',
+            "descripcion = '$n$ por la escala.'",
+            "descripcion = '$n$ por la escala.'\ntolerancia = { atol = 0.1 }",
         ),
         encoding="utf-8",
     )

@@ -107,8 +107,10 @@ MATH_DESCRIPTION = r"'$\bar\alpha_t = \prod_{s\le t}(1-\beta_s)$ por la escala.'
 
 
 def test_show_draws_a_fields_math_as_unicode(cli, fake_course: Path) -> None:
-    _plant(fake_course, '"n por la escala."', MATH_DESCRIPTION)
-    _plant(fake_course, '"Sumar n y la escala en lugar de multiplicarlos."', r"'Olvidar $e^{-c}$.'")
+    _plant(fake_course, "'$n$ por la escala.'", MATH_DESCRIPTION)
+    _plant(
+        fake_course, "'Sumar $n$ y la escala en lugar de multiplicarlos.'", r"'Olvidar $e^{-c}$.'"
+    )
     result = cli("show", "901", "--root", str(fake_course))
     assert result.code == 0, result.err
     text = " ".join(result.out.split())
@@ -120,7 +122,7 @@ def test_show_draws_a_fields_math_as_unicode(cli, fake_course: Path) -> None:
 def test_the_practice_lab_and_its_hints_read_the_math_as_unicode(fake_course: Path) -> None:
     from compmath.holes.regions import exercise_source
 
-    _plant(fake_course, '"Calcula mitad: n por la escala."', r"'Calcula $\bar\alpha_t$ y mitad.'")
+    _plant(fake_course, "'Calcula mitad: $n$ por la escala.'", r"'Calcula $\bar\alpha_t$ y mitad.'")
     cls = load_course(fake_course).classes[0]
     source = exercise_source(cls.lab.read_text(encoding="utf-8"), [h.task for h in cls.meta.holes])
     assert "# TODO: Calcula ᾱₜ y mitad." in source

@@ -88,7 +88,7 @@ def _fake_lab(fake: Path, strict: bool = False) -> None:
     lab.write_text(text, encoding="utf-8")
     if strict:
         toml = folder / "class.toml"
-        said = 'descripcion = "n por la escala."\n'
+        said = "descripcion = '$n$ por la escala.'\n"
         toml.write_text(
             toml.read_text("utf-8").replace(said, said + "tolerancia = { tipo_estricto = true }\n"),
             encoding="utf-8",

@@ -558,8 +558,8 @@ def test_inline_math_reads_as_plain_text() -> None:
 def _describe_mitad(course: Path, description: str) -> Path:
     meta = course / "classes" / FAKE_PART / "901-pasa" / "class.toml"
     text = meta.read_text(encoding="utf-8")
-    assert '"n por la escala."' in text
-    meta.write_text(text.replace('"n por la escala."', description, 1), encoding="utf-8")
+    assert "'$n$ por la escala.'" in text
+    meta.write_text(text.replace("'$n$ por la escala.'", description, 1), encoding="utf-8")
     return meta
 
 
@@ -921,7 +921,7 @@ def test_every_code_colour_reads_at_4_5_to_1_on_the_code_background() -> None:
 
 PLAIN_SCRIPTS = """## Desarrollo
 
-La consulta q_t mira las claves W_Q x, el valor V^π, la norma ‖V − U‖_∞ y la a posteriori σ*² con
+La consulta q_t mira las claves W_Q de la entrada, el valor V^π, la norma ‖V − U‖_∞ y la a posteriori σ*² con
 media μ* (Markdown haría cursiva de lo que hay entre las dos estrellas).
 
 - **Convergencia.** Con n^0,8 y α_(t−1) también.
@@ -1014,6 +1014,25 @@ WRITTEN_AS_TEXT = {
         "text_letters",
         "La cota de $\\log p(x)$ vale con $x$ = (0,3; 0,2), con $P(s' \\mid s, a)$ y"
         " $\\mathcal{N}(0, I)$; la SNR cruza 1 en $t = 497$, y $T < 1$ afila.",
+    ),
+    # «los estados S», «t pasos» beside a rendered $S$ and $t$: a symbol of one letter standing
+    # alone is flagged; Spanish's words of one letter (a capital one where a sentence starts),
+    # an item's «(b)», a letter quoted as text, a unit after a number, an appendix's name, an
+    # author's initials, a capital before a name, «n.º» and code are not
+    "solas": (
+        "Los estados S y las acciones, con d dimensiones y t pasos; la matriz E de la clase 322"
+        " y su fila i.",
+        "Y así, a la vez, o bien (b); la «z» de «zoo», tarda 2 s, el código `d` y la fórmula $S$"
+        " no se señalan. A veces, e incluso u otras, tampoco; ni el apéndice B, ni Smith, N. A.,"
+        " en el C Users Journal, n.º 2.",
+        ("La mitad de d con E.", "La mitad de $d$ con $E$."),
+        "«S», «d», «t», «E», «i» son símbolos de una letra escritos como texto, fuera de una"
+        " fórmula",
+        "«d», «E» son símbolos de una letra escritos como texto, fuera de una fórmula",
+        "$S$",
+        "text_lone_letters",
+        "Los estados $S$ y las acciones, con $d$ dimensiones y $t$ pasos; la matriz $E$ de la"
+        " clase 322 y su fila $i$.",
     ),
 }
 

@@ -873,23 +873,33 @@ PROSE_SKIP = {"code", "pre", "math", "script", "style", "svg"}  # where `_` and 
 
 def rendered_prose(html: str) -> list[str]:
     """The text a reader sees as prose: every text node outside code, preformatted blocks,
-    MathML, scripts, styles and charts (an SVG's labels are the data's keys)."""
+    MathML, scripts, styles and charts (an SVG's labels and the row names of its table of data,
+    `<th scope="row">`, are the data's keys)."""
     from html.parser import HTMLParser
+
+    def skipped(tag: str, attrs: Any) -> bool:
+        return tag in PROSE_SKIP or (tag == "th" and ("scope", "row") in attrs)
 
     class Prose(HTMLParser):
         def __init__(self) -> None:
             super().__init__()
             self.inside = 0
+            self.open: list[bool] = []  # per open <th>: skipped?
             self.texts: list[str] = []
 
         def handle_starttag(self, tag: str, attrs: Any) -> None:
-            self.inside += tag in PROSE_SKIP
+            if tag == "th":
+                self.open.append(skipped(tag, attrs))
+            self.inside += skipped(tag, attrs)
 
         def handle_startendtag(self, tag: str, attrs: Any) -> None:
             pass  # <mspace/>, <path/>: nothing opens
 
         def handle_endtag(self, tag: str) -> None:
-            self.inside -= tag in PROSE_SKIP
+            if tag == "th":
+                self.inside -= self.open.pop() if self.open else False
+            else:
+                self.inside -= tag in PROSE_SKIP
 
         def handle_data(self, data: str) -> None:
             if not self.inside:

@@ -29,7 +29,7 @@ DATOS = (2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0)  # el ejemplo fijo: media 5, oc
 
 
 def varianza_muestral(x: np.ndarray) -> float:
-    """s² con el divisor n − 1 (la corrección de Bessel)."""
+    """s² con el divisor $n - 1$ (la corrección de Bessel)."""
     n = len(x)
     ### BEGIN SOLUTION
     media = float(np.sum(x)) / n
@@ -68,10 +68,10 @@ OUTPUTS: list[tuple[str, str, dict[str, object]]] = [
         "Los datos del ejemplo: escala · (2, 4, 4, 4, 5, 5, 7, 9) + desplazamiento.",
         {"type": "array", "minItems": 2, "items": {"type": "number"}},
     ),
-    ("media", "$\\bar x$, la suma de los datos entre n.", {"type": "number"}),
+    ("media", "$\\bar x$, la suma de los datos entre $n$.", {"type": "number"}),
     (
         "varianza_muestral",
-        "$s^2$, la suma de los cuadrados de las desviaciones entre n − 1.",
+        "$s^2$, la suma de los cuadrados de las desviaciones entre $n - 1$.",
         {"type": "number", "minimum": 0},
     ),
     (
@@ -81,7 +81,7 @@ OUTPUTS: list[tuple[str, str, dict[str, object]]] = [
     ),
     (
         "coincide_con_numpy",
-        "Verdadero si $s^2$ coincide con np.var(x, ddof=1), la misma fórmula hecha por numpy.",
+        "Verdadero si $s^2$ coincide con `np.var(x, ddof=1)`, la misma fórmula hecha por numpy.",
         {"type": "boolean"},
     ),
 ]
@@ -100,10 +100,10 @@ titulo = "{TITLE}"
 nivel = "inicial"
 duracion = "1 hora"
 demo = "{DEMO}"
-lema = "La varianza mide cuánto se alejan los datos de su media; la muestral divide entre n − 1 porque la media ya se estimó con los mismos datos."
+lema = "La varianza mide cuánto se alejan los datos de su media; la muestral divide entre $n - 1$ porque la media ya se estimó con los mismos datos."
 que_calcula = "La media, la varianza muestral y la desviación típica de ocho datos fijos (que se pueden escalar y desplazar), y si la varianza coincide con la de numpy."
 errores_comunes = [
-  "Dividir entre n en lugar de n − 1: da la varianza de la población, que con pocos datos subestima la de la muestra.",
+  "Dividir entre $n$ en lugar de $n - 1$: da la varianza de la población, que con pocos datos subestima la de la muestra.",
   "Sumar los cuadrados de los datos sin restarles antes la media.",
 ]
 donde_se_usa = "En cualquier resumen de datos, en la normalización de las capas de una red (LayerNorm) y en los intervalos de confianza."
@@ -119,11 +119,11 @@ latex = 's^2 = \\frac{{1}}{{n-1}} \\sum_{{i=1}}^{{n}} (x_i - \\bar{{x}})^2'
 # El hueco del modo práctica: la región ### BEGIN/END SOLUTION de lab.py. Cada mutante es un
 # error común escrito en el hueco: lint exige que alguna variante lo rechace.
 [[huecos]]
-tarea = "Calcula la media de x y, con ella, la varianza muestral s2 (divisor n − 1)."
+tarea = "Calcula la media de $x$ y, con ella, la varianza muestral `s2` (divisor $n - 1$)."
 salidas = ["varianza_muestral", "desviacion_tipica", "coincide_con_numpy"]
 pistas = [
-  "Primero la media: la suma de los datos entre n.",
-  "Resta la media a cada dato, eleva al cuadrado y suma; divide entre n − 1, no entre n.",
+  "Primero la media: la suma de los datos entre $n$.",
+  "Resta la media a cada dato, eleva al cuadrado y suma; divide entre $n - 1$, no entre $n$.",
 ]
 mutantes = [
   {{ error = 1, cambia = "/ (n - 1)", por = "/ n", nota = "divisor n" }},
@@ -167,9 +167,9 @@ def readme(number: int) -> str:
 
 La media resume dónde están los datos; la varianza, cuánto se alejan de ella. Se restan la
 media a cada dato, se elevan al cuadrado las desviaciones (así no se cancelan las de signo
-contrario) y se promedian. Con una muestra se divide entre n − 1 y no entre n: la media se
+contrario) y se promedian. Con una muestra se divide entre $n - 1$ y no entre $n$: la media se
 calculó con los mismos datos y queda más cerca de ellos que la media verdadera, de modo que
-las desviaciones salen algo pequeñas; el divisor n − 1 (la corrección de Bessel) lo compensa.
+las desviaciones salen algo pequeñas; el divisor $n - 1$ (la corrección de Bessel) lo compensa.
 
 La desviación típica, la raíz de la varianza, vuelve a las unidades de los datos. Si los datos
 se multiplican por una escala, la desviación típica se multiplica por ella; si se les suma una
@@ -181,7 +181,7 @@ Los ocho datos son 2, 4, 4, 4, 5, 5, 7 y 9. Suman 40, así que la media es 40 / 
 desviaciones son −3, −1, −1, −1, 0, 0, 2 y 4; sus cuadrados suman 9 + 1 + 1 + 1 + 0 + 0 + 4 +
 16 = 32. La varianza muestral es $32/7 \\approx 4{{,}}571429$ y la desviación típica,
 $\\sqrt{{32/7}} \\approx 2{{,}}13809$.
-Dividir entre n daría 32 / 8 = 4: el primero de los errores comunes.
+Dividir entre $n$ daría 32 / 8 = 4: el primero de los errores comunes.
 
 Con `--set escala=3` los datos se triplican: la media pasa a 15 y la varianza se multiplica
 por 9 ($\\approx 41{{,}}142857$). Con `--set desplazamiento=100` la media sube a 105 y la varianza no

@@ -507,8 +507,10 @@ def _literal_survivor(one: _Class, mutant: Mutant) -> Problem:
 
 def _survivor(one: _Class, mutant: Mutant) -> Problem:
     cls = one.cls
+    from compmath.mathtext import plain_prose
+
     error = (
-        cls.meta.common_errors[mutant.error - 1]
+        plain_prose(cls.meta.common_errors[mutant.error - 1])  # as the terminal shows it
         if mutant.error <= len(cls.meta.common_errors)
         else ""
     )

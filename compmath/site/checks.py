@@ -234,6 +234,64 @@ LETTER_HINT = (
 )
 
 
+# A symbol of one Latin letter standing alone in the prose: «los estados S», «t pasos», «en s».
+# Not flagged: Spanish's words of one letter («y», «a», «o», «e», «u»; a capital one where a
+# sentence starts), a letter quoted as text («la «z» de «zoo»»), a unit after a number («2 s»),
+# an item's letter alone in parentheses («(b)»), the letter that names an appendix or a table
+# («el apéndice B»), an author's initial («Press, O.; Smith, N. A.»), a capital before a name
+# («C Users Journal») and «n.º».
+LONE_LETTER = re.compile(r"(?<![^\s«\"“‘¿¡(\[])[A-Za-z](?![^\s.,;:!?)\]»\"”’])")
+SPANISH_LETTERS = frozenset("yaoeu")
+SENTENCE_START = re.compile(r"(?:^|[.!?:;«(\[—–\"“¿¡])\s*$")
+QUOTED = re.compile(r"«[^«»]*»")
+UNIT_AFTER_NUMBER = re.compile(r"\d\s$")
+UNITS = frozenset("smhg")
+NAMING = re.compile(r"\b(?:apéndice|anexo|sección|tabla|figura)\s$", re.IGNORECASE)
+BEFORE_INITIAL = re.compile(r"(?:^|[,;]\s|[A-Z]\.\s)$")
+NAME_AFTER = re.compile(r"\s[A-ZÁÉÍÓÚÑ][a-záéíóúñ]")
+
+
+def text_lone_letters(text: str) -> list[str]:
+    """The one-letter symbols a prose text (no code, no math) writes as text, standing alone:
+    «S», «t»; in order and once each. A letter inside a formula the other rules name (`t = 497`,
+    `p(x)`) is theirs."""
+    quoted = [m.span() for m in QUOTED.finditer(text)]
+    taken = [m.span() for rule in (LETTER_CALL, LETTER_RELATION) for m in rule.finditer(text)]
+    found: dict[str, None] = {}
+    for match in LONE_LETTER.finditer(text):
+        letter, start = match.group(), match.start()
+        before = text[:start]
+        if letter in SPANISH_LETTERS or any(a <= start < b for a, b in quoted + taken):
+            continue
+        if letter.lower() in SPANISH_LETTERS and SENTENCE_START.search(before):
+            continue  # «A posteriori…», «Y además…»
+        if letter in UNITS and UNIT_AFTER_NUMBER.search(before):
+            continue
+        if before.endswith("(") and text[match.end() : match.end() + 1] == ")":
+            continue  # «(a) … (b)»: an item
+        after = text[match.end() : match.end() + 3]
+        if letter.isupper() and (NAMING.search(before) or NAME_AFTER.match(after)):
+            continue  # «el apéndice B», «C Users Journal»: a name
+        if after.startswith(".") and (
+            (letter.isupper() and BEFORE_INITIAL.search(before)) or after.startswith(".º")
+        ):
+            continue  # «Smith, N. A.», «n.º 2»
+        found[letter] = None
+    return list(found)
+
+
+def _lone_message(found: list[str]) -> str:
+    """«S» es una letra de fórmula…, or the first six of several and how many more."""
+    return _named(found, "es un símbolo de una letra escrito", "son símbolos de una letra escritos")
+
+
+LONE_HINT = (
+    "escribe la letra entre dólares, $S$, $t$, $d$: la web la dibuja en cursiva, como en las"
+    " fórmulas; una letra citada como texto, entre comillas («z»); un nombre del laboratorio,"
+    " entre comillas invertidas"
+)
+
+
 def symbols_beside_scripts(text: str) -> list[str]:
     """text_symbols, without the words text_scripts names already (`V^π` once, as a script)."""
     scripts = text_scripts(text)
@@ -249,15 +307,16 @@ def letters_beside_symbols(text: str, named: list[str] | None = None) -> list[st
 
 
 def plain_math(prose: str) -> list[tuple[list[str], str, str]]:
-    """(words, message, hint) for the sub/superscripts, for the other symbols of the math and
-    for the formulas in Latin letters that a prose text writes as text; none when it writes no
-    math as text."""
+    """(words, message, hint) for the sub/superscripts, for the other symbols of the math, for
+    the formulas in Latin letters and for the one-letter symbols standing alone that a prose
+    text writes as text; none when it writes no math as text."""
     scripts, symbols = text_scripts(prose), symbols_beside_scripts(prose)
     letters = letters_beside_symbols(prose, scripts + symbols)
     kinds = (
         (scripts, _scripts_message, SCRIPT_HINT),
         (symbols, _symbols_message, SYMBOL_HINT),
         (letters, _letters_message, LETTER_HINT),
+        (text_lone_letters(prose), _lone_message, LONE_HINT),
     )
     return [(words, said(words), hint) for words, said, hint in kinds if words]
 
