@@ -259,25 +259,30 @@ def text_lone_letters(text: str) -> list[str]:
     taken = [m.span() for rule in (LETTER_CALL, LETTER_RELATION) for m in rule.finditer(text)]
     found: dict[str, None] = {}
     for match in LONE_LETTER.finditer(text):
-        letter, start = match.group(), match.start()
-        before = text[:start]
-        if letter in SPANISH_LETTERS or any(a <= start < b for a, b in quoted + taken):
-            continue
-        if letter.lower() in SPANISH_LETTERS and SENTENCE_START.search(before):
-            continue  # «A posteriori…», «Y además…»
-        if letter in UNITS and UNIT_AFTER_NUMBER.search(before):
-            continue
-        if before.endswith("(") and text[match.end() : match.end() + 1] == ")":
-            continue  # «(a) … (b)»: an item
-        after = text[match.end() : match.end() + 3]
-        if letter.isupper() and (NAMING.search(before) or NAME_AFTER.match(after)):
-            continue  # «el apéndice B», «C Users Journal»: a name
-        if after.startswith(".") and (
-            (letter.isupper() and BEFORE_INITIAL.search(before)) or after.startswith(".º")
-        ):
-            continue  # «Smith, N. A.», «n.º 2»
-        found[letter] = None
+        start = match.start()
+        if not any(a <= start < b for a, b in quoted + taken) and not _a_word(text, match):
+            found[match.group()] = None
     return list(found)
+
+
+def _a_word(text: str, match: re.Match[str]) -> bool:
+    """Whether a letter standing alone is prose: a Spanish word («y», «A posteriori…»), a unit
+    after a number, an item's «(b)», a name («el apéndice B», «C Users Journal»), an initial
+    («Smith, N. A.») or «n.º»."""
+    letter, before = match.group(), text[: match.start()]
+    after = text[match.end() : match.end() + 3]
+    if letter in SPANISH_LETTERS:
+        return True
+    if letter.lower() in SPANISH_LETTERS and SENTENCE_START.search(before):
+        return True
+    if letter in UNITS and UNIT_AFTER_NUMBER.search(before):
+        return True
+    if before.endswith("(") and after.startswith(")"):
+        return True
+    if letter.isupper() and (NAMING.search(before) or NAME_AFTER.match(after)):
+        return True
+    initial = letter.isupper() and BEFORE_INITIAL.search(before) is not None
+    return after.startswith(".º") or (after.startswith(".") and initial)
 
 
 def _lone_message(found: list[str]) -> str:
