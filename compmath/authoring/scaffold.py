@@ -21,7 +21,7 @@ PLAN_HEADER = re.compile(r"^\s*\[\[\s*plan\s*\]\]\s*(#.*)?$")
 OUTPUTS: list[tuple[str, str, dict[str, Any]]] = [
     (
         "n",
-        "El tamaño del ejemplo: se suman los cuadrados de 1 a n.",
+        "El tamaño del ejemplo: se suman los cuadrados de 1 a $n$.",
         {"type": "integer", "minimum": 1},
     ),
     (
@@ -129,11 +129,11 @@ def class_toml(number: int, title: str, demo: str, part_meta: dict[str, Any]) ->
         "",
         "# El hueco del modo práctica: la región ### BEGIN/END SOLUTION de lab.py.",
         "[[huecos]]",
-        'tarea = "Calcula en s la suma de los cuadrados de 1 a n, como número real."',
+        'tarea = "Calcula en `s` la suma de los cuadrados de 1 a $n$, como número real."',
         'salidas = ["suma_de_cuadrados", "coincide_con_la_formula_cerrada"]',
         "pistas = [",
         '  "Los sumandos son $k^2$ para $k$ de 1 a $n$.",',
-        '  "Los k son los enteros de 1 a n (np.arange): elévalos al cuadrado y súmalos.",',
+        '  "Los $k$ son los enteros de 1 a $n$ (`np.arange`): elévalos al cuadrado y súmalos.",',
         "]",
         "# Los errores_comunes que se cometen en este hueco, escritos en su solución (lint",
         "# comprueba que alguna variante los rechaza); los que no caben en ningún hueco van en",
