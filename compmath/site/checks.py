@@ -142,12 +142,6 @@ def text_symbols(text: str) -> list[str]:
     return list(found)
 
 
-def _symbols_message(found: list[str]) -> str:
-    """«γ» lleva un símbolo…, or the first six of several and how many more."""
-    one, several = "lleva un símbolo matemático escrito", "llevan símbolos matemáticos escritos"
-    return _named(found, one, several)
-
-
 def _named(found: list[str], one: str, several: str) -> str:
     """The words found (the first six of several, and how many more), what they are (`one` or
     `several`), «como texto, fuera de una fórmula»."""
@@ -156,23 +150,19 @@ def _named(found: list[str], one: str, several: str) -> str:
     return f"{shown} {one if len(found) == 1 else several} como texto, fuera de una fórmula"
 
 
+SYMBOL_WORDS = ("lleva un símbolo matemático escrito", "llevan símbolos matemáticos escritos")
 SYMBOL_HINT = (
     "escribe la expresión entera entre dólares, $\\gamma$, $\\lambda_2$, $\\lVert a \\rVert$,"
     " $\\sqrt{d}$: la web la dibuja como fórmula, con la misma letra que las demás, y la"
     " terminal como texto legible"
 )
 
+SCRIPT_WORDS = ("es un subíndice o superíndice escrito", "son subíndices o superíndices escritos")
 SCRIPT_HINT = (
     "escríbelo entre dólares, $x_t$, $W_Q$, $V^\\pi$, $\\sigma^{*2}$: la web lo dibuja como"
     " fórmula y la terminal como texto legible; un identificador (una clave como `t_1`, una"
     " variable del laboratorio), entre comillas invertidas"
 )
-
-
-def _scripts_message(found: list[str]) -> str:
-    """«x_t» es un subíndice…, or the first six of several and how many more."""
-    one, several = "es un subíndice o superíndice escrito", "son subíndices o superíndices escritos"
-    return _named(found, one, several)
 
 
 def scripts_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
@@ -222,11 +212,7 @@ def text_letters(text: str) -> list[str]:
     return list(found)
 
 
-def _letters_message(found: list[str]) -> str:
-    """«t = 497» es una fórmula…, or the first six of several and how many more."""
-    return _named(found, "es una fórmula escrita", "son fórmulas escritas")
-
-
+LETTER_WORDS = ("es una fórmula escrita", "son fórmulas escritas")
 LETTER_HINT = (
     "escribe la expresión entera entre dólares, $t = 497$, $p(x \\mid z)$,"
     " $\\mathcal{N}(0, I)$: la web la dibuja en cursiva, como las demás fórmulas; una tupla de"
@@ -285,11 +271,7 @@ def _a_word(text: str, match: re.Match[str]) -> bool:
     return after.startswith(".º") or (after.startswith(".") and initial)
 
 
-def _lone_message(found: list[str]) -> str:
-    """«S» es una letra de fórmula…, or the first six of several and how many more."""
-    return _named(found, "es un símbolo de una letra escrito", "son símbolos de una letra escritos")
-
-
+LONE_WORDS = ("es un símbolo de una letra escrito", "son símbolos de una letra escritos")
 LONE_HINT = (
     "escribe la letra entre dólares, $S$, $t$, $d$: la web la dibuja en cursiva, como en las"
     " fórmulas; una letra citada como texto, entre comillas («z»); un nombre del laboratorio,"
@@ -318,12 +300,12 @@ def plain_math(prose: str) -> list[tuple[list[str], str, str]]:
     scripts, symbols = text_scripts(prose), symbols_beside_scripts(prose)
     letters = letters_beside_symbols(prose, scripts + symbols)
     kinds = (
-        (scripts, _scripts_message, SCRIPT_HINT),
-        (symbols, _symbols_message, SYMBOL_HINT),
-        (letters, _letters_message, LETTER_HINT),
-        (text_lone_letters(prose), _lone_message, LONE_HINT),
+        (scripts, SCRIPT_WORDS, SCRIPT_HINT),
+        (symbols, SYMBOL_WORDS, SYMBOL_HINT),
+        (letters, LETTER_WORDS, LETTER_HINT),
+        (text_lone_letters(prose), LONE_WORDS, LONE_HINT),
     )
-    return [(words, said(words), hint) for words, said, hint in kinds if words]
+    return [(words, _named(words, *said), hint) for words, said, hint in kinds if words]
 
 
 def tex_outside_math(cls: ClassInfo) -> list[tuple[Path, str, str]]:
