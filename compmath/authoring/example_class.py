@@ -29,7 +29,7 @@ DATOS = (2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0)  # el ejemplo fijo: media 5, oc
 
 
 def varianza_muestral(x: np.ndarray) -> float:
-    """s² con el divisor $n - 1$ (la corrección de Bessel)."""
+    """s² con el divisor n − 1 (la corrección de Bessel)."""
     n = len(x)
     ### BEGIN SOLUTION
     media = float(np.sum(x)) / n

@@ -506,9 +506,9 @@ def _literal_survivor(one: _Class, mutant: Mutant) -> Problem:
 
 
 def _survivor(one: _Class, mutant: Mutant) -> Problem:
-    cls = one.cls
     from compmath.mathtext import plain_prose
 
+    cls = one.cls
     error = (
         plain_prose(cls.meta.common_errors[mutant.error - 1])  # as the terminal shows it
         if mutant.error <= len(cls.meta.common_errors)

@@ -241,12 +241,12 @@ def text_lone_letters(text: str) -> list[str]:
     """The one-letter symbols a prose text (no code, no math) writes as text, standing alone:
     «S», «t»; in order and once each. A letter inside a formula the other rules name (`t = 497`,
     `p(x)`) is theirs."""
-    quoted = [m.span() for m in QUOTED.finditer(text)]
-    taken = [m.span() for rule in (LETTER_CALL, LETTER_RELATION) for m in rule.finditer(text)]
+    spans = [m.span() for m in QUOTED.finditer(text)]  # quoted as text
+    spans += [m.span() for rule in (LETTER_CALL, LETTER_RELATION) for m in rule.finditer(text)]
     found: dict[str, None] = {}
     for match in LONE_LETTER.finditer(text):
         start = match.start()
-        if not any(a <= start < b for a, b in quoted + taken) and not _a_word(text, match):
+        if not any(a <= start < b for a, b in spans) and not _a_word(text, match):
             found[match.group()] = None
     return list(found)
 
