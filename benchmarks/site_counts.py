@@ -12,7 +12,8 @@ For each site it prints
   prose (outside code, MathML, scripts and charts), in total, per page, and the first words;
   and the same for the other symbols of the math written as text (`γ`, `λ₂`, `‖a‖`:
   compmath.site.checks.text_symbols), for the formulas in Latin letters (`p(x)`, `t = 497`:
-  compmath.site.checks.letters_beside_symbols) and for the symbols of one letter standing alone
+  compmath.site.checks.letters_beside_symbols), for the named functions (`PE(0)`, `log(2/7)`:
+  compmath.site.checks.text_functions) and for the symbols of one letter standing alone
   («los estados S»: compmath.site.checks.text_lone_letters);
 - the heaviest pages, each HTML with the CSS and JS it links (the math font apart), and how many
   pass 60 KB;
@@ -40,6 +41,7 @@ sys.path.insert(0, str(REPO))
 from compmath.site.checks import (  # noqa: E402
     letters_beside_symbols,
     symbols_beside_scripts,
+    text_functions,
     text_lone_letters,
     text_scripts,
 )
@@ -89,6 +91,7 @@ def static_counts(site: Path) -> None:
     _plain_math(site, pages, symbols_beside_scripts, "símbolos matemáticos (γ, λ₂, ‖a‖)", 3)
     letters = "fórmulas con letras latinas (p(x), t = 497)"
     _plain_math(site, pages, letters_beside_symbols, letters, 3)
+    _plain_math(site, pages, text_functions, "funciones (PE(0), log(2/7))", 3)
     _plain_math(site, pages, text_lone_letters, "letras sueltas (los estados S, t pasos)", 3)
     weights = sorted(((page_weight(p), str(p.relative_to(site))) for p in pages), reverse=True)
     over = sum(1 for w, _ in weights if w > WEIGHT_LIMIT)

@@ -1034,6 +1034,19 @@ WRITTEN_AS_TEXT = {
         "Los estados $S$ y las acciones, con $d$ dimensiones y $t$ pasos; la matriz $E$ de la"
         " clase 322 y su fila $i$.",
     ),
+    "funciones": (
+        "Con PE(0) y cos(manzana, pera), y el log(2/7) de la tabla.",
+        "Los valor(es) y el(los) de la tabla, la llamada `default_rng(0)`, la fórmula $\\cos(a, b)$"
+        " y https://a.org/f(x) no se señalan.",
+        ("La mitad de exp(1) con top_k(x).", "La mitad de $\\exp(1)$ con `top_k(x)`."),
+        "«PE(0)», «cos(manzana, pera)», «log(2/7)» son funciones escritas como texto, fuera de una"
+        " fórmula",
+        "«exp(1)», «top_k(x)» son funciones escritas como texto, fuera de una fórmula",
+        "$\\mathrm{PE}(0)$",
+        "text_functions",
+        "Con $\\mathrm{PE}(0)$ y $\\cos(\\text{manzana}, \\text{pera})$, y el $\\log(2/7)$ de la"
+        " tabla.",
+    ),
 }
 
 

@@ -212,6 +212,36 @@ def text_letters(text: str) -> list[str]:
     return list(found)
 
 
+# A named function applied to its arguments written as text: `PE(0)`, `cos(manzana, pera)`,
+# `log(2/7)`, or a call of the lab's code, `default_rng(0)`. A name glued to a parenthesis is no
+# Spanish word, but for the endings a word may take in parentheses («valor(es)», «el(los)»).
+NAMED_CALL = re.compile(r"(?<![\w.\-/\\?&=])[A-Za-z][A-Za-z0-9_]+['′]?\((?=[^\s)])[^()]{0,60}\)")
+WORD_ENDINGS = re.compile(r"\((?:s|es|as|os|a|o|n|en|l[oa]s?)\)$")
+
+
+def text_functions(text: str, named: list[str] | None = None) -> list[str]:
+    """The functions of two or more letters a prose text (no code, no math) writes as text,
+    applied to their arguments: «PE(0)», «log(2/7)»; in order and once each, without the
+    fragments the rules of scripts and symbols name already (`named`)."""
+    if named is None:
+        named = text_scripts(text) + symbols_beside_scripts(text)
+    found: dict[str, None] = {}
+    for match in NAMED_CALL.finditer(text):
+        piece = match.group()
+        if WORD_ENDINGS.search(piece) or ADDRESS.search(piece):
+            continue
+        if not any(piece in n or n in piece for n in named):
+            found[piece] = None
+    return list(found)
+
+
+FUNCTION_WORDS = ("es una función escrita", "son funciones escritas")
+FUNCTION_HINT = (
+    "escribe la expresión entera entre dólares, $\\mathrm{PE}(0)$, $\\cos(a, b)$,"
+    " $\\log(2/7)$: la web la dibuja como fórmula; una llamada del código del laboratorio,"
+    " entre comillas invertidas, `default_rng(0)`"
+)
+
 LETTER_WORDS = ("es una fórmula escrita", "son fórmulas escritas")
 LETTER_HINT = (
     "escribe la expresión entera entre dólares, $t = 497$, $p(x \\mid z)$,"
@@ -240,9 +270,10 @@ NAME_AFTER = re.compile(r"\s[A-ZÁÉÍÓÚÑ][a-záéíóúñ]")
 def text_lone_letters(text: str) -> list[str]:
     """The one-letter symbols a prose text (no code, no math) writes as text, standing alone:
     «S», «t»; in order and once each. A letter inside a formula the other rules name (`t = 497`,
-    `p(x)`) is theirs."""
+    `p(x)`, `cos(a, b)`) is theirs."""
     spans = [m.span() for m in QUOTED.finditer(text)]  # quoted as text
-    spans += [m.span() for rule in (LETTER_CALL, LETTER_RELATION) for m in rule.finditer(text)]
+    rules = (LETTER_CALL, LETTER_RELATION, NAMED_CALL)
+    spans += [m.span() for rule in rules for m in rule.finditer(text)]
     found: dict[str, None] = {}
     for match in LONE_LETTER.finditer(text):
         start = match.start()
@@ -295,14 +326,15 @@ def letters_beside_symbols(text: str, named: list[str] | None = None) -> list[st
 
 def plain_math(prose: str) -> list[tuple[list[str], str, str]]:
     """(words, message, hint) for the sub/superscripts, for the other symbols of the math, for
-    the formulas in Latin letters and for the one-letter symbols standing alone that a prose
-    text writes as text; none when it writes no math as text."""
+    the formulas in Latin letters, for the named functions and for the one-letter symbols
+    standing alone that a prose text writes as text; none when it writes no math as text."""
     scripts, symbols = text_scripts(prose), symbols_beside_scripts(prose)
     letters = letters_beside_symbols(prose, scripts + symbols)
     kinds = (
         (scripts, SCRIPT_WORDS, SCRIPT_HINT),
         (symbols, SYMBOL_WORDS, SYMBOL_HINT),
         (letters, LETTER_WORDS, LETTER_HINT),
+        (text_functions(prose, scripts + symbols), FUNCTION_WORDS, FUNCTION_HINT),
         (text_lone_letters(prose), LONE_WORDS, LONE_HINT),
     )
     return [(words, _named(words, *said), hint) for words, said, hint in kinds if words]
