@@ -407,6 +407,31 @@ def test_a_region_that_writes_an_attribute_is_nudged_by_its_own_names(cli, cours
     )
 
 
+def test_a_region_in_a_loop_is_nudged_on_its_first_pass_only() -> None:
+    """The nudge moves what a region computes the first time it ends, never again: a loop that
+    runs until its change falls under a threshold still stops, and every later pass costs one
+    lookup, not a call (339's Q-learning passes its region 129 000 times)."""
+    from compmath.authoring.exercises import nudged
+    from compmath.holes.regions import solution_regions
+
+    source = (
+        "def run():\n"
+        "    total, pasos = 0.0, []\n"
+        "    for k in range(5):\n"
+        "        ### BEGIN SOLUTION\n"
+        "        paso = 1.0 + k\n"
+        "        ### END SOLUTION\n"
+        "        pasos.append(paso)\n"
+        "    return {'pasos': pasos}\n"
+    )
+    made = nudged(source, solution_regions(source)[0])
+    assert made is not None
+    scope: dict[str, object] = {"__name__": "lab"}
+    exec(compile(made, "lab.py", "exec"), scope)
+    assert scope["run"]() == {"pasos": [1.0 * (1 - 1e-3), 2.0, 3.0, 4.0, 5.0]}  # type: ignore[operator]
+    assert made.count("_compmath_nudge_all(paso)") == 1
+
+
 def test_the_lab_checks_are_remembered_only_for_the_same_files(fake_course: Path) -> None:
     """lint remembers what a class's lab checks found, keyed by every file of the class, its
     part.toml, the class schema and compmath's source: an edit to any of them checks the class

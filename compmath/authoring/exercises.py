@@ -36,13 +36,7 @@ NOT_JUDGED = frozenset({Outcome.TIMEOUT, Outcome.MEMORY, Outcome.SIGNAL, Outcome
 NUDGE = "_compmath_nudge"
 NUDGE_SOURCE = f"""
 
-def {NUDGE}(value, _done=set()):  # added by compmath lint: move floats a little, once per name
-    import sys as _sys
-    site = _sys._getframe(1).f_lineno
-    if site in _done:  # a region inside a loop is nudged on its first pass only
-        return value
-    _done.add(site)
-    return {NUDGE}_all(value)
+{NUDGE}_pending = set()  # added by compmath lint: the regions whose results are still to nudge
 
 
 def {NUDGE}_all(value):
@@ -101,10 +95,14 @@ def nudged(source: str, region: Region) -> str | None:
     if not names:
         return None
     lines = source.splitlines()
-    after = [f"{region.indent}{name} = {NUDGE}({name})" for name in names]
+    # a region inside a loop is nudged on its first pass only; a later pass costs one lookup
+    site, inner = region.number, region.indent + "    "
+    after = [f"{region.indent}if {site} in {NUDGE}_pending:"]
+    after.append(f"{inner}{NUDGE}_pending.discard({site})")
+    after += [f"{inner}{name} = {NUDGE}_all({name})" for name in names]
     lines[region.end + 1 : region.end + 1] = after
     main = next((i for i, text in enumerate(lines) if text.startswith("if __name__")), len(lines))
-    lines[main:main] = NUDGE_SOURCE.splitlines()
+    lines[main:main] = [*NUDGE_SOURCE.splitlines(), f"{NUDGE}_pending.add({site})"]
     return "\n".join(lines) + "\n"
 
 

@@ -16,7 +16,7 @@ import hashlib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from compmath.course.syntax import parse
@@ -54,9 +54,10 @@ class Program:
     line_map: dict[int, int]  # a line of the program (1-based) -> the student's line
     tag: str = ""  # the digest of the class's files its verdict depends on (course_tag)
 
-    @property
+    @cached_property
     def digest(self) -> str:
-        """Names the program and everything its verdict depends on (a memo's key)."""
+        """Names the program and everything its verdict depends on (a memo's key; lint's
+        mutant check asks for it some ten times a program)."""
         return hashlib.sha256((self.tag + self.source).encode("utf-8")).hexdigest()[:20]
 
     def key(self, variant: Variant) -> str:

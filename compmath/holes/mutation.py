@@ -23,9 +23,14 @@ def __literal__(value):
     import numpy
     if isinstance(value, numpy.ndarray) and value.size > 64 and value.dtype.kind in "biuf":
         import base64  # a long list literal takes seconds to compile; one bytes string does not
+        import hashlib
         data = base64.b64encode(numpy.ascontiguousarray(value).tobytes()).decode()
-        return (f"__import__('numpy').frombuffer(__import__('base64').b64decode('{data}'), "
-                f"dtype={value.dtype.str!r}).reshape({value.shape!r}).copy()")
+        made = (f"__import__('numpy').frombuffer(__import__('base64').b64decode('{data}'), "
+                f"dtype={value.dtype.str!r}).reshape({value.shape!r})")
+        # decoded once per run, a copy each pass: a region in a loop would decode it every pass
+        key = "__valores_" + hashlib.sha256(made.encode()).hexdigest()[:16] + "__"
+        return (f"(globals()[{key!r}] if {key!r} in globals() else "
+                f"globals().setdefault({key!r}, {made})).copy()")
     if isinstance(value, numpy.ndarray):
         return f"__import__('numpy').array({value.tolist()!r}, dtype={value.dtype.str!r})"
     if isinstance(value, numpy.generic):
