@@ -11,6 +11,8 @@ episode (far past the limit), still records its smallest call and replays it.
 
 from __future__ import annotations
 
+import copy
+import inspect
 import json
 import random
 from typing import Any
@@ -99,3 +101,47 @@ def test_a_first_call_past_the_limit_is_not_copied_and_the_smallest_is_recorded(
     assert len(json.dumps(call)) <= CALL_CHARACTERS
     episodes = lab_339["Valores"].descifrar(call["argumentos"])["episodios"]
     assert len(episodes) == lab_339["EPISODIOS_TRAMO"]  # one tramo of the experience
+
+
+def test_same_to_the_bit_means_the_same_encoding(lab_339) -> None:
+    """The replay encodes an argument after the call only when it is not the same to the bit as
+    its copy from before: `__mismo__` may say no to values that encode alike (the encodings then
+    decide), never yes to two that encode differently (-0.0 and 0.0, 1 and True, a NaN)."""
+    same, codec = lab_339["__mismo__"], lab_339["Valores"]
+    rng = random.Random(20261207)
+    said_yes = 0
+    for _ in range(3000):
+        before, after = _value(rng), _value(rng)
+        for pair in ((before, after), (before, copy.deepcopy(before))):
+            if same(*pair):
+                said_yes += 1
+                assert codec.cifrar(pair[0]) == codec.cifrar(pair[1]), pair
+    assert said_yes > 1000  # it does say yes: the copies of plain values are the same
+    for a, b in ((0.0, -0.0), (1, True), (np.zeros(2), -np.zeros(2)), ([1.0], (1.0,))):
+        assert not same(a, b)
+
+
+def test_a_call_is_measured_as_its_bound_arguments_without_binding_it(lab_339) -> None:
+    """The wrapper counts a call's arguments (positional, by name, defaults) as the count of
+    its bound arguments; a call it cannot measure that way is bound, as before."""
+    wrap, state = lab_339["__envuelta__"], lab_339["__grabacion__"]
+
+    def f(a, b=(1, 2, 3), *, c=None):  # a keyword-only parameter: always bound
+        return a
+
+    def g(a, b=[0.5] * 4):
+        return a
+
+    state["fase"] = 1
+    for name, function, calls in (
+        ("g", g, [((), {"a": [1, 2]}), (([1, 2, 3, 4, 5],), {}), ((np.zeros(7), "x"), {})]),
+        ("f", f, [((1,), {}), (([1, 2],), {"c": [3, 4, 5, 6, 7, 8]})]),
+    ):
+        wrapped = wrap(name, function)
+        for args, kwargs in calls:
+            state["elegidas"].pop(name, None)
+            state["vistas"].pop(name, None)
+            wrapped(*args, **kwargs)
+            bound = inspect.signature(function).bind(*args, **kwargs)
+            bound.apply_defaults()
+            assert state["elegidas"][name]["pequena"][0] == _size(dict(bound.arguments))

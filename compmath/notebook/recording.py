@@ -54,8 +54,10 @@ RECORDING_SCHEMA = json.dumps(
 )
 
 RECORDER = """
+import copy as __copia__
 import inspect as __inspect__
 import json as __json__
+import numpy as __np__
 __grabacion__ = {"fase": 1, "activa": None, "vistas": {}, "elegidas": {}}
 
 
@@ -80,17 +82,59 @@ def __tamano__(valor):
     return 1
 
 
+# True only if the two are the same to the last bit, so their encodings are the same too
+# (False may still encode alike: the encodings decide)
+def __mismo__(antes, despues):
+    tipo = type(antes)
+    if tipo is not type(despues):
+        return False
+    if tipo is float:
+        return repr(antes) == repr(despues)  # 0.0 and -0.0 are equal, not the same
+    if tipo in __SIMPLES__:
+        return antes == despues
+    if tipo is list or tipo is tuple:
+        return len(antes) == len(despues) and all(map(__mismo__, antes, despues))
+    if tipo is dict:
+        valores = zip(antes.values(), despues.values())
+        return list(antes) == list(despues) and all(__mismo__(a, b) for a, b in valores)
+    if tipo is __np__.ndarray and antes.dtype.kind in "biufc":
+        return (antes.dtype == despues.dtype and antes.shape == despues.shape
+                and antes.tobytes() == despues.tobytes())
+    return False
+
+
 def __envuelta__(nombre, funcion):
     firma = __inspect__.signature(funcion)
+    parametros = list(firma.parameters.values())
+    # a call's size without binding it, when every parameter is a plain one: the wrapper of a
+    # function called thousands of times (332's reverse steps) then costs a loop, not a bind
+    llano = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in parametros)
+    nombres = [p.name for p in parametros]
+    defectos = {p.name: p.default for p in parametros if p.default is not p.empty}
+
+    def ligar(args, kwargs):
+        ligados = firma.bind(*args, **kwargs)
+        ligados.apply_defaults()
+        return dict(ligados.arguments)
+
+    def medida(args, kwargs):
+        resto = nombres[len(args):]
+        if llano and len(args) <= len(nombres) and all(k in resto for k in kwargs):
+            if all(n in kwargs or n in defectos for n in resto):
+                total = 1  # the bound arguments' dict, as __tamano__ counts it
+                for valor in args:
+                    total += 1 if type(valor) in __SIMPLES__ else __tamano__(valor)
+                for n in resto:
+                    total += __tamano__(kwargs[n] if n in kwargs else defectos[n])
+                return total
+        return __tamano__(ligar(args, kwargs))
 
     def envuelta(*args, **kwargs):
         estado = __grabacion__
-        ligados = firma.bind(*args, **kwargs)
-        ligados.apply_defaults()
         if estado["fase"] == 1:
             vista = estado["vistas"].setdefault(nombre, 0)
             estado["vistas"][nombre] = vista + 1
-            tamano = __tamano__(ligados.arguments)
+            tamano = medida(args, kwargs)
             elegidas = estado["elegidas"].setdefault(nombre, {})
             pequena = elegidas.get("pequena")
             # Each counted element takes at least a character of the record's JSON: a call
@@ -100,7 +144,7 @@ def __envuelta__(nombre, funcion):
             nueva = pequena is None or tamano < pequena[0]
             if primera or nueva:
                 cabe = tamano <= __LIMITE__
-                cifrados = Valores.cifrar(dict(ligados.arguments)) if cabe else None
+                cifrados = Valores.cifrar(ligar(args, kwargs)) if cabe else None
                 if primera:
                     elegidas["primera"] = (tamano, cifrados)
                 if nueva:
@@ -109,7 +153,7 @@ def __envuelta__(nombre, funcion):
         activa = estado["activa"]
         if activa is None or nombre == activa["funcion"]:
             return funcion(*args, **kwargs)
-        dados = Valores.cifrar(dict(ligados.arguments))
+        dados = Valores.cifrar(ligar(args, kwargs))
         devuelve = funcion(*args, **kwargs)
         activa["anidadas"].setdefault(nombre, []).append([dados, Valores.cifrar(devuelve)])
         return devuelve
@@ -146,34 +190,40 @@ def run(**parametros):
     for nombre in sorted(__DUENOS__):
         original = globals()[nombre + "__del_curso__"]
         elegidas = estado["elegidas"].get(nombre, {})
-        llamadas, vistos = [], set()
+        llamadas, vistos = [], []
         for cual in ("pequena", "primera"):
             if cual not in elegidas or elegidas[cual][1] is None:
                 continue
             cifrados = elegidas[cual][1]
-            huella = __json__.dumps(cifrados, sort_keys=True)
-            if huella in vistos:
-                continue
-            vistos.add(huella)
+            if any(visto is cifrados for visto in vistos):
+                continue  # the first call was the smallest too: recorded once
+            huella = lambda valor: __json__.dumps(valor, sort_keys=True)  # noqa: E731
+            if any(huella(visto) == huella(cifrados) for visto in vistos):
+                continue  # another call with the same arguments
+            vistos.append(cifrados)
             argumentos = Valores.descifrar(cifrados)
-            antes = {clave: Valores.cifrar(valor) for clave, valor in argumentos.items()}
+            antes = __copia__.deepcopy(argumentos)  # encoded only if it changed
             propios = set(__DUENOS__[nombre]) if len(__DUENOS__[nombre]) > 1 else set()
             estado["activa"] = {"funcion": nombre, "anidadas": {}, "tramos": {}, "propios": propios}
             devuelve = original(**argumentos)
             activa, estado["activa"] = estado["activa"], None
             cambia = {}
             for clave, valor in argumentos.items():
+                if __mismo__(antes[clave], valor):
+                    continue
                 despues = Valores.cifrar(valor)
-                if despues != antes[clave]:
+                if despues != Valores.cifrar(antes[clave]):
                     cambia[clave] = despues
+            # what it returns counted past the limit is past it as JSON too: sampled at once
+            grande = __tamano__(devuelve) > __LIMITE__
             registro = {
                 "argumentos": cifrados,
-                "devuelve": Valores.cifrar(devuelve),
+                "devuelve": None if grande else Valores.cifrar(devuelve),
                 "cambia": cambia,
                 "anidadas": activa["anidadas"],
                 "tramos": activa["tramos"],
             }
-            if len(__json__.dumps(registro)) > __LIMITE__:  # big arrays: their shape, a sample
+            if grande or len(__json__.dumps(registro)) > __LIMITE__:  # big arrays: a sample
                 registro["devuelve"] = Valores.cifrar(devuelve, __MUESTRA__)
                 registro["cambia"] = {
                     clave: Valores.cifrar(argumentos[clave], __MUESTRA__) for clave in cambia
