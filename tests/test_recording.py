@@ -145,3 +145,33 @@ def test_a_call_is_measured_as_its_bound_arguments_without_binding_it(lab_339) -
             bound = inspect.signature(function).bind(*args, **kwargs)
             bound.apply_defaults()
             assert state["elegidas"][name]["pequena"][0] == _size(dict(bound.arguments))
+
+
+def test_what_a_call_changes_in_place_is_recorded_copied_or_not() -> None:
+    """The replay copies each argument to see afterwards whether the call changed it (a value
+    written again the same is no change; the encodings decide what the copy cannot); where a
+    copy cannot be made, it encodes the argument before the call instead, and says the same."""
+
+    class NoCopies:
+        @staticmethod
+        def deepcopy(value: Any) -> Any:
+            raise TypeError("no se puede copiar")
+
+    def changes(x, y, z):  # x: a new value; y: written again, the same; z: a new element
+        x[0] = 3.0
+        y[0] = y[0]
+        z.append(1)
+        return None
+
+    for copies in (True, False):
+        lab = _instrumented("326")
+        if not copies:
+            lab["__copia__"] = NoCopies
+        wrapped = lab["__envuelta__"]("changes", changes)
+        lab["__DUENOS__"] = {"changes": [1]}
+        lab["changes__del_curso__"] = changes
+        lab["__run_del_curso__"] = lambda call=wrapped: call(np.zeros(2), [2.5], [])
+        recorded = json.loads(lab["run"]()["grabacion"])
+        (call,) = recorded["changes"]
+        assert sorted(call["cambia"]) == ["x", "z"], copies
+        assert list(lab["Valores"].descifrar(call["cambia"]["x"])) == [3.0, 0.0]

@@ -103,6 +103,10 @@ def __mismo__(antes, despues):
     return False
 
 
+def __huella__(cifrados):
+    return __json__.dumps(cifrados, sort_keys=True)
+
+
 def __envuelta__(nombre, funcion):
     firma = __inspect__.signature(funcion)
     parametros = list(firma.parameters.values())
@@ -197,22 +201,25 @@ def run(**parametros):
             cifrados = elegidas[cual][1]
             if any(visto is cifrados for visto in vistos):
                 continue  # the first call was the smallest too: recorded once
-            huella = lambda valor: __json__.dumps(valor, sort_keys=True)  # noqa: E731
-            if any(huella(visto) == huella(cifrados) for visto in vistos):
+            if any(__huella__(visto) == __huella__(cifrados) for visto in vistos):
                 continue  # another call with the same arguments
             vistos.append(cifrados)
             argumentos = Valores.descifrar(cifrados)
-            antes = __copia__.deepcopy(argumentos)  # encoded only if it changed
+            try:  # a copy, encoded only if the call changed the argument
+                antes, copiados = __copia__.deepcopy(argumentos), True
+            except Exception:  # what cannot be copied is encoded before the call
+                antes = {clave: Valores.cifrar(valor) for clave, valor in argumentos.items()}
+                copiados = False
             propios = set(__DUENOS__[nombre]) if len(__DUENOS__[nombre]) > 1 else set()
             estado["activa"] = {"funcion": nombre, "anidadas": {}, "tramos": {}, "propios": propios}
             devuelve = original(**argumentos)
             activa, estado["activa"] = estado["activa"], None
             cambia = {}
             for clave, valor in argumentos.items():
-                if __mismo__(antes[clave], valor):
+                if copiados and __mismo__(antes[clave], valor):
                     continue
                 despues = Valores.cifrar(valor)
-                if despues != Valores.cifrar(antes[clave]):
+                if despues != (Valores.cifrar(antes[clave]) if copiados else antes[clave]):
                     cambia[clave] = despues
             # what it returns counted past the limit is past it as JSON too: sampled at once
             grande = __tamano__(devuelve) > __LIMITE__
