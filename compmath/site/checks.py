@@ -223,16 +223,12 @@ def text_functions(text: str, named: list[str] | None = None) -> list[str]:
     """The functions of two or more letters a prose text (no code, no math) writes as text,
     applied to their arguments: «PE(0)», «log(2/7)»; in order and once each, without the
     fragments the rules of scripts and symbols name already (`named`)."""
-    if named is None:
-        named = text_scripts(text) + symbols_beside_scripts(text)
     found: dict[str, None] = {}
     for match in NAMED_CALL.finditer(text):
         piece = match.group()
-        if WORD_ENDINGS.search(piece) or ADDRESS.search(piece):
-            continue
-        if not any(piece in n or n in piece for n in named):
+        if not (WORD_ENDINGS.search(piece) or ADDRESS.search(piece)):
             found[piece] = None
-    return list(found)
+    return _unnamed(list(found), text, named)
 
 
 FUNCTION_WORDS = ("es una función escrita", "son funciones escritas")
@@ -319,9 +315,15 @@ def symbols_beside_scripts(text: str) -> list[str]:
 def letters_beside_symbols(text: str, named: list[str] | None = None) -> list[str]:
     """text_letters, without the fragments the other two rules name already (`O(n²)` once, as
     a symbol); `named`: those rules' words, when the caller has them."""
+    return _unnamed(text_letters(text), text, named)
+
+
+def _unnamed(found: list[str], text: str, named: list[str] | None) -> list[str]:
+    """`found` without the fragments the rules of scripts and symbols name already in `text`
+    (`named`: their words, when the caller has them)."""
     if named is None:
         named = text_scripts(text) + symbols_beside_scripts(text)
-    return [w for w in text_letters(text) if not any(w in n or n in w for n in named)]
+    return [w for w in found if not any(w in n or n in w for n in named)]
 
 
 def plain_math(prose: str) -> list[tuple[list[str], str, str]]:
