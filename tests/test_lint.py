@@ -473,7 +473,7 @@ def test_the_website_checks_run_beside_the_lab_checks_in_their_place(
         seen.append(labs_running.wait(timeout=60))
         return [(cls.root / "web.md", "de la web", "")]
 
-    def labs(found_course, jobs, classes=None):
+    def labs(found_course, jobs, classes=None, recorded=None):
         labs_running.set()
         return lab_checks.LabFindings(problems=[Problem("labs.py", "de los labs", "")])
 
@@ -528,7 +528,7 @@ def test_the_exercise_checks_run_beside_the_mutants(
         seen.append(mutants_running.wait(timeout=60))
         return [Problem(str(cls.lab.relative_to(cls.root)), "ejercicio", "")]
 
-    def mutants(classes, jobs):
+    def mutants(classes, jobs, recorded=None):
         mutants_running.set()
         return {c.id: Checked(complete=c.id != cls.id) for c in classes}
 

@@ -398,3 +398,143 @@ def test_a_hole_written_as_its_defaults_values_is_rejected_by_a_variant_that_cha
     edit(folder(course_901) / "class.toml", "{ escala = 2.0 }", '{ nombre = "y" }')
     problems = [p for p in checked(course_901).problems if literal in p.what]
     assert [p.what.split(":")[0] for p in problems] == [f"el hueco 1 {literal}"]
+
+
+# --- the oracles from the notebooks' recordings: one run of the course's lab per variant ----
+
+
+def _served(root: Path):
+    """The mutants' oracles of 901 from its instrumented runs (the notebooks' recordings), the
+    plain runs of the course's lab beside them, and the values each way captured."""
+    from compmath.authoring.mutant_batch import run_mutants
+    from compmath.authoring.mutant_check import REFERENCE_TIMEOUT, _prepare, _recorded_references
+    from compmath.holes.mutation import captured_values
+    from compmath.holes.runs import Results
+    from compmath.notebook.recording import record_all
+    from compmath.notebook.tools import variants
+
+    cls = load_course(root).resolve("901")
+    one = _prepare(cls, {})
+    assert one is not None
+    served, plain = Results(), Results()
+    memo: dict = {}
+    recorded = record_all([(cls, variants(cls))])
+    literal = _recorded_references([one], recorded, served, memo)
+    wanted = {one.reference(v): (cls, None, v) for v in one.variants}
+    run_mutants(wanted, timeout=REFERENCE_TIMEOUT, jobs=2, memo={}, into=plain)
+    captured, _ = captured_values([cls], REFERENCE_TIMEOUT, 2)
+    return cls, wanted, served, plain, literal, captured
+
+
+def _same(a, b) -> bool:
+    return (a.outcome, a.output_text, a.outputs) == (b.outcome, b.output_text, b.outputs)
+
+
+def test_the_oracles_the_recordings_give_are_the_course_labs_own(course_901: Path) -> None:
+    """Honest: at the defaults (held to the snapshot) and at the variant, the reference the
+    instrumented run gives is the one a plain run of the course's lab gets, to the byte; the
+    values captured for the hand-written holes are the capturing run's."""
+    cls, wanted, served, plain, literal, captured = _served(course_901)
+    assert set(served.reports) == set(wanted)
+    assert all(_same(served.reports[k], plain.reports[k]) for k in wanted)
+    assert [served.reports[k].outcome.name for k in wanted] == ["MATCHES", "EXPLORATION"]
+    assert literal[cls.id] == captured[cls.id] == {1: ("mitad = 2.0",)}
+
+
+def test_a_replay_that_changes_the_outputs_after_run_does_not_reach_the_oracle(
+    course_901: Path,
+) -> None:
+    """Hostile: run() returns a module-level dict and writes into it on every call, so the
+    recorder's replay of run() (it holds the hole) changes what the first call returned. The
+    oracle is the outputs as the first call left them, the plain run's."""
+    edit(
+        folder(course_901) / "lab.py",
+        "def run(",
+        "_SALIDA = {}\n_VECES = [0]\n\n\ndef run(",
+    )
+    edit(
+        folder(course_901) / "lab.py",
+        '    return {"n": n, "mitad": mitad, "vector": np.arange(n) / 3}',
+        "    _VECES[0] += 1\n"
+        '    _SALIDA.update({"n": n * _VECES[0], "mitad": mitad, "vector": np.arange(n) / 3})\n'
+        "    return _SALIDA",
+    )
+    _, wanted, served, plain, _, _ = _served(course_901)
+    assert all(_same(served.reports[k], plain.reports[k]) for k in wanted)
+    assert next(iter(served.reports.values())).outcome.name == "MATCHES"  # n = 4, not 8
+
+
+def test_a_class_whose_lab_gives_no_outputs_at_a_variant_runs_its_oracles_as_before(
+    course_901: Path,
+) -> None:
+    """Hostile: at «nombre = "y"» run() returns a set, which no lab's process can write. The
+    recording gives no outputs there, so the class is not served: its references run plain,
+    and lint says what it said without recordings."""
+    edit(folder(course_901) / "class.toml", "{ escala = 2.0 }", '{ nombre = "y" }')
+    edit(
+        folder(course_901) / "lab.py",
+        '    return {"n": n, "mitad": mitad,',
+        '    if nombre == "y":\n        return {"n": {n}}\n    return {"n": n, "mitad": mitad,',
+    )
+    cls, _, served, _, literal, _ = _served(course_901)
+    assert literal == {} and served.reports == {}
+    from compmath.notebook.recording import record_all
+    from compmath.notebook.tools import variants
+
+    recorded = record_all([(cls, variants(cls))])
+    with_recordings = mutant_check([cls], 2, recorded)[cls.id]
+    alone = mutant_check([cls], 2)[cls.id]
+    assert [p.what for p in with_recordings.problems] == [p.what for p in alone.problems]
+    assert any("nombre = y" in p.what for p in alone.problems)
+
+
+def test_a_cold_lint_runs_the_course_lab_once_per_variant_for_notebooks_and_mutants(
+    course_901: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With committed notebooks, the recordings run once (beside the other checks), and the
+    mutants take their oracles and captured values from them: no plain run of the course's
+    lab, no capturing run; the notebooks' check finds the recordings in the cache."""
+    import compmath.authoring.mutant_batch as mutant_batch
+    import compmath.holes.mutation as mutation
+    import compmath.notebook.recording as recording
+    from compmath.authoring.lint import lint_findings
+    from compmath.holes.graft import course_tag
+    from compmath.holes.runs import reference_key
+    from compmath.holes.variants import variants_of
+
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))
+    (course_901 / "cuadernos").mkdir()
+    course = load_course(course_901)
+    cls = course.resolve("901")
+    recorded: list[int] = []
+    captured: list[list[str]] = []
+    wanted: list[str] = []
+    real_record, real_capture, real_run = (
+        recording.record_all,
+        mutation.captured_values,
+        mutant_batch.run_mutants,
+    )
+
+    def record(wanted_classes):  # type: ignore[no-untyped-def]
+        made = real_record(wanted_classes)
+        recorded.append(len(made))
+        return made
+
+    def capture(classes, *args):  # type: ignore[no-untyped-def]
+        captured.append([c.id for c in classes])
+        return real_capture(classes, *args)
+
+    def run(found, **kwargs):  # type: ignore[no-untyped-def]
+        wanted.extend(found)
+        return real_run(found, **kwargs)
+
+    monkeypatch.setattr(recording, "record_all", record)
+    monkeypatch.setattr(mutation, "captured_values", capture)
+    monkeypatch.setattr(mutant_batch, "run_mutants", run)
+    problems, scores = lint_findings(course)
+    assert recorded == [2, 0]  # defaults and the variant, once; the notebooks' check: cached
+    assert captured == [[]]
+    references = {reference_key(cls, v, course_tag(cls)) for v in variants_of(cls)}
+    assert wanted and not references & set(wanted)
+    assert scores and all(s.cls == cls.id for s in scores)
+    assert any("falta el cuaderno" in p.what for p in problems)  # the folder is empty

@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compmath.authoring.beside import Beside
 from compmath.authoring.mutant_check import Checked, HoleScore
 from compmath.course.tree import ClassInfo, Course
 from compmath.errors import Problem
 from compmath.wording import count
+
+if TYPE_CHECKING:
+    from compmath.judging.report import LabReport
 
 CACHE = "lint"  # the folder of the cache (in scheduler.LAB_CACHES)
 FORMAT = 1
@@ -103,9 +107,20 @@ def _owner(problem: Problem, folders: dict[str, ClassInfo]) -> ClassInfo | None:
     return next((c for f, c in folders.items() if problem.file.startswith(f)), None)
 
 
-def lab_problems(course: Course, jobs: int, classes: list[ClassInfo] | None = None) -> LabFindings:
+def unremembered(classes: list[ClassInfo]) -> list[ClassInfo]:
+    """Those of `classes` whose labs' checks lint runs again (nothing remembered for them)."""
+    return [cls for cls in classes if _remembered(cls) is None]
+
+
+def lab_problems(
+    course: Course,
+    jobs: int,
+    classes: list[ClassInfo] | None = None,
+    recorded: Callable[[], Mapping[str, LabReport]] | None = None,
+) -> LabFindings:
     """Every class's (or `classes'`) lab-running problems and scores, remembered ones
-    included."""
+    included. `recorded`: waits for the notebooks' instrumented runs of the course's labs,
+    which give the mutants their oracles (authoring.mutant_check)."""
     chosen = list(course.classes) if classes is None else classes
     from compmath.authoring.exercises import exercise_problems
     from compmath.authoring.mutant_check import mutant_check
@@ -125,7 +140,7 @@ def lab_problems(course: Course, jobs: int, classes: list[ClassInfo] | None = No
         # the exercise checks beside the mutants: each fills the cores the other's rounds
         # leave idle as they end
         exercises = Beside(lambda: exercise_problems(course, jobs=jobs, classes=pending))
-        checked = mutant_check(pending, jobs)
+        checked = mutant_check(pending, jobs, recorded() if recorded is not None else None)
         problems = exercises.result()
         folders = {str(c.path.relative_to(c.root)) + "/": c for c in pending}
         owned: dict[str, list[Problem]] = {c.id: [] for c in pending}

@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compmath import contracts
 from compmath.atomic import TEMP_SUFFIX
@@ -29,6 +29,11 @@ from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInf
 from compmath.errors import CompmathError, Problem
 from compmath.errors_es import Located, json_problem
 from compmath.wording import quoted
+
+if TYPE_CHECKING:
+    from compmath.judging.report import LabReport
+
+Recorded = dict[str, "LabReport"]  # the notebooks' instrumented runs, by recording.run_key
 
 README_SECTIONS = ("## Desarrollo", "## Ejemplo trabajado")
 META_SCHEMAS = tuple(contracts.file_name(name) for name in contracts.NAMES)
@@ -371,9 +376,12 @@ def lint_course(
     return lint_findings(course, run_labs=run_labs, jobs=jobs, private=private)[0]
 
 
-def _site_problems(course: Course, classes: list[ClassInfo]) -> tuple[dict[str, Static], set[str]]:
+def _site_problems(
+    course: Course, classes: list[ClassInfo], recorded: Beside[Recorded] | None = None
+) -> tuple[dict[str, Static], set[str]]:
     """The website's checks of `classes` (their web and notebooks parts, by class id), and the
-    ids of those whose notebooks could not be made."""
+    ids of those whose notebooks could not be made. With `recorded`, the notebooks' recordings
+    being made beside: the notebooks are checked once they are in the cache."""
     from compmath.site.checks import class_site_problems, notebook_problems
 
     def problems(rows: list[tuple[Path, str, str]]) -> list[Problem]:
@@ -382,14 +390,33 @@ def _site_problems(course: Course, classes: list[ClassInfo]) -> tuple[dict[str, 
             found.add(path, what, hint)
         return list(found)
 
+    web = {cls.id: Static(web=problems(class_site_problems(cls))) for cls in classes}
+    if recorded is not None:
+        _reports(recorded)
     stale, unmade = notebook_problems(course, classes)
-    web = {
-        cls.id: Static(
-            web=problems(class_site_problems(cls)), notebooks=problems(stale.get(cls.id, []))
-        )
-        for cls in classes
-    }
+    for cls in classes:
+        web[cls.id].notebooks = problems(stale.get(cls.id, []))
     return web, unmade
+
+
+def _recordings(course: Course, classes: list[ClassInfo]) -> Beside[Recorded] | None:
+    """The notebooks' recordings of `classes` started beside, when lint checks the committed
+    notebooks: their instrumented runs of each course's lab give the notebooks what they
+    compare with, and the mutants their oracles (authoring.mutant_check) in the same run."""
+    from compmath.site.checks import notebooks_committed, record_practising
+
+    if not classes or not notebooks_committed(course):
+        return None
+    return Beside(lambda: record_practising(classes), name="compmath-lint-grabaciones")
+
+
+def _reports(recorded: Beside[Recorded]) -> Recorded:
+    """The recordings' reports; none when making them failed (the notebooks' check, which
+    records again, then says why)."""
+    try:
+        return recorded.result()
+    except (CompmathError, OSError):
+        return {}
 
 
 def _class_files(course: Course, cls: ClassInfo) -> list[Problem]:
@@ -451,7 +478,13 @@ def lint_findings(
     # whose references run every practising class's lab at each variant) start now, beside the
     # static checks and the lab checks; their problems keep their place in the list
     round_ = Round()  # the notebooks' recordings run labs: remembered only if confined
-    site = Beside(lambda: _site_problems(course, pending), name="compmath-lint-web")
+    recorded = None
+    if run_labs:  # for the notebooks and for the mutants of the classes lint runs again
+        from compmath.authoring.lab_checks import unremembered
+
+        again = {c.id for c in [*pending, *unremembered(course.classes)]}
+        recorded = _recordings(course, [c for c in course.classes if c.id in again])
+    site = Beside(lambda: _site_problems(course, pending, recorded), name="compmath-lint-web")
     made = _static_checks(course, pending)
     checked = {cls.id: static[cls.id] or made[cls.id] for cls in course.classes}
     _static_findings(course, checked, found)
@@ -462,7 +495,9 @@ def lint_findings(
         from compmath.authoring.mutant_check import SCORE_GOAL
         from compmath.authoring.own_checks import own_problems
 
-        labs = lab_problems(course, jobs)
+        labs = lab_problems(
+            course, jobs, recorded=(lambda: _reports(recorded)) if recorded else None
+        )
         found += labs.problems
         scores = labs.scores
         if mutants:

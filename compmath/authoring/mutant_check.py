@@ -14,7 +14,7 @@ gets a score: the share of its standard mutants rejected or marked equivalent in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -301,21 +301,33 @@ def _limits(prepared: list[_Class], results: Results) -> dict[str, float]:
     return limits
 
 
-def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
-    """Run every class's mutants; what each class's say, by class id."""
+def mutant_check(
+    classes: list[ClassInfo], jobs: int, recorded: Mapping[str, LabReport] | None = None
+) -> dict[str, Checked]:
+    """Run every class's mutants; what each class's say, by class id. `recorded`: the
+    notebooks' instrumented runs of the course's labs (notebook.recording.record_all, by
+    run_key), whose outputs and captured values serve the classes they cover."""
     from compmath.authoring.beside import Beside
     from compmath.authoring.mutant_batch import run_mutants
     from compmath.holes.mutation import captured_values
 
-    # the values captured for the hand-written holes (only their mutants need them) beside
-    # the course's lab at every variant
-    captures = Beside(lambda: captured_values(classes, REFERENCE_TIMEOUT, jobs))
     early = [p for p in (_prepare(c, {}) for c in classes) if p is not None]
     memo: dict[str, LabReport] = {}
     results = Results()
-    references = {one.reference(v): (one.cls, None, v) for one in early for v in one.variants}
+    literal = _recorded_references(early, recorded or {}, results, memo)
+    unserved = [c for c in classes if c.id not in literal]
+    # the values captured for the hand-written holes (only their mutants need them) beside
+    # the course's lab at every variant
+    captures = Beside(lambda: captured_values(unserved, REFERENCE_TIMEOUT, jobs))
+    references = {
+        one.reference(v): (one.cls, None, v)
+        for one in early
+        if one.cls.id not in literal
+        for v in one.variants
+    }
     run_mutants(references, timeout=REFERENCE_TIMEOUT, jobs=jobs, memo=memo, into=results)
-    literal, failed = captures.result()
+    more, failed = captures.result()
+    literal |= more
     prepared = [p for p in (_prepare(c, literal.get(c.id, {})) for c in classes) if p is not None]
     checked = {one.cls.id: _references(one, results, memo) for one in prepared}
     limits = _limits(prepared, results)
@@ -337,6 +349,58 @@ def mutant_check(classes: list[ClassInfo], jobs: int) -> dict[str, Checked]:
         if owner is not None:
             checked.setdefault(owner.id, Checked()).problems.append(problem)
     return checked
+
+
+def _recorded_references(
+    early: list[_Class],
+    recorded: Mapping[str, LabReport],
+    results: Results,
+    memo: dict[str, LabReport],
+) -> dict[str, dict[int, tuple[str, ...]]]:
+    """The course's lab of each class at each variant judged, into `results` and `memo`, as
+    run_mutants judges it, from what its instrumented run (`recorded`) gave: the outputs its own
+    process would have written, run() and its time. Only for a class whose every variant gave
+    outputs there (the others run as before). Returns, for those classes, each hole's values
+    captured at the defaults."""
+    from compmath.course.tree import load_course
+    from compmath.execution.protocol import LabReply, ReplyState
+    from compmath.holes.runs import MEMO_OK, reference_case
+    from compmath.judging.case import Ready, prepare
+    from compmath.judging.judge import judge
+    from compmath.notebook.recording import captured, lab_outputs, run_key
+    from compmath.notebook.tools import variants
+
+    served: dict[str, dict[int, tuple[str, ...]]] = {}
+    for one in early:
+        params = variants(one.cls)
+        runs = []
+        for var in one.variants:
+            index = params.index(var.params) if var.params in params else -1
+            report = recorded.get(run_key(one.cls, index))
+            found = lab_outputs(report) if report is not None else None
+            if report is None or found is None:
+                break
+            runs.append((var, report, found))
+        else:
+            base = prepare(load_course(one.cls.root), one.cls, timeout=REFERENCE_TIMEOUT)
+            if not isinstance(base, Ready):
+                continue
+            for var, report, (text, seconds) in runs:
+                key = one.reference(var)
+                case = reference_case(base, key, var)
+                reply = LabReply(
+                    key=key,
+                    state=ReplyState.OK,
+                    output=text,
+                    run_seconds=seconds,
+                    total_seconds=report.duration,
+                )
+                judged = judge(case, reply)
+                results.reports[key] = judged
+                if judged.outcome in MEMO_OK:
+                    memo[key] = judged
+            served[one.cls.id] = captured(recorded[run_key(one.cls, 0)])
+    return served
 
 
 def _first_runs(prepared: list[_Class]) -> dict[str, tuple[ClassInfo, Program, Variant]]:

@@ -42,6 +42,7 @@ def run_each(
 
 
 def _one(lab: str, limit: float, params: dict[str, Any], decimals: int) -> dict[str, Any]:
+    import gc
     import tempfile
 
     for stream in (sys.stdout, sys.stderr):  # nothing buffered here is printed twice
@@ -52,6 +53,9 @@ def _one(lab: str, limit: float, params: dict[str, Any], decimals: int) -> dict[
     folder = tempfile.mkdtemp(prefix="programa-")
     code = _compiled(lab)
     read_end, write_end = os.pipe()
+    # what this process holds is out of the fork's collections: a collection there would
+    # otherwise write to (and so copy) every page of this process's objects
+    gc.freeze()
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:

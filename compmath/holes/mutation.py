@@ -39,10 +39,11 @@ def __literal__(value):
         return f"float({str(value)!r})"
     return repr(value)
 __capturas__ = {}
+__por_capturar__ = set()  # the holes whose values are still to capture: a pass after costs a lookup
 def __captura__(hole, names, scope):
-    if hole not in __capturas__:
-        __capturas__[hole] = "\\n".join(
-            f"{name} = {__literal__(scope[name])}" for name in names if name in scope)
+    __por_capturar__.discard(hole)
+    __capturas__[hole] = "\\n".join(
+        f"{name} = {__literal__(scope[name])}" for name in names if name in scope)
 """
 WRAP = """
 __run__ = run
@@ -83,14 +84,25 @@ def _bound(target: ast.expr) -> list[str]:
     return [target.id] if isinstance(target, ast.Name) else []
 
 
+def capture_call(region: Region) -> str:
+    """The line, at the end of `region`, that captures the names it assigns the first time."""
+    number, names = region.number, assigned(region)
+    call = f"__captura__({number}, {names!r}, locals())"
+    return f"{region.indent}if {number} in __por_capturar__: {call}"
+
+
+def capture_code(regions: list[Region]) -> str:
+    """CAPTURE, with every one of `regions` still to capture."""
+    return CAPTURE + f"__por_capturar__.update({[r.number for r in regions]!r})\n"
+
+
 def capturing_source(cls: ClassInfo) -> str:
     """The course's lab, instrumented to return each hole's values as literal Python text."""
     lab = course_lab(cls)
     lines = list(lab.lines)
     for region in reversed(lab.regions):
-        call = f"{region.indent}__captura__({region.number}, {assigned(region)!r}, locals())"
-        lines.insert(region.end, call)
-    return "\n".join(lines) + "\n" + CAPTURE + WRAP
+        lines.insert(region.end, capture_call(region))
+    return "\n".join(lines) + "\n" + capture_code(list(lab.regions)) + WRAP
 
 
 def _has_holes(cls: ClassInfo) -> bool:

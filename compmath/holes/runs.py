@@ -17,7 +17,16 @@ from pathlib import Path
 from compmath.course.tree import ClassInfo, Course, load_course
 from compmath.holes.graft import Program
 from compmath.holes.variants import Variant
-from compmath.judging.case import Broken, Case, Explore, Reference, Snapshot, prepare, variant
+from compmath.judging.case import (
+    Broken,
+    Case,
+    Explore,
+    Ready,
+    Reference,
+    Snapshot,
+    prepare,
+    variant,
+)
 from compmath.judging.report import LabReport, Outcome
 
 FOLDER_PREFIX = "compmath-practica-"
@@ -62,6 +71,13 @@ def private_folders(cls: ClassInfo, folder: Path, hide: Sequence[Path]) -> list[
     return [str(p) for p in (*hide, cls.root / "classes", cache_dir(), folder)]
 
 
+def reference_case(base: Ready, key: str, var: Variant) -> Case:
+    """The course's lab (`base`, prepared) at `var`, under `key`: at the defaults held to the
+    class's snapshot, elsewhere explored."""
+    expected = base.expected if var.default else Explore()
+    return variant(base, key=key, params=dict(var.params), expected=expected)
+
+
 def _cases(
     wanted: Wanted,
     folder: Path,
@@ -91,9 +107,7 @@ def _cases(
             references.append(Broken(base.cls, request, base.problem))
             continue
         if program is None:  # the course's lab: at the defaults, also held to the snapshot
-            expected = base.expected if var.default else Explore()
-            params = dict(var.params)
-            references.append(variant(base, key=f"{call}/{key}", params=params, expected=expected))
+            references.append(reference_case(base, f"{call}/{key}", var))
             continue
         lab = folder / program.digest / "lab.py"
         if not lab.exists():

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from compmath.judging.case import Case
     from compmath.judging.report import LabReport
 from compmath.holes.graft import course_lab, course_tag
-from compmath.holes.mutation import assigned
+from compmath.holes.mutation import assigned, capture_call, capture_code
 from compmath.holes.regions import Region
 from compmath.notebook.labcode import lab_cells
 
@@ -47,8 +47,13 @@ CACHE_FOLDER = "cuadernos"
 RECORDING_SCHEMA = json.dumps(
     {
         "type": "object",
-        "properties": {"grabacion": {"type": "string"}},
-        "required": ["grabacion"],
+        "properties": {
+            "grabacion": {"type": "string"},
+            "salidas": {"type": "string"},
+            "segundos": {"type": "number"},
+            "capturas": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+        "required": ["grabacion", "segundos", "capturas"],
         "additionalProperties": False,
     }
 )
@@ -57,6 +62,7 @@ RECORDER = """
 import copy as __copia__
 import inspect as __inspect__
 import json as __json__
+import time as __tiempo__
 import numpy as __np__
 __grabacion__ = {"fase": 1, "activa": None, "vistas": {}, "elegidas": {}}
 
@@ -188,7 +194,19 @@ __run_del_curso__ = run
 def run(**parametros):
     estado = __grabacion__
     estado["fase"] = 1
-    __run_del_curso__(**parametros)
+    if parametros:  # the holes' values are captured at the defaults only
+        __por_capturar__.clear()
+    comienzo = __tiempo__.perf_counter()
+    salidas = __run_del_curso__(**parametros)
+    segundos = __tiempo__.perf_counter() - comienzo
+    __por_capturar__.clear()  # nor in the replays
+    try:  # the outputs as a lab's own process writes them, before a replay can touch them
+        from compmath.base.encode import canonical_json
+
+        texto = canonical_json(salidas, __DECIMALES__)
+        texto.encode("utf-8")
+    except Exception:
+        texto = None
     estado["fase"] = 2
     grabadas = {}
     for nombre in sorted(__DUENOS__):
@@ -239,7 +257,14 @@ def run(**parametros):
             if len(__json__.dumps(registro)) <= limite:
                 llamadas.append(registro)
         grabadas[nombre] = llamadas
-    return {"grabacion": __json__.dumps(grabadas, sort_keys=True, separators=(",", ":"))}
+    resultado = {
+        "grabacion": __json__.dumps(grabadas, sort_keys=True, separators=(",", ":")),
+        "segundos": segundos,
+        "capturas": {f"hueco_{k}": texto for k, texto in __capturas__.items()},
+    }
+    if texto is not None:
+        resultado["salidas"] = texto
+    return resultado
 """
 
 
@@ -282,6 +307,8 @@ def recording_source(cls: ClassInfo) -> str:
     lines = list(lab.lines)
     replayed = regions(cls)  # a hole alone in its function is recorded by its calls only
     for region in reversed(lab.regions):
+        # what the region leaves, the first time it ends at the defaults (holes.mutation)
+        lines.insert(region.end, capture_call(region))
         if region.number not in replayed:
             continue
         lines.insert(region.end, f"{region.indent}__tramo_sale__({region.number}, locals())")
@@ -289,9 +316,11 @@ def recording_source(cls: ClassInfo) -> str:
     config = (
         f"__DUENOS__ = {owners(cls)!r}\n__TRAMOS__ = {replayed!r}\n"
         f"__LIMITE__ = {CALL_CHARACTERS!r}\n__MUESTRA__ = {SAMPLE!r}\n"
+        f"__DECIMALES__ = {cls.meta.decimals!r}\n"
     )
     codec = "import math\nimport sys\nimport typing\n\n\n" + class_source("Valores")
-    return "\n".join(lines) + "\n\n" + codec + "\n\n" + config + RECORDER
+    captures = capture_code(list(lab.regions))
+    return "\n".join(lines) + "\n\n" + codec + "\n\n" + config + captures + RECORDER
 
 
 def _cache_path(cls: ClassInfo) -> Path:
@@ -335,10 +364,12 @@ def recordings(cls: ClassInfo, variants: list[dict[str, Any]]) -> list[dict[str,
     return made
 
 
-def record_all(wanted: list[tuple[ClassInfo, list[dict[str, Any]]]]) -> None:
+def record_all(wanted: list[tuple[ClassInfo, list[dict[str, Any]]]]) -> dict[str, LabReport]:
     """Record, in one run over every core, each (class, variants) the cache lacks, and keep
     what recorded (a class whose lab fails is left to `recordings`, which says why): lint
-    building every class's notebook on a cold cache waits for no class's labs alone."""
+    building every class's notebook on a cold cache waits for no class's labs alone. The
+    runs' reports by `run_key` (for lint's mutants: see `lab_outputs` and `captured`); none
+    for a class found in the cache."""
     import os
 
     from compmath.judging.pipeline import judge_cases
@@ -355,20 +386,48 @@ def record_all(wanted: list[tuple[ClassInfo, list[dict[str, Any]]]]) -> None:
                 continue  # `recordings` says why, class by class
             pending.append((cls, variants))
         if not cases:
-            return
+            return {}
         # one lab process each: a recording runs the whole lab, instrumented (not a quick lab
         # to batch); every class's at once keeps each core busy to the end
         reports = judge_cases(cases, jobs=os.cpu_count() or 1).result().by_key()
     for cls, variants in pending:
         try:
-            made = _made(cls, variants, [reports[_key(cls, i)] for i in range(len(variants))])
+            made = _made(cls, variants, [reports[run_key(cls, i)] for i in range(len(variants))])
         except (CompmathError, KeyError):
             continue
         _keep(cls, made)
+    return reports
 
 
-def _key(cls: ClassInfo, index: int) -> str:
+def run_key(cls: ClassInfo, index: int) -> str:
+    """The key of the instrumented run of `cls` at its `index`-th variant."""
     return f"grabacion/{cls.id}/{index}"
+
+
+def lab_outputs(report: LabReport) -> tuple[str, float] | None:
+    """What the course's lab gave in an instrumented run: its outputs as its own process writes
+    them (canonical JSON, the class's decimals) and the seconds its run() took; None if it
+    gave none the run could encode."""
+    from compmath.judging.report import Outcome
+
+    found = report.outputs if report.outcome == Outcome.EXPLORATION else None
+    text, seconds = (found or {}).get("salidas"), (found or {}).get("segundos")
+    if isinstance(text, str) and isinstance(seconds, (int, float)):
+        return text, float(seconds)
+    return None
+
+
+def captured(report: LabReport) -> dict[int, tuple[str, ...]]:
+    """Each hole's values at the defaults, written as Python literals (holes.mutation), from
+    the instrumented run at the defaults."""
+    found = (report.outputs or {}).get("capturas")
+    if not isinstance(found, dict):
+        return {}
+    return {
+        int(key.removeprefix("hueco_")): tuple(str(text).splitlines())
+        for key, text in found.items()
+        if str(text)
+    }
 
 
 def _cases(cls: ClassInfo, variants: list[dict[str, Any]], folder: Path) -> list[Case]:
@@ -384,7 +443,7 @@ def _cases(cls: ClassInfo, variants: list[dict[str, Any]], folder: Path) -> list
     lab.write_text(recording_source(cls), encoding="utf-8")
     return [
         replace(
-            variant(base, key=_key(cls, i), lab=lab, params=dict(p), expected=Explore()),
+            variant(base, key=run_key(cls, i), lab=lab, params=dict(p), expected=Explore()),
             schema=(RECORDING_SCHEMA, json.loads(RECORDING_SCHEMA)),
         )
         for i, p in enumerate(variants)

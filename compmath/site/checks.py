@@ -9,8 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compmath.course.tree import ClassInfo, Course
+
+if TYPE_CHECKING:
+    from compmath.judging.report import LabReport
 
 TEX = re.compile(r"\^\{|_\{|\\frac\b")
 # A word of prose that is not mathematics however it is written: an address, a file name
@@ -478,15 +482,23 @@ def missing_colab_notebooks(course: Course) -> list[str]:
     ]
 
 
-def record_practising(classes: list[ClassInfo]) -> None:
+def record_practising(classes: list[ClassInfo]) -> dict[str, LabReport]:
     """The recordings the practice notebooks of `classes` compare with, every class's labs at
-    once over every core (a notebook made alone would record its class's by itself)."""
+    once over every core (a notebook made alone would record its class's by itself); the
+    runs' reports (notebook.recording.record_all)."""
     from compmath.notebook.recording import record_all
     from compmath.notebook.tools import variants
 
     practising = [c for c in classes if any(p for _, p in course_notebooks(c))]
-    if practising:
-        record_all([(c, variants(c)) for c in practising])
+    return record_all([(c, variants(c)) for c in practising]) if practising else {}
+
+
+def notebooks_committed(course: Course) -> bool:
+    """Whether lint checks the committed notebooks: the course has their folder, or a
+    repository for «Abrir en Colab» to open them from."""
+    from compmath.notebook.build import FOLDER, colab_url
+
+    return (course.root / FOLDER).is_dir() or colab_url(course, "") is not None
 
 
 def stale_notebooks(course: Course) -> list[tuple[Path, str, str]]:
@@ -503,10 +515,10 @@ def notebook_problems(
     """stale_notebooks' problems of each of `classes` (by id), and the ids of those whose
     notebooks could not be made (their own problem, which `compmath notebook` reports)."""
     from compmath.errors import CompmathError
-    from compmath.notebook.build import FOLDER, colab_url, notebook_bytes
+    from compmath.notebook.build import notebook_bytes
     from compmath.notebook.freshness import up_to_date
 
-    if not (course.root / FOLDER).is_dir() and colab_url(course, "") is None:
+    if not notebooks_committed(course):
         return {}, set()
     record_practising(classes)
     found: dict[str, list[tuple[Path, str, str]]] = {}
