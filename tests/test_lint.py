@@ -22,6 +22,17 @@ def course(course_901: Path) -> Path:
     return course_901
 
 
+class Here:
+    """lint's checks that run no lab, in this process (lint forks them: site.apart.Apart), for
+    a test that counts, in its own process, what they call."""
+
+    def __init__(self, first, then) -> None:  # type: ignore[no-untyped-def]
+        self.done, self.then = first(), then
+
+    def finish(self, argument):  # type: ignore[no-untyped-def]
+        return self.then(self.done, argument)
+
+
 def cls_dir(root: Path, name: str = "901-pasa") -> Path:
     return root / "classes" / FAKE_PART / name
 
@@ -457,24 +468,25 @@ def test_the_lab_checks_are_remembered_only_for_the_same_files(fake_course: Path
 def test_the_website_checks_run_beside_the_lab_checks_in_their_place(
     course: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """lint's website checks (their notebook references run labs) run while the lab checks
-    do, and their problems keep their place: after the static ones, before the labs'."""
-    import threading
+    """lint's website checks run (in a process of their own) while the lab checks do, and
+    their problems keep their place: after the static ones, before the labs'."""
+    import os
+    import select
 
     import compmath.authoring.lab_checks as lab_checks
     import compmath.authoring.own_checks as own_checks
     import compmath.site.checks as site_checks
 
     monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))  # nothing remembered
-    labs_running = threading.Event()
-    seen: list[bool] = []
+    # the website's checks run in a forked process: a pipe tells it the lab checks began
+    began, tell = os.pipe()
 
-    def site(cls):  # waits, as a recording would, for the lab checks to be under way
-        seen.append(labs_running.wait(timeout=60))
-        return [(cls.root / "web.md", "de la web", "")]
+    def site(cls):  # waits for the lab checks to be under way, then says whether they were
+        ready, _, _ = select.select([began], [], [], 60)
+        return [(cls.root / "web.md", "de la web" if ready else "sin laboratorios", "")]
 
     def labs(found_course, jobs, classes=None, recorded=None):
-        labs_running.set()
+        os.write(tell, b"x")
         return lab_checks.LabFindings(problems=[Problem("labs.py", "de los labs", "")])
 
     monkeypatch.setattr(site_checks, "class_site_problems", site)
@@ -484,8 +496,12 @@ def test_the_website_checks_run_beside_the_lab_checks_in_their_place(
         "compmath.authoring.lint.lab_import_problems",
         lambda course, lab, allowed: [Problem("a.py", "estática", "")],
     )
-    found = [p.what for p in lint_course(load_course(course))]
-    assert seen == [True]  # the site checks were still running when the lab checks began
+    try:
+        found = [p.what for p in lint_course(load_course(course))]
+    finally:
+        os.close(began)
+        os.close(tell)
+    # the site checks were still running when the lab checks began; their place is kept
     assert found == ["estática", "de la web", "de los labs"]
 
 
@@ -568,6 +584,7 @@ def test_a_schema_found_valid_is_remembered_and_an_invalid_one_reported_every_ti
             entry.unlink()
 
     monkeypatch.setattr(jsonschema.Draft202012Validator, "check_schema", counting)
+    monkeypatch.setattr(lint_module, "Apart", Here)
     assert lint_module.lint_course(load_course(course), run_labs=False) == []
     first = len(checked)
     forget_the_classes()
@@ -607,6 +624,7 @@ def test_what_a_class_s_checks_without_labs_found_is_remembered_until_what_they_
         real(found_course, cls, found)
 
     monkeypatch.setattr(lint_module, "lint_class", reading)
+    monkeypatch.setattr(lint_module, "Apart", Here)
     first = lint_module.lint_course(load_course(course), run_labs=False)
     assert read == ["901-pasa"]
     whats = [p.what for p in first]

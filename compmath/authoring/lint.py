@@ -28,6 +28,7 @@ from compmath.course import metadata
 from compmath.course.tree import CLASS_DIR, PART_DIR, ClassInfo, Course, PartInfo
 from compmath.errors import CompmathError, Problem
 from compmath.errors_es import Located, json_problem
+from compmath.site.apart import Apart
 from compmath.wording import quoted
 
 if TYPE_CHECKING:
@@ -376,27 +377,49 @@ def lint_course(
     return lint_findings(course, run_labs=run_labs, jobs=jobs, private=private)[0]
 
 
-def _site_problems(
-    course: Course, classes: list[ClassInfo], recorded: Beside[Recorded] | None = None
-) -> tuple[dict[str, Static], set[str]]:
-    """The website's checks of `classes` (their web and notebooks parts, by class id), and the
-    ids of those whose notebooks could not be made. With `recorded`, the notebooks' recordings
-    being made beside: the notebooks are checked once they are in the cache."""
-    from compmath.site.checks import class_site_problems, notebook_problems
+def _web_problems(course: Course, cls: ClassInfo) -> list[Problem]:
+    """The website's checks of one class's prose, fields and formulas (no lab runs)."""
+    from compmath.site.checks import class_site_problems
 
-    def problems(rows: list[tuple[Path, str, str]]) -> list[Problem]:
-        found = Findings(course)
-        for path, what, hint in rows:
-            found.add(path, what, hint)
-        return list(found)
+    found = Findings(course)
+    for path, what, hint in class_site_problems(cls):
+        found.add(path, what, hint)
+    return list(found)
 
-    web = {cls.id: Static(web=problems(class_site_problems(cls))) for cls in classes}
+
+def _notebook_problems(
+    course: Course, classes: list[ClassInfo], recorded: Beside[Recorded] | None
+) -> tuple[dict[str, list[Problem]], set[str]]:
+    """The committed notebooks' problems of `classes` (by class id), and the ids of those whose
+    notebooks could not be made. With `recorded`, the notebooks' recordings being made beside:
+    the notebooks are checked once they are in the cache."""
+    from compmath.site.checks import notebook_problems
+
     if recorded is not None:
         _reports(recorded)
     stale, unmade = notebook_problems(course, classes)
+    found: dict[str, list[Problem]] = {}
     for cls in classes:
-        web[cls.id].notebooks = problems(stale.get(cls.id, []))
-    return web, unmade
+        rows = Findings(course)
+        for path, what, hint in stale.get(cls.id, []):
+            rows.add(path, what, hint)
+        found[cls.id] = list(rows)
+    return found, unmade
+
+
+def _no_labs(
+    course: Course, static: dict[str, Static | None], pending: list[ClassInfo]
+) -> tuple[dict[str, Static], list[Problem]]:
+    """What lint finds without running a lab: the checks of the classes in `pending` (by class
+    id, the website's included) and the course's problems those and the remembered ones
+    (`static`) give, in the order lint prints them."""
+    made = _static_checks(course, pending)
+    for cls in pending:
+        made[cls.id].web = _web_problems(course, cls)
+    checked = {cls.id: static[cls.id] or made[cls.id] for cls in course.classes}
+    found = Findings(course)
+    _static_findings(course, checked, found)
+    return made, list(found)
 
 
 def _recordings(course: Course, classes: list[ClassInfo]) -> Beside[Recorded] | None:
@@ -469,14 +492,13 @@ def lint_findings(
 ) -> tuple[list[Problem], list[HoleScore]]:
     """lint_course's problems and every hole's standard-mutant score; with `mutants`, a hole
     scoring below mutant_check.SCORE_GOAL is a problem too."""
-    found = Findings(course)
     # the checks of a class that run no lab are remembered by what they read
     keys = {cls.id: static_key(course, cls) for cls in course.classes}
     static = {cls.id: remembered(keys[cls.id]) for cls in course.classes}
     pending = [cls for cls in course.classes if static[cls.id] is None]
-    # the website's checks of the others (TeX in prose, wide formulas, the committed notebooks,
-    # whose references run every practising class's lab at each variant) start now, beside the
-    # static checks and the lab checks; their problems keep their place in the list
+    # those checks (the files, the prose, the formulas) in a forked process: in a thread they
+    # would hold the interpreter's lock the labs' judging needs, and the cores would idle
+    apart = Apart(lambda: _no_labs(course, static, pending), lambda done, _: done)
     round_ = Round()  # the notebooks' recordings run labs: remembered only if confined
     recorded = None
     if run_labs:  # for the notebooks and for the mutants of the classes lint runs again
@@ -484,34 +506,37 @@ def lint_findings(
 
         again = {c.id for c in [*pending, *unremembered(course.classes)]}
         recorded = _recordings(course, [c for c in course.classes if c.id in again])
-    site = Beside(lambda: _site_problems(course, pending, recorded), name="compmath-lint-web")
-    made = _static_checks(course, pending)
-    checked = {cls.id: static[cls.id] or made[cls.id] for cls in course.classes}
-    _static_findings(course, checked, found)
-    place = len(found)  # the website's problems go here, once they are in
+    # the committed notebooks, once recorded, beside the lab checks
+    site = Beside(lambda: _notebook_problems(course, pending, recorded), name="compmath-lint-web")
     scores: list[HoleScore] = []
+    labs: list[Problem] = []
     if run_labs:
         from compmath.authoring.lab_checks import lab_problems, score_problems
         from compmath.authoring.mutant_check import SCORE_GOAL
         from compmath.authoring.own_checks import own_problems
 
-        labs = lab_problems(
+        ran = lab_problems(
             course, jobs, recorded=(lambda: _reports(recorded)) if recorded else None
         )
-        found += labs.problems
-        scores = labs.scores
+        labs += ran.problems
+        scores = ran.scores
         if mutants:
-            found += score_problems(course, scores, SCORE_GOAL)
-        found += own_problems(course, jobs)
-    web, unmade = site.result()
+            labs += score_problems(course, scores, SCORE_GOAL)
+        labs += own_problems(course, jobs)
+    made, found_static = apart.finish(None) or _no_labs(course, static, pending)
+    notebooks, unmade = site.result()
     confined = round_.confined()
     for cls in pending:
-        made[cls.id].web, made[cls.id].notebooks = web[cls.id].web, web[cls.id].notebooks
+        made[cls.id].notebooks = notebooks[cls.id]
         if confined and cls.id not in unmade:
             remember(keys[cls.id], made[cls.id])
-    found[place:place] = [p for one in checked.values() for p in one.web] + [
-        p for one in checked.values() for p in one.notebooks
-    ]
+    checked = {cls.id: static[cls.id] or made[cls.id] for cls in course.classes}
+    found = Findings(course)
+    found += found_static
+    # the website's problems after the static ones, before the labs'
+    found += [p for one in checked.values() for p in one.web]
+    found += [p for one in checked.values() for p in one.notebooks]
+    found += labs
     if private is not None:
         from compmath.authoring.own_checks import private_problems
 
