@@ -540,7 +540,7 @@ def test_the_exercise_checks_run_beside_the_mutants(
     mutants_running = threading.Event()
     seen: list[bool] = []
 
-    def checks(found_course, jobs, classes):
+    def checks(found_course, jobs, classes, recorded=None):
         seen.append(mutants_running.wait(timeout=60))
         return [Problem(str(cls.lab.relative_to(cls.root)), "ejercicio", "")]
 
@@ -555,7 +555,7 @@ def test_the_exercise_checks_run_beside_the_mutants(
     assert [p.what for p in found.problems] == ["ejercicio"]
     assert lab_problems(loaded, 2, [cls]).checked == 1  # incomplete: not remembered
 
-    def broken(found_course, jobs, classes):
+    def broken(found_course, jobs, classes, recorded=None):
         raise CompmathError("roto", "arréglalo")
 
     monkeypatch.setattr(exercises, "exercise_problems", broken)

@@ -482,7 +482,7 @@ def test_a_class_whose_lab_gives_no_outputs_at_a_variant_runs_its_oracles_as_bef
     from compmath.notebook.tools import variants
 
     recorded = record_all([(cls, variants(cls))])
-    with_recordings = mutant_check([cls], 2, recorded)[cls.id]
+    with_recordings = mutant_check([cls], 2, lambda: recorded)[cls.id]
     alone = mutant_check([cls], 2)[cls.id]
     assert [p.what for p in with_recordings.problems] == [p.what for p in alone.problems]
     assert any("nombre = y" in p.what for p in alone.problems)
@@ -538,3 +538,49 @@ def test_a_cold_lint_runs_the_course_lab_once_per_variant_for_notebooks_and_muta
     assert wanted and not references & set(wanted)
     assert scores and all(s.cls == cls.id for s in scores)
     assert any("falta el cuaderno" in p.what for p in problems)  # the folder is empty
+
+
+def _exercises_both_ways(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[str], list[str]]:
+    """901's exercise checks judged with the solution from its recording (which then does not
+    run), and alone."""
+    import compmath.authoring.exercises as exercises
+    from compmath.notebook.recording import record_all
+    from compmath.notebook.tools import variants
+
+    course = load_course(root)
+    cls = course.resolve("901")
+    recorded = record_all([(cls, variants(cls))])
+    ran: list[list[str]] = []
+    real = exercises.judge_batched
+
+    def judging(cases, **kwargs):  # type: ignore[no-untyped-def]
+        ran.append([c.key for c in cases])
+        return real(cases, **kwargs)
+
+    monkeypatch.setattr(exercises, "judge_batched", judging)
+    served = exercises.exercise_problems(course, jobs=2, classes=[cls], recorded=lambda: recorded)
+    alone = exercises.exercise_problems(course, jobs=2, classes=[cls])
+    solution = f"{cls.id}#solución"
+    assert solution not in ran[0] and solution in ran[1]
+    return [p.what for p in served], [p.what for p in alone]
+
+
+def test_the_exercise_checks_judge_the_recorded_solution_as_the_solution_run(
+    course_901: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Honest: the solution judged from the recording at the defaults, and the nudged region
+    held to its outputs, say what the runs say: nothing, then the output the region feeds that
+    its [[huecos]] does not list. Hostile: a snapshot the solution no longer matches is
+    reported the same way both ways."""
+    assert _exercises_both_ways(course_901, monkeypatch) == ([], [])
+    edit(folder(course_901) / "class.toml", 'salidas = ["mitad"]', 'salidas = ["vector"]')
+    served, alone = _exercises_both_ways(course_901, monkeypatch)
+    assert served == alone and any("alimenta también «mitad»" in w for w in served), served
+    snapshot = folder(course_901) / "expected.json"
+    body = json.loads(snapshot.read_text(encoding="utf-8"))
+    body["mitad"] = 3.0
+    snapshot.write_text(json.dumps(body), encoding="utf-8")
+    served, alone = _exercises_both_ways(course_901, monkeypatch)
+    assert served == alone and any("la solución no coincide" in w for w in served), served

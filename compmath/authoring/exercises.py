@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import ast
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from compmath.course.tree import ClassInfo, Course
 from compmath.errors import CompmathError, Problem
 from compmath.holes.regions import HoleError, Region, exercise_source, solution_regions, splice
 from compmath.judging.batched import judge_batched
-from compmath.judging.case import Broken, Case, Ready, Reference, variant
+from compmath.judging.case import Broken, Case, Ready, Reference, Snapshot, variant
 from compmath.judging.case import prepare as prepare_case
 from compmath.judging.report import LabReport, Outcome
 from compmath.wording import count, quoted
@@ -208,12 +209,17 @@ def exercise_problems(
     jobs: int,
     timeout: float = VARIANT_TIMEOUT,
     classes: list[ClassInfo] | None = None,
+    recorded: Callable[[], Mapping[str, LabReport]] | None = None,
 ) -> list[Problem]:
     """Run every class's (or `classes`') solution, exercise and single-hole variants, and
-    report what is wrong."""
+    report what is wrong. `recorded` waits for the notebooks' instrumented runs of the
+    course's labs (notebook.recording.record_all): a solution one of them ran at the defaults
+    is judged from its outputs, not run again, and its nudged variants against those outputs.
+    The variants are made while those run."""
     problems: list[Problem] = []
     variants: dict[str, Variant] = {}
-    cases: list[Case] = []
+    made: list[list[Case]] = []  # each class's cases
+    judged: dict[str, LabReport] = {}
     with tempfile.TemporaryDirectory(prefix="compmath-huecos-") as tmp:
         for cls in course.classes if classes is None else classes:
             if not cls.lab.exists():
@@ -226,13 +232,39 @@ def exercise_problems(
             problems += wrong
             if isinstance(base, Broken):
                 continue
-            for one in found:
-                variants[one.key] = one
-                cases.append(_case(base, one, Path(tmp), timeout))
-        judged = judge_batched(cases, jobs=jobs).by_key()
+            variants |= {one.key: one for one in found}
+            made.append([_case(base, one, Path(tmp), timeout) for one in found])
+        runs = recorded() if recorded is not None else {}
+        cases = [case for one in made for case in _served(one, runs, judged)]
+        judged |= judge_batched(cases, jobs=jobs).by_key()
     for key, one in variants.items():
         problems += _verdict(one, judged[key])
     return problems
+
+
+def _served(
+    cases: list[Case], recorded: Mapping[str, LabReport], judged: dict[str, LabReport]
+) -> list[Case]:
+    """`cases` (one class's) to run: the solution judged into `judged` from the instrumented
+    run of the course's lab at the defaults, where there is one, and the nudged variants held
+    to its outputs, as a `Reference` to it would hold them."""
+    from compmath.notebook.recording import judged_as, run_key
+
+    solution = next((c for c in cases if c.key.endswith(f"#{Kind.SOLUTION}")), None)
+    if solution is None or not recorded:
+        return cases
+    report = judged_as(solution, recorded.get(run_key(solution.cls, 0)))
+    if report is None or report.outputs is None:
+        return cases
+    judged[solution.key] = report
+    oracle = Snapshot(report.outputs)
+    return [
+        replace(c, expected=oracle)
+        if isinstance(c, Ready) and isinstance(c.expected, Reference)
+        else c
+        for c in cases
+        if c is not solution
+    ]
 
 
 def _judged(found: Variant, report: LabReport) -> bool:

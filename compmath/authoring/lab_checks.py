@@ -138,9 +138,12 @@ def lab_problems(
     if pending:
         round_ = Round()
         # the exercise checks beside the mutants: each fills the cores the other's rounds
-        # leave idle as they end
-        exercises = Beside(lambda: exercise_problems(course, jobs=jobs, classes=pending))
-        checked = mutant_check(pending, jobs, recorded() if recorded is not None else None)
+        # leave idle as they end; both made while the course's labs are recorded, and run
+        # once they are (they take what they can from the recordings)
+        exercises = Beside(
+            lambda: exercise_problems(course, jobs=jobs, classes=pending, recorded=recorded)
+        )
+        checked = mutant_check(pending, jobs, recorded)
         problems = exercises.result()
         folders = {str(c.path.relative_to(c.root)) + "/": c for c in pending}
         owned: dict[str, list[Problem]] = {c.id: [] for c in pending}

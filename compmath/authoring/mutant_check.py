@@ -14,8 +14,9 @@ gets a score: the share of its standard mutants rejected or marked equivalent in
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from compmath.course.syntax import parse
@@ -280,12 +281,36 @@ def _prepare(cls: ClassInfo, literal: dict[int, tuple[str, ...]]) -> _Class | No
                 continue  # declaration_problems says why
         mutants += standard(number, region.body)
         if literal.get(number):
-            ident = f"hueco {number} · valores por defecto escritos a mano"
-            mutants.append(Mutant(number, ident, literal[number], literal=True))
+            mutants.append(_literal(number, literal[number]))
         for mutant in mutants:
             source = grafted(lab.lines, region.begin, region.end, region.indent, mutant.body)
             made.append((mutant, Program(number, source, {}, tag)))
     return _Class(cls, tag, variants_of(cls), made, solution, asserted(snapshot[1]))
+
+
+def _literal(number: int, body: tuple[str, ...]) -> Mutant:
+    """Hole `number` written as the values it computes at the defaults (`body`)."""
+    ident = f"hueco {number} · valores por defecto escritos a mano"
+    return Mutant(number, ident, body, literal=True)
+
+
+def _with_literal(one: _Class, literal: dict[int, tuple[str, ...]]) -> None:
+    """`one`'s mutants with each hole's literal one after that hole's others, as _prepare
+    places it."""
+    if not literal:
+        return
+    lab = course_lab(one.cls)
+    made: list[tuple[Mutant, Program]] = []
+    for index, pair in enumerate(one.mutants):
+        made.append(pair)
+        number = pair[0].hole
+        last = index + 1 == len(one.mutants) or one.mutants[index + 1][0].hole != number
+        if last and literal.get(number):
+            region = lab.regions[number - 1]
+            mutant = _literal(number, literal[number])
+            source = grafted(lab.lines, region.begin, region.end, region.indent, mutant.body)
+            made.append((mutant, Program(number, source, {}, one.tag)))
+    one.mutants = made
 
 
 def _limits(prepared: list[_Class], results: Results) -> dict[str, float]:
@@ -302,33 +327,38 @@ def _limits(prepared: list[_Class], results: Results) -> dict[str, float]:
 
 
 def mutant_check(
-    classes: list[ClassInfo], jobs: int, recorded: Mapping[str, LabReport] | None = None
+    classes: list[ClassInfo],
+    jobs: int,
+    recorded: Callable[[], Mapping[str, LabReport]] | None = None,
 ) -> dict[str, Checked]:
-    """Run every class's mutants; what each class's say, by class id. `recorded`: the
-    notebooks' instrumented runs of the course's labs (notebook.recording.record_all, by
-    run_key), whose outputs and captured values serve the classes they cover."""
+    """Run every class's mutants; what each class's say, by class id. `recorded` waits for
+    the notebooks' instrumented runs of the course's labs (notebook.recording.record_all, by
+    run_key), whose outputs and captured values serve the classes they cover: the mutants are
+    made while they run."""
     from compmath.authoring.beside import Beside
     from compmath.authoring.mutant_batch import run_mutants
     from compmath.holes.mutation import captured_values
 
-    early = [p for p in (_prepare(c, {}) for c in classes) if p is not None]
+    prepared = [p for p in (_prepare(c, {}) for c in classes) if p is not None]
     memo: dict[str, LabReport] = {}
     results = Results()
-    literal = _recorded_references(early, recorded or {}, results, memo)
+    runs = recorded() if recorded is not None else {}
+    literal = _recorded_references(prepared, runs, results, memo)
     unserved = [c for c in classes if c.id not in literal]
     # the values captured for the hand-written holes (only their mutants need them) beside
     # the course's lab at every variant
     captures = Beside(lambda: captured_values(unserved, REFERENCE_TIMEOUT, jobs))
     references = {
         one.reference(v): (one.cls, None, v)
-        for one in early
+        for one in prepared
         if one.cls.id not in literal
         for v in one.variants
     }
     run_mutants(references, timeout=REFERENCE_TIMEOUT, jobs=jobs, memo=memo, into=results)
     more, failed = captures.result()
     literal |= more
-    prepared = [p for p in (_prepare(c, literal.get(c.id, {})) for c in classes) if p is not None]
+    for one in prepared:
+        _with_literal(one, literal.get(one.cls.id, {}))
     checked = {one.cls.id: _references(one, results, memo) for one in prepared}
     limits = _limits(prepared, results)
     first = _first_runs(prepared)
@@ -362,43 +392,35 @@ def _recorded_references(
     process would have written, run() and its time. Only for a class whose every variant gave
     outputs there (the others run as before). Returns, for those classes, each hole's values
     captured at the defaults."""
-    from compmath.course.tree import load_course
-    from compmath.execution.protocol import LabReply, ReplyState
+    from compmath.course.tree import Course, load_course
     from compmath.holes.runs import MEMO_OK, reference_case
     from compmath.judging.case import Ready, prepare
-    from compmath.judging.judge import judge
-    from compmath.notebook.recording import captured, lab_outputs, run_key
+    from compmath.notebook.recording import captured, judged_as, run_key
     from compmath.notebook.tools import variants
 
     served: dict[str, dict[int, tuple[str, ...]]] = {}
-    for one in early:
+    courses: dict[Path, Course] = {}
+    for one in early if recorded else []:
+        if one.cls.root not in courses:
+            courses[one.cls.root] = load_course(one.cls.root)
+        base = prepare(courses[one.cls.root], one.cls, timeout=REFERENCE_TIMEOUT)
+        if not isinstance(base, Ready):
+            continue
         params = variants(one.cls)
-        runs = []
+        judged: dict[str, LabReport] = {}
         for var in one.variants:
             index = params.index(var.params) if var.params in params else -1
-            report = recorded.get(run_key(one.cls, index))
-            found = lab_outputs(report) if report is not None else None
-            if report is None or found is None:
+            key = one.reference(var)
+            run = recorded.get(run_key(one.cls, index))
+            report = judged_as(reference_case(base, key, var), run)
+            if report is None:
                 break
-            runs.append((var, report, found))
+            judged[key] = report
         else:
-            base = prepare(load_course(one.cls.root), one.cls, timeout=REFERENCE_TIMEOUT)
-            if not isinstance(base, Ready):
-                continue
-            for var, report, (text, seconds) in runs:
-                key = one.reference(var)
-                case = reference_case(base, key, var)
-                reply = LabReply(
-                    key=key,
-                    state=ReplyState.OK,
-                    output=text,
-                    run_seconds=seconds,
-                    total_seconds=report.duration,
-                )
-                judged = judge(case, reply)
-                results.reports[key] = judged
-                if judged.outcome in MEMO_OK:
-                    memo[key] = judged
+            for key, report in judged.items():
+                results.reports[key] = report
+                if report.outcome in MEMO_OK:
+                    memo[key] = report
             served[one.cls.id] = captured(recorded[run_key(one.cls, 0)])
     return served
 

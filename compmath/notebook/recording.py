@@ -417,6 +417,31 @@ def lab_outputs(report: LabReport) -> tuple[str, float] | None:
     return None
 
 
+def judged_as(case: Case, report: LabReport | None) -> LabReport | None:
+    """The report `case` (the course's lab as some check runs it: its oracle, its parameters,
+    its limit) gets when judged from what the instrumented run `report` gave at the same
+    parameters: the outputs its own process would have written and its run()'s time. None when
+    that run gave no outputs, or took longer than the case allows (the case then runs)."""
+    from compmath.execution.protocol import LabReply, ReplyState
+    from compmath.judging.case import Ready
+    from compmath.judging.judge import judge
+
+    found = lab_outputs(report) if report is not None else None
+    if report is None or found is None or not isinstance(case, Ready):
+        return None
+    text, seconds = found
+    if report.duration > case.request.timeout:
+        return None
+    reply = LabReply(
+        key=case.key,
+        state=ReplyState.OK,
+        output=text,
+        run_seconds=seconds,
+        total_seconds=report.duration,
+    )
+    return judge(case, reply)
+
+
 def captured(report: LabReport) -> dict[int, tuple[str, ...]]:
     """Each hole's values at the defaults, written as Python literals (holes.mutation), from
     the instrumented run at the defaults."""
