@@ -16,6 +16,7 @@ from typing import Any
 
 import nbformat
 import pytest
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 from compmath.notebook.build import build_notebook
@@ -34,8 +35,12 @@ def execute(notebook: dict[str, Any], folder: Path, prelude: str = "") -> Any:
     executed = nbformat.reads(dumps_notebook(notebook), as_version=4)
     if prelude:
         executed.cells.insert(0, nbformat.v4.new_code_cell(prelude, id="preludio-del-test"))
+    # the kernel's channels on Unix sockets in `folder`: TCP ports picked at random collided
+    # («Address already in use») when the suite's workers started kernels at once
+    manager = KernelManager(kernel_name="python3", transport="ipc", ip=str(folder / "nucleo"))
     client = NotebookClient(
         executed,
+        km=manager,
         timeout=300,
         kernel_name="python3",
         resources={"metadata": {"path": str(folder)}},

@@ -482,6 +482,34 @@ def _static_findings(course: Course, classes: dict[str, Static], found: Findings
             found += classes[cls.id].content
 
 
+def _lab_findings(
+    course: Course, jobs: int, mutants: bool, recorded: Beside[Recorded] | None
+) -> tuple[list[Problem], list[HoleScore]]:
+    """The problems of the checks that run labs, and every hole's standard-mutant score."""
+    from compmath.authoring.lab_checks import lab_problems, score_problems
+    from compmath.authoring.mutant_check import SCORE_GOAL
+    from compmath.authoring.own_checks import own_problems
+
+    ran = lab_problems(course, jobs, recorded=(lambda: _reports(recorded)) if recorded else None)
+    problems = list(ran.problems)
+    if mutants:
+        problems += score_problems(course, ran.scores, SCORE_GOAL)
+    return problems + own_problems(course, jobs), ran.scores
+
+
+def _private_findings(course: Course, private: Path, jobs: int, run_labs: bool) -> list[Problem]:
+    """The instructor's private variants file, and (running labs) each hole written as a table
+    of the public values, which the private variants must reject."""
+    from compmath.authoring.own_checks import private_problems
+
+    found = private_problems(course, private, jobs, run_labs=run_labs)
+    if run_labs:
+        from compmath.authoring.lookup_check import lookup_problems
+
+        found += lookup_problems(course, private, jobs)
+    return found
+
+
 def lint_findings(
     course: Course,
     *,
@@ -508,21 +536,7 @@ def lint_findings(
         recorded = _recordings(course, [c for c in course.classes if c.id in again])
     # the committed notebooks, once recorded, beside the lab checks
     site = Beside(lambda: _notebook_problems(course, pending, recorded), name="compmath-lint-web")
-    scores: list[HoleScore] = []
-    labs: list[Problem] = []
-    if run_labs:
-        from compmath.authoring.lab_checks import lab_problems, score_problems
-        from compmath.authoring.mutant_check import SCORE_GOAL
-        from compmath.authoring.own_checks import own_problems
-
-        ran = lab_problems(
-            course, jobs, recorded=(lambda: _reports(recorded)) if recorded else None
-        )
-        labs += ran.problems
-        scores = ran.scores
-        if mutants:
-            labs += score_problems(course, scores, SCORE_GOAL)
-        labs += own_problems(course, jobs)
+    labs, scores = _lab_findings(course, jobs, mutants, recorded) if run_labs else ([], [])
     made, found_static = apart.finish(None) or _no_labs(course, static, pending)
     notebooks, unmade = site.result()
     confined = round_.confined()
@@ -530,19 +544,14 @@ def lint_findings(
         made[cls.id].notebooks = notebooks[cls.id]
         if confined and cls.id not in unmade:
             remember(keys[cls.id], made[cls.id])
-    checked = {cls.id: static[cls.id] or made[cls.id] for cls in course.classes}
-    found = Findings(course)
-    found += found_static
+    checked = [static[cls.id] or made[cls.id] for cls in course.classes]
     # the website's problems after the static ones, before the labs'
-    found += [p for one in checked.values() for p in one.web]
-    found += [p for one in checked.values() for p in one.notebooks]
-    found += labs
+    found = found_static + _web_part(checked) + labs
     if private is not None:
-        from compmath.authoring.own_checks import private_problems
+        found += _private_findings(course, private, jobs, run_labs)
+    return found, scores
 
-        found += private_problems(course, private, jobs, run_labs=run_labs)
-        if run_labs:  # each hole written as a table of the public values: the private reject it
-            from compmath.authoring.lookup_check import lookup_problems
 
-            found += lookup_problems(course, private, jobs)
-    return list(found), scores
+def _web_part(checked: list[Static]) -> list[Problem]:
+    """The website's problems of every class, the prose's first, then the notebooks'."""
+    return [p for one in checked for p in one.web] + [p for one in checked for p in one.notebooks]
