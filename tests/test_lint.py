@@ -29,6 +29,9 @@ class Here:
     def __init__(self, first, then) -> None:  # type: ignore[no-untyped-def]
         self.done, self.then = first(), then
 
+    def send(self, argument) -> None:  # type: ignore[no-untyped-def]
+        pass  # finish gives it
+
     def finish(self, argument):  # type: ignore[no-untyped-def]
         return self.then(self.done, argument)
 

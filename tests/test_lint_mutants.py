@@ -430,10 +430,13 @@ def _same(a, b) -> bool:
     return (a.outcome, a.output_text, a.outputs) == (b.outcome, b.output_text, b.outputs)
 
 
-def test_the_oracles_the_recordings_give_are_the_course_labs_own(course_901: Path) -> None:
+def test_the_oracles_the_recordings_give_are_the_course_labs_own(
+    course_901: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """Honest: at the defaults (held to the snapshot) and at the variant, the reference the
     instrumented run gives is the one a plain run of the course's lab gets, to the byte; the
     values captured for the hand-written holes are the capturing run's."""
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))  # recorded now, not found
     cls, wanted, served, plain, literal, captured = _served(course_901)
     assert set(served.reports) == set(wanted)
     assert all(_same(served.reports[k], plain.reports[k]) for k in wanted)
@@ -443,10 +446,13 @@ def test_the_oracles_the_recordings_give_are_the_course_labs_own(course_901: Pat
 
 def test_a_replay_that_changes_the_outputs_after_run_does_not_reach_the_oracle(
     course_901: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     """Hostile: run() returns a module-level dict and writes into it on every call, so the
     recorder's replay of run() (it holds the hole) changes what the first call returned. The
     oracle is the outputs as the first call left them, the plain run's."""
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))  # recorded now, not found
     edit(
         folder(course_901) / "lab.py",
         "def run(",
@@ -466,10 +472,13 @@ def test_a_replay_that_changes_the_outputs_after_run_does_not_reach_the_oracle(
 
 def test_a_class_whose_lab_gives_no_outputs_at_a_variant_runs_its_oracles_as_before(
     course_901: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     """Hostile: at «nombre = "y"» run() returns a set, which no lab's process can write. The
     recording gives no outputs there, so the class is not served: its references run plain,
     and lint says what it said without recordings."""
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))  # recorded now, not found
     edit(folder(course_901) / "class.toml", "{ escala = 2.0 }", '{ nombre = "y" }')
     edit(
         folder(course_901) / "lab.py",
@@ -506,7 +515,7 @@ def test_a_cold_lint_runs_the_course_lab_once_per_variant_for_notebooks_and_muta
     (course_901 / "cuadernos").mkdir()
     course = load_course(course_901)
     cls = course.resolve("901")
-    recorded: list[int] = []
+    runs = tmp_path / "grabaciones"
     captured: list[list[str]] = []
     wanted: list[str] = []
     real_record, real_capture, real_run = (
@@ -517,7 +526,8 @@ def test_a_cold_lint_runs_the_course_lab_once_per_variant_for_notebooks_and_muta
 
     def record(wanted_classes):  # type: ignore[no-untyped-def]
         made = real_record(wanted_classes)
-        recorded.append(len(made))
+        with open(runs, "a", encoding="utf-8") as handle:  # the notebooks' check is a fork
+            handle.write(f"{len(made)}\n")
         return made
 
     def capture(classes, *args):  # type: ignore[no-untyped-def]
@@ -532,7 +542,8 @@ def test_a_cold_lint_runs_the_course_lab_once_per_variant_for_notebooks_and_muta
     monkeypatch.setattr(mutation, "captured_values", capture)
     monkeypatch.setattr(mutant_batch, "run_mutants", run)
     problems, scores = lint_findings(course)
-    assert recorded == [2, 0]  # defaults and the variant, once; the notebooks' check: cached
+    # defaults and the variant, once; the notebooks' check (in lint's other process): cached
+    assert runs.read_text(encoding="utf-8").split() == ["2", "0"]
     assert captured == [[]]
     references = {reference_key(cls, v, course_tag(cls)) for v in variants_of(cls)}
     assert wanted and not references & set(wanted)
@@ -568,12 +579,13 @@ def _exercises_both_ways(
 
 
 def test_the_exercise_checks_judge_the_recorded_solution_as_the_solution_run(
-    course_901: Path, monkeypatch: pytest.MonkeyPatch
+    course_901: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """Honest: the solution judged from the recording at the defaults, and the nudged region
     held to its outputs, say what the runs say: nothing, then the output the region feeds that
     its [[huecos]] does not list. Hostile: a snapshot the solution no longer matches is
     reported the same way both ways."""
+    monkeypatch.setenv("COMPMATH_CACHE", str(tmp_path / "cache"))  # recorded now, not found
     assert _exercises_both_ways(course_901, monkeypatch) == ([], [])
     edit(folder(course_901) / "class.toml", 'salidas = ["mitad"]', 'salidas = ["vector"]')
     served, alone = _exercises_both_ways(course_901, monkeypatch)

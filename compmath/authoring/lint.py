@@ -388,15 +388,12 @@ def _web_problems(course: Course, cls: ClassInfo) -> list[Problem]:
 
 
 def _notebook_problems(
-    course: Course, classes: list[ClassInfo], recorded: Beside[Recorded] | None
+    course: Course, classes: list[ClassInfo]
 ) -> tuple[dict[str, list[Problem]], set[str]]:
     """The committed notebooks' problems of `classes` (by class id), and the ids of those whose
-    notebooks could not be made. With `recorded`, the notebooks' recordings being made beside:
-    the notebooks are checked once they are in the cache."""
+    notebooks could not be made."""
     from compmath.site.checks import notebook_problems
 
-    if recorded is not None:
-        _reports(recorded)
     stale, unmade = notebook_problems(course, classes)
     found: dict[str, list[Problem]] = {}
     for cls in classes:
@@ -420,6 +417,24 @@ def _no_labs(
     found = Findings(course)
     _static_findings(course, checked, found)
     return made, list(found)
+
+
+NoLabs = tuple[dict[str, Static], list[Problem], dict[str, list[Problem]], set[str]]
+
+
+def _with_notebooks(
+    course: Course, pending: list[ClassInfo], done: tuple[dict[str, Static], list[Problem]]
+) -> NoLabs:
+    """`_no_labs`' findings, and the committed notebooks' (`_notebook_problems`)."""
+    return (*done, *_notebook_problems(course, pending))
+
+
+def _when_recorded(recorded: Beside[Recorded] | None, apart: Apart[Any, NoLabs]) -> None:
+    """Tell the process of the checks that run no lab that the recordings are in the cache:
+    it checks the committed notebooks then, with nothing left to record."""
+    if recorded is not None:
+        _reports(recorded)
+    apart.send(None)
 
 
 def _recordings(course: Course, classes: list[ClassInfo]) -> Beside[Recorded] | None:
@@ -524,9 +539,13 @@ def lint_findings(
     keys = {cls.id: static_key(course, cls) for cls in course.classes}
     static = {cls.id: remembered(keys[cls.id]) for cls in course.classes}
     pending = [cls for cls in course.classes if static[cls.id] is None]
-    # those checks (the files, the prose, the formulas) in a forked process: in a thread they
-    # would hold the interpreter's lock the labs' judging needs, and the cores would idle
-    apart = Apart(lambda: _no_labs(course, static, pending), lambda done, _: done)
+    # those checks (the files, the prose, the formulas; the committed notebooks once they are
+    # recorded) in a forked process: in a thread they would hold the interpreter's lock the
+    # labs' judging needs, and the cores would idle
+    apart: Apart[Any, NoLabs] = Apart(
+        lambda: _no_labs(course, static, pending),
+        lambda done, _: _with_notebooks(course, pending, done),
+    )
     round_ = Round()  # the notebooks' recordings run labs: remembered only if confined
     recorded = None
     if run_labs:  # for the notebooks and for the mutants of the classes lint runs again
@@ -534,11 +553,12 @@ def lint_findings(
 
         again = {c.id for c in [*pending, *unremembered(course.classes)]}
         recorded = _recordings(course, [c for c in course.classes if c.id in again])
-    # the committed notebooks, once recorded, beside the lab checks
-    site = Beside(lambda: _notebook_problems(course, pending, recorded), name="compmath-lint-web")
+    told = Beside(lambda: _when_recorded(recorded, apart), name="compmath-lint-cuadernos")
     labs, scores = _lab_findings(course, jobs, mutants, recorded) if run_labs else ([], [])
-    made, found_static = apart.finish(None) or _no_labs(course, static, pending)
-    notebooks, unmade = site.result()
+    told.result()
+    made, found_static, notebooks, unmade = apart.finish(None) or _with_notebooks(
+        course, pending, _no_labs(course, static, pending)
+    )
     confined = round_.confined()
     for cls in pending:
         made[cls.id].notebooks = notebooks[cls.id]
