@@ -372,7 +372,7 @@ def record_all(wanted: list[tuple[ClassInfo, list[dict[str, Any]]]]) -> dict[str
     for a class found in the cache."""
     import os
 
-    from compmath.judging.batched import judge_batched
+    from compmath.judging.pipeline import judge_cases
 
     pending = []
     with tempfile.TemporaryDirectory(prefix="compmath-cuaderno-") as folder:
@@ -387,9 +387,11 @@ def record_all(wanted: list[tuple[ClassInfo, list[dict[str, Any]]]]) -> dict[str
             pending.append((cls, variants))
         if not cases:
             return {}
-        # a class's variants several to a lab process (judging.batched: each in its own fork,
-        # with the verdict it would get alone); every class's at once keeps each core busy
-        reports = judge_batched(cases, jobs=os.cpu_count() or 1).by_key()
+        # one lab process each: a recording runs the whole lab, instrumented, and its bytecode
+        # is cached for the class's other variants (several to a batch's process, each one
+        # compiled again and its result written twice, cost some 10 % more CPU in alternated
+        # runs); every class's at once keeps each core busy to the end
+        reports = judge_cases(cases, jobs=os.cpu_count() or 1).result().by_key()
     for cls, variants in pending:
         try:
             made = _made(cls, variants, [reports[run_key(cls, i)] for i in range(len(variants))])
