@@ -14,6 +14,11 @@ array it returns or changes its shape and `SAMPLE` elements; one still above it 
 The lab runs through the judging pipeline (the sandbox, its limits) like every lab; the
 recordings are cached by the class's files and this module, and a lab that fails is a Spanish
 error that names the variant.
+
+The same run returns what lint would otherwise run the course's lab again for: its outputs as
+its own process writes them, encoded before any replay (`judged_as` judges them as a plain run
+is judged: the mutants' oracles, the exercise checks' solution), and each hole's values at the
+defaults written as literals (`captured`, for holes.mutation's hand-written holes).
 """
 
 from __future__ import annotations
@@ -260,7 +265,7 @@ def run(**parametros):
     resultado = {
         "grabacion": __json__.dumps(grabadas, sort_keys=True, separators=(",", ":")),
         "segundos": segundos,
-        "capturas": {f"hueco_{k}": texto for k, texto in __capturas__.items()},
+        "capturas": {f"hueco_{k}": valores for k, valores in __capturas__.items()},
     }
     if texto is not None:
         resultado["salidas"] = texto
