@@ -3,9 +3,10 @@
 For every hole, the course's lab runs once (in the sandbox, through the worker) instrumented to
 capture, the first time the hole's region ends, the values of the names it assigns, written as
 Python literals (the notebooks' recordings capture them too, in the same run: lint then needs
-no run of its own, notebook.recording.captured). That text becomes a student's hole (the other holes hold the solution), which
-authoring.mutant_check judges with the other mutants at the hidden variants: if it passes at
-every one, the class's variants cannot tell copied numbers from code, and lint says so.
+no run of its own, notebook.recording.captured). That text becomes a student's hole (the other
+holes hold the solution), which authoring.mutant_check judges with the other mutants at the
+hidden variants: if it passes at every one, the class's variants cannot tell copied numbers from
+code, and lint says so.
 """
 
 from __future__ import annotations
