@@ -35,6 +35,9 @@ class Here:
     def finish(self, argument):  # type: ignore[no-untyped-def]
         return self.then(self.done, argument)
 
+    def close(self) -> None:
+        pass  # nothing runs elsewhere
+
 
 def cls_dir(root: Path, name: str = "901-pasa") -> Path:
     return root / "classes" / FAKE_PART / name

@@ -546,17 +546,21 @@ def lint_findings(
         lambda: _no_labs(course, static, pending),
         lambda done, _: _with_notebooks(course, pending, done),
     )
-    round_ = Round()  # the notebooks' recordings run labs: remembered only if confined
-    recorded = None
-    if run_labs:  # for the notebooks and for the mutants of the classes lint runs again
-        from compmath.authoring.lab_checks import unremembered
+    try:
+        round_ = Round()  # the notebooks' recordings run labs: remembered only if confined
+        recorded = None
+        if run_labs:  # for the notebooks and for the mutants of the classes lint runs again
+            from compmath.authoring.lab_checks import unremembered
 
-        again = {c.id for c in [*pending, *unremembered(course.classes)]}
-        recorded = _recordings(course, [c for c in course.classes if c.id in again])
-    told = Beside(lambda: _when_recorded(recorded, apart), name="compmath-lint-cuadernos")
-    labs, scores = _lab_findings(course, jobs, mutants, recorded) if run_labs else ([], [])
-    told.result()
-    made, found_static, notebooks, unmade = apart.finish(None) or _with_notebooks(
+            again = {c.id for c in [*pending, *unremembered(course.classes)]}
+            recorded = _recordings(course, [c for c in course.classes if c.id in again])
+        told = Beside(lambda: _when_recorded(recorded, apart), name="compmath-lint-cuadernos")
+        labs, scores = _lab_findings(course, jobs, mutants, recorded) if run_labs else ([], [])
+        told.result()
+        done = apart.finish(None)
+    finally:
+        apart.close()  # ended, whatever the lab checks raised
+    made, found_static, notebooks, unmade = done or _with_notebooks(
         course, pending, _no_labs(course, static, pending)
     )
     confined = round_.confined()
