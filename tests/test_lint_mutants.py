@@ -414,7 +414,7 @@ def _served(root: Path):
     from compmath.notebook.tools import variants
 
     cls = load_course(root).resolve("901")
-    one = _prepare(cls, {})
+    one = _prepare(cls)
     assert one is not None
     served, plain = Results(), Results()
     memo: dict = {}

@@ -258,7 +258,7 @@ class _Class:
         return self.usable
 
 
-def _prepare(cls: ClassInfo, literal: dict[int, tuple[str, ...]]) -> _Class | None:
+def _prepare(cls: ClassInfo) -> _Class | None:
     from compmath.judging.snapshot import read_snapshot
 
     try:
@@ -280,8 +280,6 @@ def _prepare(cls: ClassInfo, literal: dict[int, tuple[str, ...]]) -> _Class | No
             except DeclarationError:
                 continue  # declaration_problems says why
         mutants += standard(number, region.body)
-        if literal.get(number):
-            mutants.append(_literal(number, literal[number]))
         for mutant in mutants:
             source = grafted(lab.lines, region.begin, region.end, region.indent, mutant.body)
             made.append((mutant, Program(number, source, {}, tag)))
@@ -295,8 +293,8 @@ def _literal(number: int, body: tuple[str, ...]) -> Mutant:
 
 
 def _with_literal(one: _Class, literal: dict[int, tuple[str, ...]]) -> None:
-    """`one`'s mutants with each hole's literal one after that hole's others, as _prepare
-    places it."""
+    """`one`'s mutants with each hole's literal one (its values at the defaults, `literal`)
+    after that hole's others."""
     if not literal:
         return
     lab = course_lab(one.cls)
@@ -339,7 +337,7 @@ def mutant_check(
     from compmath.authoring.mutant_batch import run_mutants
     from compmath.holes.mutation import captured_values
 
-    prepared = [p for p in (_prepare(c, {}) for c in classes) if p is not None]
+    prepared = [p for p in (_prepare(c) for c in classes) if p is not None]
     memo: dict[str, LabReport] = {}
     results = Results()
     runs = recorded() if recorded is not None else {}

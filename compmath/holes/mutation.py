@@ -156,9 +156,15 @@ def captured_values(
             shown_lab = str(cls.lab.relative_to(cls.root))
             problems.append(Problem(shown_lab, what, "revisa que el laboratorio corra"))
             continue
-        captured[cls.id] = {
-            int(key.removeprefix("hueco_")): tuple(str(text).splitlines())
-            for key, text in report.outputs.items()
-            if str(text)
-        }
+        captured[cls.id] = by_hole(report.outputs)
     return captured, problems
+
+
+def by_hole(captures: dict[str, object]) -> dict[int, tuple[str, ...]]:
+    """What a capturing run returned (`hueco_N`: the text of hole N's values), by hole: the
+    lines of each body."""
+    return {
+        int(key.removeprefix("hueco_")): tuple(str(text).splitlines())
+        for key, text in captures.items()
+        if str(text)
+    }

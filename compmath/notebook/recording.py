@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from compmath.judging.case import Case
     from compmath.judging.report import LabReport
 from compmath.holes.graft import course_lab, course_tag
-from compmath.holes.mutation import assigned, capture_call, capture_code
+from compmath.holes.mutation import assigned, by_hole, capture_call, capture_code
 from compmath.holes.regions import Region
 from compmath.notebook.labcode import lab_cells
 
@@ -453,13 +453,7 @@ def captured(report: LabReport) -> dict[int, tuple[str, ...]]:
     """Each hole's values at the defaults, written as Python literals (holes.mutation), from
     the instrumented run at the defaults."""
     found = (report.outputs or {}).get("capturas")
-    if not isinstance(found, dict):
-        return {}
-    return {
-        int(key.removeprefix("hueco_")): tuple(str(text).splitlines())
-        for key, text in found.items()
-        if str(text)
-    }
+    return by_hole(found) if isinstance(found, dict) else {}
 
 
 def _cases(cls: ClassInfo, variants: list[dict[str, Any]], folder: Path) -> list[Case]:
